@@ -1,0 +1,26 @@
+/**
+ * lazyshell entry point: argv → command, dispatched lazily.
+ *
+ * Light commands (`hook`, `--version`) must not load commander, zod, yaml
+ * or node-pty: agents run hooks synchronously, and those imports cost
+ * ~55 ms of start-up (PLATFORM.md §6). Everything else goes through the
+ * commander program in src/cli/program.ts.
+ */
+
+import denoJson from "./deno.json" with { type: "json" };
+
+export const VERSION: string = denoJson.version;
+
+async function main(args: string[]): Promise<number> {
+  const first = args[0];
+  if (first === "--version" || first === "-V") {
+    console.log(`lazyshell ${VERSION}`);
+    return 0;
+  }
+  const { runProgram } = await import("./src/cli/program.ts");
+  return await runProgram(args, VERSION);
+}
+
+if (import.meta.main) {
+  Deno.exit(await main(Deno.args));
+}

@@ -1,0 +1,123 @@
+/**
+ * Foreground process of a PTY, from the OS process table (SPEC S4).
+ *
+ * Linux reads /proc: the session leader's `tpgid`, then that process's
+ * cmdline, checking its start time before and after (pid reuse). macOS and
+ * Windows sit behind the same interface; they throw a clear error until a
+ * machine can test them (macOS: proc_listpids(PROC_PGRP_ONLY) +
+ * KERN_PROCARGS2; Windows: walk the leader's descendants, read the PEB).
+ */
+
+import type { ProcessInfo } from "../model/snapshot.ts";
+
+export interface ProcessTable {
+  /** The foreground process of the terminal whose session leader is `leaderPid`. */
+  foreground(leaderPid: number): ProcessInfo | null;
+}
+
+export interface ProcStat {
+  readonly pid: number;
+  readonly comm: string;
+  readonly state: string;
+  readonly ppid: number;
+  readonly pgrp: number;
+  readonly tpgid: number;
+  readonly startTime: number;
+}
+
+/** Parses `/proc/<pid>/stat`; comm may hold spaces and parentheses, so split after the last `)`. */
+export function parseProcStat(text: string): ProcStat | null {
+  const open = text.indexOf("(");
+  const close = text.lastIndexOf(")");
+  if (open < 0 || close < open) return null;
+  const pid = Number(text.slice(0, open).trim());
+  const rest = text.slice(close + 2).split(" ");
+  // Fields after comm start at field 3 (state): index = field - 3.
+  const field = (n: number) => Number(rest[n - 3]);
+  const state = rest[0];
+  if (!Number.isInteger(pid) || state === undefined || rest.length < 20) return null;
+  return {
+    pid,
+    comm: text.slice(open + 1, close),
+    state,
+    ppid: field(4),
+    pgrp: field(5),
+    tpgid: field(8),
+    startTime: field(22),
+  };
+}
+
+function readText(path: string): string | null {
+  try {
+    return Deno.readTextFileSync(path);
+  } catch {
+    return null;
+  }
+}
+
+export function readProcStat(pid: number): ProcStat | null {
+  const text = readText(`/proc/${pid}/stat`);
+  return text === null ? null : parseProcStat(text);
+}
+
+/** True while `pid` exists and is not a zombie (PID 1 here does not reap). */
+export function isAlive(pid: number): boolean {
+  const stat = readProcStat(pid);
+  return stat !== null && stat.state !== "Z" && stat.state !== "X";
+}
+
+/**
+ * Reads one process, attributing argv only when the start time is the same
+ * before and after reading it (the pid was not reused in between).
+ */
+export function readProcess(
+  pid: number,
+  statOf: (pid: number) => ProcStat | null = readProcStat,
+  cmdlineOf: (pid: number) => string | null = (p) => readText(`/proc/${p}/cmdline`),
+): ProcessInfo | null {
+  const before = statOf(pid);
+  if (!before || before.state === "Z") return null;
+  const cmdline = cmdlineOf(pid);
+  const after = statOf(pid);
+  if (cmdline === null || !after || after.startTime !== before.startTime) return null;
+  const argv = cmdline.split("\0");
+  if (argv[argv.length - 1] === "") argv.pop();
+  let exe: string | null = null;
+  try {
+    exe = Deno.readLinkSync(`/proc/${pid}/exe`);
+  } catch { /* not ours to read, or gone */ }
+  return { pid, startTime: before.startTime, comm: before.comm, argv, exe };
+}
+
+export class LinuxProcessTable implements ProcessTable {
+  foreground(leaderPid: number): ProcessInfo | null {
+    const leader = readProcStat(leaderPid);
+    if (!leader || leader.tpgid <= 0) return null;
+    const direct = readProcess(leader.tpgid);
+    if (direct) return direct;
+    // The group leader of a pipeline may be gone while members remain.
+    return this.#firstMemberOf(leader.tpgid);
+  }
+
+  #firstMemberOf(pgrp: number): ProcessInfo | null {
+    let best: number | null = null;
+    for (const entry of Deno.readDirSync("/proc")) {
+      const pid = Number(entry.name);
+      if (!Number.isInteger(pid)) continue;
+      const stat = readProcStat(pid);
+      if (stat?.pgrp === pgrp && stat.state !== "Z" && (best === null || pid < best)) best = pid;
+    }
+    return best === null ? null : readProcess(best);
+  }
+}
+
+class UnsupportedProcessTable implements ProcessTable {
+  constructor(private readonly os: string) {}
+  foreground(): ProcessInfo | null {
+    throw new Error(`Foreground process detection is not implemented on ${this.os} yet`);
+  }
+}
+
+export function processTableFor(os: typeof Deno.build.os = Deno.build.os): ProcessTable {
+  return os === "linux" ? new LinuxProcessTable() : new UnsupportedProcessTable(os);
+}

@@ -1,0 +1,95 @@
+/**
+ * node-pty behind a small interface, with flow control (PLATFORM §1–2):
+ * node-pty delivers ~90 MB/s, xterm parses ~35–60 MB/s, so the PTY is
+ * paused while more than HIGH_WATER bytes wait to be parsed and resumed
+ * below LOW_WATER. A flood therefore never grows memory without limit.
+ */
+
+import * as nodePty from "@lydell/node-pty";
+
+export const HIGH_WATER = 1 << 20;
+export const LOW_WATER = 1 << 18;
+
+export interface PtySpawn {
+  readonly file: string;
+  readonly args: readonly string[];
+  readonly cwd: string;
+  readonly env: Record<string, string>;
+  readonly cols: number;
+  readonly rows: number;
+}
+
+export interface PtyExit {
+  readonly exitCode: number;
+  /** Signal number, or 0 when the process exited by itself. */
+  readonly signal: number;
+}
+
+export interface Pty {
+  readonly pid: number;
+  write(data: string): void;
+  resize(cols: number, rows: number): void;
+  kill(signal?: Deno.Signal): void;
+  pause(): void;
+  resume(): void;
+  onData(listener: (data: string) => void): void;
+  onExit(listener: (exit: PtyExit) => void): void;
+}
+
+export function spawnPty(spec: PtySpawn): Pty {
+  const child = nodePty.spawn(spec.file, [...spec.args], {
+    name: spec.env.TERM ?? "xterm-256color",
+    cols: spec.cols,
+    rows: spec.rows,
+    cwd: spec.cwd,
+    env: spec.env,
+  });
+  return {
+    pid: child.pid,
+    write: (data) => child.write(data),
+    resize: (cols, rows) => child.resize(cols, rows),
+    kill: (signal) => child.kill(signal),
+    pause: () => child.pause(),
+    resume: () => child.resume(),
+    onData: (listener) => void child.onData(listener),
+    onExit: (listener) =>
+      void child.onExit((e) => listener({ exitCode: e.exitCode, signal: e.signal ?? 0 })),
+  };
+}
+
+/**
+ * Feeds PTY output to a sink that acknowledges parsed bytes, pausing the PTY
+ * above HIGH_WATER pending bytes and resuming below LOW_WATER.
+ */
+export class FlowControl {
+  #pending = 0;
+  #paused = false;
+
+  constructor(private readonly pty: Pick<Pty, "pause" | "resume">) {}
+
+  get pending(): number {
+    return this.#pending;
+  }
+
+  get paused(): boolean {
+    return this.#paused;
+  }
+
+  /** Call with the size of each chunk handed to the parser. */
+  queued(bytes: number): void {
+    this.#pending += bytes;
+    if (!this.#paused && this.#pending > HIGH_WATER) {
+      this.#paused = true;
+      this.pty.pause();
+    }
+  }
+
+  /** Call when the parser has applied a chunk. */
+  parsed(bytes: number): void {
+    this.#pending -= bytes;
+    if (this.#paused && this.#pending < LOW_WATER) {
+      this.#paused = false;
+      this.pty.resume();
+    }
+  }
+}

@@ -1,0 +1,191 @@
+/**
+ * One session (SPEC S1–S3): a PTY child and its headless emulator.
+ *
+ * Bytes go straight from the PTY into the emulator, never through the app
+ * reducer; only derived facts leave as SessionEvents. An exited session
+ * keeps its emulator (screen and scrollback) until it is disposed.
+ */
+
+import type { Snapshot } from "../model/snapshot.ts";
+import type { SessionStatus } from "../model/session.ts";
+import { FlowControl, type Pty, type PtyExit } from "./pty.ts";
+import type { ProcessTable } from "./procinfo.ts";
+import type { SessionEvent } from "./session_events.ts";
+import { HeadlessTerminal } from "./terminal.ts";
+
+export interface SessionParams {
+  readonly id: string;
+  readonly name: string;
+  readonly group: string | null;
+  readonly command: string;
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string>>;
+  readonly cols: number;
+  readonly rows: number;
+  readonly scrollback: number;
+}
+
+export class Session implements Disposable {
+  readonly id: string;
+  readonly command: string;
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string>>;
+  readonly createdAt = Date.now();
+  readonly terminal: HeadlessTerminal;
+  name: string;
+  group: string | null;
+  #status: SessionStatus = "running";
+  #exitCode: number | null = null;
+  #signal: number | null = null;
+  #listeners = new Set<(event: SessionEvent) => void>();
+  #taps = new Set<(data: string) => void>();
+  #exited: Promise<void>;
+  #disposed = false;
+
+  constructor(
+    params: SessionParams,
+    private readonly pty: Pty,
+    private readonly processes: ProcessTable,
+  ) {
+    this.id = params.id;
+    this.name = params.name;
+    this.group = params.group;
+    this.command = params.command;
+    this.cwd = params.cwd;
+    this.env = params.env;
+    this.terminal = new HeadlessTerminal({
+      cols: params.cols,
+      rows: params.rows,
+      scrollback: params.scrollback,
+      reply: (data) => this.#writePty(data),
+    });
+    this.terminal.on((event) => this.#emit(event));
+    const flow = new FlowControl(pty);
+    pty.onData((data) => {
+      const size = data.length;
+      flow.queued(size);
+      for (const tap of this.#taps) tap(data);
+      this.terminal.write(data, () => {
+        flow.parsed(size);
+        this.#emit({ type: "output" });
+      });
+    });
+    this.#exited = new Promise((resolve) => {
+      pty.onExit((exit) => {
+        // Let the emulator apply the last bytes before reporting the exit.
+        this.terminal.write("", () => {
+          this.#onExit(exit);
+          resolve();
+        });
+      });
+    });
+  }
+
+  get pid(): number {
+    return this.pty.pid;
+  }
+
+  get status(): SessionStatus {
+    return this.#status;
+  }
+
+  get exitCode(): number | null {
+    return this.#exitCode;
+  }
+
+  get signal(): number | null {
+    return this.#signal;
+  }
+
+  get cols(): number {
+    return this.terminal.cols;
+  }
+
+  get rows(): number {
+    return this.terminal.rows;
+  }
+
+  /** Resolves when the child has exited and its last output is on screen. */
+  get exited(): Promise<void> {
+    return this.#exited;
+  }
+
+  on(listener: (event: SessionEvent) => void): Disposable {
+    this.#listeners.add(listener);
+    return { [Symbol.dispose]: () => this.#listeners.delete(listener) };
+  }
+
+  /**
+   * Raw output as it arrives from the PTY, before parsing. For pass-through
+   * consumers only (plain attach, line watchers); detection reads snapshots.
+   */
+  tap(listener: (data: string) => void): Disposable {
+    this.#taps.add(listener);
+    return { [Symbol.dispose]: () => this.#taps.delete(listener) };
+  }
+
+  /**
+   * Writes input to the child. `typed` is true for keys the user pressed and
+   * false for scripted text (`ctl send`), which does not count as typing (D5).
+   */
+  write(data: string, typed = true): void {
+    if (this.#status !== "running") return;
+    this.#writePty(data);
+    this.#emit({ type: "input", data, typed });
+  }
+
+  resize(cols: number, rows: number): void {
+    if (cols < 1 || rows < 1 || (cols === this.cols && rows === this.rows)) return;
+    this.terminal.resize(cols, rows);
+    if (this.#status === "running") this.pty.resize(cols, rows);
+    this.#emit({ type: "resize", cols, rows });
+  }
+
+  kill(signal: Deno.Signal = "SIGHUP"): void {
+    if (this.#status !== "running") return;
+    try {
+      this.pty.kill(signal);
+    } catch { /* already gone */ }
+  }
+
+  /** The picture detection reads; the foreground process only while running. */
+  snapshot(): Snapshot {
+    const t = this.terminal;
+    return {
+      cols: t.cols,
+      rows: t.rows,
+      lines: t.visibleLines(),
+      title: t.title,
+      altScreen: t.altScreen,
+      cursor: t.cursor,
+      foreground: this.#status === "running" ? this.processes.foreground(this.pid) : null,
+    };
+  }
+
+  [Symbol.dispose](): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    this.kill("SIGKILL");
+    this.#listeners.clear();
+    this.#taps.clear();
+    this.terminal[Symbol.dispose]();
+  }
+
+  #writePty(data: string): void {
+    if (this.#status !== "running") return;
+    try {
+      this.pty.write(data);
+    } catch { /* the child is exiting */ }
+  }
+
+  #onExit(exit: PtyExit): void {
+    this.#status = "exited";
+    this.#exitCode = exit.signal ? null : exit.exitCode;
+    this.#signal = exit.signal || null;
+    this.#emit({ type: "exit", exitCode: this.#exitCode, signal: this.#signal });
+  }
+
+  #emit(event: SessionEvent): void {
+    for (const listener of this.#listeners) listener(event);
+  }
+}

@@ -1,0 +1,334 @@
+/**
+ * The session engine (SPEC S1): creates, lists, renames, groups and kills
+ * sessions. Ids are `session-N`, never reused within a run. Names are
+ * unique, so a target is an id or an exact name.
+ *
+ * Owns: every Session and its PTY child. Disposing the store ends every
+ * child and waits for it (no orphans). Must not import tui/ or app/.
+ */
+
+import { UserError } from "../errors.ts";
+import { within } from "../util/async.ts";
+import type { SessionInfo } from "../model/session.ts";
+import { basename } from "./identity.ts";
+import { type ProcessTable, processTableFor } from "./procinfo.ts";
+import { type Pty, type PtySpawn, spawnPty } from "./pty.ts";
+import { Session } from "./session.ts";
+import type { SessionEvent } from "./session_events.ts";
+import { DEFAULT_SCROLLBACK } from "./terminal.ts";
+
+export interface SessionSpec {
+  /** A command string run through `$SHELL -c`; default: the shell itself. */
+  readonly command?: string;
+  readonly cwd?: string;
+  readonly env?: Readonly<Record<string, string>>;
+  readonly name?: string;
+  readonly group?: string | null;
+  readonly cols?: number;
+  readonly rows?: number;
+}
+
+export interface StoreOptions {
+  readonly shell?: string;
+  readonly cwd?: string;
+  /** Base environment for children (default: this process's). */
+  readonly env?: Readonly<Record<string, string>>;
+  readonly cols?: number;
+  readonly rows?: number;
+  readonly scrollback?: number;
+  /** Hook socket path of a session (S3/H1). */
+  readonly socketPath?: (id: string) => string;
+  readonly processes?: ProcessTable;
+  /** Injected for tests; defaults to node-pty. */
+  readonly spawn?: (spec: PtySpawn) => Pty;
+}
+
+export type StoreEvent =
+  | { readonly type: "added"; readonly session: Session }
+  | { readonly type: "changed"; readonly session: Session }
+  | { readonly type: "removed"; readonly id: string }
+  | { readonly type: "session"; readonly session: Session; readonly event: SessionEvent };
+
+/** Variables a child must not inherit: they describe the host terminal, not ours. */
+const HOST_ONLY_ENV = ["TMUX", "TMUX_PANE", "TERM_PROGRAM", "TERM_PROGRAM_VERSION", "STY"];
+
+export class SessionStore implements Disposable, AsyncDisposable {
+  #sessions = new Map<string, Session>();
+  #nextId = 1;
+  #listeners = new Set<(event: StoreEvent) => void>();
+  readonly #options: StoreOptions;
+  readonly #processes: ProcessTable;
+
+  constructor(options: StoreOptions = {}) {
+    this.#options = options;
+    this.#processes = options.processes ?? processTableFor();
+  }
+
+  get shell(): string {
+    return this.#options.shell ?? Deno.env.get("SHELL") ?? "/bin/sh";
+  }
+
+  on(listener: (event: StoreEvent) => void): Disposable {
+    this.#listeners.add(listener);
+    return { [Symbol.dispose]: () => this.#listeners.delete(listener) };
+  }
+
+  /** Starts a session; throws UserError for a bad cwd, size or name. */
+  create(spec: SessionSpec = {}): Session {
+    const cwd = spec.cwd ?? this.#options.cwd ?? Deno.cwd();
+    checkDirectory(cwd);
+    const cols = spec.cols ?? this.#options.cols ?? 120;
+    const rows = spec.rows ?? this.#options.rows ?? 32;
+    if (!Number.isInteger(cols) || !Number.isInteger(rows) || cols < 2 || rows < 2) {
+      throw new UserError(`Invalid size: ${cols}x${rows}`);
+    }
+    const command = spec.command?.trim() || "";
+    if (command) checkCommand(command, spec.env?.PATH ?? this.#baseEnv().PATH);
+    const id = `session-${this.#nextId}`;
+    const name = spec.name
+      ? this.#checkName(spec.name)
+      : this.#uniqueName(defaultName(command, this.shell));
+    const env = this.#childEnv(id, spec.env);
+    const args = command ? ["-c", command] : [];
+    const pty = (this.#options.spawn ?? spawnPty)({ file: this.shell, args, cwd, env, cols, rows });
+    this.#nextId++;
+    const session = new Session(
+      {
+        id,
+        name,
+        group: spec.group ?? null,
+        command: command || this.shell,
+        cwd,
+        env,
+        cols,
+        rows,
+        scrollback: this.#options.scrollback ?? DEFAULT_SCROLLBACK,
+      },
+      pty,
+      this.#processes,
+    );
+    this.#sessions.set(id, session);
+    session.on((event) => {
+      this.#emit({ type: "session", session, event });
+      if (event.type === "exit") this.#emit({ type: "changed", session });
+    });
+    this.#emit({ type: "added", session });
+    return session;
+  }
+
+  list(): Session[] {
+    return [...this.#sessions.values()];
+  }
+
+  get(id: string): Session | undefined {
+    return this.#sessions.get(id);
+  }
+
+  /** Resolves a target: an id or an exact name. */
+  find(target: string): Session | undefined {
+    return this.#sessions.get(target) ?? this.list().find((s) => s.name === target);
+  }
+
+  /** Like find, but a missing target is a UserError. */
+  resolve(target: string): Session {
+    const session = this.find(target);
+    if (!session) throw new UserError(`No session with id or name: ${target}`);
+    return session;
+  }
+
+  inGroup(group: string): Session[] {
+    return this.list().filter((s) => s.group === group);
+  }
+
+  rename(target: string, name: string): Session {
+    const session = this.resolve(target);
+    if (session.name !== name) session.name = this.#checkName(name);
+    this.#emit({ type: "changed", session });
+    return session;
+  }
+
+  setGroup(target: string, group: string | null): Session {
+    const session = this.resolve(target);
+    if (group !== null && !/^\S{1,64}$/.test(group)) {
+      throw new UserError(`Invalid group name: ${JSON.stringify(group)}`);
+    }
+    session.group = group;
+    this.#emit({ type: "changed", session });
+    return session;
+  }
+
+  /** Ends the process; the session stays listed as exited. */
+  kill(target: string, signal: Deno.Signal = "SIGHUP"): Session {
+    const session = this.resolve(target);
+    session.kill(signal);
+    return session;
+  }
+
+  /** Forgets an exited session (the UI's "remove"); a running one is killed first. */
+  remove(target: string): void {
+    const session = this.resolve(target);
+    session[Symbol.dispose]();
+    this.#sessions.delete(session.id);
+    this.#emit({ type: "removed", id: session.id });
+  }
+
+  info(session: Session): SessionInfo {
+    return {
+      id: session.id,
+      name: session.name,
+      group: session.group,
+      command: session.command,
+      cwd: session.cwd,
+      pid: session.pid,
+      cols: session.cols,
+      rows: session.rows,
+      status: session.status,
+      exitCode: session.exitCode,
+      signal: session.signal,
+      createdAt: session.createdAt,
+      agent: null,
+      agentStatus: null,
+    };
+  }
+
+  /** Ends every child and waits for it (bounded), then frees the emulators. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    const running = this.list().filter((s) => s.status === "running");
+    for (const s of running) s.kill("SIGHUP");
+    const all = Promise.all(running.map((s) => s.exited));
+    if (!(await within(all, 1000))) {
+      for (const s of running) s.kill("SIGKILL");
+      await within(all, 2000);
+    }
+    this[Symbol.dispose]();
+  }
+
+  /** Synchronous last resort: SIGKILL every child and free everything. */
+  [Symbol.dispose](): void {
+    for (const s of this.#sessions.values()) s[Symbol.dispose]();
+    this.#sessions.clear();
+    this.#listeners.clear();
+  }
+
+  #baseEnv(): Record<string, string> {
+    return { ...(this.#options.env ?? Deno.env.toObject()) };
+  }
+
+  #childEnv(
+    id: string,
+    extra: Readonly<Record<string, string>> | undefined,
+  ): Record<string, string> {
+    const env = this.#baseEnv();
+    for (const key of HOST_ONLY_ENV) delete env[key];
+    Object.assign(env, extra ?? {});
+    env.TERM = "xterm-256color";
+    env.COLORTERM ??= "truecolor";
+    env.LAZYSHELL_SESSION_ID = id;
+    env.LAZYSHELL_SOCK = this.#options.socketPath?.(id) ?? "";
+    return env;
+  }
+
+  #checkName(name: string): string {
+    const trimmed = name.trim();
+    // deno-lint-ignore no-control-regex -- names may not hold control characters
+    if (!/^[^\s\x00-\x1f][^\x00-\x1f]{0,63}$/.test(trimmed)) {
+      throw new UserError(`Invalid session name: ${JSON.stringify(name)}`);
+    }
+    if (/^session-\d+$/.test(trimmed)) {
+      throw new UserError(`Session names of the form session-N are reserved for ids: ${trimmed}`);
+    }
+    if (this.list().some((s) => s.name === trimmed)) {
+      throw new UserError(`A session is already named ${trimmed}`);
+    }
+    return trimmed;
+  }
+
+  #uniqueName(base: string): string {
+    const taken = new Set(this.list().map((s) => s.name));
+    if (!taken.has(base)) return base;
+    for (let n = 2;; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
+  }
+
+  #emit(event: StoreEvent): void {
+    for (const listener of this.#listeners) listener(event);
+  }
+}
+
+function defaultName(command: string, shell: string): string {
+  const word = command.split(/\s+/)[0] ?? "";
+  const name = basename(word || shell).replace(/[^\w.+-]/g, "");
+  return !name || /^session-\d+$/.test(name) ? "shell" : name;
+}
+
+function checkDirectory(cwd: string): void {
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.statSync(cwd);
+  } catch {
+    throw new UserError(`Working directory does not exist: ${cwd}`);
+  }
+  if (!info.isDirectory) throw new UserError(`Working directory is not a directory: ${cwd}`);
+}
+
+const SHELL_SYNTAX = /[|&;<>()$`\\"'*?[\]#~=%{}\n]/;
+const SHELL_WORDS = new Set([
+  "exec",
+  "cd",
+  "export",
+  "source",
+  ".",
+  "set",
+  "if",
+  "for",
+  "while",
+  "until",
+  "case",
+  "time",
+  "eval",
+  "command",
+  "builtin",
+  "echo",
+  "printf",
+  "read",
+  "exit",
+  "true",
+  "false",
+  "test",
+  "[",
+  "ulimit",
+  "umask",
+  "wait",
+  "trap",
+  "nohup",
+  "env",
+  "!",
+]);
+
+/**
+ * A simple command (no shell syntax) whose program is not on PATH is
+ * refused up front with a clear error instead of a session that prints
+ * "command not found" and exits 127. Anything with shell syntax is the
+ * shell's to judge.
+ */
+function checkCommand(command: string, path: string | undefined): void {
+  if (SHELL_SYNTAX.test(command)) return;
+  const program = command.split(/\s+/)[0] ?? "";
+  if (SHELL_WORDS.has(program)) return;
+  if (program.includes("/")) {
+    if (!isExecutable(program)) throw new UserError(`Command not found: ${program}`);
+    return;
+  }
+  const dirs = (path ?? "").split(":").filter(Boolean);
+  if (!dirs.some((dir) => isExecutable(`${dir}/${program}`))) {
+    throw new UserError(`Command not found: ${program}`);
+  }
+}
+
+function isExecutable(path: string): boolean {
+  try {
+    const info = Deno.statSync(path);
+    return info.isFile && ((info.mode ?? 0o111) & 0o111) !== 0;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,139 @@
+import assert from "node:assert/strict";
+import { SessionStore } from "./store.ts";
+import { isAlive } from "./procinfo.ts";
+import { UserError } from "../errors.ts";
+import { waitFor, waitForText } from "./test_util.ts";
+
+const SHELL = "/bin/bash";
+const quietEnv = { ...Deno.env.toObject(), PS1: "$ ", HISTFILE: "/dev/null" };
+
+function store(): SessionStore {
+  return new SessionStore({ shell: SHELL, env: quietEnv, cols: 80, rows: 24 });
+}
+
+Deno.test("a session reports its exit code and keeps its screen", async () => {
+  await using s = store();
+  const session = s.create({ command: "echo hello-from-child; exit 7" });
+  await session.exited;
+  assert.equal(session.status, "exited");
+  assert.equal(session.exitCode, 7);
+  assert.equal(session.signal, null);
+  assert.match(session.terminal.visibleLines().join("\n"), /hello-from-child/);
+});
+
+Deno.test("a killed session is listed as exited with its signal", async () => {
+  await using s = store();
+  const session = s.create({ command: "sleep 30" });
+  s.kill(session.id, "SIGTERM");
+  await session.exited;
+  assert.equal(session.status, "exited");
+  assert.equal(session.signal, 15);
+  assert.equal(s.list().length, 1);
+});
+
+Deno.test("ids are session-N in creation order and never reused", async () => {
+  await using s = store();
+  const a = s.create({ command: "true" });
+  const b = s.create({ command: "true" });
+  await a.exited;
+  s.remove(a.id);
+  const c = s.create({ command: "true" });
+  assert.deepEqual([a.id, b.id, c.id], ["session-1", "session-2", "session-3"]);
+  await Promise.all([b.exited, c.exited]);
+});
+
+Deno.test("the environment carries the session id, socket and TERM", async () => {
+  await using s = new SessionStore({
+    shell: SHELL,
+    env: { ...quietEnv, TMUX: "/tmp/tmux-0/default,1,0" },
+    socketPath: (id) => `/run/test/${id}.sock`,
+  });
+  const session = s.create({
+    command: 'echo "id=$LAZYSHELL_SESSION_ID sock=$LAZYSHELL_SOCK term=$TERM tmux=${TMUX:-none}"',
+  });
+  await session.exited;
+  assert.match(
+    session.terminal.visibleLines().join("\n"),
+    /id=session-1 sock=\/run\/test\/session-1\.sock term=xterm-256color tmux=none/,
+  );
+});
+
+Deno.test("resize is seen by stty size inside the child", async () => {
+  await using s = store();
+  const session = s.create();
+  session.resize(100, 30);
+  session.write("stty size\r");
+  await waitForText(session, "30 100");
+  session.write("exit\r");
+  await session.exited;
+});
+
+Deno.test("title changes and alternate screen in and out are reported", async () => {
+  await using s = store();
+  const session = s.create();
+  const alt: boolean[] = [];
+  session.on((e) => e.type === "alt-screen" && alt.push(e.active));
+  session.write("printf '\\033]0;my title\\007'\r");
+  await waitFor(session, () => session.terminal.title === "my title", 5000, "title");
+  session.write("tput smcup; sleep 0.2; tput rmcup\r");
+  await waitFor(session, () => alt.length === 2, 5000, "alt screen in and out");
+  assert.deepEqual(alt, [true, false]);
+  session.write("exit\r");
+  await session.exited;
+});
+
+Deno.test("query replies (DA1, DSR) reach the child", async () => {
+  await using s = store();
+  const session = s.create({
+    command:
+      `stty raw -echo; printf '\\033[c'; r=$(dd bs=1 count=7 2>/dev/null | od -An -c | tr -d ' \\n'); ` +
+      `printf '\\033[6n'; q=$(dd bs=1 count=6 2>/dev/null | od -An -c | tr -d ' \\n'); stty sane; echo "DA=$r DSR=$q"`,
+  });
+  await session.exited;
+  const text = session.terminal.visibleLines().join("\n");
+  assert.match(text, /DA=033\[\?1;2c/);
+  assert.match(text, /DSR=033\[1;1R/);
+});
+
+Deno.test("a bad cwd or a missing command is a clear error and the store keeps working", async () => {
+  await using s = store();
+  assert.throws(
+    () => s.create({ cwd: "/nonexistent/dir" }),
+    (e) =>
+      e instanceof UserError &&
+      /Working directory does not exist: \/nonexistent\/dir/.test(e.message),
+  );
+  assert.throws(
+    () => s.create({ command: "no-such-command-xyz --flag" }),
+    (e) => e instanceof UserError && e.message === "Command not found: no-such-command-xyz",
+  );
+  const ok = s.create({ command: "exit 3" });
+  await ok.exited;
+  assert.equal(ok.exitCode, 3);
+  assert.equal(ok.id, "session-1");
+});
+
+Deno.test("names are unique and targets resolve by id or exact name", async () => {
+  await using s = store();
+  const a = s.create({ command: "sleep 5", name: "api" });
+  assert.throws(() => s.create({ command: "true", name: "api" }), /already named api/);
+  s.rename("api", "backend");
+  assert.equal(s.resolve("backend").id, a.id);
+  assert.equal(s.resolve(a.id).name, "backend");
+  s.setGroup("backend", "servers");
+  assert.deepEqual(s.inGroup("servers").map((x) => x.id), [a.id]);
+  assert.throws(() => s.resolve("nope"), /No session with id or name: nope/);
+});
+
+Deno.test("disposing the store ends every child (checked through /proc)", async () => {
+  const s = store();
+  const sessions = [
+    s.create({ command: "sleep 300" }),
+    s.create(),
+    s.create({ command: "bash -c 'sleep 301 & wait'" }),
+  ];
+  const pids = sessions.map((x) => x.pid);
+  await waitFor(sessions[2]!, () => true);
+  await s[Symbol.asyncDispose]();
+  for (const pid of pids) assert.equal(isAlive(pid), false, `pid ${pid} still alive`);
+});

@@ -1,0 +1,185 @@
+/**
+ * One headless xterm per session (SPEC S2): visible screen, bounded
+ * scrollback, title, alternate-screen flag, cursor, query replies.
+ *
+ * Owns: the emulator and its OSC handlers. Must not import tui/ or app/.
+ * Invariant: the OSC 7501 `?` reply is written through `reply` synchronously
+ * from the handler, so it reaches the PTY before the emulator's own DA1
+ * reply to a probe sent in the same write (fixtures/captures/claude-tool-osc7501).
+ */
+
+import xterm from "@xterm/headless";
+import { OSC7501_QUERY_REPLY } from "../model/agent.ts";
+import type { Cursor } from "../model/snapshot.ts";
+import type { Osc133Mark, TerminalEvent, TerminalListener } from "./terminal_events.ts";
+
+const { Terminal } = xterm;
+export type XTerm = InstanceType<typeof Terminal>;
+
+export const DEFAULT_SCROLLBACK = 5000;
+
+/** Colours we report to OSC 10/11 queries (opencode waits 6 s without them). */
+const FG_REPLY = "rgb:d0d0/d0d0/d0d0";
+const BG_REPLY = "rgb:1c1c/1c1c/1c1c";
+
+export interface TerminalOptions {
+  readonly cols: number;
+  readonly rows: number;
+  readonly scrollback?: number;
+  /**
+   * Where query replies go (the PTY). Omit to answer nothing, as
+   * `lazyshell detect` does when replaying a capture.
+   */
+  readonly reply?: (data: string) => void;
+}
+
+export class HeadlessTerminal implements Disposable {
+  readonly xterm: XTerm;
+  #listeners = new Set<TerminalListener>();
+  #title = "";
+  #disposed = false;
+
+  constructor(options: TerminalOptions) {
+    const reply = options.reply;
+    this.xterm = new Terminal({
+      cols: options.cols,
+      rows: options.rows,
+      scrollback: options.scrollback ?? DEFAULT_SCROLLBACK,
+      allowProposedApi: true,
+      windowOptions: { getWinSizeChars: true },
+    });
+    if (reply) this.xterm.onData(reply);
+    this.xterm.onTitleChange((title) => {
+      this.#title = title;
+      this.#emit({ type: "title", title });
+    });
+    this.xterm.onBell(() => this.#emit({ type: "bell" }));
+    this.xterm.buffer.onBufferChange((b) =>
+      this.#emit({ type: "alt-screen", active: b.type === "alternate" })
+    );
+    const parser = this.xterm.parser;
+    parser.registerOscHandler(7501, (data) => {
+      if (data.startsWith("?")) {
+        reply?.(OSC7501_QUERY_REPLY);
+        this.#emit({ type: "osc7501-query" });
+      } else {
+        this.#emit({ type: "osc7501", payload: data });
+      }
+      return true;
+    });
+    parser.registerOscHandler(133, (data) => {
+      const event = parseOsc133(data);
+      if (event) this.#emit(event);
+      return true;
+    });
+    parser.registerOscHandler(9, (data) => {
+      // OSC 9;4 is progress, not a notification.
+      if (!/^4;/.test(data)) this.#emit({ type: "child-notify", osc: 9, title: null, body: data });
+      return true;
+    });
+    parser.registerOscHandler(777, (data) => {
+      const [verb, title, ...body] = data.split(";");
+      if (verb === "notify") {
+        this.#emit({ type: "child-notify", osc: 777, title: title ?? null, body: body.join(";") });
+      }
+      return true;
+    });
+    for (const [code, colour] of [[10, FG_REPLY], [11, BG_REPLY]] as const) {
+      parser.registerOscHandler(code, (data) => {
+        if (data === "?") reply?.(`\x1b]${code};${colour}\x1b\\`);
+        return data === "?";
+      });
+    }
+  }
+
+  /** Subscribe to derived facts; returns a disposable that unsubscribes. */
+  on(listener: TerminalListener): Disposable {
+    this.#listeners.add(listener);
+    return { [Symbol.dispose]: () => this.#listeners.delete(listener) };
+  }
+
+  /** Parse bytes; `done` runs once they are applied to the screen. */
+  write(data: string | Uint8Array, done?: () => void): void {
+    if (this.#disposed) return;
+    this.xterm.write(data, done);
+  }
+
+  /** Resolves once everything written so far is parsed. */
+  flush(): Promise<void> {
+    return new Promise((resolve) => this.xterm.write("", resolve));
+  }
+
+  resize(cols: number, rows: number): void {
+    if (!this.#disposed) this.xterm.resize(cols, rows);
+  }
+
+  get cols(): number {
+    return this.xterm.cols;
+  }
+
+  get rows(): number {
+    return this.xterm.rows;
+  }
+
+  get title(): string {
+    return this.#title;
+  }
+
+  get altScreen(): boolean {
+    return this.xterm.buffer.active.type === "alternate";
+  }
+
+  get cursor(): Cursor {
+    const b = this.xterm.buffer.active;
+    return { x: b.cursorX, y: b.cursorY };
+  }
+
+  /** Visible rows `from`..`to` (exclusive) as text with trailing blanks trimmed. */
+  visibleLines(from = 0, to = this.xterm.rows): string[] {
+    const b = this.xterm.buffer.active;
+    const out: string[] = [];
+    for (let y = Math.max(0, from); y < Math.min(to, this.xterm.rows); y++) {
+      out.push(b.getLine(b.baseY + y)?.translateToString(true) ?? "");
+    }
+    return out;
+  }
+
+  /**
+   * The last `count` lines of normal-buffer history and screen, joined
+   * soft-wrapped rows, trailing blank lines dropped (`ctl read --tail`).
+   */
+  tail(count: number): string[] {
+    const b = this.xterm.buffer.normal;
+    const lines: string[] = [];
+    for (let y = 0; y < b.length; y++) {
+      const line = b.getLine(y);
+      if (!line) continue;
+      const text = line.translateToString(true);
+      if (line.isWrapped && lines.length > 0) lines[lines.length - 1] += text;
+      else lines.push(text);
+    }
+    while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+    return lines.slice(Math.max(0, lines.length - count));
+  }
+
+  [Symbol.dispose](): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    this.#listeners.clear();
+    this.xterm.dispose();
+  }
+
+  #emit(event: TerminalEvent): void {
+    for (const listener of this.#listeners) listener(event);
+  }
+}
+
+/** `A`, `B`, `C`, `D;<exit>` (extra `;key=value` fields ignored). */
+export function parseOsc133(
+  data: string,
+): { type: "osc133"; mark: Osc133Mark; exitCode: number | null } | null {
+  const [mark, code] = data.split(";");
+  if (mark !== "A" && mark !== "B" && mark !== "C" && mark !== "D") return null;
+  const exitCode = mark === "D" && code !== undefined && /^\d+$/.test(code) ? Number(code) : null;
+  return { type: "osc133", mark, exitCode };
+}
