@@ -6,4 +6,6 @@ const file = new URL("../README.md", import.meta.url);
 const text = Deno.readTextFileSync(file);
 const next = withKeysSection(text);
 if (next !== text) Deno.writeTextFileSync(file, next);
-console.log(next === text ? "README.md Keys section is up to date" : "README.md Keys section updated");
+console.log(
+  next === text ? "README.md Keys section is up to date" : "README.md Keys section updated",
+);

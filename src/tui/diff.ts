@@ -14,7 +14,7 @@ import {
   BOLD,
   type Color,
   DIM,
-  Frame,
+  type Frame,
   INVERSE,
   INVISIBLE,
   ITALIC,

@@ -4,6 +4,8 @@
  * generated from it; config `keys:` overrides keys by action name. Pure.
  */
 
+import { stringWidth } from "./width.ts";
+
 export type KeyScope = "navigation" | "terminal";
 
 export interface Binding {
@@ -177,18 +179,23 @@ export function helpRows(keymap: Keymap): [string, string][] {
 export const README_KEYS_BEGIN = "<!-- keys:begin (generated from src/tui/keymap.ts) -->";
 export const README_KEYS_END = "<!-- keys:end -->";
 
-/** The README's Keys table, generated from the default table. */
+/** The README's Keys table, generated from the default table (laid out as `deno fmt` does). */
 export function keysMarkdown(table: readonly Binding[] = BINDINGS): string {
-  const lines = [
-    "| key | action | config name | mode |",
-    "|---|---|---|---|",
-    ...table.map((b) =>
-      `| ${
-        b.keys.map((k) => "`" + k.replace("|", "\\|") + "`").join(" ")
-      } | ${b.help} | \`${b.action}\` | ${b.scope} |`
-    ),
+  const rows = [
+    ["key", "action", "config name", "mode"],
+    ...table.map((b) => [
+      b.keys.map((k) => "`" + k.replace("|", "\\|") + "`").join(" "),
+      b.help,
+      "`" + b.action + "`",
+      b.scope,
+    ]),
   ];
-  return lines.join("\n");
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => stringWidth(r[c]!))));
+  const line = (cells: string[]) =>
+    "| " + cells.map((cell, c) => cell + " ".repeat(widths[c]! - stringWidth(cell))).join(" | ") +
+    " |";
+  return [line(rows[0]!), line(widths.map((w) => "-".repeat(w))), ...rows.slice(1).map(line)]
+    .join("\n");
 }
 
 /** README text with its Keys section replaced by the generated one. */
@@ -196,6 +203,6 @@ export function withKeysSection(readme: string, table: readonly Binding[] = BIND
   const start = readme.indexOf(README_KEYS_BEGIN);
   const end = readme.indexOf(README_KEYS_END);
   if (start < 0 || end < start) return readme;
-  return readme.slice(0, start + README_KEYS_BEGIN.length) + "\n" + keysMarkdown(table) + "\n" +
-    readme.slice(end);
+  return readme.slice(0, start + README_KEYS_BEGIN.length) + "\n\n" + keysMarkdown(table) +
+    "\n\n" + readme.slice(end);
 }

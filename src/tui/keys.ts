@@ -301,8 +301,8 @@ export function encodeSgrMouse(e: MouseEvent, x: number, y: number): string {
  */
 export function keyBytes(key: KeyEvent, appCursor: boolean): string {
   if (appCursor) {
-    const m = /^\x1b\[([ABCDHF])$/.exec(key.raw);
-    if (m) return "\x1bO" + m[1];
+    const r = key.raw;
+    if (r.length === 3 && r.startsWith("\x1b[") && "ABCDHF".includes(r[2]!)) return "\x1bO" + r[2];
   }
   return key.raw;
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { encodeSgrMouse, type InputEvent, KeyDecoder, keyBytes, type KeyEvent } from "./keys.ts";
+import { encodeSgrMouse, type InputEvent, keyBytes, KeyDecoder, type KeyEvent } from "./keys.ts";
 
 const names = (events: InputEvent[]) => events.map((e) => e.type === "key" ? e.name : e.type);
 

@@ -93,3 +93,15 @@ export function drawHintBar(frame: Frame, r: Rect, state: TuiState, keymap: Keym
     }
   }
 }
+
+/** Which tab a click at column x of the tab bar hits, or null. */
+export function tabAt(state: TuiState, x: number): number | null {
+  let cx = stringWidth(" lazyshell ");
+  const titles = tabTitles(state);
+  for (let i = 0; i < titles.length; i++) {
+    const w = stringWidth(` ${i < 9 ? `${i + 1} ` : ""}${titles[i]} `);
+    if (x >= cx && x < cx + w) return i;
+    cx += w;
+  }
+  return null;
+}

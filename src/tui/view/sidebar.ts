@@ -96,39 +96,63 @@ function sessionLines(row: SessionRow, state: TuiState, width: number): StyledLi
   return lines;
 }
 
-export function drawSidebar(frame: Frame, r: Rect, state: TuiState): void {
-  if (r.width <= 0 || r.height <= 0) return;
+export interface SidebarLines {
+  readonly lines: readonly StyledLine[];
+  /** The session each drawn row belongs to (for clicks), null for others. */
+  readonly ids: readonly (string | null)[];
+}
+
+/** The rows the list shows in a `width` x `height` area, scrolled to keep the selection in view. */
+export function sidebarLines(state: TuiState, width: number, height: number): SidebarLines {
   const lines: StyledLine[] = [];
+  const ids: (string | null)[] = [];
   let selectedLine = 0;
   const blocked = blockedCount(state.sessions);
   if (blocked > 0) {
     lines.push([{ text: ` ‼ ${blocked} blocked · B jumps`, style: theme.blockedBanner }]);
+    ids.push(null);
   }
   if (state.sessions.length === 0) {
     lines.push([{ text: " No sessions", style: theme.dim }]);
     lines.push([{ text: " n starts a shell", style: theme.dim }]);
+    ids.push(null, null);
   }
   for (const e of entries(state.sessions)) {
     if (e.type === "group") {
       lines.push([{ text: " ▾ ", style: theme.group }, { text: e.name, style: theme.group }]);
+      ids.push(null);
       continue;
     }
     if (e.row.id === state.selected) selectedLine = lines.length;
-    lines.push(...sessionLines(e.row, state, r.width));
+    for (const line of sessionLines(e.row, state, width)) {
+      lines.push(line);
+      ids.push(e.row.id);
+    }
   }
   // Keep the selection in view; the blocked banner stays on top.
   const pinned = blocked > 0 ? 1 : 0;
-  const avail = r.height - pinned;
-  let offset = 0;
-  if (selectedLine + 2 > pinned + avail) offset = selectedLine + 2 - (pinned + avail);
-  for (let y = 0; y < r.height; y++) {
+  const avail = height - pinned;
+  const offset = Math.max(0, selectedLine + 2 - (pinned + avail));
+  const outLines: StyledLine[] = [];
+  const outIds: (string | null)[] = [];
+  for (let y = 0; y < height; y++) {
     const i = y < pinned ? y : y + offset;
-    const line = lines[i];
-    const pad = line && line.length && line[0]!.style?.bg !== undefined
-      ? { bg: line[0]!.style.bg }
-      : line?.[0]?.style === theme.blockedBanner
-      ? theme.blockedBanner
-      : {};
-    frame.line(r.x, r.y + y, r.width, line ?? [], pad);
+    outLines.push(lines[i] ?? []);
+    outIds.push(ids[i] ?? null);
   }
+  return { lines: outLines, ids: outIds };
+}
+
+export function drawSidebar(frame: Frame, r: Rect, state: TuiState): void {
+  if (r.width <= 0 || r.height <= 0) return;
+  const { lines } = sidebarLines(state, r.width, r.height);
+  lines.forEach((line, y) => {
+    const first = line[0]?.style;
+    const pad = first === theme.blockedBanner
+      ? first
+      : first?.bg !== undefined
+      ? { bg: first.bg }
+      : {};
+    frame.line(r.x, r.y + y, r.width, line, pad);
+  });
 }
