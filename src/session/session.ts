@@ -32,6 +32,8 @@ export class Session implements Disposable {
   readonly env: Readonly<Record<string, string>>;
   readonly createdAt = Date.now();
   readonly terminal: HeadlessTerminal;
+  /** Output backpressure between the PTY and the emulator. */
+  readonly flow: FlowControl;
   name: string;
   group: string | null;
   #status: SessionStatus = "running";
@@ -60,7 +62,7 @@ export class Session implements Disposable {
       reply: (data) => this.#writePty(data),
     });
     this.terminal.on((event) => this.#emit(event));
-    const flow = new FlowControl(pty);
+    const flow = this.flow = new FlowControl(pty);
     pty.onData((data) => {
       const size = data.length;
       flow.queued(size);
