@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { identify } from "./identity.ts";
 import { parseProcStat, type ProcStat, readProcess } from "./procinfo.ts";
 import { SessionStore } from "./store.ts";
-import { waitFor } from "./test_util.ts";
+import { testEnv, waitFor } from "./test_util.ts";
 
 Deno.test("parseProcStat() reads fields after the last parenthesis", () => {
   const text = "4242 (my (odd) name) S 1 4242 4242 34816 4300 4194560 " +
@@ -39,7 +39,7 @@ Deno.test("readProcess() refuses a pid reused while its arguments were read", ()
   assert.equal(zombie, null);
 });
 
-const env = { ...Deno.env.toObject(), PS1: "$ ", HISTFILE: "/dev/null" };
+const env = testEnv();
 
 async function foregroundWhileRunning(command: string, expectArgv0: RegExp): Promise<string[]> {
   await using store = new SessionStore({ shell: "/bin/bash", env, cols: 80, rows: 24 });
@@ -52,7 +52,7 @@ async function foregroundWhileRunning(command: string, expectArgv0: RegExp): Pro
       argv = session.snapshot().foreground?.argv ?? [];
       return expectArgv0.test(argv[0] ?? "");
     },
-    10_000,
+    15_000,
     `foreground ${expectArgv0}`,
   );
   session.write("\x03");
@@ -64,7 +64,7 @@ async function foregroundWhileRunning(command: string, expectArgv0: RegExp): Pro
 Deno.test("the foreground of an idle shell is the shell", async () => {
   await using store = new SessionStore({ shell: "/bin/bash", env, cols: 80, rows: 24 });
   const session = store.create();
-  await waitFor(session, () => session.snapshot().foreground?.comm === "bash", 10_000, "bash");
+  await waitFor(session, () => session.snapshot().foreground?.comm === "bash", 15_000, "bash");
   assert.equal(session.snapshot().foreground?.pid, session.pid);
   session.write("exit\r");
   await session.exited;
