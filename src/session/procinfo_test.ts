@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { identify } from "./identity.ts";
-import { parseProcStat, type ProcStat, readProcess } from "./procinfo.ts";
+import { parseProcStat, processTableFor, type ProcStat, readProcess } from "./procinfo.ts";
 import { SessionStore } from "./store.ts";
 import { testEnv, waitFor } from "./test_util.ts";
 
@@ -107,4 +107,13 @@ Deno.test("the foreground of a pipeline is its first process", async () => {
 Deno.test("a pipeline whose group leader exited still has a foreground member", async () => {
   const argv = await foregroundWhileRunning("true | sleep 32", /^sleep$/);
   assert.deepEqual(argv, ["sleep", "32"]);
+});
+
+Deno.test("an OS without a process-table implementation fails with a clear error", () => {
+  for (const os of ["darwin", "windows"] as const) {
+    assert.throws(
+      () => processTableFor(os).foreground(1),
+      new RegExp(`Foreground process detection is not implemented on ${os} yet`),
+    );
+  }
 });
