@@ -1,0 +1,84 @@
+/**
+ * config.yml schema (SPEC I2): `$XDG_CONFIG_HOME/lazyshell/config.yml`.
+ * Unknown keys are warned (a top-level key may be a plugin's section,
+ * P1); bad values are rejected with path and reason. Pure.
+ *
+ * Add a section additively: one field here, its default, a line in the
+ * README's config reference.
+ */
+
+import { z } from "zod";
+import { ConfigError } from "../errors.ts";
+import { parseYaml } from "./yaml_file.ts";
+
+const positiveInt = (max: number) => z.number().int().min(1).max(max);
+
+export const configSchema = z.object({
+  /** Scrollback lines kept per session (S2). */
+  scrollback: z.number().int().min(0).max(1_000_000).default(5000),
+  /** Shell for new sessions and for command strings (default: $SHELL). */
+  shell: z.string().min(1).nullable().default(null),
+  control: z.object({
+    /** The control socket (C1) is off unless this is true. */
+    enabled: z.boolean().default(false),
+  }).prefault({}),
+  notify: z.object({
+    /** Run with the notification text on stdin instead of OSC 9/777 (N1). */
+    fallback_command: z.string().min(1).nullable().default(null),
+    /** Minimum seconds between two notifications of one session and state (N2). */
+    rate_limit_seconds: z.number().min(0).max(3600).default(30),
+  }).prefault({}),
+  /** Draw spinners static (T3). */
+  reduce_motion: z.boolean().default(false),
+  /** Key overrides by action name: `action: "key"` or a list of keys (T2). */
+  keys: z.record(z.string(), z.union([z.string().min(1), z.array(z.string().min(1))])).default({}),
+  agents: z.object({
+    claude: z.object({
+      /** Add lazyshell's hooks with --settings when a session launches Claude Code (H3). */
+      inject_hooks: z.boolean().default(false),
+    }).prefault({}),
+  }).prefault({}),
+  /** Run for the selected session at most every 5 s; first line shown (W3). */
+  agent_stats_command: z.string().min(1).nullable().default(null),
+  /** Session size used when no terminal size is known (serve). */
+  default_size: z.object({ cols: positiveInt(1000), rows: positiveInt(500) }).prefault({
+    cols: 120,
+    rows: 32,
+  }),
+});
+
+export type Config = z.output<typeof configSchema>;
+
+export const DEFAULT_CONFIG: Config = configSchema.parse({});
+
+export interface LoadedConfig {
+  readonly config: Config;
+  /** Top-level keys the schema does not know: plugin sections (P1), raw. */
+  readonly sections: Readonly<Record<string, unknown>>;
+  /** One line each: unknown keys that are not a top-level (plugin) section. */
+  readonly warnings: readonly string[];
+}
+
+/** Parses config.yml text; throws ConfigError (file:line: reason). */
+export function parseConfig(text: string, file: string): LoadedConfig {
+  if (text.trim() === "") return { config: DEFAULT_CONFIG, sections: {}, warnings: [] };
+  const { value, unknownKeys } = parseYaml(text, file, configSchema, ConfigError);
+  const sections: Record<string, unknown> = {};
+  const warnings: string[] = [];
+  const raw = rawTopLevel(text);
+  for (const key of unknownKeys) {
+    if (!key.path.includes(".") && /^[a-z0-9][a-z0-9_-]{0,31}$/.test(key.path)) {
+      sections[key.path] = raw[key.path];
+    } else {
+      warnings.push(
+        `${file}${key.line === null ? "" : `:${key.line}`}: Unknown key ${key.path} (ignored)`,
+      );
+    }
+  }
+  return { config: value, sections, warnings };
+}
+
+function rawTopLevel(text: string): Record<string, unknown> {
+  const doc = parseYaml(text, "", z.record(z.string(), z.unknown()), ConfigError);
+  return doc.value;
+}

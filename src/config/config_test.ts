@@ -1,0 +1,51 @@
+import assert from "node:assert/strict";
+import { DEFAULT_CONFIG, parseConfig } from "./config.ts";
+import { ConfigError } from "../errors.ts";
+
+Deno.test("an empty config gives the defaults", () => {
+  const { config, warnings } = parseConfig("", "config.yml");
+  assert.deepEqual(config, DEFAULT_CONFIG);
+  assert.equal(config.scrollback, 5000);
+  assert.equal(config.control.enabled, false);
+  assert.deepEqual(warnings, []);
+});
+
+Deno.test("values are read and nested defaults kept", () => {
+  const { config } = parseConfig(
+    "control:\n  enabled: true\nnotify:\n  fallback_command: notify-send x\nreduce_motion: true\n",
+    "c.yml",
+  );
+  assert.equal(config.control.enabled, true);
+  assert.equal(config.notify.fallback_command, "notify-send x");
+  assert.equal(config.notify.rate_limit_seconds, 30);
+  assert.equal(config.reduce_motion, true);
+  assert.equal(config.agents.claude.inject_hooks, false);
+});
+
+Deno.test("a bad value is rejected with file, line, path and reason", () => {
+  assert.throws(
+    () => parseConfig("scrollback: 10\ncontrol:\n  enabled: yes please\n", "/x/config.yml"),
+    (e) => {
+      assert.ok(e instanceof ConfigError);
+      assert.equal(e.line, 3);
+      assert.match(e.message, /^\/x\/config\.yml:3: control\.enabled: /);
+      return true;
+    },
+  );
+});
+
+Deno.test("broken YAML is rejected with its line", () => {
+  assert.throws(
+    () => parseConfig("scrollback: 10\nkeys: [unclosed\n", "c.yml"),
+    (e) => e instanceof ConfigError && e.file === "c.yml" && e.line !== null,
+  );
+});
+
+Deno.test("unknown nested keys are warned, top-level ones kept as plugin sections", () => {
+  const { sections, warnings } = parseConfig(
+    "hello:\n  greeting: hi\ncontrol:\n  enabeld: true\n",
+    "c.yml",
+  );
+  assert.deepEqual(sections, { hello: { greeting: "hi" } });
+  assert.deepEqual(warnings, ["c.yml:4: Unknown key control.enabeld (ignored)"]);
+});

@@ -1,0 +1,94 @@
+/**
+ * YAML text → validated value, with every problem located as file:line
+ * (SPEC I2, D3, S5). Pure: the caller reads the file and picks the error
+ * class (ConfigError, ManifestError).
+ */
+
+import { isMap, isNode, LineCounter, parseDocument } from "yaml";
+import type { z } from "zod";
+import type { FileError } from "../errors.ts";
+
+export type FileErrorClass = new (file: string, line: number | null, reason: string) => FileError;
+
+export interface Parsed<T> {
+  readonly value: T;
+  /** Keys the schema does not know, as `path (file:line)`; warn, never fail. */
+  readonly unknownKeys: readonly { path: string; line: number | null }[];
+}
+
+function pathText(path: readonly PropertyKey[]): string {
+  return path.map((p) => (typeof p === "number" ? `[${p}]` : String(p))).join(".").replace(
+    /\.\[/g,
+    "[",
+  );
+}
+
+/**
+ * Parses `text` and validates it with `schema`. Throws `ErrorClass` naming
+ * the file, the line of the offending value and the reason.
+ */
+export function parseYaml<S extends z.ZodType>(
+  text: string,
+  file: string,
+  schema: S,
+  ErrorClass: FileErrorClass,
+): Parsed<z.output<S>> {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
+  const lineAt = (offset: number | undefined) =>
+    offset === undefined ? null : lines.linePos(offset).line;
+  const first = doc.errors[0];
+  if (first) {
+    const reason = first.message.split("\n")[0]?.replace(/ at line \d+, column \d+:?$/, "") ??
+      "Invalid YAML";
+    throw new ErrorClass(file, lineAt(first.pos[0]), reason);
+  }
+  const lineOf = (path: readonly PropertyKey[]): number | null => {
+    for (let n = path.length; n >= 0; n--) {
+      const node = n === 0 ? doc.contents : doc.getIn(path.slice(0, n), true);
+      if (isNode(node) && node.range) return lineAt(node.range[0]);
+    }
+    return null;
+  };
+  const data = doc.toJS() ?? {};
+  const result = schema.safeParse(data);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const path = issue?.path ?? [];
+    const where = path.length ? `${pathText(path)}: ` : "";
+    throw new ErrorClass(file, lineOf(path), `${where}${issue?.message ?? "Invalid value"}`);
+  }
+  return {
+    value: result.data,
+    unknownKeys: findUnknownKeys(doc.contents, data, result.data, lineAt),
+  };
+}
+
+/** Keys present in the YAML maps but dropped by the (stripping) schema. */
+function findUnknownKeys(
+  node: unknown,
+  input: unknown,
+  output: unknown,
+  lineAt: (offset: number | undefined) => number | null,
+  path: string[] = [],
+): { path: string; line: number | null }[] {
+  if (!isMap(node) || !isPlainObject(input) || !isPlainObject(output)) return [];
+  const out: { path: string; line: number | null }[] = [];
+  for (const pair of node.items) {
+    const key = isNode(pair.key)
+      ? String((pair.key as { value?: unknown }).value)
+      : String(pair.key);
+    const keyPath = [...path, key];
+    if (!(key in output)) {
+      const range = isNode(pair.key) ? pair.key.range : undefined;
+      out.push({ path: keyPath.join("."), line: lineAt(range?.[0]) });
+    } else {
+      out.push(...findUnknownKeys(pair.value, input[key], output[key], lineAt, keyPath));
+    }
+  }
+  return out;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
