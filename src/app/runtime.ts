@@ -15,6 +15,7 @@ import type { Env } from "../config/paths.ts";
 import type { SessionInfo } from "../model/session.ts";
 import { type SessionSpec, SessionStore, type StoreEvent } from "../session/store.ts";
 import type { Session } from "../session/session.ts";
+import { type Notifications, startNotifications } from "./notifications.ts";
 
 export interface RuntimeOptions {
   readonly env?: Env;
@@ -43,6 +44,8 @@ export class Runtime implements AsyncDisposable {
   readonly env: Env;
   readonly loaded: LoadedConfig;
   readonly store: SessionStore;
+  /** N1–N2: the notifier and what feeds it; the TUI/serve set its sink. */
+  readonly notifications: Notifications;
   #listeners = new Set<(event: RuntimeEvent) => void>();
   #disposers: (() => void | Promise<void>)[] = [];
   #focus: Focus = { selected: null, terminal: false };
@@ -60,6 +63,7 @@ export class Runtime implements AsyncDisposable {
     });
     const sub = this.store.on((event) => this.#emit(event));
     this.own(() => sub[Symbol.dispose]());
+    this.notifications = startNotifications(this, null);
   }
 
   get config(): LoadedConfig["config"] {

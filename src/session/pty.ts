@@ -64,6 +64,8 @@ export function spawnPty(spec: PtySpawn): Pty {
 export class FlowControl {
   #pending = 0;
   #paused = false;
+  #maxPending = 0;
+  #pauses = 0;
 
   constructor(private readonly pty: Pick<Pty, "pause" | "resume">) {}
 
@@ -75,11 +77,18 @@ export class FlowControl {
     return this.#paused;
   }
 
+  /** Largest backlog seen and how often the PTY was paused (tests, diagnostics). */
+  get stats(): { readonly maxPending: number; readonly pauses: number } {
+    return { maxPending: this.#maxPending, pauses: this.#pauses };
+  }
+
   /** Call with the size of each chunk handed to the parser. */
   queued(bytes: number): void {
     this.#pending += bytes;
+    this.#maxPending = Math.max(this.#maxPending, this.#pending);
     if (!this.#paused && this.#pending > HIGH_WATER) {
       this.#paused = true;
+      this.#pauses++;
       this.pty.pause();
     }
   }

@@ -6,7 +6,7 @@
  * keeps its emulator (screen and scrollback) until it is disposed.
  */
 
-import type { Snapshot } from "../model/snapshot.ts";
+import type { ProcessInfo, Snapshot } from "../model/snapshot.ts";
 import type { SessionStatus } from "../model/session.ts";
 import { FlowControl, type Pty, type PtyExit } from "./pty.ts";
 import type { ProcessTable } from "./procinfo.ts";
@@ -32,6 +32,8 @@ export class Session implements Disposable {
   readonly env: Readonly<Record<string, string>>;
   readonly createdAt = Date.now();
   readonly terminal: HeadlessTerminal;
+  /** Output backpressure between the PTY and the emulator. */
+  readonly flow: FlowControl;
   name: string;
   group: string | null;
   #status: SessionStatus = "running";
@@ -60,7 +62,7 @@ export class Session implements Disposable {
       reply: (data) => this.#writePty(data),
     });
     this.terminal.on((event) => this.#emit(event));
-    const flow = new FlowControl(pty);
+    const flow = this.flow = new FlowControl(pty);
     pty.onData((data) => {
       const size = data.length;
       flow.queued(size);
@@ -158,8 +160,17 @@ export class Session implements Disposable {
       title: t.title,
       altScreen: t.altScreen,
       cursor: t.cursor,
-      foreground: this.#status === "running" ? this.processes.foreground(this.pid) : null,
+      foreground: this.#status === "running" ? this.#foreground() : null,
     };
+  }
+
+  /** An OS without process-table support yet (see procinfo.ts) gives no identity, not a crash. */
+  #foreground(): ProcessInfo | null {
+    try {
+      return this.processes.foreground(this.pid);
+    } catch {
+      return null;
+    }
   }
 
   [Symbol.dispose](): void {

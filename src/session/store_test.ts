@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import { SessionStore } from "./store.ts";
 import { isAlive } from "./procinfo.ts";
 import { UserError } from "../errors.ts";
-import { waitFor, waitForText } from "./test_util.ts";
+import { testEnv, waitFor, waitForText } from "./test_util.ts";
 
 const SHELL = "/bin/bash";
-const quietEnv = { ...Deno.env.toObject(), PS1: "$ ", HISTFILE: "/dev/null" };
+const quietEnv = testEnv();
 
 function store(): SessionStore {
   return new SessionStore({ shell: SHELL, env: quietEnv, cols: 80, rows: 24 });
@@ -74,9 +74,9 @@ Deno.test("title changes and alternate screen in and out are reported", async ()
   const alt: boolean[] = [];
   session.on((e) => e.type === "alt-screen" && alt.push(e.active));
   session.write("printf '\\033]0;my title\\007'\r");
-  await waitFor(session, () => session.terminal.title === "my title", 5000, "title");
+  await waitFor(session, () => session.terminal.title === "my title", 15_000, "title");
   session.write("tput smcup; sleep 0.2; tput rmcup\r");
-  await waitFor(session, () => alt.length === 2, 5000, "alt screen in and out");
+  await waitFor(session, () => alt.length === 2, 15_000, "alt screen in and out");
   assert.deepEqual(alt, [true, false]);
   session.write("exit\r");
   await session.exited;

@@ -2,11 +2,25 @@
 
 import type { Session } from "./session.ts";
 
+/**
+ * An environment for test shells: no rc files (HOME is empty), a plain
+ * prompt, no history. Keeps shells fast and screens predictable.
+ */
+export function testEnv(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    ...Deno.env.toObject(),
+    HOME: "/nonexistent-lazyshell-test-home",
+    PS1: "$ ",
+    HISTFILE: "/dev/null",
+    ...extra,
+  };
+}
+
 /** Resolves when `predicate` holds after some output, or rejects after `ms`. */
 export function waitFor(
   session: Session,
   predicate: () => boolean,
-  ms = 5000,
+  ms = 15_000,
   what = "condition",
 ): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -36,7 +50,7 @@ export function screenText(session: Session): string {
   return session.terminal.visibleLines().join("\n");
 }
 
-export function waitForText(session: Session, text: string | RegExp, ms = 5000): Promise<void> {
+export function waitForText(session: Session, text: string | RegExp, ms = 15_000): Promise<void> {
   const test = (s: string) => (typeof text === "string" ? s.includes(text) : text.test(s));
   return waitFor(session, () => test(screenText(session)), ms, `text ${text}`);
 }

@@ -1,0 +1,121 @@
+/**
+ * Wires notifications into the runtime (SPEC N1–N2): arbiter transitions
+ * into blocked/done, failed commands of non-agent sessions (OSC 133;D),
+ * and the user's typing (which ends a flap window) reach the Notifier.
+ *
+ * The host-terminal sink is set by whoever owns the terminal: the TUI
+ * passes its frame writer, `serve` calls `useStdout()`. Until then only the
+ * fallback command (if configured) delivers.
+ */
+
+import type { AgentStatus } from "../model/agent.ts";
+import { dataDir } from "../config/paths.ts";
+import { FailedCommands } from "../notify/failed_commands.ts";
+import { Notifier, type Sink } from "../notify/notifier.ts";
+import { failedText } from "../notify/policy.ts";
+import type { Runtime } from "./runtime.ts";
+
+/** What notifications need from the DetectionHub (src/app/detection.ts). */
+export interface DetectionLike {
+  agent(id: string): string | null;
+  on(
+    listener: (
+      event:
+        | {
+          readonly type: "state";
+          readonly id: string;
+          readonly status: AgentStatus;
+          readonly previous: AgentStatus | null;
+        }
+        | { readonly type: "agent"; readonly id: string; readonly agent: string | null },
+    ) => void,
+  ): Disposable;
+}
+
+export class Notifications {
+  readonly notifier: Notifier;
+
+  constructor(notifier: Notifier) {
+    this.notifier = notifier;
+  }
+
+  /** The TUI passes its ordered output writer (never a second stdout writer). */
+  setSink(sink: Sink | null): void {
+    this.notifier.setSink(sink);
+  }
+
+  /** `serve`: stdout when it is a terminal, else only the fallback command. */
+  useStdout(): void {
+    if (!Deno.stdout.isTerminal()) return this.notifier.setSink(null);
+    const encoder = new TextEncoder();
+    this.notifier.setSink((bytes) => {
+      const data = encoder.encode(bytes);
+      for (let n = 0; n < data.length;) n += Deno.stdout.writeSync(data.subarray(n));
+    });
+  }
+}
+
+/** Appends one line to `<data dir>/lazyshell.log`; never throws. */
+export function logTo(env: Runtime["env"]): (line: string) => void {
+  return (line) => {
+    try {
+      const dir = dataDir(env);
+      Deno.mkdirSync(dir, { recursive: true });
+      Deno.writeTextFileSync(`${dir}/lazyshell.log`, `${new Date().toISOString()} ${line}\n`, {
+        append: true,
+      });
+    } catch { /* nowhere to log */ }
+  };
+}
+
+export function startNotifications(
+  runtime: Runtime,
+  detection: DetectionLike | null,
+): Notifications {
+  const config = runtime.config.notify;
+  const notifier = new Notifier({
+    tmux: Boolean(runtime.env.TMUX),
+    fallbackCommand: config.fallback_command,
+    rateLimitSeconds: config.rate_limit_seconds,
+    focus: () => runtime.focus,
+    log: logTo(runtime.env),
+    env: runtime.env,
+  });
+  const failed = new FailedCommands();
+  const nameOf = (id: string) => runtime.store.get(id)?.name ?? id;
+  const agentNow = (id: string) => detection?.agent(id) != null;
+
+  const storeSub = runtime.store.on((e) => {
+    if (e.type === "removed") return failed.forget(e.id);
+    if (e.type !== "session") return;
+    const { session, event } = e;
+    if (event.type === "input" && event.typed) notifier.answered(session.id);
+    if (event.type !== "osc133") return;
+    if (event.mark === "C") failed.commandStarted(session.id, agentNow(session.id));
+    if (event.mark === "D") {
+      const code = failed.commandEnded(session.id, event.exitCode, agentNow(session.id));
+      if (code !== null) {
+        notifier.notify({
+          sessionId: session.id,
+          sessionName: session.name,
+          reason: "failed",
+          text: failedText(session.name, code),
+        });
+      }
+    }
+  });
+  const hubSub = detection?.on((e) => {
+    if (e.type === "agent") {
+      if (e.agent !== null) failed.agentSeen(e.id);
+      return;
+    }
+    failed.agentSeen(e.id);
+    notifier.agentState({ id: e.id, name: nameOf(e.id) }, e.status, e.previous);
+  });
+  runtime.own(async () => {
+    storeSub[Symbol.dispose]();
+    hubSub?.[Symbol.dispose]();
+    await notifier[Symbol.asyncDispose]();
+  });
+  return new Notifications(notifier);
+}

@@ -1,0 +1,122 @@
+import assert from "node:assert/strict";
+import { parseConfig } from "../config/config.ts";
+import { shellSnippet } from "../cli/init_shells.ts";
+import type { Notification } from "../notify/policy.ts";
+import type { Outcome } from "../notify/notifier.ts";
+import { waitFor } from "../session/test_util.ts";
+import type { Session } from "../session/session.ts";
+import type { DetectionLike } from "./notifications.ts";
+import { startNotifications } from "./notifications.ts";
+import { Runtime } from "./runtime.ts";
+
+async function withBash(
+  body: (ctx: {
+    runtime: Runtime;
+    session: Session;
+    sent: Notification[];
+    ends: () => number;
+    run: (line: string) => Promise<void>;
+  }) => Promise<void>,
+  detection: DetectionLike | null = null,
+) {
+  const dir = await Deno.makeTempDir();
+  const snippet = `${dir}/integration.bash`;
+  await Deno.writeTextFile(snippet, shellSnippet("bash"));
+  const env = { ...Deno.env.toObject(), XDG_DATA_HOME: dir, XDG_CONFIG_HOME: dir };
+  const runtime = new Runtime({
+    env,
+    config: parseConfig("shell: /bin/bash\n", "config.yml"),
+    cwd: dir,
+  });
+  try {
+    const sent: Notification[] = [];
+    const notifications = detection
+      ? startNotifications(runtime, detection)
+      : runtime.notifications;
+    notifications.setSink(() => {});
+    using _sub = notifications.notifier.on((n: Notification, outcome: Outcome) => {
+      if (outcome === "sent") sent.push(n);
+    });
+    let ends = 0;
+    using _ends = runtime.on((e) => {
+      if (e.type === "session" && e.event.type === "osc133" && e.event.mark === "D") ends++;
+    });
+    const session = runtime.createSession({ command: "bash --norc --noprofile -i" });
+    session.write(`source '${snippet}'\n`);
+    await waitFor(session, () => session.terminal.visibleLines().join("\n").includes("source"));
+    let fence = 0;
+    /** Runs a line, then waits for a fence command's D so everything before it is counted. */
+    const run = async (line: string) => {
+      const before = ends;
+      const marker = `fence-${++fence}`;
+      session.write(`${line}\n`);
+      session.write(`echo ${marker}\n`);
+      await waitFor(session, () => ends > before && screenHas(session, marker), 15_000, marker);
+      await waitFor(session, () => ends >= before + (line.trim() ? 2 : 1), 15_000, "D marks");
+    };
+    await body({ runtime, session, sent, ends: () => ends, run });
+  } finally {
+    await runtime[Symbol.asyncDispose]();
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+function screenHas(session: Session, text: string): boolean {
+  return session.terminal.tail(200).some((l) => l.trim() === text);
+}
+
+Deno.test("a failing command in a plain bash session notifies exactly once", async () => {
+  await withBash(async ({ sent, run }) => {
+    await run("false");
+    await run("true");
+    await run("");
+    await run("(exit 7)");
+    assert.deepEqual(sent.map((n) => [n.reason, n.text]), [
+      ["failed", "bash: command failed (exit 1)"],
+      ["failed", "bash: command failed (exit 7)"],
+    ]);
+  });
+});
+
+Deno.test("a failing command repeated without typing is rate-limited", async () => {
+  await withBash(async ({ session, sent }) => {
+    // One input line, two failures: no typing in between, so one notification.
+    let ends = 0;
+    using _s = session.on((e) => {
+      if (e.type === "osc133" && e.mark === "D") ends++;
+    });
+    session.write("false; echo x\n", false);
+    await waitFor(session, () => ends >= 1, 15_000);
+    session.write("false\n", false);
+    session.write("echo done-$((40+2))\n", false);
+    await waitFor(session, () => ends >= 3 && screenHas(session, "done-42"), 15_000);
+    assert.equal(sent.length, 1);
+  });
+});
+
+Deno.test("an agent session never notifies a failed command", async () => {
+  const listeners = new Set<Parameters<DetectionLike["on"]>[0]>();
+  let agent: string | null = null;
+  const hub: DetectionLike = {
+    agent: () => agent,
+    on: (l) => {
+      listeners.add(l);
+      return { [Symbol.dispose]: () => listeners.delete(l) };
+    },
+  };
+  await withBash(async ({ session, sent, run }) => {
+    agent = "claude";
+    await run("false");
+    // The agent exits with a failure: the shell is back, the command was an agent's.
+    agent = null;
+    let started = 0;
+    using _s = session.on((e) => {
+      if (e.type === "osc133" && e.mark === "C") started++;
+    });
+    session.write("read -r line; false\n");
+    await waitFor(session, () => started === 1, 15_000, "command start");
+    for (const l of listeners) l({ type: "agent", id: session.id, agent: "claude" });
+    await run("");
+    assert.deepEqual(sent, []);
+  }, hub);
+});

@@ -1,0 +1,25 @@
+/**
+ * `lazyshell init bash|zsh|fish` prints the shell integration (N2, see
+ * ../init_shells.ts). `init --agents` (H2) is the hooks part, added beside
+ * the shell part: each lives in its own module, this file only dispatches.
+ */
+
+import type { Command } from "@commander-js/extra-typings";
+import { UserError } from "../../errors.ts";
+import { isShellName, SHELLS, shellSnippet } from "../init_shells.ts";
+
+export function registerInit(program: Command): void {
+  program
+    .command("init")
+    .description(`Print setup to paste: shell integration (${SHELLS.join(", ")})`)
+    .argument("[shell]", `shell integration for ${SHELLS.join(" | ")}`)
+    .action((shell) => {
+      if (shell === undefined) {
+        throw new UserError(`Say which shell: lazyshell init ${SHELLS.join("|")}`);
+      }
+      if (!isShellName(shell)) {
+        throw new UserError(`Unknown shell: ${shell} (expected ${SHELLS.join(", ")})`);
+      }
+      console.log(shellSnippet(shell).trimEnd());
+    });
+}

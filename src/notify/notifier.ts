@@ -1,0 +1,262 @@
+/**
+ * The notifier (SPEC N1–N2, W1): one channel for every notification —
+ * agent blocked/done, failed commands, pattern watchers.
+ *
+ * Delivery: OSC 9 + OSC 777 written to the host terminal through a `sink`
+ * (tmux passthrough when `$TMUX` is set), or, when `notify.fallback_command`
+ * is configured, that command run through `sh -c` with the text on stdin.
+ * The sink must be the same ordered writer the screen uses for its frames
+ * (the TUI passes its output writer; `serve` passes stdout when it is a
+ * terminal, else none): the OSC strings move no cursor, so they can go
+ * between two frames but never inside one.
+ *
+ * Invariants: `notify()` never throws and never waits; a fallback command
+ * is killed past `commandTimeoutMs`, at most `maxPending` run at once, and
+ * a failure is logged, not thrown. Must not import tui/ or app/.
+ */
+
+import type { AgentStatus } from "../model/agent.ts";
+import { messageOf } from "../errors.ts";
+import { within } from "../util/async.ts";
+import {
+  type FocusLike,
+  hostBytes,
+  isWatching,
+  limitKey,
+  type Notification,
+  RateLimiter,
+  sanitize,
+  stateText,
+} from "./policy.ts";
+
+export type Sink = (bytes: string) => void;
+
+export interface NotifierOptions {
+  /** Host terminal writer; null: no OSC (only the fallback command, if any). */
+  readonly sink?: Sink | null;
+  /** Wrap for tmux passthrough (`$TMUX` set in lazyshell's own environment). */
+  readonly tmux?: boolean;
+  /** `notify.fallback_command`: run with `sh -c`, text on stdin, instead of OSC. */
+  readonly fallbackCommand?: string | null;
+  /** `notify.rate_limit_seconds`: per session and state. */
+  readonly rateLimitSeconds?: number;
+  /** What the user looks at (Runtime.focus). */
+  readonly focus?: () => FocusLike;
+  readonly now?: () => number;
+  /** Where delivery failures go (never thrown). */
+  readonly log?: (line: string) => void;
+  readonly commandTimeoutMs?: number;
+  readonly maxPending?: number;
+  /** Base environment of the fallback command (default: this process's). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** What became of one notify() call (tests and the log read it). */
+export type Outcome = "sent" | "watching" | "limited" | "no-channel" | "busy";
+
+export interface SessionRef {
+  readonly id: string;
+  readonly name: string;
+}
+
+export class Notifier implements AsyncDisposable {
+  #sink: Sink | null;
+  readonly #options: NotifierOptions;
+  readonly #limiter = new RateLimiter();
+  readonly #pending = new Set<Promise<void>>();
+  readonly #children = new Set<Deno.ChildProcess>();
+  #disposed = false;
+  #listeners = new Set<(n: Notification, outcome: Outcome) => void>();
+
+  constructor(options: NotifierOptions = {}) {
+    this.#options = options;
+    this.#sink = options.sink ?? null;
+  }
+
+  /** Sets (or clears) the host-terminal writer; the TUI passes its own. */
+  setSink(sink: Sink | null): void {
+    this.#sink = sink;
+  }
+
+  get fallbackCommand(): string | null {
+    return this.#options.fallbackCommand ?? null;
+  }
+
+  /** Observes every notification and its outcome (plugins, tests, logs). */
+  on(listener: (n: Notification, outcome: Outcome) => void): Disposable {
+    this.#listeners.add(listener);
+    return { [Symbol.dispose]: () => this.#listeners.delete(listener) };
+  }
+
+  /** An arbiter transition: notifies on entering `blocked` or `done` (N1). */
+  agentState(
+    session: SessionRef,
+    status: AgentStatus,
+    previous: AgentStatus | null,
+  ): Outcome | null {
+    if (status.state !== "blocked" && status.state !== "done") return null;
+    if (previous?.state === status.state) return null;
+    return this.notify({
+      sessionId: session.id,
+      sessionName: session.name,
+      reason: status.state,
+      text: stateText(session.name, status.state, status.msg),
+    });
+  }
+
+  /**
+   * The user answered this session (typed into it): its next blocked/done
+   * is a new request, not a flap, so its rate limits start over.
+   */
+  answered(sessionId: string): void {
+    this.#limiter.reset(`${sessionId}\0`);
+  }
+
+  /** Delivers one notification unless the focus rule or a rate limit says no. */
+  notify(n: Notification): Outcome {
+    const outcome = this.#deliver(n);
+    for (const listener of this.#listeners) {
+      try {
+        listener(n, outcome);
+      } catch { /* an observer must not break delivery */ }
+    }
+    return outcome;
+  }
+
+  /** Resolves when every fallback command started so far has finished. */
+  async idle(): Promise<void> {
+    while (this.#pending.size > 0) await Promise.all([...this.#pending]);
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    this.#disposed = true;
+    for (const child of this.#children) kill(child);
+    await this.idle();
+    this.#listeners.clear();
+  }
+
+  #deliver(n: Notification): Outcome {
+    if (this.#disposed) return "no-channel";
+    const focus = this.#options.focus?.();
+    if (focus && isWatching(focus, n.sessionId)) return "watching";
+    const command = this.#options.fallbackCommand ?? null;
+    if (!command && !this.#sink) return "no-channel";
+    if (command && this.#pending.size >= (this.#options.maxPending ?? 4)) {
+      this.#log(`Notification dropped, ${this.#pending.size} commands still running: ${n.text}`);
+      return "busy";
+    }
+    const now = (this.#options.now ?? Date.now)();
+    const interval = n.minIntervalMs ?? (this.#options.rateLimitSeconds ?? 30) * 1000;
+    if (!this.#limiter.allow(limitKey(n), now, interval)) return "limited";
+    const text = sanitize(n.text);
+    if (command) this.#run(command, n, text);
+    else this.#write(text);
+    return "sent";
+  }
+
+  #write(text: string): void {
+    try {
+      this.#sink?.(hostBytes(text, this.#options.tmux ?? false));
+    } catch (error) {
+      this.#log(`Cannot write the notification to the terminal: ${messageOf(error)}`);
+    }
+  }
+
+  #run(command: string, n: Notification, text: string): void {
+    const task = this.#runCommand(command, n, text).catch((error) => {
+      this.#log(`Notification command failed: ${messageOf(error)}`);
+    });
+    this.#pending.add(task);
+    task.finally(() => this.#pending.delete(task));
+  }
+
+  async #runCommand(command: string, n: Notification, text: string): Promise<void> {
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(this.#options.env ?? Deno.env.toObject())) {
+      if (v !== undefined) env[k] = v;
+    }
+    Object.assign(env, {
+      LAZYSHELL_NOTIFY_SESSION_ID: n.sessionId,
+      LAZYSHELL_NOTIFY_SESSION: n.sessionName,
+      LAZYSHELL_NOTIFY_REASON: n.reason,
+    });
+    const child = new Deno.Command("sh", {
+      args: ["-c", command],
+      stdin: "piped",
+      stdout: "null",
+      stderr: "piped",
+      env,
+      clearEnv: true,
+    }).spawn();
+    this.#children.add(child);
+    const timeoutMs = this.#options.commandTimeoutMs ?? 5000;
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill(child);
+    }, timeoutMs);
+    const stderr = readBounded(child.stderr, 4096);
+    try {
+      const [, status] = await Promise.all([writeAll(child.stdin, `${text}\n`), child.status]);
+      // A backgrounded grandchild may keep stderr open: do not wait for it.
+      if (!(await within(stderr.text, 200))) stderr.cancel();
+      if (timedOut) {
+        this.#log(`Notification command killed after ${timeoutMs} ms: ${command}`);
+      } else if (!status.success) {
+        const why = (await stderr.text).trim().split("\n")[0] ?? "";
+        this.#log(
+          `Notification command exited with ${status.code}${why ? `: ${why}` : ""}: ${command}`,
+        );
+      }
+    } finally {
+      clearTimeout(timer);
+      this.#children.delete(child);
+    }
+  }
+
+  #log(line: string): void {
+    try {
+      this.#options.log?.(line);
+    } catch { /* logging must not throw either */ }
+  }
+}
+
+function kill(child: Deno.ChildProcess): void {
+  try {
+    child.kill("SIGKILL");
+  } catch { /* already gone */ }
+}
+
+/** Writes the text and closes stdin; a child that exits without reading is fine. */
+async function writeAll(stream: WritableStream<Uint8Array>, text: string): Promise<void> {
+  const writer = stream.getWriter();
+  try {
+    await writer.write(new TextEncoder().encode(text));
+    await writer.close();
+  } catch {
+    try {
+      await writer.abort();
+    } catch { /* closed already */ }
+  }
+}
+
+/** Reads a stream to its end (or until cancelled), keeping at most `max` characters. */
+function readBounded(
+  stream: ReadableStream<Uint8Array>,
+  max: number,
+): { text: Promise<string>; cancel: () => void } {
+  const reader = stream.getReader();
+  const decoder = new TextDecoder();
+  const text = (async () => {
+    let out = "";
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        if (out.length < max) out += decoder.decode(value, { stream: true });
+      }
+    } catch { /* cancelled */ }
+    return out.slice(0, max);
+  })();
+  return { text, cancel: () => void reader.cancel().catch(() => {}) };
+}

@@ -1,0 +1,126 @@
+/**
+ * The dependency rule (README, DESIGN §3), enforced by reading imports:
+ * - pure layers import no runtime (no Deno.*, node-pty, xterm, node:*);
+ * - runtimes never import tui/;
+ * - nothing imports app/ except main.ts and cli/;
+ * - folders form no import cycle.
+ */
+
+import assert from "node:assert/strict";
+
+const ROOT = new URL("../", import.meta.url).pathname;
+
+/** Pure: folders, or single files inside otherwise-runtime folders. */
+const PURE = [
+  "src/model/",
+  "src/detect/",
+  "src/tui/",
+  "src/config/config.ts",
+  "src/config/yaml_file.ts",
+  "src/config/project.ts",
+  "src/ipc/protocol.ts",
+  "src/plugin/protocol.ts",
+  "src/plugin/view.ts",
+  "src/plugin/lifecycle.ts",
+];
+const RUNTIMES = ["src/session/", "src/ipc/", "src/plugin/", "src/notify/", "src/control/"];
+const RUNTIME_PACKAGES = /^(npm:)?(@lydell\/node-pty|@xterm\/headless)|^node:/;
+
+interface SourceFile {
+  readonly path: string;
+  readonly text: string;
+  readonly imports: readonly string[];
+}
+
+function walk(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of Deno.readDirSync(`${ROOT}${dir}`)) {
+    const path = `${dir}${entry.name}`;
+    if (entry.isDirectory) out.push(...walk(`${path}/`));
+    else if (entry.name.endsWith(".ts") && !/_test\.ts$|test_util\.ts$/.test(entry.name)) {
+      out.push(path);
+    }
+  }
+  return out;
+}
+
+function resolve(from: string, spec: string): string {
+  if (!spec.startsWith(".")) return spec;
+  const parts = from.split("/").slice(0, -1);
+  for (const piece of spec.split("/")) {
+    if (piece === "..") parts.pop();
+    else if (piece !== ".") parts.push(piece);
+  }
+  return parts.join("/");
+}
+
+function sources(): SourceFile[] {
+  const files = ["main.ts", ...walk("src/")];
+  return files.map((path) => {
+    const text = Deno.readTextFileSync(`${ROOT}${path}`);
+    const specs = [
+      ...text.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s+["']([^"']+)["']/gms),
+      ...text.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g),
+    ].map((m) => resolve(path, m[1] ?? ""));
+    return { path, text, imports: specs };
+  });
+}
+
+const within = (path: string, prefixes: readonly string[]) =>
+  prefixes.some((p) => (p.endsWith("/") ? path.startsWith(p) : path === p));
+
+Deno.test("pure layers import no runtime and use no Deno API", () => {
+  const problems: string[] = [];
+  for (const file of sources().filter((f) => within(f.path, PURE))) {
+    for (const spec of file.imports) {
+      if (RUNTIME_PACKAGES.test(spec)) problems.push(`${file.path} imports ${spec}`);
+      if (spec.startsWith("src/") && !within(spec, PURE) && spec !== "src/errors.ts") {
+        problems.push(`${file.path} imports runtime module ${spec}`);
+      }
+    }
+    if (/\bDeno\.(?!test\b)/.test(file.text.replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, ""))) {
+      problems.push(`${file.path} uses the Deno API`);
+    }
+  }
+  assert.deepEqual(problems, []);
+});
+
+Deno.test("runtimes never import tui/", () => {
+  const problems = sources()
+    .filter((f) => within(f.path, RUNTIMES))
+    .flatMap((f) =>
+      f.imports.filter((s) => s.startsWith("src/tui/")).map((s) => `${f.path} → ${s}`)
+    );
+  assert.deepEqual(problems, []);
+});
+
+Deno.test("nothing imports app/ except main.ts and cli/", () => {
+  const problems = sources()
+    .filter((f) => !f.path.startsWith("src/app/") && !f.path.startsWith("src/cli/"))
+    .filter((f) => f.path !== "main.ts")
+    .flatMap((f) =>
+      f.imports.filter((s) => s.startsWith("src/app/")).map((s) => `${f.path} → ${s}`)
+    );
+  assert.deepEqual(problems, []);
+});
+
+Deno.test("folders form no import cycle", () => {
+  const folder = (path: string) => path.split("/").slice(0, 2).join("/");
+  const edges = new Map<string, Set<string>>();
+  for (const file of sources()) {
+    for (const spec of file.imports.filter((s) => s.startsWith("src/"))) {
+      const [a, b] = [folder(file.path), folder(spec)];
+      if (a !== b) edges.set(a, (edges.get(a) ?? new Set()).add(b));
+    }
+  }
+  const cycles: string[] = [];
+  const visit = (node: string, trail: string[]) => {
+    if (trail.includes(node)) {
+      cycles.push([...trail.slice(trail.indexOf(node)), node].join(" → "));
+      return;
+    }
+    for (const next of edges.get(node) ?? []) visit(next, [...trail, node]);
+  };
+  for (const node of edges.keys()) visit(node, []);
+  assert.deepEqual(cycles, []);
+});

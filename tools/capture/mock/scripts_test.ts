@@ -1,0 +1,49 @@
+import assert from "node:assert/strict";
+import { chunksOf, decide, plan, type RequestView, TEXT_LONG, toolCallFor } from "./scripts.ts";
+
+const view = (over: Partial<RequestView>): RequestView => ({
+  stream: true,
+  tools: [{ name: "bash", params: [] }],
+  lastIsToolResult: false,
+  lastUserText: "",
+  lastToolName: undefined,
+  ...over,
+});
+
+Deno.test("decide() picks the script from the last user text", () => {
+  const cases: [string, string][] = [
+    ["LAB-TOOL: x", "tool"],
+    ["LAB-QUESTION: x", "question"],
+    ["LAB-LONG: x", "long"],
+    ["LAB-ASK: x", "ask"],
+    ["hello", "short"],
+  ];
+  for (const [text, script] of cases) {
+    assert.deepEqual(decide(view({ lastUserText: text })), { kind: "main", script });
+  }
+});
+
+Deno.test("decide() treats tool-less and Qwen side requests as aux", () => {
+  assert.equal(decide(view({ tools: [], lastUserText: "LAB-TOOL" })).kind, "aux");
+  assert.equal(decide(view({ lastUserText: "[SUGGESTION MODE: next]" })).kind, "aux");
+  assert.equal(decide(view({ lastUserText: "## Pending tool call to classify" })).kind, "aux");
+});
+
+Deno.test("decide() answers a tool result with the final text of the right script", () => {
+  assert.equal(decide(view({ lastIsToolResult: true, lastToolName: "bash" })).script, "final");
+  assert.equal(
+    decide(view({ lastIsToolResult: true, lastToolName: "AskUserQuestion" })).script,
+    "final_ask",
+  );
+});
+
+Deno.test("toolCallFor() falls back to the shell tool when no ask tool is offered", () => {
+  const call = toolCallFor(plan("ask"), [{ name: "run_shell_command", params: [] }]);
+  assert.equal(call?.name, "run_shell_command");
+  assert.equal(toolCallFor(plan("question"), [{ name: "bash", params: [] }]), null);
+});
+
+Deno.test("chunksOf() keeps every character of the text", () => {
+  assert.equal(chunksOf(TEXT_LONG).join(""), TEXT_LONG);
+  assert.ok(chunksOf(TEXT_LONG).length > 100);
+});
