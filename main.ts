@@ -13,6 +13,14 @@ export const VERSION: string = denoJson.version;
 
 async function main(args: string[]): Promise<number> {
   const first = args[0];
+  if (first === "hook") {
+    // Exits 0 in every case, within a few hundred ms (SPEC H1).
+    try {
+      const { hookMain } = await import("./src/cli/hook.ts");
+      await hookMain(args.slice(1));
+    } catch { /* a hook never fails */ }
+    return 0;
+  }
   if (first === "--version" || first === "-V") {
     console.log(`lazyshell ${VERSION}`);
     return 0;

@@ -1,0 +1,126 @@
+/**
+ * `lazyshell hook <idle|working|blocked|done> [--kind permission|question|auth] [JSON]`
+ * (SPEC H1): reports one state of the agent running in this session to
+ * `$LAZYSHELL_SOCK`.
+ *
+ * Agents run hooks synchronously, so this always exits 0, prints nothing on
+ * stdout and gives up within a few hundred ms whatever happens: no socket,
+ * a refused or hung listener, bad arguments, garbage on stdin, permission
+ * errors. It must not load commander, zod, yaml or node-pty (main.ts
+ * dispatches here before anything else; tests/hook_graph_test.ts checks
+ * the module graph).
+ *
+ * Metadata: Claude Code writes its hook JSON on stdin (read only when stdin
+ * is not a terminal); Codex's `notify` passes one JSON argument after ours.
+ */
+
+import {
+  type ForwardedPayload,
+  forwardedPayload,
+  HOOK_KINDS,
+  HOOK_STATES,
+  type HookKind,
+  hookMessage,
+  type HookState,
+  sendHook,
+} from "../ipc/hook_client.ts";
+
+/** The whole command is bounded by this (stdin + connect + reply). */
+const TOTAL_BUDGET_MS = 450;
+const STDIN_BUDGET_MS = 150;
+const SEND_BUDGET_MS = 300;
+const STDIN_LIMIT = 4 * 1024 * 1024;
+
+export interface HookArgs {
+  readonly state: HookState;
+  readonly kind: HookKind | null;
+  /** A JSON argument (Codex notify), if any. */
+  readonly json: string | null;
+}
+
+/** Parses our arguments; null when they make no sense (then nothing is sent). */
+export function parseHookArgs(args: readonly string[]): HookArgs | null {
+  let state: HookState | null = null;
+  let kind: HookKind | null = null;
+  let json: string | null = null;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    let kindValue: string | undefined;
+    if (arg === "--kind") kindValue = args[++i];
+    else if (arg.startsWith("--kind=")) kindValue = arg.slice("--kind=".length);
+    else if (state === null && (HOOK_STATES as readonly string[]).includes(arg)) {
+      state = arg as HookState;
+      continue;
+    } else if (arg.trimStart().startsWith("{")) {
+      json = arg;
+      continue;
+    } else return null;
+    if (kindValue === undefined || !(HOOK_KINDS as readonly string[]).includes(kindValue)) {
+      return null;
+    }
+    kind = kindValue as HookKind;
+  }
+  return state === null ? null : { state, kind, json };
+}
+
+/** Reads stdin when it is not a terminal, up to a size and a time budget. */
+async function readStdin(budgetMs: number): Promise<string> {
+  if (Deno.stdin.isTerminal()) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = Deno.stdin.readable.getReader();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<null>((
+    resolve,
+  ) => (timer = setTimeout(() => resolve(null), budgetMs)));
+  try {
+    while (size < STDIN_LIMIT) {
+      const result = await Promise.race([reader.read(), timeout]);
+      if (result === null || result.done) break;
+      chunks.push(result.value);
+      size += result.value.length;
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+  const all = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return new TextDecoder().decode(all);
+}
+
+function payloadOf(text: string): ForwardedPayload {
+  if (!text.trim()) return {};
+  try {
+    return forwardedPayload(JSON.parse(text));
+  } catch {
+    return {};
+  }
+}
+
+/** Runs the hook; resolves when done. Never throws. */
+export async function runHook(args: readonly string[]): Promise<void> {
+  try {
+    const parsed = parseHookArgs(args);
+    if (!parsed) return;
+    const path = Deno.env.get("LAZYSHELL_SOCK");
+    if (!path) return;
+    const metadata = parsed.json ?? await readStdin(STDIN_BUDGET_MS);
+    await sendHook(
+      path,
+      hookMessage(parsed.state, parsed.kind, payloadOf(metadata)),
+      SEND_BUDGET_MS,
+    );
+  } catch { /* a hook never fails */ }
+}
+
+/** Entry point from main.ts: a hard deadline, then exit 0 in every case. */
+export async function hookMain(args: readonly string[]): Promise<never> {
+  const guard = setTimeout(() => Deno.exit(0), TOTAL_BUDGET_MS);
+  await runHook(args);
+  clearTimeout(guard);
+  Deno.exit(0);
+}

@@ -1,0 +1,126 @@
+/**
+ * The sending half of the hook socket (H1), used by `lazyshell hook`.
+ *
+ * Deno APIs only: no `node:`, no `npm:`, no zod (agents run hooks
+ * synchronously; each import costs start-up time, PLATFORM.md §6). The
+ * message shape is protocol.ts's `hookMessageSchema`, built by hand here;
+ * protocol_test.ts checks that both agree. Every wait is bounded, and
+ * nothing here throws: a hook must never break an agent's turn.
+ */
+
+import { encodeLine, HOOK_LINE_LIMIT, readLines } from "./jsonl.ts";
+
+export const HOOK_STATES = ["idle", "working", "blocked", "done"] as const;
+export type HookState = typeof HOOK_STATES[number];
+export const HOOK_KINDS = ["permission", "question", "auth"] as const;
+export type HookKind = typeof HOOK_KINDS[number];
+
+/** Keys of the agent's hook JSON that are forwarded (protocol.ts `hookPayloadSchema`). */
+export const FORWARDED_KEYS = [
+  "hook_event_name",
+  "notification_type",
+  "message",
+  "session_id",
+  "transcript_path",
+  "cwd",
+  "tool_name",
+  "prompt",
+  "last_assistant_message",
+  "type",
+  "thread-id",
+  "turn-id",
+  "input-messages",
+  "last-assistant-message",
+] as const;
+
+/** Longest forwarded string (metadata only; the limit of protocol.ts is 16 KiB). */
+const MAX_TEXT = 4096;
+const MAX_LIST = 8;
+
+export type ForwardedPayload = Record<string, string | string[]>;
+
+export interface HookMessageOut {
+  readonly v: 1;
+  readonly type: "hook";
+  readonly state: HookState;
+  readonly kind: HookKind | null;
+  readonly payload: ForwardedPayload;
+}
+
+/** Keeps the forwarded metadata of an agent's hook JSON; anything else is dropped. */
+export function forwardedPayload(raw: unknown): ForwardedPayload {
+  const out: ForwardedPayload = {};
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return out;
+  const record = raw as Record<string, unknown>;
+  for (const key of FORWARDED_KEYS) {
+    const value = record[key];
+    if (typeof value === "string") out[key] = clip(value);
+    else if (Array.isArray(value)) {
+      const strings = value.filter((v): v is string => typeof v === "string");
+      out[key] = strings.slice(-MAX_LIST).map(clip);
+    }
+  }
+  return out;
+}
+
+function clip(text: string): string {
+  return text.length > MAX_TEXT ? text.slice(0, MAX_TEXT) : text;
+}
+
+export function hookMessage(
+  state: HookState,
+  kind: HookKind | null,
+  payload: ForwardedPayload = {},
+): HookMessageOut {
+  return { v: 1, type: "hook", state, kind, payload };
+}
+
+export type SendResult = "acked" | "rejected" | "no-socket" | "refused" | "timeout" | "failed";
+
+/**
+ * Connects to `path`, writes one message and waits for the server's reply,
+ * all within `deadlineMs`. Never throws; says what happened.
+ */
+export async function sendHook(
+  path: string,
+  message: HookMessageOut,
+  deadlineMs = 300,
+): Promise<SendResult> {
+  let conn: Deno.UnixConn | null = null;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), deadlineMs);
+  });
+  const attempt = (async (): Promise<SendResult> => {
+    try {
+      conn = await Deno.connect({ transport: "unix", path });
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return "no-socket";
+      if (error instanceof Deno.errors.ConnectionRefused) return "refused";
+      return "failed";
+    }
+    try {
+      const bytes = encodeLine(message);
+      let offset = 0;
+      while (offset < bytes.length) offset += await conn.write(bytes.subarray(offset));
+      for await (const item of readLines(conn, HOOK_LINE_LIMIT)) {
+        if (item.type !== "line") return "failed";
+        return item.line.includes('"ack"') ? "acked" : "rejected";
+      }
+      return "failed";
+    } catch {
+      return "failed";
+    }
+  })();
+  try {
+    return await Promise.race([attempt, deadline]);
+  } finally {
+    clearTimeout(timer);
+    try {
+      (conn as Deno.UnixConn | null)?.close();
+    } catch { /* already closed */ }
+    // Once connected, closing makes the attempt settle (its read fails);
+    // a connect that never returns is left to the process exit.
+    if (conn !== null) await attempt.catch(() => {});
+  }
+}

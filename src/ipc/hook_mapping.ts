@@ -1,0 +1,107 @@
+/**
+ * What one hook message means (H1–H3), from the state the user's hook
+ * command names plus the agent's own metadata. Pure; one interpreter per
+ * session because Codex's hidden title turns are recognised by memory too.
+ *
+ * Facts it encodes (../shared/captures/README.md):
+ * - Claude Code fires `PermissionRequest` the moment a prompt opens; an
+ *   `AskUserQuestion` prompt is told apart only by `tool_name` → kind
+ *   `question`. `Notification` comes 6 s later for a permission prompt
+ *   (`notification_type: permission_prompt`) and 60 s after a turn for an
+ *   idle prompt: a Notification that is not a permission request maps to
+ *   idle, never blocked (H3).
+ * - Codex's `notify` only reports `agent-turn-complete`, and also fires at
+ *   the start of every turn for a hidden title request (its own thread-id,
+ *   input = the title prompt with the user's prompt appended). That one
+ *   must not end the turn.
+ */
+
+import type { BlockedKind } from "../model/agent.ts";
+import type { HookMessage, HookPayload, HookState } from "./protocol.ts";
+
+/** What reaches DetectionHub.hook(id, event). */
+export interface HookEvent {
+  readonly state: HookState;
+  readonly kind: BlockedKind | null;
+  readonly msg: string | null;
+  /** The agent's event name (`PermissionRequest`, `agent-turn-complete`, ...) or `hook`. */
+  readonly event: string;
+}
+
+/** Opening of Codex 0.171's hidden title prompt (codex-tool/notify.jsonl). */
+const CODEX_TITLE_PROMPT = /^Generate a concise, single-line task title\b/;
+/** The generic shape of a title/summary side request: instructions, then the user's prompt quoted. */
+const QUOTED_USER_PROMPT = /\n\s*User prompt:\s*\n/;
+
+const MSG_LIMIT = 300;
+
+export class HookInterpreter {
+  /** thread-ids of Codex side requests seen so far (never a real turn). */
+  readonly #sideThreads = new Set<string>();
+
+  /** The event to apply, or null when the message must not move the state. */
+  interpret(message: HookMessage): HookEvent | null {
+    const p = message.payload;
+    if (p.type === "agent-turn-complete") return this.#codex(message, p);
+    const event = p.hook_event_name ?? "hook";
+    const state: HookState = message.state;
+    let kind: BlockedKind | null = state === "blocked" ? message.kind : null;
+    if (event === "Notification" && state === "blocked") {
+      if (!isPermissionNotification(p)) {
+        return { state: "idle", kind: null, msg: text(p.message), event };
+      }
+      kind = message.kind ?? "permission";
+    }
+    if (event === "PermissionRequest" && state === "blocked") {
+      kind = p.tool_name === "AskUserQuestion" ? "question" : message.kind ?? "permission";
+    }
+    return { state, kind, msg: messageFor(state, p), event };
+  }
+
+  #codex(message: HookMessage, p: HookPayload): HookEvent | null {
+    const thread = p["thread-id"];
+    if (isSideRequest(p) || (thread !== undefined && this.#sideThreads.has(thread))) {
+      if (thread !== undefined) this.#sideThreads.add(thread);
+      return null;
+    }
+    const state = message.state;
+    return {
+      state,
+      kind: state === "blocked" ? message.kind : null,
+      msg: text(p["last-assistant-message"]),
+      event: "agent-turn-complete",
+    };
+  }
+}
+
+function isPermissionNotification(p: HookPayload): boolean {
+  if (p.notification_type !== undefined) return p.notification_type === "permission_prompt";
+  // Older Claude Code versions send no type: judge by the text.
+  return /\bpermission\b/i.test(p.message ?? "");
+}
+
+/** A hidden side request (task title) rather than the user's turn. */
+export function isSideRequest(p: HookPayload): boolean {
+  const inputs = p["input-messages"] ?? [];
+  if (inputs.length !== 1) return false;
+  const only = inputs[0]!;
+  return CODEX_TITLE_PROMPT.test(only) || QUOTED_USER_PROMPT.test(only);
+}
+
+function messageFor(state: HookState, p: HookPayload): string | null {
+  if (state === "blocked") {
+    if (p.message) return text(p.message);
+    if (p.tool_name) return `approve ${p.tool_name}`;
+    return null;
+  }
+  if (state === "done") return text(p.last_assistant_message);
+  return null;
+}
+
+/** First line of a text, clipped for a notification. */
+function text(value: string | undefined): string | null {
+  if (!value) return null;
+  const line = value.trim().split("\n")[0]!.trim();
+  if (!line) return null;
+  return line.length > MSG_LIMIT ? `${line.slice(0, MSG_LIMIT - 1)}…` : line;
+}

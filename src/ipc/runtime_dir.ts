@@ -1,0 +1,196 @@
+/**
+ * Where the sockets live (DESIGN §6): `$XDG_RUNTIME_DIR/lazyshell`, else
+ * `$TMPDIR/lazyshell-$UID`, mode 0700, with one sub-directory per running
+ * instance (named by its pid) holding `session-N.sock` and `control.sock`,
+ * each 0600.
+ *
+ * The directory's permissions are the access control of both sockets, so
+ * it is checked with lstat, never followed: not a symlink, owned by us, no
+ * group or other bits. A socket file left by a killed instance is found by
+ * a refused connect and replaced; a live one is never taken over.
+ */
+
+import { UserError } from "../errors.ts";
+import { type Env, runtimeRoot } from "../config/paths.ts";
+import { isAlive } from "../session/procinfo.ts";
+
+/** sockaddr_un.sun_path is 108 bytes, NUL included. */
+const MAX_SOCKET_PATH = 107;
+
+export const CONTROL_SOCKET = "control.sock";
+
+function uid(): number | null {
+  try {
+    return Deno.uid();
+  } catch {
+    return null;
+  }
+}
+
+/** Refuses a directory anyone else could have prepared or can enter. */
+export function checkPrivateDir(path: string): void {
+  const info = Deno.lstatSync(path);
+  if (info.isSymlink) throw new UserError(`Refusing runtime directory ${path}: it is a symlink`);
+  if (!info.isDirectory) throw new UserError(`Refusing runtime directory ${path}: not a directory`);
+  const me = uid();
+  if (me !== null && info.uid !== null && info.uid !== me) {
+    throw new UserError(`Refusing runtime directory ${path}: owned by uid ${info.uid}, not ${me}`);
+  }
+  const mode = (info.mode ?? 0) & 0o777;
+  if ((mode & 0o077) !== 0) {
+    throw new UserError(
+      `Refusing runtime directory ${path}: mode ${mode.toString(8)} lets others in (want 700)`,
+    );
+  }
+}
+
+function mkdirPrivate(path: string): void {
+  try {
+    Deno.mkdirSync(path, { mode: 0o700 });
+  } catch (error) {
+    if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+  }
+  checkPrivateDir(path);
+}
+
+/** The per-user root, created 0700 when missing, checked always. */
+export function ensureRuntimeRoot(env: Env): string {
+  const root = runtimeRoot(env, uid());
+  mkdirPrivate(root);
+  return root;
+}
+
+export interface InstanceInfo {
+  readonly dir: string;
+  readonly pid: number;
+  /** The control socket path when that instance has one. */
+  readonly control: string | null;
+}
+
+/** Instances whose process is alive (dead ones' directories are skipped). */
+export function listInstances(root: string): InstanceInfo[] {
+  const out: InstanceInfo[] = [];
+  let entries: Deno.DirEntry[];
+  try {
+    entries = [...Deno.readDirSync(root)];
+  } catch {
+    return out;
+  }
+  for (const entry of entries) {
+    if (!entry.isDirectory || !/^\d+$/.test(entry.name)) continue;
+    const pid = Number(entry.name);
+    if (!isAlive(pid)) continue;
+    const dir = `${root}/${entry.name}`;
+    let control: string | null = `${dir}/${CONTROL_SOCKET}`;
+    try {
+      if (!Deno.lstatSync(control).isSocket) control = null;
+    } catch {
+      control = null;
+    }
+    out.push({ dir, pid, control });
+  }
+  return out.sort((a, b) => a.pid - b.pid);
+}
+
+/** Removes directories of instances that are gone (killed without cleanup). */
+export function pruneDeadInstances(root: string): void {
+  for (const entry of safeReadDir(root)) {
+    if (!entry.isDirectory || !/^\d+$/.test(entry.name)) continue;
+    if (Number(entry.name) === Deno.pid || isAlive(Number(entry.name))) continue;
+    try {
+      Deno.removeSync(`${root}/${entry.name}`, { recursive: true });
+    } catch { /* another instance may be pruning it too */ }
+  }
+}
+
+function safeReadDir(dir: string): Deno.DirEntry[] {
+  try {
+    return [...Deno.readDirSync(dir)];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * This process's own directory under the root (created 0700). A directory
+ * left under our pid by a killed instance (pid reuse) is emptied of its
+ * stale sockets first.
+ */
+export async function createInstanceDir(env: Env): Promise<string> {
+  const root = ensureRuntimeRoot(env);
+  pruneDeadInstances(root);
+  const dir = `${root}/${Deno.pid}`;
+  mkdirPrivate(dir);
+  for (const entry of safeReadDir(dir)) {
+    if (entry.name.endsWith(".sock")) await clearStaleSocket(`${dir}/${entry.name}`);
+  }
+  return dir;
+}
+
+export function removeInstanceDir(dir: string): void {
+  try {
+    Deno.removeSync(dir, { recursive: true });
+  } catch { /* already gone */ }
+}
+
+/**
+ * Listens on a Unix socket at `path` with mode 0600. A leftover file whose
+ * connect is refused (its owner was killed) is replaced; a path a live
+ * process listens on is a UserError.
+ */
+export async function listenPrivate(path: string): Promise<Deno.UnixListener> {
+  checkSocketPath(path);
+  await clearStaleSocket(path);
+  return listenPrivateSync(path);
+}
+
+function checkSocketPath(path: string): void {
+  if (new TextEncoder().encode(path).length > MAX_SOCKET_PATH) {
+    throw new UserError(`Socket path too long (over ${MAX_SOCKET_PATH} bytes): ${path}`);
+  }
+}
+
+/**
+ * Listens at `path` in our own instance directory (emptied of stale sockets
+ * by createInstanceDir, so a leftover file there can only be ours).
+ * Synchronous so a session's socket exists before its child starts.
+ */
+export function listenPrivateSync(path: string): Deno.UnixListener {
+  checkSocketPath(path);
+  let old: number | null = null;
+  try {
+    old = Deno.umask(0o077);
+  } catch { /* no umask on this platform: chmod below still applies */ }
+  let listener: Deno.UnixListener;
+  try {
+    listener = Deno.listen({ transport: "unix", path });
+  } finally {
+    if (old !== null) Deno.umask(old);
+  }
+  Deno.chmodSync(path, 0o600);
+  return listener;
+}
+
+async function clearStaleSocket(path: string): Promise<void> {
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.lstatSync(path);
+  } catch {
+    return;
+  }
+  if (!info.isSocket) throw new UserError(`Refusing to replace ${path}: not a socket`);
+  try {
+    const conn = await Deno.connect({ transport: "unix", path });
+    conn.close();
+    throw new UserError(`Socket already in use by a running process: ${path}`);
+  } catch (error) {
+    if (error instanceof UserError) throw error;
+    if (error instanceof Deno.errors.ConnectionRefused || error instanceof Deno.errors.NotFound) {
+      try {
+        Deno.removeSync(path);
+      } catch { /* gone meanwhile */ }
+      return;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,83 @@
+import assert from "node:assert/strict";
+import { OSC7501_QUERY_REPLY } from "../model/agent.ts";
+import { HeadlessTerminal, parseOsc133 } from "./terminal.ts";
+import type { TerminalEvent } from "./terminal_events.ts";
+
+async function feed(bytes: string, cols = 40, rows = 6) {
+  const replies: string[] = [];
+  const events: TerminalEvent[] = [];
+  using term = new HeadlessTerminal({ cols, rows, reply: (d) => replies.push(d) });
+  term.on((e) => events.push(e));
+  term.write(bytes);
+  await term.flush();
+  return { replies, events, lines: term.visibleLines(), title: term.title, alt: term.altScreen };
+}
+
+Deno.test("OSC 133 marks become typed events with the exit code", async () => {
+  const { events } = await feed("\x1b]133;A\x07$ \x1b]133;B\x07ls\x1b]133;C\x07\x1b]133;D;2\x07");
+  assert.deepEqual(events, [
+    { type: "osc133", mark: "A", exitCode: null },
+    { type: "osc133", mark: "B", exitCode: null },
+    { type: "osc133", mark: "C", exitCode: null },
+    { type: "osc133", mark: "D", exitCode: 2 },
+  ]);
+});
+
+Deno.test("parseOsc133() ignores unknown marks and non-numeric codes", () => {
+  assert.equal(parseOsc133("Z"), null);
+  assert.deepEqual(parseOsc133("D;x"), { type: "osc133", mark: "D", exitCode: null });
+  assert.deepEqual(parseOsc133("D;0;aid=1"), { type: "osc133", mark: "D", exitCode: 0 });
+});
+
+Deno.test("OSC 9 and OSC 777 notifications from the child are reported; OSC 9;4 progress is not", async () => {
+  const { events } = await feed(
+    "\x1b]9;Claude needs your permission\x07\x1b]9;4;1;50\x07\x1b]777;notify;Claude Code;Task done\x07",
+  );
+  assert.deepEqual(events, [
+    { type: "child-notify", osc: 9, title: null, body: "Claude needs your permission" },
+    { type: "child-notify", osc: 777, title: "Claude Code", body: "Task done" },
+  ]);
+});
+
+Deno.test("OSC 7501 records are passed on raw and the query is answered at once", async () => {
+  const { events, replies } = await feed("\x1b]7501;?\x07\x1b]7501;state=working:app=x\x1b\\");
+  assert.deepEqual(events, [
+    { type: "osc7501-query" },
+    { type: "osc7501", payload: "state=working:app=x" },
+  ]);
+  assert.deepEqual(replies, [OSC7501_QUERY_REPLY]);
+});
+
+Deno.test("the 7501 answer goes out before the DA1 reply of the same write", async () => {
+  // Claude Code probes XTVERSION, kitty keyboard, 7501 and DA1 in one write and
+  // declares states only when 7501 is answered before DA1.
+  const { replies } = await feed("\x1b[>0q\x1b[?u\x1b]7501;?\x07\x1b[c");
+  assert.deepEqual(replies, [OSC7501_QUERY_REPLY, "\x1b[?1;2c"]);
+});
+
+Deno.test("colour queries (OSC 10/11) get an answer", async () => {
+  const { replies } = await feed("\x1b]10;?\x1b\\\x1b]11;?\x07");
+  assert.equal(replies.length, 2);
+  const [fg, bg] = replies.map((r) => JSON.stringify(r));
+  assert.match(fg ?? "", /^"\\u001b\]10;rgb:[0-9a-f]{4}\/[0-9a-f]{4}\/[0-9a-f]{4}\\u001b\\\\"$/);
+  assert.match(bg ?? "", /^"\\u001b\]11;rgb:/);
+});
+
+Deno.test("title, bell and alternate screen are reported; replay without replies answers nothing", async () => {
+  const events: TerminalEvent[] = [];
+  using term = new HeadlessTerminal({ cols: 20, rows: 4 });
+  term.on((e) => events.push(e));
+  term.write("\x1b]0;✳ Claude Code\x07\x07\x1b[?1049hfull\x1b]7501;?\x07");
+  await term.flush();
+  assert.equal(term.title, "✳ Claude Code");
+  assert.equal(term.altScreen, true);
+  assert.deepEqual(events.map((e) => e.type), ["title", "bell", "alt-screen", "osc7501-query"]);
+});
+
+Deno.test("visible lines are the screen, tail() includes scrollback and joins wrapped rows", async () => {
+  using term = new HeadlessTerminal({ cols: 10, rows: 3 });
+  term.write("one\r\ntwo\r\nthree\r\nfour\r\n0123456789abc");
+  await term.flush();
+  assert.deepEqual(term.visibleLines(), ["four", "0123456789", "abc"]);
+  assert.deepEqual(term.tail(3), ["three", "four", "0123456789abc"]);
+});
