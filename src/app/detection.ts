@@ -48,7 +48,11 @@ export interface DetectionOptions {
 }
 
 /** Keys that interrupt a turn: Esc, Ctrl+C (also as kitty keyboard CSI u). */
-const INTERRUPT_KEYS = /^(?:\x1b|\x1b\[27(?:;1)?u|\x1b\[99;5u)$|\x03/;
+const INTERRUPT_KEYS = new Set(["\x1b", "\x1b[27u", "\x1b[27;1u", "\x1b[99;5u", "\x03"]);
+
+function isInterrupt(data: string): boolean {
+  return INTERRUPT_KEYS.has(data) || data.includes("\x03");
+}
 
 interface Tracked {
   readonly session: Session;
@@ -213,7 +217,7 @@ export class DetectionHub implements Disposable {
         return;
       case "input":
         if (!e.typed) return;
-        this.#feed(t, { type: "typed", interrupt: INTERRUPT_KEYS.test(e.data) });
+        this.#feed(t, { type: "typed", interrupt: isInterrupt(e.data) });
         return;
       case "exit":
         this.#stopTimers(t);
@@ -249,7 +253,10 @@ export class DetectionHub implements Disposable {
     if (t.exited) return;
     const agent = identify0(t.session, this.#identities);
     this.#setAgent(t, agent);
-    this.#feed(t, { type: "screen", result: classify(t.manifest, terminalView(t.session.terminal)) });
+    this.#feed(t, {
+      type: "screen",
+      result: classify(t.manifest, terminalView(t.session.terminal)),
+    });
   }
 
   #flushDeclared(t: Tracked): void {

@@ -26,14 +26,19 @@ const PERMISSION = [
   "",
   " Esc to cancel · Tab to amend",
 ].join("\\r\\n");
-const WORKING = "✽ Whirring… (3s · ↓ 9 tokens)\\r\\n\\r\\n❯ \\r\\n  ⏸ manual mode on · esc to interrupt";
-const IDLE = "  ⎿  Interrupted · What should Claude do instead?\\r\\n\\r\\n❯ \\r\\n  ? for shortcuts";
+const WORKING =
+  "✽ Whirring… (3s · ↓ 9 tokens)\\r\\n\\r\\n❯ \\r\\n  ⏸ manual mode on · esc to interrupt";
+const IDLE =
+  "  ⎿  Interrupted · What should Claude do instead?\\r\\n\\r\\n❯ \\r\\n  ? for shortcuts";
 
 /** Writes an executable `claude` script: each step waits for a line on stdin, clears, prints. */
 async function fakeClaude(dir: string, screens: string[]): Promise<string> {
   const steps = screens.slice(1).map((s) => `read -r _; printf '\\033[2J\\033[H${s}'`).join("\n");
   const path = `${dir}/claude`;
-  await Deno.writeTextFile(path, `#!/bin/bash\nprintf '\\033[2J\\033[H${screens[0]}'\n${steps}\nsleep 30\n`);
+  await Deno.writeTextFile(
+    path,
+    `#!/bin/bash\nprintf '\\033[2J\\033[H${screens[0]}'\n${steps}\nsleep 30\n`,
+  );
   await Deno.chmod(path, 0o755);
   return path;
 }
@@ -46,7 +51,12 @@ function hubFor(store: SessionStore, now?: () => number) {
 }
 
 /** Resolves once the hub reports `want` for the session (state events only). */
-function until(hub: DetectionHub, session: Session, want: (h: DetectionHub) => boolean, ms = 10000) {
+function until(
+  hub: DetectionHub,
+  session: Session,
+  want: (h: DetectionHub) => boolean,
+  ms = 10000,
+) {
   return new Promise<void>((resolve, reject) => {
     const check = () => {
       if (!want(hub)) return;
@@ -56,7 +66,13 @@ function until(hub: DetectionHub, session: Session, want: (h: DetectionHub) => b
     };
     const timer = setTimeout(() => {
       sub[Symbol.dispose]();
-      reject(new Error(`timed out; status ${JSON.stringify(hub.status(session.id))}; screen:\n${session.terminal.visibleLines().join("\n")}`));
+      reject(
+        new Error(
+          `timed out; status ${JSON.stringify(hub.status(session.id))}; screen:\n${
+            session.terminal.visibleLines().join("\n")
+          }`,
+        ),
+      );
     }, ms);
     const sub = hub.on(check);
     check();
@@ -94,7 +110,12 @@ Deno.test("hub: OSC 7501 from a plain shell shows blocked, with its msg", async 
   });
   await until(hub, session, (h) => h.status(session.id)?.state === "blocked");
   const s = hub.status(session.id)!;
-  assert.deepEqual([s.kind, s.source, s.ruleId, s.msg], ["permission", "declared", "osc7501", "Apply?"]);
+  assert.deepEqual([s.kind, s.source, s.ruleId, s.msg], [
+    "permission",
+    "declared",
+    "osc7501",
+    "Apply?",
+  ]);
   assert.equal(hub.agent(session.id), null);
   assert.equal(hub.capable(session.id), false);
   const state = events.find((e) => e.type === "state");
@@ -109,7 +130,9 @@ Deno.test("hub: OSC 7501 from a plain shell shows blocked, with its msg", async 
 Deno.test("hub: declared done stays through ctl send, clears when the user types", async () => {
   await using store = new SessionStore({ shell: "/bin/bash", env, cols: 80, rows: 24 });
   using hub = hubFor(store).hub;
-  const session = store.create({ command: "printf '\\033]7501;?\\033\\\\\\033]7501;state=done\\033\\\\'; cat >/dev/null" });
+  const session = store.create({
+    command: "printf '\\033]7501;?\\033\\\\\\033]7501;state=done\\033\\\\'; cat >/dev/null",
+  });
   await until(hub, session, (h) => h.status(session.id)?.state === "done");
   assert.equal(hub.capable(session.id), true, "answered the ? probe");
   session.write("x", false);
@@ -127,7 +150,9 @@ Deno.test("hub: hook latch, visible blocker over a stale hook, and the user's in
     let clock = 1_000_000;
     await using store = new SessionStore({ shell: "/bin/bash", env, cols: 100, rows: 24 });
     using hub = hubFor(store, () => clock).hub;
-    const session = store.create({ command: await fakeClaude(dir, [WORKING, PERMISSION, WORKING, IDLE]) });
+    const session = store.create({
+      command: await fakeClaude(dir, [WORKING, PERMISSION, WORKING, IDLE]),
+    });
     await until(hub, session, (h) => h.status(session.id)?.state === "working");
     hub.hook(session.id, { state: "working", kind: null, msg: null, event: "UserPromptSubmit" });
     assert.equal(hub.status(session.id)?.source, "hook");
