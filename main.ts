@@ -21,6 +21,11 @@ async function main(args: string[]): Promise<number> {
     } catch { /* a hook never fails */ }
     return 0;
   }
+  if (first === "__plugin") {
+    // Built-in plugin tabs (DESIGN §7): no commander, no node-pty.
+    const { runBuiltin } = await import("./plugins/mod.ts");
+    return await runBuiltin(args.slice(1));
+  }
   if (first === "--version" || first === "-V") {
     console.log(`lazyshell ${VERSION}`);
     return 0;

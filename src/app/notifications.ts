@@ -13,6 +13,7 @@ import { dataDir } from "../config/paths.ts";
 import { FailedCommands } from "../notify/failed_commands.ts";
 import { Notifier, type Sink } from "../notify/notifier.ts";
 import { failedText } from "../notify/policy.ts";
+import { Watchers } from "../notify/watchers.ts";
 import type { Runtime } from "./runtime.ts";
 
 /** What notifications need from the DetectionHub (src/app/detection.ts). */
@@ -34,9 +35,23 @@ export interface DetectionLike {
 
 export class Notifications {
   readonly notifier: Notifier;
+  /** Pattern watchers (W1–W2): the project file's and one live pattern per session. */
+  readonly watchers: Watchers;
+  readonly #runtime: Runtime;
 
-  constructor(notifier: Notifier) {
+  constructor(runtime: Runtime, notifier: Notifier, watchers: Watchers) {
+    this.#runtime = runtime;
     this.notifier = notifier;
+    this.watchers = watchers;
+  }
+
+  /**
+   * Arms the live watcher pattern of a session (`v`, the watchers tab);
+   * "" disarms it. UserError for an unknown session or an invalid pattern
+   * (which leaves every watcher as it was).
+   */
+  arm(target: string, pattern: string): void {
+    this.watchers.arm(this.#runtime.store.resolve(target), pattern);
   }
 
   /** The TUI passes its ordered output writer (never a second stdout writer). */
@@ -81,12 +96,16 @@ export function startNotifications(
     log: logTo(runtime.env),
     env: runtime.env,
   });
+  const watchers = new Watchers({ notify: (n) => notifier.notify(n) });
   const failed = new FailedCommands();
   const nameOf = (id: string) => runtime.store.get(id)?.name ?? id;
   const agentNow = (id: string) => detection?.agent(id) != null;
 
   const storeSub = runtime.store.on((e) => {
-    if (e.type === "removed") return failed.forget(e.id);
+    if (e.type === "removed") {
+      watchers.remove(e.id);
+      return failed.forget(e.id);
+    }
     if (e.type !== "session") return;
     const { session, event } = e;
     if (event.type === "input" && event.typed) notifier.answered(session.id);
@@ -115,7 +134,8 @@ export function startNotifications(
   runtime.own(async () => {
     storeSub[Symbol.dispose]();
     hubSub?.[Symbol.dispose]();
+    watchers[Symbol.dispose]();
     await notifier[Symbol.asyncDispose]();
   });
-  return new Notifications(notifier);
+  return new Notifications(runtime, notifier, watchers);
 }

@@ -120,3 +120,34 @@ Deno.test("an agent session never notifies a failed command", async () => {
     assert.deepEqual(sent, []);
   }, hub);
 });
+
+Deno.test("Runtime: arm() by session name notifies through the notifier; bad input is refused", async () => {
+  const dir = await Deno.makeTempDir();
+  const runtime = new Runtime({
+    env: { ...Deno.env.toObject(), XDG_DATA_HOME: dir },
+    config: parseConfig("", "config.yml"),
+    cwd: dir,
+  });
+  try {
+    const written: string[] = [];
+    runtime.notifications.setSink((bytes) => written.push(bytes));
+    const session = runtime.createSession({
+      name: "api",
+      command: "read -r go; echo 'npm ERR! 1'",
+    });
+    assert.throws(
+      () => runtime.notifications.arm("nope", "ERR"),
+      /No session with id or name: nope/,
+    );
+    runtime.notifications.arm("api", "ERR!");
+    assert.throws(() => runtime.notifications.arm("api", "("), /^UserError: Invalid pattern/);
+    session.write("go\n", false);
+    await session.exited;
+    assert.deepEqual(written, [
+      "\x1b]9;api: ERR! matched — npm ERR! 1\x07\x1b]777;notify;lazyshell;api: ERR! matched — npm ERR! 1\x07",
+    ]);
+  } finally {
+    await runtime[Symbol.asyncDispose]();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -20,6 +20,28 @@ export interface Cursor {
   readonly y: number;
 }
 
+/**
+ * A lazy view of the visible screen: detection reads only the rows a rule
+ * needs (DESIGN §4, bench/rules.ts). `line(y)` is row `y` (0 = top) as text
+ * with trailing blanks trimmed; never scrollback.
+ */
+export interface ScreenView {
+  readonly cols: number;
+  readonly rows: number;
+  readonly title: string;
+  line(y: number): string;
+}
+
+/** A ScreenView over a Snapshot's already extracted rows. */
+export function snapshotView(s: Snapshot): ScreenView {
+  return {
+    cols: s.cols,
+    rows: s.lines.length,
+    title: s.title,
+    line: (y) => s.lines[y] ?? "",
+  };
+}
+
 export interface Snapshot {
   readonly cols: number;
   readonly rows: number;

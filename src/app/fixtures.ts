@@ -1,0 +1,76 @@
+/**
+ * Reading the shared capture format (fixtures/captures/<name>/: output.raw,
+ * truth.json, meta.json) and turning truth labels into expectations; used by
+ * the fixture test and `deno task eval`.
+ */
+
+import type { AgentStateName, BlockedKind } from "../model/agent.ts";
+
+export interface TruthLabel {
+  readonly byte_offset_in_raw: number;
+  readonly screen_settled_offset?: number;
+  readonly state: string;
+  readonly note: string;
+  readonly source?: string;
+}
+
+export interface Capture {
+  readonly name: string;
+  readonly bytes: Uint8Array;
+  readonly meta: { readonly agent: string; readonly cols: number; readonly rows: number };
+  readonly truth: { readonly timeline: readonly TruthLabel[] };
+}
+
+export interface Expectation {
+  readonly offset: number;
+  readonly state: AgentStateName;
+  /** Asserted only when the label names it (undefined: not checked). */
+  readonly kind?: BlockedKind | null;
+  readonly label: string;
+}
+
+export async function listCaptures(root: URL): Promise<Capture[]> {
+  const names: string[] = [];
+  for await (const e of Deno.readDir(root)) if (e.isDirectory) names.push(e.name);
+  names.sort();
+  const out: Capture[] = [];
+  for (const name of names) {
+    const dir = new URL(`${name}/`, root);
+    out.push({
+      name,
+      bytes: await Deno.readFile(new URL("output.raw", dir)),
+      meta: JSON.parse(await Deno.readTextFile(new URL("meta.json", dir))),
+      truth: JSON.parse(await Deno.readTextFile(new URL("truth.json", dir))),
+    });
+  }
+  return out;
+}
+
+/**
+ * The states a detector must report, at each label's settled offset.
+ * Skipped: `starting` (booting, not a detector state) and transitional
+ * labels whose note says "expected next". The driver's "turn ended" `idle`
+ * label 2 s after a `done` label comes with no key typed in between, so the
+ * turn still reads `done`: done stays until the user types (SPEC D5).
+ */
+export function expectations(truth: Capture["truth"]): Expectation[] {
+  const out: Expectation[] = [];
+  let previous: Expectation | null = null;
+  for (const label of truth.timeline) {
+    if (label.state === "starting" || /expected next/.test(label.note)) continue;
+    const offset = label.screen_settled_offset ?? label.byte_offset_in_raw;
+    let state = label.state as AgentStateName;
+    if (state === "idle" && previous?.state === "done" && /^turn ended/.test(label.note)) {
+      state = "done";
+    }
+    const kind = /permission prompt|trust dialog/.test(label.note)
+      ? "permission" as const
+      : undefined;
+    const e: Expectation = kind === undefined
+      ? { offset, state, label: label.note }
+      : { offset, state, kind, label: label.note };
+    out.push(e);
+    previous = e;
+  }
+  return out;
+}

@@ -1,0 +1,50 @@
+/**
+ * What flows into the TUI reducer (events) and out of it (effects), as
+ * discriminated unions with named fields (STYLE.md 3). PTY bytes never
+ * travel here: only keys, derived facts and commands.
+ */
+
+import type { SessionRow, TabInfo } from "../../model/tui.ts";
+import type { InputEvent, KeyEvent, MouseEvent } from "../../tui/keys.ts";
+import type { TabMouse } from "../../tui/tab.ts";
+
+export type TuiEvent =
+  | { readonly type: "input"; readonly input: InputEvent }
+  | { readonly type: "resize"; readonly cols: number; readonly rows: number }
+  /** The sessions as the runtime now sees them (store + detection). */
+  | { readonly type: "sessions"; readonly sessions: readonly SessionRow[] }
+  /** A session produced output. */
+  | { readonly type: "activity"; readonly id: string }
+  /** A session the user asked for exists now: select it and type into it. */
+  | { readonly type: "created"; readonly id: string }
+  /** The scrollback view of a session moved to `offset` lines up. */
+  | { readonly type: "scrolled"; readonly id: string; readonly offset: number }
+  | { readonly type: "tick"; readonly now: number }
+  | { readonly type: "tabs"; readonly tabs: readonly TabInfo[] }
+  | { readonly type: "message"; readonly text: string; readonly error: boolean };
+
+export type TuiEffect =
+  | { readonly type: "send-key"; readonly id: string; readonly key: KeyEvent }
+  | { readonly type: "paste"; readonly id: string; readonly text: string }
+  /** A mouse event inside the pane, at pane-relative (x, y), for a child that asked for it. */
+  | {
+    readonly type: "mouse";
+    readonly id: string;
+    readonly event: MouseEvent;
+    readonly x: number;
+    readonly y: number;
+  }
+  | { readonly type: "create" }
+  | { readonly type: "kill"; readonly id: string }
+  | { readonly type: "remove"; readonly id: string }
+  | { readonly type: "rename"; readonly id: string; readonly name: string }
+  | { readonly type: "restart"; readonly ids: readonly string[] }
+  | { readonly type: "watch"; readonly id: string; readonly pattern: string | null }
+  | { readonly type: "scroll"; readonly id: string; readonly delta: number }
+  | { readonly type: "focus"; readonly selected: string | null; readonly terminal: boolean }
+  | { readonly type: "resize-sessions"; readonly cols: number; readonly rows: number }
+  | { readonly type: "tab-key"; readonly tab: number; readonly key: KeyEvent }
+  | { readonly type: "tab-paste"; readonly tab: number; readonly text: string }
+  | { readonly type: "tab-mouse"; readonly tab: number; readonly event: TabMouse }
+  | { readonly type: "tab-command"; readonly tab: number; readonly name: string }
+  | { readonly type: "quit" };

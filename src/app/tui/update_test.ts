@@ -1,0 +1,251 @@
+import assert from "node:assert/strict";
+import type { AgentStatus } from "../../model/agent.ts";
+import { initialTuiState, type SessionRow, type TuiState } from "../../model/tui.ts";
+import { type InputEvent, KeyDecoder } from "../../tui/keys.ts";
+import { resolveKeymap } from "../../tui/keymap.ts";
+import type { TuiEvent } from "./events.ts";
+import { update } from "./update.ts";
+
+const { keymap } = resolveKeymap();
+
+function row(id: string, more: Partial<SessionRow> = {}): SessionRow {
+  return {
+    id,
+    name: id,
+    group: null,
+    status: "running",
+    exitCode: null,
+    signal: null,
+    agent: null,
+    agentStatus: null,
+    hasRules: false,
+    stats: null,
+    ...more,
+  };
+}
+
+function status(state: AgentStatus["state"], seq = 1): AgentStatus {
+  return { state, kind: null, source: "declared", ruleId: "osc7501", seq, since: 0, msg: null };
+}
+
+function withSessions(rows: SessionRow[], more: Partial<TuiState> = {}): TuiState {
+  return { ...initialTuiState(120, 32, 0), sessions: rows, selected: rows[0]?.id ?? null, ...more };
+}
+
+const key = (bytes: string): TuiEvent => ({
+  type: "input",
+  input: (() => {
+    const d = new KeyDecoder();
+    return [...d.feed(bytes), ...d.flush()][0] as InputEvent;
+  })(),
+});
+
+function run(state: TuiState, ...events: TuiEvent[]) {
+  const effects = [];
+  for (const e of events) {
+    const u = update(state, e, keymap);
+    state = u.state;
+    effects.push(...u.effects);
+  }
+  return { state, effects };
+}
+
+Deno.test("j and k move the selection in list order, grouped sessions after loose ones", () => {
+  const s = withSessions([row("a", { group: "g" }), row("b"), row("c", { group: "g" })], {
+    selected: "b",
+  });
+  assert.equal(run(s, key("j")).state.selected, "a");
+  assert.equal(run(s, key("j"), key("j")).state.selected, "c");
+  assert.equal(run(s, key("j"), key("j"), key("j")).state.selected, "c");
+  assert.equal(run(s, key("k")).state.selected, "b");
+  assert.equal(run(s, key("\x1b[B")).state.selected, "a");
+});
+
+Deno.test("enter focuses the session and reports focus; ctrl+] leaves; other keys go to the PTY", () => {
+  const s = withSessions([row("a")]);
+  const focused = run(s, key("\r"));
+  assert.equal(focused.state.mode, "terminal");
+  assert.deepEqual(focused.effects, [{ type: "focus", selected: "a", terminal: true }]);
+  const typed = run(focused.state, key("\x1b"), key("\x03"), key("q"));
+  assert.deepEqual(typed.effects.map((e) => e.type === "send-key" && e.key.name), [
+    "esc",
+    "ctrl+c",
+    "q",
+  ]);
+  assert.equal(typed.state.mode, "terminal");
+  const back = run(typed.state, key("\x1d"));
+  assert.equal(back.state.mode, "navigation");
+  assert.deepEqual(back.effects, [{ type: "focus", selected: "a", terminal: false }]);
+});
+
+Deno.test("a paste in terminal mode goes to the session whole", () => {
+  const s = withSessions([row("a")], { mode: "terminal" });
+  const text = "x".repeat(1 << 20);
+  const { effects } = run(s, { type: "input", input: { type: "paste", text } });
+  assert.deepEqual(effects, [{ type: "paste", id: "a", text }]);
+});
+
+Deno.test("n asks for a session; once created it is selected and takes focus", () => {
+  const s = withSessions([row("a")]);
+  const asked = run(s, key("n"));
+  assert.deepEqual(asked.effects, [{ type: "create" }]);
+  const made = run(
+    asked.state,
+    { type: "sessions", sessions: [row("a"), row("b")] },
+    { type: "created", id: "b" },
+  );
+  assert.equal(made.state.selected, "b");
+  assert.equal(made.state.mode, "terminal");
+});
+
+Deno.test("B cycles through blocked sessions and says so when there is none", () => {
+  const blocked = { agent: "claude", agentStatus: status("blocked") };
+  const s = withSessions([row("a"), row("b", blocked), row("c"), row("d", blocked)]);
+  const one = run(s, key("B")).state;
+  assert.equal(one.selected, "b");
+  const two = run(one, key("B")).state;
+  assert.equal(two.selected, "d");
+  assert.equal(run(two, key("B")).state.selected, "b");
+  assert.equal(run(withSessions([row("a")]), key("B")).state.message?.text, "No blocked session");
+});
+
+Deno.test("done stays ✓ until the user views that session", () => {
+  const s = withSessions([row("a"), row("b", { agent: "claude", agentStatus: status("working") })]);
+  const done = run(s, {
+    type: "sessions",
+    sessions: [row("a"), row("b", { agent: "claude", agentStatus: status("done", 2) })],
+  }).state;
+  assert.deepEqual(done.unseenDone, { b: true });
+  const idle = run(done, {
+    type: "sessions",
+    sessions: [row("a"), row("b", { agent: "claude", agentStatus: status("idle", 3) })],
+  }).state;
+  assert.deepEqual(idle.unseenDone, { b: true }, "still ✓ after the agent went idle");
+  assert.deepEqual(run(idle, key("j")).state.unseenDone, {}, "viewing clears it");
+});
+
+Deno.test("a turn that ends in the session being viewed leaves no ✓", () => {
+  const s = withSessions([row("a", { agent: "claude", agentStatus: status("working") })]);
+  const done = run(s, {
+    type: "sessions",
+    sessions: [row("a", { agent: "claude", agentStatus: status("done", 2) })],
+  }).state;
+  assert.deepEqual(done.unseenDone, {});
+});
+
+Deno.test("output in an unviewed plain session marks it ●; viewing clears it", () => {
+  const s = withSessions([row("a"), row("b")]);
+  const marked = run(s, { type: "activity", id: "b" }, { type: "activity", id: "a" }).state;
+  assert.deepEqual(marked.activity, { b: true });
+  assert.deepEqual(run(marked, key("j")).state.activity, {});
+});
+
+Deno.test("x kills a running session and removes an exited one", () => {
+  assert.deepEqual(run(withSessions([row("a")]), key("x")).effects, [{ type: "kill", id: "a" }]);
+  const exited = withSessions([row("a", { status: "exited", exitCode: 0 })]);
+  assert.deepEqual(run(exited, key("x")).effects, [{ type: "remove", id: "a" }]);
+});
+
+Deno.test("r opens the input line and enter renames", () => {
+  const s = withSessions([row("a")]);
+  const { state, effects } = run(s, key("r"), key("\x7f"), key("z"), key("\r"));
+  assert.equal(state.overlay, null);
+  assert.deepEqual(effects, [{ type: "rename", id: "a", name: "z" }]);
+});
+
+Deno.test("v arms a watcher pattern and an empty pattern disarms it", () => {
+  const s = withSessions([row("a")]);
+  const armed = run(s, key("v"), key("E"), key("R"), key("\r"));
+  assert.deepEqual(armed.effects, [{ type: "watch", id: "a", pattern: "ER" }]);
+  assert.deepEqual(armed.state.watch, { a: "ER" });
+  const off = run(armed.state, key("v"), key("\x15"), key("\r"));
+  assert.deepEqual(off.effects, [{ type: "watch", id: "a", pattern: null }]);
+  assert.deepEqual(off.state.watch, {});
+});
+
+Deno.test("W restarts a loose session at once and asks for a grouped one", () => {
+  assert.deepEqual(run(withSessions([row("a")]), key("W")).effects, [{
+    type: "restart",
+    ids: ["a"],
+  }]);
+  const s = withSessions([row("a", { group: "g" }), row("b", { group: "g" })]);
+  const asked = run(s, key("W"));
+  assert.equal(asked.state.overlay?.type, "restart-choice");
+  assert.deepEqual(run(asked.state, key("g")).effects, [{ type: "restart", ids: ["a", "b"] }]);
+});
+
+Deno.test("q asks while sessions run; y quits", () => {
+  const s = withSessions([row("a")]);
+  const asked = run(s, key("q"));
+  assert.deepEqual(asked.state.overlay, { type: "confirm-quit", running: 1 });
+  assert.deepEqual(run(asked.state, key("y")).effects, [{ type: "quit" }]);
+  assert.deepEqual(run(asked.state, key("n")).state.overlay, null);
+  assert.deepEqual(run(withSessions([]), key("q")).effects, [{ type: "quit" }]);
+});
+
+Deno.test("tabs switch with tab, shift+tab and digits; plugin tabs get other keys", () => {
+  const tabs = [{ title: "agents", capturing: false, commands: [] }];
+  const s = withSessions([row("a")], { tabs });
+  const second = run(s, key("\t")).state;
+  assert.equal(second.tab, 1);
+  assert.deepEqual(run(second, key("\t")).state.tab, 0);
+  assert.deepEqual(run(s, key("\x1b[Z")).state.tab, 1);
+  assert.deepEqual(run(s, key("2")).state.tab, 1);
+  assert.deepEqual(run(s, key("3")).state.tab, 0);
+  const toTab = run(second, key("j"));
+  assert.equal(toTab.effects[0]?.type, "tab-key");
+  assert.equal(toTab.state.selected, "a", "j went to the tab, not the list");
+  const capturing = withSessions([row("a")], {
+    tabs: [{ ...tabs[0]!, capturing: true }],
+    tab: 1,
+  });
+  assert.equal(run(capturing, key("q")).effects[0]?.type, "tab-key");
+});
+
+Deno.test("leaving the Sessions tab reports that no session is looked at", () => {
+  const tabs = [{ title: "agents", capturing: false, commands: [] }];
+  const s = withSessions([row("a")], { tabs });
+  assert.deepEqual(run(s, key("2")).effects, [{ type: "focus", selected: null, terminal: false }]);
+});
+
+Deno.test("the palette filters commands and runs the chosen one", () => {
+  const s = withSessions([row("a")]);
+  const { state, effects } = run(s, key(":"), key("k"), key("i"), key("l"), key("\r"));
+  assert.equal(state.overlay, null);
+  assert.deepEqual(effects, [{ type: "kill", id: "a" }]);
+});
+
+Deno.test("resize reports the new pane size for the sessions", () => {
+  const { effects } = run(withSessions([]), { type: "resize", cols: 100, rows: 30 });
+  assert.deepEqual(effects, [{ type: "resize-sessions", cols: 74, rows: 28 }]);
+});
+
+Deno.test("a click in the list selects; the wheel scrolls the selected session", () => {
+  const s = withSessions([row("a"), row("b")]);
+  const click: TuiEvent = {
+    type: "input",
+    input: new KeyDecoder().feed("\x1b[<0;3;3M")[0] as InputEvent,
+  };
+  assert.equal(run(s, click).state.selected, "b");
+  const wheel: TuiEvent = {
+    type: "input",
+    input: new KeyDecoder().feed("\x1b[<64;50;10M")[0] as InputEvent,
+  };
+  assert.deepEqual(run(s, wheel).effects, [{ type: "scroll", id: "a", delta: 3 }]);
+});
+
+Deno.test("the selection survives removal of the selected session", () => {
+  const s = withSessions([row("a"), row("b"), row("c")], { selected: "b" });
+  assert.equal(run(s, { type: "sessions", sessions: [row("a"), row("c")] }).state.selected, "c");
+  assert.equal(run(s, { type: "sessions", sessions: [] }).state.selected, null);
+});
+
+Deno.test("the clock advances spinners only while something works and motion is on", () => {
+  const working = [row("a", { agent: "claude", agentStatus: status("working") })];
+  assert.equal(run(withSessions(working), { type: "tick", now: 5 }).state.spin, 1);
+  assert.equal(
+    run(withSessions(working, { reduceMotion: true }), { type: "tick", now: 5 }).state.spin,
+    0,
+  );
+  assert.equal(run(withSessions([row("a")]), { type: "tick", now: 5 }).state.spin, 0);
+});

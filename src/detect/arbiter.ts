@@ -1,0 +1,294 @@
+/**
+ * The arbiter (DESIGN §5): a pure reducer folding every piece of evidence
+ * about one session into one AgentStatus. Time is injected (`now`).
+ *
+ * Strongest first: declared (OSC 7501) > hook (latched after the first
+ * event, SPEC D4) > screen (manifest rules). Two exceptions to the latch:
+ * - visible blocker: a `visible_blocker` rule on screen overrides a hook
+ *   `working` that is older than BLOCKER_STALE_MS and predates the repaint
+ *   showing it; it reverts when the prompt leaves the screen;
+ * - interrupt: Esc / Ctrl+C typed while `working`, followed by settled
+ *   output, ends the turn (`idle`) — no hook fires on interrupt.
+ * Process exit and OSC 133;A clear working/blocked; declared done/error
+ * persist until the user types (error survives exit).
+ */
+
+import type { AgentStateName, AgentStatus, BlockedKind, EvidenceSource } from "../model/agent.ts";
+import { applyRecord, onPromptOrExit, onTyped } from "./osc7501.ts";
+import type { Declared, Osc7501Record } from "./osc7501.ts";
+import type { RuleResult } from "./rules.ts";
+
+export const BLOCKER_STALE_MS = 2000;
+/** An interrupt still pending after this long with the screen working is forgotten. */
+export const INTERRUPT_PENDING_MS = 3000;
+
+export interface HookEvidence {
+  readonly state: "idle" | "working" | "blocked" | "done";
+  readonly kind: BlockedKind | null;
+  readonly msg: string | null;
+  readonly event: string | null;
+}
+
+export type Evidence =
+  | { readonly type: "declare"; readonly records: readonly Osc7501Record[] }
+  /** OSC 133;A: the shell prompt is back. */
+  | { readonly type: "prompt" }
+  /** The program exited (the session's child, or the agent left the foreground). */
+  | { readonly type: "exit" }
+  /** A different agent (or none) holds the foreground: screen and hook evidence restart. */
+  | { readonly type: "agent"; readonly agent: string | null }
+  /** The user typed (not `ctl send`); `interrupt` for Esc / Ctrl+C. */
+  | { readonly type: "typed"; readonly interrupt: boolean }
+  | { readonly type: "hook"; readonly event: HookEvidence }
+  /** A settled-screen classification; null when no manifest with rules applies. */
+  | { readonly type: "screen"; readonly result: RuleResult | null }
+  /** Re-evaluate time-dependent conditions (see nextCheckAt). */
+  | { readonly type: "tick" };
+
+interface Derived {
+  readonly state: AgentStateName;
+  readonly kind: BlockedKind | null;
+  readonly source: EvidenceSource;
+  readonly ruleId: string;
+  readonly msg: string | null;
+}
+
+export interface ArbiterOptions {
+  /** What a screen `working` → `idle` change means (manifest `turn_end`). */
+  readonly turnEnd: "idle" | "done";
+}
+
+export interface ArbiterState {
+  readonly options: ArbiterOptions;
+  readonly declared: Declared | null;
+  readonly latched: boolean;
+  readonly hook: (HookEvidence & { readonly at: number }) | null;
+  /** The raw last rule result, and when that screen was classified. */
+  readonly screen: RuleResult | null;
+  readonly screenAt: number;
+  /** The screen's state after turn-end / sticky-done interpretation. */
+  readonly screenDerived: Derived | null;
+  /** When the user pressed Esc / Ctrl+C while working, until settled output judges it. */
+  readonly interruptAt: number | null;
+  /** The hook `working` claim was ended by an interrupt. */
+  readonly interrupted: boolean;
+  /** What a clearing event (exit, prompt, clear) left behind. */
+  readonly cleared: Derived | null;
+  readonly status: AgentStatus | null;
+}
+
+export function initialState(options: ArbiterOptions = { turnEnd: "idle" }): ArbiterState {
+  return {
+    options,
+    declared: null,
+    latched: false,
+    hook: null,
+    screen: null,
+    screenAt: 0,
+    screenDerived: null,
+    interruptAt: null,
+    interrupted: false,
+    cleared: null,
+    status: null,
+  };
+}
+
+/** Folds one piece of evidence in; `status` changes (seq+1) only when the outcome does. */
+export function reduce(s: ArbiterState, e: Evidence, now: number): ArbiterState {
+  return withStatus(apply(s, e, now), now);
+}
+
+function apply(s: ArbiterState, e: Evidence, now: number): ArbiterState {
+  switch (e.type) {
+    case "declare": {
+      let declared = s.declared;
+      for (const r of e.records) declared = applyRecord(declared, r);
+      return declared === null && s.declared !== null
+        ? { ...s, declared, cleared: clearedFrom(s.status, "declared", "osc7501:clear") }
+        : { ...s, declared };
+    }
+    case "prompt":
+      return clearRunning(s, "process", "osc133:A");
+    case "exit":
+      return clearRunning(s, "process", "exit");
+    case "agent":
+      return {
+        ...clearRunning(s, "process", "exit"),
+        latched: false,
+        hook: null,
+        screen: null,
+        screenDerived: null,
+        interruptAt: null,
+        interrupted: false,
+      };
+    case "typed": {
+      const declared = onTyped(s.declared);
+      const seen = (d: Derived | AgentStatus | null): Derived | null =>
+        d && (d.state === "done" || d.state === "error")
+          ? { state: "idle", kind: null, source: "input", ruleId: "typed", msg: null }
+          : d && { state: d.state, kind: d.kind, source: d.source, ruleId: d.ruleId, msg: d.msg };
+      const hook = s.hook && s.hook.state === "done"
+        ? { ...s.hook, state: "idle" as const, event: "typed" }
+        : s.hook;
+      const working = s.status?.state === "working";
+      return {
+        ...s,
+        declared,
+        hook,
+        screenDerived: seen(s.screenDerived),
+        cleared: declared !== s.declared ? seen(s.status) : seen(s.cleared),
+        interruptAt: e.interrupt && working ? now : s.interruptAt,
+      };
+    }
+    case "hook":
+      return {
+        ...s,
+        latched: true,
+        hook: { ...e.event, at: now },
+        interrupted: false,
+        interruptAt: null,
+        cleared: null,
+      };
+    case "screen":
+      return onScreen(s, e.result, now);
+    case "tick":
+      return s;
+  }
+}
+
+function onScreen(s: ArbiterState, r: RuleResult | null, now: number): ArbiterState {
+  let { interruptAt, interrupted } = s;
+  const pending = interruptAt !== null;
+  if (pending && s.latched && s.hook?.state === "working" && s.hook.at < interruptAt!) {
+    interrupted = true; // settled output after the user's interrupt ends the turn
+    interruptAt = null;
+  }
+  let derived: Derived | null = null;
+  if (r !== null) {
+    const prev = s.screenDerived;
+    const same = s.screen?.ruleId === r.ruleId && s.screen.state === r.state;
+    const base: Derived = {
+      state: r.state,
+      kind: r.kind,
+      source: "screen",
+      ruleId: r.ruleId,
+      msg: null,
+    };
+    if (r.state === "working" || r.state === "blocked") {
+      derived = base;
+      if (pending && r.state === "working" && now - interruptAt! > INTERRUPT_PENDING_MS) {
+        interruptAt = null;
+      }
+    } else if (same && prev !== null) {
+      derived = prev; // unchanged screen: keep what it meant (sticky done, or seen by typing)
+    } else if (r.state === "idle" && prev?.state === "working" && !pending) {
+      derived = s.options.turnEnd === "done"
+        ? { ...base, state: "done", ruleId: "turn-end" }
+        : base;
+    } else if (r.state === "idle" && prev?.state === "done") {
+      derived = prev; // done stays until the user types or a new turn starts
+    } else {
+      derived = base;
+    }
+    if (pending && r.state !== "working") interruptAt = null;
+  }
+  return { ...s, screen: r, screenAt: now, screenDerived: derived, interruptAt, interrupted };
+}
+
+function clearRunning(s: ArbiterState, source: EvidenceSource, ruleId: string): ArbiterState {
+  const running = (state: string | undefined) => state === "working" || state === "blocked";
+  return {
+    ...s,
+    declared: onPromptOrExit(s.declared),
+    hook: s.hook && running(s.hook.state) ? null : s.hook,
+    latched: s.hook && running(s.hook.state) ? false : s.latched,
+    screenDerived: running(s.screenDerived?.state) ? null : s.screenDerived,
+    interruptAt: null,
+    interrupted: false,
+    cleared: clearedFrom(s.status, source, ruleId) ?? s.cleared,
+  };
+}
+
+function clearedFrom(
+  status: AgentStatus | null,
+  source: EvidenceSource,
+  ruleId: string,
+): Derived | null {
+  if (status === null) return null;
+  if (status.state === "working" || status.state === "blocked") {
+    return { state: "idle", kind: null, source, ruleId, msg: null };
+  }
+  return {
+    state: status.state,
+    kind: null,
+    source: status.source,
+    ruleId: status.ruleId,
+    msg: null,
+  };
+}
+
+/** The winning evidence right now. */
+export function decide(s: ArbiterState, now: number): Derived | null {
+  const d = s.declared;
+  if (d) return { state: d.state, kind: d.kind, source: "declared", ruleId: "osc7501", msg: d.msg };
+  const h = s.hook;
+  if (s.latched && h) {
+    if (h.state === "working") {
+      if (s.interrupted) {
+        return { state: "idle", kind: null, source: "input", ruleId: "interrupt", msg: null };
+      }
+      if (blockerOverrides(s, now)) return s.screenDerived;
+    }
+    return {
+      state: h.state,
+      kind: h.state === "blocked" ? h.kind : null,
+      source: "hook",
+      ruleId: `hook:${h.event ?? h.state}`,
+      msg: h.msg,
+    };
+  }
+  return s.screenDerived ?? s.cleared;
+}
+
+function blockerOverrides(s: ArbiterState, now: number): boolean {
+  const h = s.hook;
+  return h !== null && s.screen !== null && s.screen.visibleBlocker &&
+    s.screen.state === "blocked" && h.at < s.screenAt && now - h.at >= BLOCKER_STALE_MS;
+}
+
+/**
+ * When the outcome may change with no new evidence (a visible blocker
+ * waiting for the hook to go stale), or null.
+ */
+export function nextCheckAt(s: ArbiterState, now: number): number | null {
+  const h = s.hook;
+  if (
+    s.declared === null && s.latched && h?.state === "working" && !s.interrupted &&
+    s.screen?.visibleBlocker && h.at < s.screenAt && now - h.at < BLOCKER_STALE_MS
+  ) {
+    return h.at + BLOCKER_STALE_MS;
+  }
+  return null;
+}
+
+function withStatus(s: ArbiterState, now: number): ArbiterState {
+  const d = decide(s, now);
+  const prev = s.status;
+  if (d === null) return s;
+  if (
+    prev && prev.state === d.state && prev.kind === d.kind && prev.source === d.source &&
+    prev.ruleId === d.ruleId && prev.msg === d.msg
+  ) {
+    return s;
+  }
+  const status: AgentStatus = {
+    state: d.state,
+    kind: d.kind,
+    source: d.source,
+    ruleId: d.ruleId,
+    msg: d.msg,
+    seq: (prev?.seq ?? 0) + 1,
+    since: prev && prev.state === d.state ? prev.since : now,
+  };
+  return { ...s, status };
+}

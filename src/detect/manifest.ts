@@ -1,0 +1,223 @@
+/**
+ * Agent manifests (SPEC D1–D3, docs/manifests.md): YAML text → a validated,
+ * compiled manifest, or a ManifestError naming the file, the line and the
+ * reason. Pure: reading files is the caller's (src/app/catalog.ts).
+ */
+
+import { isMap, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
+import { z } from "zod";
+import { ManifestError } from "../errors.ts";
+import { AGENT_STATES, BLOCKED_KINDS } from "../model/agent.ts";
+import type { AgentStateName, BlockedKind } from "../model/agent.ts";
+
+/** Where a rule looks. */
+export type Region =
+  | { readonly type: "screen" }
+  | { readonly type: "title" }
+  /** The last `bottom` non-empty visible rows. */
+  | { readonly type: "bottom"; readonly count: number };
+
+export interface CompiledRule {
+  readonly id: string;
+  readonly state: AgentStateName;
+  readonly kind: BlockedKind | null;
+  readonly region: Region;
+  /** The `any` list, joined into one alternation when possible (one scan). */
+  readonly any: readonly RegExp[];
+  readonly all: readonly RegExp[];
+  /** The `not` list, joined like `any`. */
+  readonly not: readonly RegExp[];
+  /** A menu that needs the user: overrides a stale hook `working` (DESIGN §5). */
+  readonly visibleBlocker: boolean;
+}
+
+export interface AgentIdentityHints {
+  readonly processes: readonly string[];
+  readonly scripts: readonly string[];
+  readonly packages: readonly string[];
+  /** Title patterns naming the agent (for `lazyshell detect` without --agent). */
+  readonly title: readonly RegExp[];
+  /** Screen patterns naming the agent (same use). */
+  readonly screen: readonly RegExp[];
+}
+
+export interface Manifest {
+  readonly id: string;
+  readonly name: string;
+  readonly identity: AgentIdentityHints;
+  /** What a screen `working` → `idle` change means when no rule says `done`. */
+  readonly turnEnd: "idle" | "done";
+  readonly rules: readonly CompiledRule[];
+  /** Where it came from (file path or `builtin:<name>`). */
+  readonly source: string;
+}
+
+const ID = /^[a-z0-9][a-z0-9_-]{0,31}$/;
+
+const regexList = z.array(z.string().min(1, "Empty pattern")).default([]);
+
+const regionSchema = z.union([
+  z.enum(["screen", "title"]),
+  z.object({ bottom: z.number().int().min(1).max(500) }).strict(),
+]);
+
+const ruleSchema = z.object({
+  id: z.string().regex(ID, "Rule id must match [a-z0-9][a-z0-9_-]*"),
+  state: z.enum(AGENT_STATES),
+  kind: z.enum(BLOCKED_KINDS).optional(),
+  region: regionSchema.default("screen"),
+  any: regexList,
+  all: regexList,
+  not: regexList,
+  visible_blocker: z.boolean().default(false),
+}).strict();
+
+const manifestSchema = z.object({
+  id: z.string().regex(ID, "Agent id must match [a-z0-9][a-z0-9_-]{0,31}"),
+  name: z.string().min(1).optional(),
+  identity: z.object({
+    processes: z.array(z.string().min(1)).default([]),
+    scripts: z.array(z.string().min(1)).default([]),
+    packages: z.array(z.string().min(1)).default([]),
+    title: regexList,
+    screen: regexList,
+  }).strict().default({ processes: [], scripts: [], packages: [], title: [], screen: [] }),
+  turn_end: z.enum(["idle", "done"]).default("idle"),
+  rules: z.array(ruleSchema).default([]),
+}).strict();
+
+type Path = readonly (string | number)[];
+
+/**
+ * Parses one manifest. `file` names it in errors; `expectedId` (the file
+ * name without `.yml`) must equal `id` when given.
+ */
+export function parseManifest(text: string, file: string, expectedId?: string): Manifest {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  const fail = (line: number | null, reason: string): never => {
+    throw new ManifestError(file, line, reason);
+  };
+  const first = doc.errors[0];
+  if (first) fail(lines.linePos(first.pos[0]).line, `Invalid YAML: ${firstLine(first.message)}`);
+  const lineOf = (path: Path): number | null => {
+    const node = nodeAt(doc.contents, path);
+    const range = node?.range;
+    return range ? lines.linePos(range[0]).line : null;
+  };
+  const raw = doc.toJS();
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
+    fail(1, "A manifest is a mapping with id, identity and rules");
+  }
+  const parsed = manifestSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const path = issue.path.filter((p): p is string | number => typeof p !== "symbol");
+    const key = issue.code === "unrecognized_keys" ? issue.keys[0] : undefined;
+    const where = key === undefined ? path : [...path, key];
+    fail(
+      lineOf(where) ?? lineOf(path) ?? lineOf(path.slice(0, -1)),
+      describeIssue(path, issue.message),
+    );
+  }
+  const m = parsed.data!;
+  if (expectedId !== undefined && m.id !== expectedId) {
+    fail(lineOf(["id"]), `Manifest id "${m.id}" does not match its file name "${expectedId}"`);
+  }
+  const compile = (patterns: readonly string[], path: Path): RegExp[] =>
+    patterns.map((p, i) => {
+      try {
+        return new RegExp(p, "mu");
+      } catch (error) {
+        return fail(lineOf([...path, i]), `Invalid regex ${JSON.stringify(p)}: ${reasonOf(error)}`);
+      }
+    });
+  const seen = new Set<string>();
+  const rules = m.rules.map((r, i): CompiledRule => {
+    const at = (key: string) => lineOf(["rules", i, key]) ?? lineOf(["rules", i]);
+    if (seen.has(r.id)) fail(at("id"), `Duplicate rule id "${r.id}"`);
+    seen.add(r.id);
+    if (r.kind !== undefined && r.state !== "blocked") {
+      fail(at("kind"), `Rule "${r.id}": kind is only allowed with state blocked`);
+    }
+    if (r.any.length === 0 && r.all.length === 0) {
+      fail(lineOf(["rules", i]), `Rule "${r.id}" needs at least one pattern in any or all`);
+    }
+    if (r.visible_blocker && r.state !== "blocked") {
+      fail(at("visible_blocker"), `Rule "${r.id}": visible_blocker needs state blocked`);
+    }
+    const any = compile(r.any, ["rules", i, "any"]);
+    const not = compile(r.not, ["rules", i, "not"]);
+    return {
+      id: r.id,
+      state: r.state,
+      kind: r.kind ?? null,
+      region: typeof r.region === "string"
+        ? { type: r.region }
+        : { type: "bottom", count: r.region.bottom },
+      any: alternation(any),
+      all: compile(r.all, ["rules", i, "all"]),
+      not: alternation(not),
+      visibleBlocker: r.visible_blocker,
+    };
+  });
+  return {
+    id: m.id,
+    name: m.name ?? m.id,
+    identity: {
+      processes: m.identity.processes,
+      scripts: m.identity.scripts,
+      packages: m.identity.packages,
+      title: compile(m.identity.title, ["identity", "title"]),
+      screen: compile(m.identity.screen, ["identity", "screen"]),
+    },
+    turnEnd: m.turn_end,
+    rules,
+    source: file,
+  };
+}
+
+/** One regex testing every pattern of a list (one scan instead of many) when they combine. */
+function alternation(list: readonly RegExp[]): RegExp[] {
+  if (list.length <= 1) return [...list];
+  try {
+    return [new RegExp(list.map((r) => `(?:${r.source})`).join("|"), "mu")];
+  } catch {
+    return [...list]; // e.g. duplicate group names
+  }
+}
+
+function describeIssue(path: Path, message: string): string {
+  const where = path.length === 0 ? "" : `${formatPath(path)}: `;
+  return `${where}${message}`;
+}
+
+function formatPath(path: Path): string {
+  return path.map((p, i) => (typeof p === "number" ? `[${p}]` : i === 0 ? p : `.${p}`)).join("");
+}
+
+function firstLine(message: string): string {
+  return (message.split("\n")[0] ?? message).replace(/\.$/, "");
+}
+
+function reasonOf(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.replace(/^Invalid regular expression: /, "").replace(/\.$/, "");
+}
+
+/** The YAML node at `path`, or null. */
+function nodeAt(root: unknown, path: Path): { range?: [number, number, number] } | null {
+  let node: unknown = root;
+  for (const key of path) {
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isScalar(p.key) && p.key.value === key);
+      if (!pair) return null;
+      node = pair.value ?? pair.key;
+    } else if (isSeq(node) && typeof key === "number") {
+      node = node.items[key];
+    } else {
+      return null;
+    }
+  }
+  return (node as { range?: [number, number, number] } | null) ?? null;
+}

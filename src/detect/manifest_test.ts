@@ -1,0 +1,99 @@
+import assert from "node:assert/strict";
+import { ManifestError } from "../errors.ts";
+import { parseManifest } from "./manifest.ts";
+
+const GOOD = `id: demo
+name: Demo
+identity:
+  processes: [demo]
+  title: ['^Demo']
+turn_end: done
+rules:
+  - id: ask
+    state: blocked
+    kind: question
+    region: { bottom: 3 }
+    any: ['Proceed\\?', 'Continue\\?']
+    visible_blocker: true
+  - id: busy
+    state: working
+    region: title
+    all: ['^⠋']
+    not: ['paused']
+`;
+
+Deno.test("manifest: a valid file compiles with regions, lists and defaults", () => {
+  const m = parseManifest(GOOD, "demo.yml", "demo");
+  assert.equal(m.id, "demo");
+  assert.equal(m.name, "Demo");
+  assert.equal(m.turnEnd, "done");
+  assert.deepEqual(m.identity.scripts, []);
+  assert.equal(m.rules.length, 2);
+  const [ask, busy] = m.rules;
+  assert.deepEqual(ask!.region, { type: "bottom", count: 3 });
+  assert.equal(ask!.any.length, 1, "any patterns join into one alternation");
+  assert.ok(ask!.any[0]!.test("Continue?"));
+  assert.equal(ask!.visibleBlocker, true);
+  assert.deepEqual(busy!.region, { type: "title" });
+  assert.equal(busy!.kind, null);
+  assert.equal(busy!.not.length, 1);
+});
+
+const errorCases: [string, string, number | null, RegExp][] = [
+  ["bad YAML", "id: demo\nrules: [\n  - id: x", 3, /Invalid YAML/],
+  [
+    "bad regex",
+    "id: demo\nrules:\n  - id: x\n    state: idle\n    any: ['ok', '(unclosed']\n",
+    5,
+    /Invalid regex "\(unclosed"/,
+  ],
+  [
+    "unknown state",
+    "id: demo\nrules:\n  - id: x\n    state: sleeping\n    any: [a]\n",
+    4,
+    /rules\[0\]\.state/,
+  ],
+  [
+    "wrong type",
+    "id: demo\nrules:\n  - id: x\n    state: idle\n    any: yes\n",
+    5,
+    /rules\[0\]\.any/,
+  ],
+  ["unknown key", "id: demo\nrulez: []\n", 2, /Unrecognized key: "rulez"/],
+  [
+    "kind without blocked",
+    "id: demo\nrules:\n  - id: x\n    state: idle\n    kind: auth\n    any: [a]\n",
+    5,
+    /kind is only allowed/,
+  ],
+  ["no pattern", "id: demo\nrules:\n  - id: x\n    state: idle\n", 3, /needs at least one pattern/],
+  [
+    "duplicate id",
+    "id: demo\nrules:\n  - id: x\n    state: idle\n    any: [a]\n  - id: x\n    state: idle\n    any: [b]\n",
+    6,
+    /Duplicate rule id/,
+  ],
+  [
+    "bad region",
+    "id: demo\nrules:\n  - id: x\n    state: idle\n    region: { bottom: 0 }\n    any: [a]\n",
+    5,
+    /region/,
+  ],
+  ["not a mapping", "- a\n- b\n", 1, /mapping/],
+  ["file name mismatch", "id: other\n", 1, /does not match its file name/],
+];
+
+for (const [what, text, line, reason] of errorCases) {
+  Deno.test(`manifest: ${what} is a ManifestError with file and line`, () => {
+    try {
+      parseManifest(text, "/cfg/agents/demo.yml", "demo");
+      assert.fail("expected a ManifestError");
+    } catch (error) {
+      assert.ok(error instanceof ManifestError, String(error));
+      assert.equal(error.file, "/cfg/agents/demo.yml");
+      if (line !== null) assert.equal(error.line, line, error.message);
+      assert.match(error.reason, reason);
+      assert.match(error.message, /^\/cfg\/agents\/demo\.yml(:\d+)?: [A-Za-z]/);
+    }
+  });
+}

@@ -1,0 +1,163 @@
+/**
+ * OSC 7501, the Program Status Protocol (SPEC D5): parse records, apply
+ * bursts within bounds, and the lifetimes of a declaration. Pure; malformed
+ * input is ignored, never thrown.
+ *
+ * Record: `key=value` pairs separated by `:` — state (idle, working,
+ * blocked, done, error, or the action `clear`), kind (blocked only:
+ * permission, question, auth), progress (0–100), app, title, msg (base64,
+ * at most 2048 bytes decoded).
+ */
+
+import { isAgentState, isBlockedKind } from "../model/agent.ts";
+import type { AgentStateName, BlockedKind } from "../model/agent.ts";
+
+export const MAX_RECORDS = 256;
+export const MAX_BURST_BYTES = 256 * 1024;
+export const MAX_MSG_BYTES = 2048;
+
+export interface Osc7501Record {
+  /** null: an update of progress/title/msg without a state change. */
+  readonly state: AgentStateName | "clear" | null;
+  readonly kind: BlockedKind | null;
+  readonly progress: number | null;
+  readonly app: string | null;
+  readonly title: string | null;
+  readonly msg: string | null;
+}
+
+/** What the program currently declares. */
+export interface Declared {
+  readonly state: AgentStateName;
+  readonly kind: BlockedKind | null;
+  readonly progress: number | null;
+  readonly app: string | null;
+  readonly title: string | null;
+  readonly msg: string | null;
+}
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** Decodes base64 to UTF-8 text; null when invalid or longer than `max` bytes. */
+export function decodeBase64(value: string, max = MAX_MSG_BYTES): string | null {
+  if (!BASE64.test(value) || value.length % 4 === 1) return null;
+  if (Math.floor(value.length * 3 / 4) > max + 2) return null;
+  try {
+    const binary = atob(value);
+    if (binary.length > max) return null;
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    return utf8.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Parses the payload after `7501;`. Returns null for the query (`?`) and for
+ * malformed records: an unknown state or kind, or nothing to apply. A msg
+ * that is not valid base64 or exceeds 2048 bytes is dropped, the state kept.
+ */
+export function parseRecord(payload: string): Osc7501Record | null {
+  if (payload.length === 0 || payload.startsWith("?")) return null;
+  const fields = new Map<string, string>();
+  for (const part of payload.split(":")) {
+    const eq = part.indexOf("=");
+    if (eq <= 0) {
+      if (part.trim() === "") continue;
+      return null;
+    }
+    fields.set(part.slice(0, eq).trim(), part.slice(eq + 1));
+  }
+  const rawState = fields.get("state");
+  let state: Osc7501Record["state"] = null;
+  if (rawState !== undefined) {
+    if (rawState === "clear") state = "clear";
+    else if (isAgentState(rawState)) state = rawState;
+    else return null;
+  }
+  const rawKind = fields.get("kind");
+  let kind: BlockedKind | null = null;
+  if (rawKind !== undefined && rawKind !== "") {
+    if (!isBlockedKind(rawKind)) return null;
+    kind = state === "blocked" ? rawKind : null;
+  }
+  const rawProgress = fields.get("progress");
+  const progress = rawProgress !== undefined && /^\d{1,3}$/.test(rawProgress) &&
+      Number(rawProgress) <= 100
+    ? Number(rawProgress)
+    : null;
+  const rawMsg = fields.get("msg");
+  const msg = rawMsg === undefined ? null : decodeBase64(rawMsg);
+  const rawTitle = fields.get("title");
+  const title = rawTitle === undefined ? null : (decodeBase64(rawTitle, 1024) ?? rawTitle);
+  const app = fields.get("app") ?? null;
+  if (state === null && progress === null && msg === null && title === null) return null;
+  return { state, kind, progress, app, title, msg };
+}
+
+/**
+ * Parses one burst of payloads (everything that arrived in one output
+ * chunk). More than 256 KiB in total drops the burst whole (null); of the
+ * rest, malformed records are skipped and only the last 256 kept.
+ */
+export function parseBurst(payloads: readonly string[]): Osc7501Record[] | null {
+  let bytes = 0;
+  for (const p of payloads) bytes += p.length;
+  if (bytes > MAX_BURST_BYTES) return null;
+  const records: Osc7501Record[] = [];
+  for (const p of payloads) {
+    const r = parseRecord(p);
+    if (r) records.push(r);
+  }
+  return records.length > MAX_RECORDS ? records.slice(-MAX_RECORDS) : records;
+}
+
+/** The declaration after one record. */
+export function applyRecord(current: Declared | null, r: Osc7501Record): Declared | null {
+  if (r.state === "clear") return null;
+  if (r.state === null) {
+    if (!current) return null;
+    return {
+      ...current,
+      progress: r.progress ?? current.progress,
+      title: r.title ?? current.title,
+      msg: r.msg ?? current.msg,
+    };
+  }
+  return {
+    state: r.state,
+    kind: r.state === "blocked" ? r.kind : null,
+    progress: r.progress,
+    app: r.app ?? current?.app ?? null,
+    title: r.title,
+    msg: r.msg,
+  };
+}
+
+/** OSC 133;A (the shell prompt is back) and program exit clear working/blocked. */
+export function onPromptOrExit(current: Declared | null): Declared | null {
+  return current && (current.state === "working" || current.state === "blocked") ? null : current;
+}
+
+/** The user typed into the session: done and error are cleared (ctl send is not typing). */
+export function onTyped(current: Declared | null): Declared | null {
+  return current && (current.state === "done" || current.state === "error") ? null : current;
+}
+
+/** The last records of a session, at most MAX_RECORDS (for "explain"). */
+export class RecordLog {
+  #records: Osc7501Record[] = [];
+
+  push(records: readonly Osc7501Record[]): void {
+    this.#records.push(...records);
+    if (this.#records.length > MAX_RECORDS) {
+      this.#records.splice(0, this.#records.length - MAX_RECORDS);
+    }
+  }
+
+  get records(): readonly Osc7501Record[] {
+    return this.#records;
+  }
+}

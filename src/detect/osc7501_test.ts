@@ -1,0 +1,176 @@
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import {
+  applyRecord,
+  decodeBase64,
+  MAX_BURST_BYTES,
+  MAX_RECORDS,
+  onPromptOrExit,
+  onTyped,
+  parseBurst,
+  parseRecord,
+  RecordLog,
+} from "./osc7501.ts";
+
+const b64 = (s: string) => btoa(String.fromCharCode(...new TextEncoder().encode(s)));
+
+const parseCases: [string, ReturnType<typeof parseRecord>][] = [
+  ["state=idle:app=claude-code", {
+    state: "idle",
+    kind: null,
+    progress: null,
+    app: "claude-code",
+    title: null,
+    msg: null,
+  }],
+  [`state=blocked:app=claude-code:kind=permission:msg=${b64("approve Bash: touch x")}`, {
+    state: "blocked",
+    kind: "permission",
+    progress: null,
+    app: "claude-code",
+    title: null,
+    msg: "approve Bash: touch x",
+  }],
+  ["state=working:progress=42", {
+    state: "working",
+    kind: null,
+    progress: 42,
+    app: null,
+    title: null,
+    msg: null,
+  }],
+  ["state=clear", {
+    state: "clear",
+    kind: null,
+    progress: null,
+    app: null,
+    title: null,
+    msg: null,
+  }],
+  ["state=done:kind=permission", {
+    state: "done",
+    kind: null,
+    progress: null,
+    app: null,
+    title: null,
+    msg: null,
+  }],
+  ["state=blocked:msg=not*base64", {
+    state: "blocked",
+    kind: null,
+    progress: null,
+    app: null,
+    title: null,
+    msg: null,
+  }],
+  [`state=blocked:msg=${b64("x".repeat(2049))}`, {
+    state: "blocked",
+    kind: null,
+    progress: null,
+    app: null,
+    title: null,
+    msg: null,
+  }],
+  [`state=blocked:msg=${b64("é".repeat(1024))}`, {
+    state: "blocked",
+    kind: null,
+    progress: null,
+    app: null,
+    title: null,
+    msg: "é".repeat(1024),
+  }],
+  ["state=sleeping", null],
+  ["state=blocked:kind=coffee", null],
+  ["?", null],
+  ["", null],
+  ["garbage", null],
+  ["app=x", null],
+];
+
+for (const [payload, expected] of parseCases) {
+  Deno.test(`osc7501: parse ${JSON.stringify(payload.slice(0, 40))}`, () => {
+    assert.deepEqual(parseRecord(payload), expected);
+  });
+}
+
+Deno.test("osc7501: the parser never throws and returns well-formed records (fast-check)", () => {
+  const key = fc.constantFrom("state", "kind", "msg", "progress", "app", "title", "x", "");
+  const value = fc.oneof(
+    fc.constantFrom(
+      "idle",
+      "working",
+      "blocked",
+      "done",
+      "error",
+      "clear",
+      "permission",
+      "auth",
+      "42",
+      "QXBwbHk/",
+    ),
+    fc.string(),
+  );
+  const payload = fc.oneof(
+    fc.string(),
+    fc.array(fc.tuple(key, value)).map((pairs) => pairs.map(([k, v]) => `${k}=${v}`).join(":")),
+  );
+  fc.assert(
+    fc.property(payload, (p) => {
+      const r = parseRecord(p);
+      if (r === null) return true;
+      assert.ok(
+        r.state === null ||
+          ["idle", "working", "blocked", "done", "error", "clear"].includes(r.state),
+      );
+      assert.ok(r.kind === null || r.state === "blocked");
+      assert.ok(r.progress === null || (r.progress >= 0 && r.progress <= 100));
+      assert.ok(r.msg === null || new TextEncoder().encode(r.msg).length <= 2048);
+      return true;
+    }),
+    { numRuns: 2000 },
+  );
+});
+
+Deno.test("osc7501: base64 msg round-trips any text up to 2048 bytes (fast-check)", () => {
+  fc.assert(fc.property(fc.string({ unit: "grapheme", maxLength: 300 }), (s) => {
+    const bytes = new TextEncoder().encode(s).length;
+    const decoded = decodeBase64(b64(s));
+    return bytes <= 2048 ? decoded === s : decoded === null;
+  }));
+});
+
+Deno.test("osc7501: a burst over 256 KiB is dropped whole", () => {
+  const big = `state=working:app=${"x".repeat(MAX_BURST_BYTES)}`;
+  assert.equal(parseBurst(["state=blocked", big]), null);
+  const ok = parseBurst(["state=blocked", "nonsense", "state=working"]);
+  assert.deepEqual(ok?.map((r) => r.state), ["blocked", "working"]);
+});
+
+Deno.test("osc7501: a burst keeps at most 256 records, the log too", () => {
+  const many = Array.from({ length: 300 }, (_, i) => `state=working:progress=${i % 101}`);
+  assert.equal(parseBurst(many)?.length, MAX_RECORDS);
+  const log = new RecordLog();
+  log.push(parseBurst(many)!);
+  log.push(parseBurst(many.slice(0, 10))!);
+  assert.equal(log.records.length, MAX_RECORDS);
+});
+
+Deno.test("osc7501: lifetimes", () => {
+  const rec = (p: string) => parseRecord(p)!;
+  const working = applyRecord(null, rec("state=working:app=a"));
+  assert.equal(working?.state, "working");
+  assert.equal(onPromptOrExit(working), null, "133;A / exit clear working");
+  const blocked = applyRecord(working, rec("state=blocked:kind=auth"));
+  assert.equal(blocked?.kind, "auth");
+  assert.equal(blocked?.app, "a", "app carries over");
+  assert.equal(onPromptOrExit(blocked), null, "133;A / exit clear blocked");
+  const done = applyRecord(blocked, rec("state=done"));
+  assert.equal(onPromptOrExit(done), done, "done persists past exit");
+  assert.equal(onTyped(done), null, "typing clears done");
+  const error = applyRecord(null, rec("state=error"));
+  assert.equal(onPromptOrExit(error), error, "error survives exit");
+  assert.equal(onTyped(error), null, "typing clears error");
+  assert.equal(onTyped(working), working, "typing does not clear working");
+  assert.equal(applyRecord(done, rec("state=clear")), null);
+  assert.equal(applyRecord(working, rec("progress=50"))?.progress, 50, "update without state");
+});

@@ -1,0 +1,135 @@
+/**
+ * A plugin's `exec` requests (SPEC P3, P5).
+ *
+ * Non-interactive: runs in the background in its own process group (job on
+ * Windows), stdout and stderr kept up to MAX_EXEC_OUTPUT_BYTES each (the
+ * rest is read and dropped), cancelled (group SIGTERM, SIGKILL 2 s later)
+ * when the plugin stops or lazyshell quits.
+ *
+ * Interactive: the TUI hands over the terminal (TerminalHandover), the
+ * command runs as a plain child with the terminal as its stdio, and the TUI
+ * is restored after, whatever happens.
+ */
+
+import { messageOf } from "../errors.ts";
+import type { GroupSpawner } from "./procgroup.ts";
+import { KILL_AFTER_MS, MAX_EXEC_OUTPUT_BYTES } from "./protocol.ts";
+
+export interface ExecOutcome {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly error: string | null;
+}
+
+export interface ExecOptions {
+  readonly cwd?: string;
+  readonly env: Record<string, string>;
+  readonly signal: AbortSignal;
+}
+
+/** What the TUI implements so a plugin can run an editor or a CLI in the real terminal. */
+export interface TerminalHandover {
+  /** Leave raw mode / alternate screen / mouse so a child can own the terminal. */
+  suspend(): Promise<void> | void;
+  /** Take the terminal back and redraw everything. */
+  resume(): Promise<void> | void;
+}
+
+async function readCapped(stream: ReadableStream<Uint8Array>, cap: number): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  let kept = 0;
+  for await (const chunk of stream) {
+    if (kept >= cap) continue;
+    const part = chunk.subarray(0, cap - kept);
+    chunks.push(part.slice());
+    kept += part.length;
+  }
+  const all = new Uint8Array(kept);
+  let at = 0;
+  for (const c of chunks) {
+    all.set(c, at);
+    at += c.length;
+  }
+  return new TextDecoder().decode(all);
+}
+
+function notRunnable(argv: readonly string[], error: unknown): ExecOutcome {
+  const reason = error instanceof Deno.errors.NotFound
+    ? `Command not found: ${argv[0]}`
+    : `Cannot run ${argv[0]}: ${messageOf(error)}`;
+  return { code: null, stdout: "", stderr: "", error: reason };
+}
+
+/** Runs `argv` in its own group and collects its output; never throws. */
+export async function runCaptured(
+  spawn: GroupSpawner,
+  argv: readonly string[],
+  options: ExecOptions,
+): Promise<ExecOutcome> {
+  if (options.signal.aborted) return { code: null, stdout: "", stderr: "", error: "Cancelled" };
+  let child;
+  try {
+    child = spawn(argv, {
+      env: options.env,
+      stdin: "null",
+      ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
+    });
+  } catch (error) {
+    return notRunnable(argv, error);
+  }
+  let killTimer: ReturnType<typeof setTimeout> | undefined;
+  const cancel = () => {
+    child.signal("SIGTERM");
+    killTimer = setTimeout(() => child.signal("SIGKILL"), KILL_AFTER_MS);
+  };
+  options.signal.addEventListener("abort", cancel, { once: true });
+  try {
+    const [stdout, stderr, status] = await Promise.all([
+      readCapped(child.stdout, MAX_EXEC_OUTPUT_BYTES),
+      readCapped(child.stderr, MAX_EXEC_OUTPUT_BYTES),
+      child.status.finally(() => child.killLeftovers()),
+    ]);
+    const error = options.signal.aborted
+      ? "Cancelled"
+      : status.signal !== null
+      ? `Killed by ${status.signal}`
+      : null;
+    return { code: status.code, stdout, stderr, error };
+  } finally {
+    options.signal.removeEventListener("abort", cancel);
+    clearTimeout(killTimer);
+  }
+}
+
+/** Runs `argv` in the real terminal between handover.suspend() and resume(); never throws. */
+export async function runInteractive(
+  handover: TerminalHandover,
+  argv: readonly string[],
+  options: Omit<ExecOptions, "signal">,
+): Promise<ExecOutcome> {
+  const [program, ...args] = argv;
+  await handover.suspend();
+  try {
+    const child = new Deno.Command(program!, {
+      args,
+      ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
+      env: options.env,
+      clearEnv: true,
+      stdin: "inherit",
+      stdout: "inherit",
+      stderr: "inherit",
+    }).spawn();
+    const status = await child.status;
+    return {
+      code: status.signal === null ? status.code : null,
+      stdout: "",
+      stderr: "",
+      error: status.signal === null ? null : `Killed by ${status.signal}`,
+    };
+  } catch (error) {
+    return notRunnable(argv, error);
+  } finally {
+    await handover.resume();
+  }
+}

@@ -1,0 +1,204 @@
+import assert from "node:assert/strict";
+import { isAlive } from "../session/procinfo.ts";
+import { fixture, TestHost } from "./test_util.ts";
+
+const env = (extra: Record<string, string> = {}) => ({
+  HOME: "/home/test",
+  PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+  XDG_CONFIG_HOME: "/tmp/lazyshell-host-test/config",
+  XDG_DATA_HOME: "/tmp/lazyshell-host-test/data",
+  ...extra,
+});
+
+Deno.test("a good plugin gets init with its config and answers with manifest and frames", async () => {
+  await using host = new TestHost({
+    path: fixture("good"),
+    id: "good",
+    env: env(),
+    config: { greeting: "hi" },
+    theme: { id: "dark", colors: { "ui.accent": "#5fafff" } },
+  });
+  host.start();
+  await host.until((s) => s.phase === "running" && s.frame !== null, 10_000, "first frame");
+  assert.equal(host.state.manifest?.title, "Good");
+  assert.deepEqual(host.state.manifest?.commands, [{ name: "ping", desc: "Ping" }]);
+  const init = JSON.parse(host.view());
+  assert.deepEqual(init, {
+    type: "init",
+    protocol: 1,
+    id: "good",
+    home: "/home/test",
+    configDir: "/tmp/lazyshell-host-test/config/lazyshell",
+    dataDir: "/tmp/lazyshell-host-test/data/lazyshell/plugins/good",
+    libraryDir: init.libraryDir,
+    theme: { id: "dark", colors: { "ui.accent": "#5fafff" } },
+    config: { greeting: "hi" },
+    width: 80,
+    height: 24,
+  });
+  assert.equal(host.state.frame?.count, 1, "LAZYSHELL_PROTOCOL reached the plugin");
+
+  assert.equal(host.key("x", "x"), true);
+  await host.until((s) => s.frame?.view === "key x", 10_000, "key x");
+  assert.equal(host.key("q", "q"), false, "a global key is withheld");
+  assert.equal(host.key("1", "1"), false);
+  assert.equal(host.key("c", "c"), true);
+  await host.until((s) => s.frame?.capturing === true, 10_000, "capturing");
+  assert.equal(host.key("q", "q"), true, "a capturing plugin gets global keys");
+  await host.until((s) => s.frame?.view === "key q", 10_000, "key q");
+
+  host.command("ping");
+  await host.until((s) => s.frame?.view === "command ping", 10_000, "command");
+  host.resize(100, 30);
+  await host.until((s) => s.frame?.view.includes('"type":"resize"') === true, 10_000, "resize");
+  host.mouse({ kind: "click", x: 1, y: 2, button: "left" });
+  await host.until((s) => s.frame?.view.includes('"kind":"click"') === true, 10_000, "mouse");
+  await host.reload();
+  await host.until((s) => s.frame?.view === "reloaded", 10_000, "reload message");
+  assert.equal(host.send({ type: "visible", visible: true }), false, "no extension for v1");
+
+  await host.close();
+  assert.equal(host.state.phase, "stopped");
+  assert.deepEqual(host.state.exit, { code: 0, signal: null });
+});
+
+Deno.test("non-interactive exec runs in the background and returns its output", async () => {
+  await using host = new TestHost({ path: fixture("good"), env: env() });
+  host.start();
+  await host.until((s) => s.phase === "running", 10_000, "manifest");
+  host.paste("go"); // the fixture answers a paste with an exec request
+  await host.until((s) => s.frame?.view.includes("exec_result") === true, 10_000, "exec_result");
+  const result = JSON.parse(host.view());
+  assert.deepEqual(result, {
+    type: "exec_result",
+    execId: "e1",
+    code: 4,
+    stdout: "out\n",
+    stderr: "err\n",
+    error: null,
+  });
+});
+
+Deno.test("an interactive exec without a terminal fails clearly", async () => {
+  const { runInteractive } = await import("./exec.ts");
+  const calls: string[] = [];
+  const outcome = await runInteractive(
+    { suspend: () => void calls.push("suspend"), resume: () => void calls.push("resume") },
+    ["sh", "-c", "exit 5"],
+    { env: { PATH: Deno.env.get("PATH") ?? "" } },
+  );
+  assert.deepEqual(calls, ["suspend", "resume"], "the TUI is restored after");
+  assert.equal(outcome.code, 5);
+  const missing = await runInteractive(
+    { suspend: () => void calls.push("suspend"), resume: () => void calls.push("resume") },
+    ["/nonexistent/editor"],
+    { env: {} },
+  );
+  assert.equal(missing.error, "Command not found: /nonexistent/editor");
+  assert.equal(calls.at(-1), "resume");
+});
+
+Deno.test("extension messages reach only a plugin that subscribed", async () => {
+  await using host = new TestHost({
+    path: fixture("good"),
+    env: env({ LAZYSHELL_FIXTURE_SUBSCRIBE: "visible" }),
+  });
+  host.start();
+  await host.until((s) => s.phase === "running", 10_000, "manifest");
+  assert.equal(host.send({ type: "visible", visible: false }), true);
+  assert.equal(host.send({ type: "sessions", sessions: [] }), false);
+  await host.until((s) => s.frame?.view.includes('"type":"visible"') === true, 10_000, "visible");
+});
+
+/** The kernel finishes a SIGKILL asynchronously: poll /proc until the pid is dead or a zombie. */
+async function gone(pid: number): Promise<void> {
+  for (let i = 0; i < 200 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 25));
+  assert.equal(isAlive(pid), false, `process ${pid} is gone`);
+}
+
+async function failing(name: string, error: RegExp, stderr?: RegExp): Promise<TestHost> {
+  const host = new TestHost({ path: fixture(name), env: env() });
+  host.start();
+  await host.until((s) => s.phase === "failed", 15_000, `${name} to fail`);
+  assert.match(host.state.error ?? "", error);
+  if (stderr) {
+    await host.until(() => stderr.test(host.stderrTail), 10_000, "stderr tail");
+  }
+  return host;
+}
+
+Deno.test("no manifest within 3 s fails the tab with its stderr", async () => {
+  await using host = await failing("no_manifest", /No manifest within 3 s/, /thinking forever/);
+  await host.close();
+  assert.notEqual(host.state.exit, null);
+});
+
+Deno.test("a non-JSON line fails the tab", async () => {
+  await using _ = await failing(
+    "not_json",
+    /Not a JSON line: "hello, world"/,
+    /about to misbehave/,
+  );
+});
+
+Deno.test("an empty type fails the tab", async () => {
+  await using _ = await failing("empty_type", /Missing or empty type/);
+});
+
+Deno.test("a line over 1 MiB fails the tab", async () => {
+  await using _ = await failing("long_line", /Line over 1 MiB \(1572890 bytes\)/);
+});
+
+Deno.test("a crash shows the exit code and the stderr tail; reload restarts it", async () => {
+  await using host = await failing("crash", /Exited with code 3/, /panic: something broke/);
+  assert.equal(host.state.frame?.view, "about to crash");
+  const generation = host.state.generation;
+  await host.reload();
+  assert.equal(host.state.generation, generation + 1);
+  await host.until((s) => s.phase === "failed" && s.generation === generation + 1, 15_000, "again");
+});
+
+Deno.test("a plugin that ignores SIGTERM is SIGKILLed", async () => {
+  await using host = new TestHost({ path: fixture("ignore_term"), env: env() });
+  host.start();
+  await host.until((s) => s.phase === "running", 10_000, "manifest");
+  const pid = host.pid!;
+  await host.close();
+  assert.deepEqual(host.state.exit, { code: null, signal: "SIGKILL" });
+  await gone(pid);
+});
+
+Deno.test("a grandchild left behind is killed with the group", async () => {
+  await using host = new TestHost({ path: fixture("grandchild"), env: env() });
+  host.start();
+  await host.until((s) => s.frame?.view.startsWith("child ") === true, 10_000, "child pid");
+  const child = Number(host.view().slice("child ".length));
+  assert.equal(isAlive(child), true);
+  await host.close();
+  assert.equal(host.state.phase, "stopped");
+  await gone(child);
+});
+
+Deno.test("a plugin that stops reading is killed at 256 queued messages", async () => {
+  await using host = new TestHost({ path: fixture("no_read"), env: env() });
+  host.start();
+  await host.until((s) => s.phase === "running", 10_000, "manifest");
+  const big = "x".repeat(4096);
+  let sent = 0;
+  while (host.state.phase === "running" && sent < 10_000) {
+    host.paste(big);
+    sent++;
+    if (sent % 16 === 0) await new Promise((r) => setTimeout(r, 0)); // let writes fill the pipe
+  }
+  assert.equal(host.state.phase, "failed");
+  assert.match(host.state.error ?? "", /Stopped reading its input \(256 messages queued\)/);
+  await host.close();
+  assert.notEqual(host.state.exit, null);
+});
+
+Deno.test("a missing executable fails without throwing", async () => {
+  await using host = new TestHost({ path: "/nonexistent/plugin", env: env() });
+  host.start();
+  assert.equal(host.state.phase, "failed");
+  assert.match(host.state.error ?? "", /Cannot start: \/nonexistent\/plugin not found/);
+});

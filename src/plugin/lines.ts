@@ -1,0 +1,101 @@
+/**
+ * Byte-level line splitter with a size cap (PLATFORM.md §4): finds 0x0A with
+ * indexOf, decodes each line alone, and never buffers more than `maxBytes`
+ * of one line: an oversized line is reported by its length and skipped.
+ */
+
+export type LineItem =
+  | { readonly type: "line"; readonly text: string }
+  | { readonly type: "oversize"; readonly bytes: number };
+
+export class LineSplitter {
+  #chunks: Uint8Array[] = [];
+  #buffered = 0;
+  /** Bytes of the current line already dropped because it passed the cap. */
+  #dropping = -1;
+  #decoder = new TextDecoder();
+
+  constructor(readonly maxBytes: number) {}
+
+  /** Feeds bytes; returns the complete lines (and oversize reports) they close. */
+  push(chunk: Uint8Array): LineItem[] {
+    const out: LineItem[] = [];
+    let start = 0;
+    while (start < chunk.length) {
+      const nl = chunk.indexOf(0x0a, start);
+      const end = nl < 0 ? chunk.length : nl;
+      this.#take(chunk.subarray(start, end));
+      if (nl < 0) break;
+      out.push(this.#finish());
+      start = nl + 1;
+    }
+    return out;
+  }
+
+  /** End of input: a last line without `\n` still counts. */
+  end(): LineItem[] {
+    if (this.#buffered === 0 && this.#dropping < 0) return [];
+    return [this.#finish()];
+  }
+
+  #take(part: Uint8Array): void {
+    if (part.length === 0) return;
+    if (this.#dropping >= 0) {
+      this.#dropping += part.length;
+      return;
+    }
+    if (this.#buffered + part.length > this.maxBytes) {
+      this.#dropping = this.#buffered + part.length;
+      this.#chunks = [];
+      this.#buffered = 0;
+      return;
+    }
+    this.#chunks.push(part.slice());
+    this.#buffered += part.length;
+  }
+
+  #finish(): LineItem {
+    if (this.#dropping >= 0) {
+      const bytes = this.#dropping;
+      this.#dropping = -1;
+      return { type: "oversize", bytes };
+    }
+    const bytes = this.#chunks.length === 1
+      ? this.#chunks[0]!
+      : concat(this.#chunks, this.#buffered);
+    this.#chunks = [];
+    this.#buffered = 0;
+    let text = this.#decoder.decode(bytes);
+    if (text.endsWith("\r")) text = text.slice(0, -1);
+    return { type: "line", text };
+  }
+}
+
+function concat(chunks: Uint8Array[], total: number): Uint8Array {
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
+
+/** Reads a byte stream as capped lines until it ends. */
+export async function* readLines(
+  stream: ReadableStream<Uint8Array>,
+  maxBytes: number,
+): AsyncGenerator<LineItem> {
+  const splitter = new LineSplitter(maxBytes);
+  const reader = stream.getReader();
+  try {
+    while (true) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      yield* splitter.push(value);
+    }
+    yield* splitter.end();
+  } finally {
+    reader.releaseLock();
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * A plugin frame's `view` → lines safe to draw in a tab (SPEC P4). Pure.
+ *
+ * Kept: text, `\n`, SGR (`ESC [ … m`). Removed: every other escape sequence
+ * (CSI cursor moves and clears, OSC titles and hyperlinks, DCS/APC/PM/SOS
+ * strings, two-byte ESC sequences) and C0/C1 controls; tabs become spaces.
+ * Each line is clipped to `width` columns and the view to `height` lines.
+ * After each reset (`ESC[0m`, `ESC[m`, or an SGR whose parameters include a
+ * bare 0) the tab's own background SGR is written again, so a plugin's reset
+ * never punches a hole of terminal-default colour into the tab.
+ */
+
+export interface ViewOptions {
+  readonly width: number;
+  readonly height: number;
+  /** SGR that paints the tab background, e.g. "\x1b[48;2;30;30;46m"; "" for none. */
+  readonly background?: string;
+}
+
+const ESC = "\x1b";
+
+/** Columns a code point takes: 0 for combining marks and zero-width, 2 for wide. */
+export function charWidth(cp: number): number {
+  if (cp === 0x200b || cp === 0x200c || cp === 0x200d || cp === 0xfeff) return 0;
+  if (
+    (cp >= 0x0300 && cp <= 0x036f) || (cp >= 0x1ab0 && cp <= 0x1aff) ||
+    (cp >= 0x20d0 && cp <= 0x20ff) || (cp >= 0xfe00 && cp <= 0xfe0f) ||
+    (cp >= 0xfe20 && cp <= 0xfe2f)
+  ) return 0;
+  if (
+    (cp >= 0x1100 && cp <= 0x115f) || (cp >= 0x2e80 && cp <= 0x303e) ||
+    (cp >= 0x3041 && cp <= 0x33ff) || (cp >= 0x3400 && cp <= 0x4dbf) ||
+    (cp >= 0x4e00 && cp <= 0x9fff) || (cp >= 0xa000 && cp <= 0xa4cf) ||
+    (cp >= 0xac00 && cp <= 0xd7a3) || (cp >= 0xf900 && cp <= 0xfaff) ||
+    (cp >= 0xfe30 && cp <= 0xfe4f) || (cp >= 0xff00 && cp <= 0xff60) ||
+    (cp >= 0xffe0 && cp <= 0xffe6) || (cp >= 0x1f300 && cp <= 0x1f64f) ||
+    (cp >= 0x1f900 && cp <= 0x1f9ff) || (cp >= 0x20000 && cp <= 0x3fffd)
+  ) return 2;
+  return 1;
+}
+
+/** True when an SGR parameter string resets all attributes. */
+function resets(params: string): boolean {
+  if (params === "") return true;
+  // Only top-level parameters count: `38;5;0` sets black, it does not reset.
+  const parts = params.split(";");
+  for (let i = 0; i < parts.length; i++) {
+    const p = parts[i]!.split(":")[0];
+    if (p === "38" || p === "48" || p === "58") {
+      const mode = parts[i + 1];
+      i += mode === "5" ? 2 : mode === "2" ? 4 : 0;
+      continue;
+    }
+    if (p === "" || Number(p) === 0) return true;
+  }
+  return false;
+}
+
+/**
+ * Skips the escape sequence starting at `i` (text[i] === ESC); returns the
+ * index after it and the SGR parameters when it is an SGR, else null.
+ */
+function scanEscape(text: string, i: number): { end: number; sgr: string | null } {
+  const next = text[i + 1];
+  if (next === "[") {
+    let j = i + 2;
+    while (j < text.length && /[0-?]/.test(text[j]!)) j++; // parameter bytes
+    const paramsEnd = j;
+    while (j < text.length && /[ -/]/.test(text[j]!)) j++; // intermediate bytes
+    const final = text[j];
+    if (final === undefined) return { end: text.length, sgr: null };
+    const params = text.slice(i + 2, paramsEnd);
+    const isSgr = final === "m" && paramsEnd === j && /^[0-9;:]*$/.test(params);
+    return { end: j + 1, sgr: isSgr ? params : null };
+  }
+  if (next === "]" || next === "P" || next === "X" || next === "^" || next === "_") {
+    // String sequences end at BEL or ST (ESC \).
+    for (let j = i + 2; j < text.length; j++) {
+      if (text[j] === "\x07") return { end: j + 1, sgr: null };
+      if (text[j] === ESC && text[j + 1] === "\\") return { end: j + 2, sgr: null };
+    }
+    return { end: text.length, sgr: null };
+  }
+  if (next === undefined) return { end: text.length, sgr: null };
+  // ESC + intermediates + final (e.g. ESC ( B, ESC 7, ESC c).
+  let j = i + 1;
+  while (j < text.length && /[ -/]/.test(text[j]!)) j++;
+  return { end: Math.min(j + 1, text.length), sgr: null };
+}
+
+/** One line (no `\n`) → sanitised and clipped text. */
+function sanitizeLine(line: string, width: number, background: string): string {
+  let out = "";
+  let cols = 0;
+  let styled = false;
+  let i = 0;
+  while (i < line.length) {
+    const ch = line[i]!;
+    if (ch === ESC) {
+      const { end, sgr } = scanEscape(line, i);
+      if (sgr !== null) {
+        out += `${ESC}[${sgr}m`;
+        styled = true;
+        if (background !== "" && resets(sgr)) out += background;
+      }
+      i = end;
+      continue;
+    }
+    const cp = line.codePointAt(i)!;
+    const len = cp > 0xffff ? 2 : 1;
+    i += len;
+    if (cp === 0x09) {
+      const spaces = Math.min(8 - (cols % 8), width - cols);
+      if (spaces > 0) {
+        out += " ".repeat(spaces);
+        cols += spaces;
+      }
+      continue;
+    }
+    if (cp < 0x20 || cp === 0x7f || (cp >= 0x80 && cp < 0xa0)) continue;
+    const w = charWidth(cp);
+    if (cols + w > width) {
+      // Clipped: keep scanning for SGR only so the style state stays right.
+      continue;
+    }
+    out += String.fromCodePoint(cp);
+    cols += w;
+  }
+  if (styled) out += `${ESC}[0m${background}`;
+  return out;
+}
+
+/** A plugin's view → at most `height` lines, each at most `width` columns. */
+export function sanitizeView(view: string, options: ViewOptions): string[] {
+  const width = Math.max(0, options.width);
+  const height = Math.max(0, options.height);
+  const background = options.background ?? "";
+  const lines = view.replace(/\r\n/g, "\n").split("\n");
+  if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+  return lines.slice(0, height).map((line) => sanitizeLine(line, width, background));
+}
+
+/** Visible columns of a sanitised line (SGR excluded). */
+export function visibleWidth(line: string): number {
+  let cols = 0;
+  let i = 0;
+  while (i < line.length) {
+    if (line[i] === ESC) {
+      i = scanEscape(line, i).end;
+      continue;
+    }
+    const cp = line.codePointAt(i)!;
+    i += cp > 0xffff ? 2 : 1;
+    cols += charWidth(cp);
+  }
+  return cols;
+}

@@ -1,0 +1,184 @@
+/**
+ * The frame model (DESIGN §8): rows of styled cells, what one screenful of
+ * the TUI looks like. Views draw into a Frame; diff() compares two frames.
+ *
+ * Pure: no runtime imports. Cells live in parallel typed arrays so that a
+ * 200x60 frame is a few allocations, not 12,000 objects.
+ *
+ * Invariants: a wide character (width 2) is followed by a continuation cell
+ * (width 0, empty text); overwriting either half blanks the other half.
+ */
+
+import { charWidth } from "./width.ts";
+
+/** -1 default, 0–255 palette, RGB as `RGB_FLAG | 0xRRGGBB`. */
+export type Color = number;
+export const DEFAULT_COLOR = -1;
+export const RGB_FLAG = 0x1000000;
+
+export function rgb(value: number): Color {
+  return RGB_FLAG | (value & 0xffffff);
+}
+
+export const BOLD = 1;
+export const DIM = 2;
+export const ITALIC = 4;
+export const UNDERLINE = 8;
+export const BLINK = 16;
+export const INVERSE = 32;
+export const INVISIBLE = 64;
+export const STRIKE = 128;
+
+export interface Style {
+  readonly fg?: Color;
+  readonly bg?: Color;
+  /** Bit set of BOLD, DIM, ... */
+  readonly attrs?: number;
+}
+
+/** A run of text in one style; a line is a list of spans. */
+export interface Span {
+  readonly text: string;
+  readonly style?: Style;
+}
+export type StyledLine = readonly Span[];
+
+export interface FrameCursor {
+  readonly x: number;
+  readonly y: number;
+}
+
+export class Frame {
+  readonly cols: number;
+  readonly rows: number;
+  readonly chars: string[];
+  readonly widths: Uint8Array;
+  readonly fg: Int32Array;
+  readonly bg: Int32Array;
+  readonly attrs: Uint8Array;
+  /** Where the host cursor goes (shown), or null (hidden). */
+  cursor: FrameCursor | null = null;
+
+  constructor(cols: number, rows: number) {
+    this.cols = Math.max(0, Math.floor(cols));
+    this.rows = Math.max(0, Math.floor(rows));
+    const n = this.cols * this.rows;
+    this.chars = new Array<string>(n).fill(" ");
+    this.widths = new Uint8Array(n).fill(1);
+    this.fg = new Int32Array(n).fill(DEFAULT_COLOR);
+    this.bg = new Int32Array(n).fill(DEFAULT_COLOR);
+    this.attrs = new Uint8Array(n);
+  }
+
+  index(x: number, y: number): number {
+    return y * this.cols + x;
+  }
+
+  inside(x: number, y: number): boolean {
+    return x >= 0 && y >= 0 && x < this.cols && y < this.rows;
+  }
+
+  /**
+   * Puts one character of `width` columns at (x, y). A wide character that
+   * would not fit before `limit` becomes a space. Returns the next x.
+   */
+  put(x: number, y: number, ch: string, width: number, style: Style, limit = this.cols): number {
+    if (!this.inside(x, y) || x >= limit) return x + Math.max(width, 1);
+    if (width === 2 && x + 1 >= Math.min(limit, this.cols)) {
+      ch = " ";
+      width = 1;
+    }
+    this.#breakWide(x, y);
+    if (width === 2) this.#breakWide(x + 1, y);
+    const i = this.index(x, y);
+    this.chars[i] = ch;
+    this.widths[i] = width === 2 ? 2 : 1;
+    this.fg[i] = style.fg ?? DEFAULT_COLOR;
+    this.bg[i] = style.bg ?? DEFAULT_COLOR;
+    this.attrs[i] = style.attrs ?? 0;
+    if (width === 2) {
+      const j = i + 1;
+      this.chars[j] = "";
+      this.widths[j] = 0;
+      this.fg[j] = this.fg[i]!;
+      this.bg[j] = this.bg[i]!;
+      this.attrs[j] = this.attrs[i]!;
+    }
+    return x + (width === 2 ? 2 : 1);
+  }
+
+  /**
+   * Writes `text` from (x, y), clipped at `limit` (exclusive column).
+   * Combining marks join the previous cell. Returns the next x.
+   */
+  text(x: number, y: number, text: string, style: Style = {}, limit = this.cols): number {
+    let prev = -1;
+    for (const ch of text) {
+      const cp = ch.codePointAt(0)!;
+      const w = charWidth(cp);
+      if (w === 0) {
+        if (cp >= 0x20 && prev >= 0) this.chars[prev] += ch;
+        continue;
+      }
+      if (x >= limit) break;
+      prev = this.inside(x, y) ? this.index(x, y) : -1;
+      x = this.put(x, y, ch, w, style, limit);
+    }
+    return x;
+  }
+
+  /** Draws a styled line from (x, y) within `width` columns; pads the rest with `pad`. */
+  line(x: number, y: number, width: number, line: StyledLine, pad: Style = {}): number {
+    const limit = Math.min(this.cols, x + width);
+    let cx = x;
+    for (const span of line) {
+      if (cx >= limit) break;
+      cx = this.text(cx, y, span.text, span.style ?? pad, limit);
+    }
+    this.fill(cx, y, limit - cx, 1, pad);
+    return cx;
+  }
+
+  /** Fills a rectangle with `ch` in `style`. */
+  fill(x: number, y: number, width: number, height: number, style: Style = {}, ch = " "): void {
+    const x0 = Math.max(0, x);
+    const y0 = Math.max(0, y);
+    const x1 = Math.min(this.cols, x + width);
+    const y1 = Math.min(this.rows, y + height);
+    for (let yy = y0; yy < y1; yy++) {
+      for (let xx = x0; xx < x1; xx++) this.put(xx, yy, ch, 1, style);
+    }
+  }
+
+  /** The visible text of row y (continuation cells skipped), for tests and debugging. */
+  rowText(y: number): string {
+    let out = "";
+    for (let x = 0; x < this.cols; x++) out += this.chars[this.index(x, y)];
+    return out;
+  }
+
+  /** All rows as text, trailing blanks trimmed. */
+  toText(): string {
+    const rows: string[] = [];
+    for (let y = 0; y < this.rows; y++) rows.push(this.rowText(y).trimEnd());
+    return rows.join("\n");
+  }
+
+  /** When (x, y) is one half of a wide character, blanks the other half. */
+  #breakWide(x: number, y: number): void {
+    if (!this.inside(x, y)) return;
+    const i = this.index(x, y);
+    if (this.widths[i] === 0 && x > 0) {
+      this.chars[i - 1] = " ";
+      this.widths[i - 1] = 1;
+    } else if (this.widths[i] === 2 && x + 1 < this.cols) {
+      this.chars[i + 1] = " ";
+      this.widths[i + 1] = 1;
+    }
+  }
+}
+
+/** Total display width of a styled line. */
+export function lineText(line: StyledLine): string {
+  return line.map((s) => s.text).join("");
+}

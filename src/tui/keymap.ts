@@ -1,0 +1,208 @@
+/**
+ * The one keybinding table (STYLE.md 12, T2): action → default keys → help.
+ * The help overlay, the hint bar and the README's Keys section are
+ * generated from it; config `keys:` overrides keys by action name. Pure.
+ */
+
+import { stringWidth } from "./width.ts";
+
+export type KeyScope = "navigation" | "terminal";
+
+export interface Binding {
+  readonly action: string;
+  readonly keys: readonly string[];
+  readonly help: string;
+  readonly scope: KeyScope;
+  /** Short label for the hint bar; bindings without one are only in the help. */
+  readonly hint?: string;
+}
+
+export const BINDINGS: readonly Binding[] = [
+  { action: "down", keys: ["j", "down"], help: "Select the next session", scope: "navigation" },
+  { action: "up", keys: ["k", "up"], help: "Select the previous session", scope: "navigation" },
+  {
+    action: "focus",
+    keys: ["enter"],
+    help: "Type into the selected session (terminal mode)",
+    scope: "navigation",
+    hint: "type",
+  },
+  {
+    action: "new",
+    keys: ["n"],
+    help: "New shell session (takes focus)",
+    scope: "navigation",
+    hint: "new",
+  },
+  {
+    action: "kill",
+    keys: ["x"],
+    help: "Kill the selected session; remove it once exited",
+    scope: "navigation",
+    hint: "kill",
+  },
+  { action: "rename", keys: ["r"], help: "Rename the selected session", scope: "navigation" },
+  {
+    action: "restart",
+    keys: ["W"],
+    help: "Restart the selected session or its group",
+    scope: "navigation",
+  },
+  {
+    action: "next-blocked",
+    keys: ["B"],
+    help: "Jump to the next blocked session (cycles)",
+    scope: "navigation",
+    hint: "blocked",
+  },
+  {
+    action: "watch",
+    keys: ["v"],
+    help: "Arm or disarm a watcher pattern on the selected session",
+    scope: "navigation",
+  },
+  {
+    action: "scroll-up",
+    keys: ["pgup"],
+    help: "Scroll the session's scrollback up",
+    scope: "navigation",
+  },
+  {
+    action: "scroll-down",
+    keys: ["pgdown"],
+    help: "Scroll the session's scrollback down",
+    scope: "navigation",
+  },
+  { action: "help", keys: ["?"], help: "Show all keys", scope: "navigation", hint: "help" },
+  { action: "palette", keys: [":"], help: "Command palette", scope: "navigation", hint: "cmd" },
+  { action: "next-tab", keys: ["tab"], help: "Next tab", scope: "navigation" },
+  { action: "prev-tab", keys: ["shift+tab"], help: "Previous tab", scope: "navigation" },
+  {
+    action: "goto-tab",
+    keys: ["1", "2", "3", "4", "5", "6", "7", "8", "9"],
+    help: "Go to tab 1–9",
+    scope: "navigation",
+  },
+  {
+    action: "quit",
+    keys: ["q"],
+    help: "Quit (asks while sessions run)",
+    scope: "navigation",
+    hint: "quit",
+  },
+  {
+    action: "unfocus",
+    keys: ["ctrl+]"],
+    help: "Leave terminal mode (every other key goes to the session)",
+    scope: "terminal",
+    hint: "back",
+  },
+];
+
+/** Keys the escape chord may never be: agents need them (T2). */
+const RESERVED_TERMINAL_KEYS = new Set(["esc", "ctrl+c"]);
+
+export interface Keymap {
+  readonly bindings: readonly Binding[];
+  /** key name → action, per scope. */
+  readonly navigation: ReadonlyMap<string, string>;
+  readonly terminal: ReadonlyMap<string, string>;
+}
+
+export interface ResolvedKeymap {
+  readonly keymap: Keymap;
+  /** One line each: overrides that were ignored and why. */
+  readonly warnings: readonly string[];
+}
+
+/** Applies config `keys:` overrides (action → key or keys) to the table. */
+export function resolveKeymap(
+  overrides: Readonly<Record<string, string | readonly string[]>> = {},
+  table: readonly Binding[] = BINDINGS,
+): ResolvedKeymap {
+  const warnings: string[] = [];
+  const known = new Set(table.map((b) => b.action));
+  for (const action of Object.keys(overrides)) {
+    if (!known.has(action)) warnings.push(`Unknown key action in config: ${action} (ignored)`);
+  }
+  const bindings = table.map((b) => {
+    const o = overrides[b.action];
+    if (o === undefined) return b;
+    const keys = (typeof o === "string" ? [o] : [...o]).map((k) => k.trim()).filter(Boolean);
+    if (keys.length === 0) {
+      warnings.push(`No key given for action ${b.action} (default kept)`);
+      return b;
+    }
+    if (b.scope === "terminal" && keys.some((k) => RESERVED_TERMINAL_KEYS.has(k))) {
+      warnings.push(`Key for ${b.action} cannot be esc or ctrl+c: agents need them (default kept)`);
+      return b;
+    }
+    return { ...b, keys };
+  });
+  const maps = { navigation: new Map<string, string>(), terminal: new Map<string, string>() };
+  for (const b of bindings) {
+    const map = maps[b.scope];
+    for (const key of b.keys) {
+      const taken = map.get(key);
+      if (taken !== undefined) {
+        warnings.push(`Key ${key} is bound to both ${taken} and ${b.action} (${taken} wins)`);
+      } else {
+        map.set(key, b.action);
+      }
+    }
+  }
+  return { keymap: { bindings, ...maps }, warnings };
+}
+
+export function bindingOf(keymap: Keymap, action: string): Binding | undefined {
+  return keymap.bindings.find((b) => b.action === action);
+}
+
+/** How a binding's keys read in help text: `j/down`, `1–9`. */
+export function keyLabel(b: Binding): string {
+  if (b.action === "goto-tab" && b.keys.length === 9 && b.keys[0] === "1") return "1–9";
+  return b.keys.join("/");
+}
+
+/** The hint bar's entries for a scope: `key label` pairs. */
+export function hints(keymap: Keymap, scope: KeyScope): { key: string; label: string }[] {
+  return keymap.bindings
+    .filter((b) => b.scope === scope && b.hint !== undefined)
+    .map((b) => ({ key: b.keys[0]!, label: b.hint! }));
+}
+
+/** Help overlay rows: [keys, help] per binding, navigation first. */
+export function helpRows(keymap: Keymap): [string, string][] {
+  return keymap.bindings.map((b) => [keyLabel(b), b.help]);
+}
+
+export const README_KEYS_BEGIN = "<!-- keys:begin (generated from src/tui/keymap.ts) -->";
+export const README_KEYS_END = "<!-- keys:end -->";
+
+/** The README's Keys table, generated from the default table (laid out as `deno fmt` does). */
+export function keysMarkdown(table: readonly Binding[] = BINDINGS): string {
+  const rows = [
+    ["key", "action", "config name", "mode"],
+    ...table.map((b) => [
+      b.keys.map((k) => "`" + k.replace("|", "\\|") + "`").join(" "),
+      b.help,
+      "`" + b.action + "`",
+      b.scope,
+    ]),
+  ];
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => stringWidth(r[c]!))));
+  const line = (cells: string[]) =>
+    "| " + cells.map((cell, c) => cell + " ".repeat(widths[c]! - stringWidth(cell))).join(" | ") +
+    " |";
+  return [line(rows[0]!), line(widths.map((w) => "-".repeat(w))), ...rows.slice(1).map(line)]
+    .join("\n");
+}
+
+/** README text with its Keys section replaced by the generated one. */
+export function withKeysSection(readme: string, table: readonly Binding[] = BINDINGS): string {
+  const start = readme.indexOf(README_KEYS_BEGIN);
+  const end = readme.indexOf(README_KEYS_END);
+  if (start < 0 || end < start) return readme;
+  return readme.slice(0, start + README_KEYS_BEGIN.length) + "\n\n" + keysMarkdown(table) +
+    "\n\n" + readme.slice(end);
+}

@@ -1,0 +1,107 @@
+/**
+ * The tab bar (top) and the hint/status bar (bottom). The hint bar is
+ * generated from the keymap; in terminal mode it shows the escape chord.
+ */
+
+import type { TuiState } from "../../model/tui.ts";
+import type { Frame, Span } from "../frame.ts";
+import { bindingOf, hints, type Keymap } from "../keymap.ts";
+import type { Rect } from "../layout.ts";
+import { stringWidth, truncate } from "../width.ts";
+import { blockedCount } from "./sidebar.ts";
+import { theme } from "./theme.ts";
+
+export function tabTitles(state: TuiState): string[] {
+  return ["Sessions", ...state.tabs.map((t) => t.title)];
+}
+
+export function drawTabBar(frame: Frame, r: Rect, state: TuiState): void {
+  if (r.width <= 0 || r.height <= 0) return;
+  const spans: Span[] = [{ text: " lazyshell ", style: theme.title }];
+  tabTitles(state).forEach((title, i) => {
+    spans.push({
+      text: ` ${i < 9 ? `${i + 1} ` : ""}${title} `,
+      style: i === state.tab ? theme.tabActive : theme.tabIdle,
+    });
+  });
+  const blocked = blockedCount(state.sessions);
+  const right = blocked > 0 ? ` ‼ ${blocked} blocked ` : "";
+  frame.line(r.x, r.y, r.width, spans);
+  if (right && stringWidth(right) < r.width) {
+    frame.text(r.x + r.width - stringWidth(right), r.y, right, theme.blockedBanner);
+  }
+}
+
+/** Where the hint bar puts the input cursor, if an input line is open. */
+export function drawHintBar(frame: Frame, r: Rect, state: TuiState, keymap: Keymap): void {
+  if (r.width <= 0 || r.height <= 0) return;
+  const y = r.y;
+  const o = state.overlay;
+  if (o?.type === "input") {
+    const label = o.purpose === "rename" ? "Rename: " : "Watch pattern (empty disarms): ";
+    const x = frame.line(r.x, y, r.width, [{ text: label, style: theme.key }, { text: o.text }]);
+    if (x < r.x + r.width) frame.cursor = { x, y };
+    return;
+  }
+  if (o?.type === "confirm-quit") {
+    const n = o.running;
+    frame.line(r.x, y, r.width, [{
+      text: `${n} session${n === 1 ? "" : "s"} still running. Quit and end ${
+        n === 1 ? "it" : "them"
+      }? y/n`,
+      style: theme.messageError,
+    }]);
+    return;
+  }
+  if (o?.type === "restart-choice") {
+    frame.line(r.x, y, r.width, [
+      { text: "Restart: ", style: theme.key },
+      { text: "s", style: theme.key },
+      { text: " this session · " },
+      { text: "g", style: theme.key },
+      { text: ` group ${o.group} · ` },
+      { text: "esc", style: theme.key },
+      { text: " cancel" },
+    ]);
+    return;
+  }
+  const spans: Span[] = [];
+  if (state.mode === "terminal") {
+    const chord = bindingOf(keymap, "unfocus")?.keys[0] ?? "ctrl+]";
+    spans.push({ text: " TERMINAL ", style: theme.terminalBadge });
+    spans.push({ text: " keys go to the session · " });
+    spans.push({ text: chord, style: theme.key });
+    spans.push({ text: " back", style: theme.hint });
+  } else {
+    for (const h of hints(keymap, "navigation")) {
+      spans.push({ text: " " }, { text: h.key, style: theme.key }, {
+        text: " " + h.label,
+        style: theme.hint,
+      });
+    }
+  }
+  const end = frame.line(r.x, y, r.width, spans);
+  const msg = state.message;
+  if (msg) {
+    const room = r.x + r.width - end - 1;
+    const text = truncate(msg.text, Math.max(0, room));
+    if (msg.error || room >= stringWidth(msg.text)) {
+      const x = msg.error ? r.x : r.x + r.width - stringWidth(text) - 1;
+      const shown = msg.error ? truncate(msg.text, r.width) : text;
+      if (msg.error) frame.line(r.x, y, r.width, []);
+      frame.text(Math.max(r.x, x), y, shown, msg.error ? theme.messageError : theme.message);
+    }
+  }
+}
+
+/** Which tab a click at column x of the tab bar hits, or null. */
+export function tabAt(state: TuiState, x: number): number | null {
+  let cx = stringWidth(" lazyshell ");
+  const titles = tabTitles(state);
+  for (let i = 0; i < titles.length; i++) {
+    const w = stringWidth(` ${i < 9 ? `${i + 1} ` : ""}${titles[i]} `);
+    if (x >= cx && x < cx + w) return i;
+    cx += w;
+  }
+  return null;
+}

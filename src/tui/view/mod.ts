@@ -1,0 +1,52 @@
+/**
+ * view(state, inputs) → Frame: the whole TUI screen from plain state plus
+ * what the runtime read for this frame (the selected session's screen,
+ * the active plugin tab's lines). Pure: src/tui imports no runtime (no
+ * Deno.*, node-pty or xterm) and nothing from src/app.
+ */
+
+import type { TuiState } from "../../model/tui.ts";
+import { Frame, type StyledLine } from "../frame.ts";
+import type { Keymap } from "../keymap.ts";
+import { layout } from "../layout.ts";
+import { drawHintBar, drawTabBar } from "./bars.ts";
+import { drawHelp, drawPalette } from "./overlays.ts";
+import { drawPane } from "./pane.ts";
+import { drawSidebar } from "./sidebar.ts";
+import { theme } from "./theme.ts";
+
+export interface ViewInput {
+  readonly keymap: Keymap;
+  /** The selected session's screen (viewport), read from its emulator. */
+  readonly screen: Frame | null;
+  /** The active plugin tab's content, when a plugin tab is shown. */
+  readonly tabLines: readonly StyledLine[] | null;
+}
+
+export function view(state: TuiState, input: ViewInput): Frame {
+  const frame = new Frame(state.cols, state.rows);
+  const l = layout(state.cols, state.rows);
+  drawTabBar(frame, l.tabBar, state);
+  if (state.tab === 0) {
+    drawSidebar(frame, l.sidebar, state);
+    for (let y = 0; y < l.separator.height; y++) {
+      frame.text(l.separator.x, l.separator.y + y, "│", theme.separator);
+    }
+    const row = state.sessions.find((s) => s.id === state.selected) ?? null;
+    drawPane(frame, l.pane, state, row, input.screen);
+  } else {
+    const lines = input.tabLines ?? [];
+    for (let y = 0; y < l.body.height; y++) {
+      frame.line(l.body.x, l.body.y + y, l.body.width, lines[y] ?? []);
+    }
+  }
+  if (state.overlay?.type === "help") {
+    frame.cursor = null;
+    drawHelp(frame, l.body, input.keymap);
+  } else if (state.overlay?.type === "palette") {
+    frame.cursor = null;
+    drawPalette(frame, l.body, state, input.keymap);
+  }
+  drawHintBar(frame, l.hintBar, state, input.keymap);
+  return frame;
+}

@@ -1,0 +1,97 @@
+/**
+ * Boxes drawn over the body: the help overlay (`?`, generated from the
+ * keymap) and the command palette (`:`).
+ */
+
+import type { TuiState } from "../../model/tui.ts";
+import type { Frame, Span } from "../frame.ts";
+import { helpRows, type Keymap } from "../keymap.ts";
+import type { Rect } from "../layout.ts";
+import { stringWidth, truncate } from "../width.ts";
+import { EXITED_MARKER, NO_STATUS_MARKER } from "./marker.ts";
+import { theme } from "./theme.ts";
+
+export interface PaletteItem {
+  /** Keymap action, `restart-group`, or `tab:<command>` of the active tab. */
+  readonly name: string;
+  readonly help: string;
+}
+
+const PALETTE_SKIP = new Set(["up", "down", "goto-tab", "palette", "unfocus"]);
+
+/** Every palette entry for the current state, then filtered by the query. */
+export function paletteItems(state: TuiState, keymap: Keymap): PaletteItem[] {
+  const items: PaletteItem[] = keymap.bindings
+    .filter((b) => b.scope === "navigation" && !PALETTE_SKIP.has(b.action))
+    .map((b) => ({ name: b.action, help: b.help }));
+  items.push({ name: "restart-group", help: "Restart every session of the selected group" });
+  const tab = state.tab > 0 ? state.tabs[state.tab - 1] : undefined;
+  for (const c of tab?.commands ?? []) items.push({ name: c.name, help: c.help });
+  const q = state.overlay?.type === "palette" ? state.overlay.query.toLowerCase() : "";
+  return items.filter((i) => i.name.includes(q) || i.help.toLowerCase().includes(q));
+}
+
+function box(frame: Frame, r: Rect, title: string, lines: Span[][], selected = -1): void {
+  if (r.width < 4 || r.height < 3) return;
+  const inner = r.width - 2;
+  frame.text(r.x, r.y, "╭" + "─".repeat(inner) + "╮", theme.box);
+  frame.text(r.x + 2, r.y, truncate(` ${title} `, inner - 2), theme.title);
+  for (let i = 0; i < r.height - 2; i++) {
+    const y = r.y + 1 + i;
+    frame.text(r.x, y, "│", theme.box);
+    frame.line(r.x + 1, y, inner, lines[i] ?? [], i === selected ? theme.paletteSelected : {});
+    frame.text(r.x + r.width - 1, y, "│", theme.box);
+  }
+  frame.text(r.x, r.y + r.height - 1, "╰" + "─".repeat(inner) + "╯", theme.box);
+}
+
+function centered(body: Rect, width: number, height: number): Rect {
+  const w = Math.min(body.width, width);
+  const h = Math.min(body.height, height);
+  return {
+    x: body.x + Math.floor((body.width - w) / 2),
+    y: body.y + Math.floor((body.height - h) / 2),
+    width: w,
+    height: h,
+  };
+}
+
+export function drawHelp(frame: Frame, body: Rect, keymap: Keymap): void {
+  const rows = helpRows(keymap);
+  const keyW = Math.max(...rows.map(([k]) => stringWidth(k)));
+  const lines: Span[][] = rows.map(([k, h]) => [
+    { text: " " + k.padEnd(keyW + 2), style: theme.key },
+    { text: h },
+  ]);
+  lines.push([]);
+  lines.push([{
+    text:
+      ` Markers: ‼ blocked  … working  ✓ done  · idle  ● output  ${NO_STATUS_MARKER} no status  ${EXITED_MARKER} exited`,
+    style: theme.dim,
+  }]);
+  lines.push([{ text: " esc or ? closes", style: theme.dim }]);
+  const width = Math.max(...lines.map((l) => stringWidth(l.map((s) => s.text).join("")))) + 3;
+  box(frame, centered(body, width, lines.length + 2), "Keys", lines);
+}
+
+export function drawPalette(frame: Frame, body: Rect, state: TuiState, keymap: Keymap): void {
+  if (state.overlay?.type !== "palette") return;
+  const items = paletteItems(state, keymap);
+  const w = Math.min(body.width, 64);
+  const h = Math.min(body.height, items.length + 3);
+  const r = { x: body.x + Math.floor((body.width - w) / 2), y: body.y, width: w, height: h };
+  const lines: Span[][] = [[{ text: ":", style: theme.key }, { text: state.overlay.query }]];
+  const nameW = Math.max(0, ...items.map((i) => stringWidth(i.name)));
+  for (const item of items) {
+    lines.push([{ text: " " + item.name.padEnd(nameW + 2), style: theme.bold }, {
+      text: item.help,
+      style: theme.dim,
+    }]);
+  }
+  if (items.length === 0) lines.push([{ text: " no match", style: theme.dim }]);
+  box(frame, r, "Command", lines, state.overlay.index + 1);
+  if (r.height >= 3 && r.width >= 4) {
+    const x = r.x + 2 + stringWidth(state.overlay.query);
+    if (x < r.x + r.width - 1) frame.cursor = { x, y: r.y + 1 };
+  }
+}

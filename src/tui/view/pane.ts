@@ -1,0 +1,65 @@
+/**
+ * The selected session's live screen, copied cell by cell (colours,
+ * attributes, wide characters) from a Frame the runtime read out of the
+ * session's emulator, clipped to the pane. The child's cursor becomes the
+ * host cursor in terminal mode.
+ */
+
+import type { SessionRow, TuiState } from "../../model/tui.ts";
+import type { Frame } from "../frame.ts";
+import type { Rect } from "../layout.ts";
+import { stringWidth } from "../width.ts";
+import { theme } from "./theme.ts";
+
+/** Copies `src` into `dst` at the rectangle's origin, clipped to it. */
+export function blit(dst: Frame, r: Rect, src: Frame): void {
+  const h = Math.min(r.height, src.rows, dst.rows - r.y);
+  const w = Math.min(r.width, src.cols, dst.cols - r.x);
+  for (let y = 0; y < h; y++) {
+    const from = y * src.cols;
+    const to = (r.y + y) * dst.cols + r.x;
+    for (let x = 0; x < w; x++) {
+      const i = from + x;
+      const j = to + x;
+      const wide = src.widths[i] === 2 && x + 1 >= w;
+      dst.chars[j] = wide ? " " : src.chars[i]!;
+      dst.widths[j] = wide ? 1 : src.widths[i]!;
+      dst.fg[j] = src.fg[i]!;
+      dst.bg[j] = src.bg[i]!;
+      dst.attrs[j] = src.attrs[i]!;
+    }
+  }
+}
+
+export function drawPane(
+  frame: Frame,
+  r: Rect,
+  state: TuiState,
+  row: SessionRow | null,
+  screen: Frame | null,
+): void {
+  if (r.width <= 0 || r.height <= 0) return;
+  frame.fill(r.x, r.y, r.width, r.height);
+  if (!row || !screen) {
+    const text = state.sessions.length === 0 ? "Press n to start a shell" : "";
+    const x = r.x + Math.max(0, Math.floor((r.width - stringWidth(text)) / 2));
+    frame.text(x, r.y + Math.floor(r.height / 2), text, theme.dim, r.x + r.width);
+    return;
+  }
+  blit(frame, r, screen);
+  const scrolled = (state.scroll[row.id] ?? 0) > 0;
+  if (scrolled) {
+    const label = ` ↑ ${state.scroll[row.id]} lines · pgdown `;
+    const x = r.x + Math.max(0, r.width - stringWidth(label));
+    frame.text(x, r.y, label, theme.tabActive, r.x + r.width);
+  }
+  if (row.status === "exited") {
+    const how = row.signal ? `signal ${row.signal}` : `exit ${row.exitCode ?? "?"}`;
+    const label = ` ${row.name} ended (${how}) · x removes · W restarts `;
+    frame.line(r.x, r.y + r.height - 1, r.width, [{ text: label, style: theme.tabActive }]);
+  }
+  const c = screen.cursor;
+  if (state.mode === "terminal" && c && !scrolled && c.x < r.width && c.y < r.height) {
+    frame.cursor = { x: r.x + c.x, y: r.y + c.y };
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * The session list: ungrouped sessions first, then each group under its
+ * header, creation order inside. Blocked sessions cannot be missed: a red
+ * banner on top counts them (B jumps), their marker and name are red.
+ */
+
+import type { SessionRow, TuiState } from "../../model/tui.ts";
+import { BOLD, type Frame, type Span, type StyledLine } from "../frame.ts";
+import type { Rect } from "../layout.ts";
+import { stringWidth, truncate } from "../width.ts";
+import { formatDuration, markerOf } from "./marker.ts";
+import { SELECTED_BG, theme } from "./theme.ts";
+
+type Entry =
+  | { readonly type: "group"; readonly name: string }
+  | { readonly type: "session"; readonly row: SessionRow };
+
+/** Sessions in the order the list shows them (j/k follow it). */
+export function sessionOrder(sessions: readonly SessionRow[]): SessionRow[] {
+  const groups = new Map<string, SessionRow[]>();
+  const loose: SessionRow[] = [];
+  for (const s of sessions) {
+    if (s.group === null) loose.push(s);
+    else groups.set(s.group, [...(groups.get(s.group) ?? []), s]);
+  }
+  return [...loose, ...[...groups.values()].flat()];
+}
+
+function entries(sessions: readonly SessionRow[]): Entry[] {
+  const out: Entry[] = [];
+  let group: string | null = null;
+  for (const row of sessionOrder(sessions)) {
+    if (row.group !== null && row.group !== group) out.push({ type: "group", name: row.group });
+    group = row.group;
+    out.push({ type: "session", row });
+  }
+  return out;
+}
+
+export function blockedCount(sessions: readonly SessionRow[]): number {
+  return sessions.filter((s) => s.status === "running" && s.agentStatus?.state === "blocked")
+    .length;
+}
+
+/** The detail line under a session, or null when there is nothing to say. */
+function detail(row: SessionRow, state: TuiState): Span[] | null {
+  const spans: Span[] = [];
+  const st = row.agentStatus;
+  if (row.status === "exited") {
+    const how = row.signal ? `signal ${row.signal}` : `exit ${row.exitCode ?? "?"}`;
+    spans.push({ text: how, style: row.exitCode === 0 ? theme.dim : theme.error });
+  } else if (st?.state === "working") {
+    spans.push({ text: `⏱ ${formatDuration(state.now - st.since)}`, style: theme.working });
+  } else if (st?.state === "blocked") {
+    spans.push({
+      text: st.msg ?? `needs you${st.kind ? `: ${st.kind}` : ""}`,
+      style: theme.blocked,
+    });
+  } else if (row.agent !== null && st === null && !row.hasRules) {
+    spans.push({ text: "no status", style: theme.noStatus });
+  }
+  if (row.stats) {
+    if (spans.length) spans.push({ text: "  " });
+    spans.push({ text: row.stats, style: theme.dim });
+  }
+  return spans.length ? spans : null;
+}
+
+function sessionLines(row: SessionRow, state: TuiState, width: number): StyledLine[] {
+  const selected = row.id === state.selected;
+  const bg = selected ? { bg: SELECTED_BG } : {};
+  const m = markerOf(row, state);
+  const blocked = m.label === "blocked";
+  const agent = row.agent ?? "";
+  const nameStyle = { ...(blocked ? theme.blocked : selected ? theme.bold : theme.text), ...bg };
+  const room = width - 4 - (agent ? stringWidth(agent) + 1 : 0);
+  const name = truncate(row.name, Math.max(1, room));
+  const gap = Math.max(1, width - 3 - stringWidth(name) - stringWidth(agent) - 1);
+  const first: Span[] = [
+    { text: selected ? "▌" : " ", style: { fg: blocked ? 1 : 6, attrs: BOLD, ...bg } },
+    { text: m.text, style: { ...m.style, ...bg } },
+    { text: " ", style: bg },
+    { text: name, style: nameStyle },
+    ...(agent && room > 3
+      ? [{ text: " ".repeat(gap), style: bg }, { text: agent, style: { ...theme.dim, ...bg } }]
+      : []),
+  ];
+  const lines: StyledLine[] = [first];
+  const more = detail(row, state);
+  if (more) {
+    lines.push([
+      { text: "   ", style: bg },
+      ...more.map((s) => ({ ...s, style: { ...s.style, ...bg } })),
+    ]);
+  }
+  return lines;
+}
+
+export interface SidebarLines {
+  readonly lines: readonly StyledLine[];
+  /** The session each drawn row belongs to (for clicks), null for others. */
+  readonly ids: readonly (string | null)[];
+}
+
+/** The rows the list shows in a `width` x `height` area, scrolled to keep the selection in view. */
+export function sidebarLines(state: TuiState, width: number, height: number): SidebarLines {
+  const lines: StyledLine[] = [];
+  const ids: (string | null)[] = [];
+  let selectedLine = 0;
+  const blocked = blockedCount(state.sessions);
+  if (blocked > 0) {
+    lines.push([{ text: ` ‼ ${blocked} blocked · B jumps`, style: theme.blockedBanner }]);
+    ids.push(null);
+  }
+  if (state.sessions.length === 0) {
+    lines.push([{ text: " No sessions", style: theme.dim }]);
+    lines.push([{ text: " n starts a shell", style: theme.dim }]);
+    ids.push(null, null);
+  }
+  for (const e of entries(state.sessions)) {
+    if (e.type === "group") {
+      lines.push([{ text: " ▾ ", style: theme.group }, { text: e.name, style: theme.group }]);
+      ids.push(null);
+      continue;
+    }
+    if (e.row.id === state.selected) selectedLine = lines.length;
+    for (const line of sessionLines(e.row, state, width)) {
+      lines.push(line);
+      ids.push(e.row.id);
+    }
+  }
+  // Keep the selection in view; the blocked banner stays on top.
+  const pinned = blocked > 0 ? 1 : 0;
+  const avail = height - pinned;
+  const offset = Math.max(0, selectedLine + 2 - (pinned + avail));
+  const outLines: StyledLine[] = [];
+  const outIds: (string | null)[] = [];
+  for (let y = 0; y < height; y++) {
+    const i = y < pinned ? y : y + offset;
+    outLines.push(lines[i] ?? []);
+    outIds.push(ids[i] ?? null);
+  }
+  return { lines: outLines, ids: outIds };
+}
+
+export function drawSidebar(frame: Frame, r: Rect, state: TuiState): void {
+  if (r.width <= 0 || r.height <= 0) return;
+  const { lines } = sidebarLines(state, r.width, r.height);
+  lines.forEach((line, y) => {
+    const first = line[0]?.style;
+    const pad = first === theme.blockedBanner
+      ? first
+      : first?.bg !== undefined
+      ? { bg: first.bg }
+      : {};
+    frame.line(r.x, r.y + y, r.width, line, pad);
+  });
+}

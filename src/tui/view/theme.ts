@@ -1,0 +1,38 @@
+/** Colours and styles of the TUI, in palette indices so the host theme applies. */
+
+import { BOLD, DIM, INVERSE, type Style } from "../frame.ts";
+
+export const RED = 1;
+export const GREEN = 2;
+export const YELLOW = 3;
+export const BLUE = 4;
+export const MAGENTA = 5;
+export const CYAN = 6;
+export const GRAY = 8;
+export const SELECTED_BG = 236;
+
+export const theme = {
+  text: {} as Style,
+  dim: { attrs: DIM } as Style,
+  bold: { attrs: BOLD } as Style,
+  title: { fg: CYAN, attrs: BOLD } as Style,
+  tabActive: { attrs: BOLD | INVERSE } as Style,
+  tabIdle: { fg: GRAY } as Style,
+  separator: { fg: GRAY } as Style,
+  blocked: { fg: RED, attrs: BOLD } as Style,
+  blockedBanner: { fg: RED, attrs: BOLD | INVERSE } as Style,
+  working: { fg: YELLOW } as Style,
+  done: { fg: GREEN, attrs: BOLD } as Style,
+  error: { fg: RED } as Style,
+  activity: { fg: CYAN } as Style,
+  noStatus: { fg: GRAY, attrs: DIM } as Style,
+  group: { fg: BLUE, attrs: BOLD } as Style,
+  key: { fg: CYAN, attrs: BOLD } as Style,
+  hint: { fg: GRAY } as Style,
+  terminalBadge: { fg: 0, bg: GREEN, attrs: BOLD } as Style,
+  message: { fg: GREEN } as Style,
+  messageError: { fg: RED, attrs: BOLD } as Style,
+  box: { fg: CYAN } as Style,
+  boxFill: {} as Style,
+  paletteSelected: { attrs: INVERSE } as Style,
+} as const;

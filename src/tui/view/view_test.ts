@@ -1,0 +1,142 @@
+import assert from "node:assert/strict";
+import type { AgentStatus } from "../../model/agent.ts";
+import { initialTuiState, type SessionRow, type TuiState } from "../../model/tui.ts";
+import { Frame } from "../frame.ts";
+import { resolveKeymap } from "../keymap.ts";
+import { view } from "./mod.ts";
+
+const { keymap } = resolveKeymap();
+
+function row(id: string, more: Partial<SessionRow> = {}): SessionRow {
+  return {
+    id,
+    name: id,
+    group: null,
+    status: "running",
+    exitCode: null,
+    signal: null,
+    agent: null,
+    agentStatus: null,
+    hasRules: true,
+    stats: null,
+    ...more,
+  };
+}
+
+function st(state: AgentStatus["state"], more: Partial<AgentStatus> = {}): AgentStatus {
+  return {
+    state,
+    kind: null,
+    source: "declared",
+    ruleId: "osc7501",
+    seq: 1,
+    since: 0,
+    msg: null,
+    ...more,
+  };
+}
+
+function busyState(cols: number, rows: number): TuiState {
+  return {
+    ...initialTuiState(cols, rows, 92_000),
+    sessions: [
+      row("session-1", {
+        name: "api",
+        agent: "claude",
+        agentStatus: st("blocked", { msg: "approve Bash" }),
+      }),
+      row("session-2", {
+        name: "web",
+        agent: "codex",
+        agentStatus: st("working"),
+        stats: "12k tok",
+      }),
+      row("session-3", { name: "shell" }),
+      row("session-4", { name: "done", agent: "claude", agentStatus: st("idle"), group: "g" }),
+      row("session-5", { name: "mystery", agent: "aider", hasRules: false, group: "g" }),
+      row("session-6", { name: "old", status: "exited", exitCode: 1 }),
+    ],
+    selected: "session-2",
+    unseenDone: { "session-4": true },
+    activity: { "session-3": true },
+  };
+}
+
+function screen(cols: number, rows: number): Frame {
+  const f = new Frame(cols, rows);
+  f.text(0, 0, "$ echo 界 hello", { fg: 2 });
+  f.cursor = { x: 3, y: 1 };
+  return f;
+}
+
+Deno.test("view() draws markers, names, agents, durations, stats and the blocked banner", () => {
+  const s = busyState(120, 32);
+  const text = view(s, { keymap, screen: screen(89, 30), tabLines: null }).toText();
+  assert.match(text, /‼ 1 blocked · B jumps/);
+  assert.match(text, /‼ api +claude/);
+  assert.match(text, /approve Bash/);
+  assert.match(text, /⠋ web +codex/);
+  assert.match(text, /⏱ 1m32s {2}12k tok/);
+  assert.match(text, /● shell/);
+  assert.match(text, /▾ g/);
+  assert.match(text, /✓ done/);
+  assert.match(text, /◌ mystery +aider/);
+  assert.match(text, /no status/);
+  assert.match(text, /× old/);
+  assert.match(text, /exit 1/);
+  assert.match(text, /\$ echo 界 hello/);
+  assert.match(text, /enter type +n new/);
+});
+
+Deno.test("reduce_motion draws the working marker static", () => {
+  const s = { ...busyState(120, 32), reduceMotion: true, spin: 3 };
+  const text = view(s, { keymap, screen: null, tabLines: null }).toText();
+  assert.match(text, /… web/);
+});
+
+Deno.test("terminal mode shows the escape chord and the child's cursor", () => {
+  const s: TuiState = { ...busyState(120, 32), mode: "terminal" };
+  const f = view(s, { keymap, screen: screen(89, 30), tabLines: null });
+  assert.match(f.toText(), /TERMINAL +keys go to the session · ctrl\+] back/);
+  assert.deepEqual(f.cursor, { x: 31 + 3, y: 1 + 1 });
+  const nav = view(busyState(120, 32), { keymap, screen: screen(89, 30), tabLines: null });
+  assert.equal(nav.cursor, null);
+});
+
+Deno.test("view() survives every size down to 0x0, overlays included", () => {
+  const overlays: TuiState["overlay"][] = [
+    null,
+    { type: "help" },
+    { type: "palette", query: "re", index: 1 },
+    { type: "input", purpose: "rename", target: "session-1", text: "new name" },
+    { type: "confirm-quit", running: 3 },
+  ];
+  for (const overlay of overlays) {
+    for (const [cols, rows] of [[0, 0], [1, 1], [5, 2], [10, 3], [39, 9], [40, 10], [80, 24]]) {
+      const s = { ...busyState(cols!, rows!), overlay };
+      const f = view(s, { keymap, screen: screen(30, 20), tabLines: null });
+      assert.equal(f.cols, cols);
+      assert.equal(f.rows, rows);
+      assert.equal(f.chars.length, cols! * rows!);
+    }
+  }
+});
+
+Deno.test("the help overlay lists the keymap", () => {
+  const s = { ...busyState(100, 30), overlay: { type: "help" } as const };
+  const text = view(s, { keymap, screen: null, tabLines: null }).toText();
+  assert.match(text, /B +Jump to the next blocked session/);
+  assert.match(text, /ctrl\+] +Leave terminal mode/);
+});
+
+Deno.test("a plugin tab's lines fill the body", () => {
+  const s: TuiState = {
+    ...busyState(60, 10),
+    tabs: [{ title: "agents", capturing: false, commands: [] }],
+    tab: 1,
+  };
+  const text = view(s, { keymap, screen: null, tabLines: [[{ text: "hello from a plugin" }]] })
+    .toText();
+  assert.match(text, /2 agents/);
+  assert.match(text.split("\n")[1]!, /^hello from a plugin/);
+});

@@ -1,0 +1,106 @@
+/**
+ * Claude Code (`@anthropic-ai/claude-code`, a native Bun-compiled `claude`).
+ * Offline start: ANTHROPIC_BASE_URL at the mock, an API key pre-approved in
+ * ~/.claude.json, onboarding/upsell dialogs marked as seen (except for the
+ * `firststart` scenario), the work dir trusted (except for `trust`), and
+ * every hook event logged through scripts/hook-log.sh.
+ */
+
+import type { AgentProfile } from "../profile.ts";
+import { baseEnv, cliVersion, freshDir, KEYS, workdir, writeJson } from "./common.ts";
+
+const API_KEY = "sk-ant-lab-dummy-0000000000000000000000000000LABKEY";
+const VERSION_SEEN = "2.1.332";
+const HOOK_EVENTS = [
+  "SessionStart",
+  "SessionEnd",
+  "UserPromptSubmit",
+  "PreToolUse",
+  "PostToolUse",
+  "PermissionRequest",
+  "Notification",
+  "Stop",
+  "StopFailure",
+  "SubagentStart",
+  "SubagentStop",
+  "PreCompact",
+];
+
+export const claude: AgentProfile = {
+  id: "claude",
+  // Idle footer: "⏸ manual mode on · ? for shortcuts" or "⏵⏵ auto mode on (shift+tab to cycle)".
+  idleRe: /\? for shortcuts|shift\+tab to cycle\)(?!.*esc to interrupt)/,
+  blockedRe: /Do you want to proceed\?/,
+  trustRe: /trust this folder|Do you trust|Yes, I trust/i,
+  questionRe: /Which test framework should I use/,
+  // The trust dialog's default is "No, exit": Down, then Enter.
+  trustKeys: [KEYS.down, KEYS.enter],
+  approveKey: KEYS.enter,
+  interruptKeys: [KEYS.esc],
+  idleWaitMs: 70000,
+  quitKeys: [KEYS.ctrlC, KEYS.ctrlC],
+  scenarios: ["tool", "question", "interrupt", "deny", "ask", "trust", "startup", "firststart"],
+  async setup({ lab, mockUrl, scenario, name, scriptsDir }) {
+    const home = freshDir(`${lab}/homes/${name}`);
+    const cwd = await workdir(lab, `claude-${name}`);
+    const firstStart = scenario === "firststart";
+    const hookLog = `${home}/hooks.jsonl`;
+    writeJson(`${home}/.claude.json`, {
+      hasCompletedOnboarding: true,
+      lastOnboardingVersion: VERSION_SEEN,
+      lastReleaseNotesSeen: VERSION_SEEN,
+      theme: "dark",
+      numStartups: 5,
+      firstStartTime: "2026-01-01T00:00:00.000Z",
+      autoUpdates: false,
+      // Skip the 2.1.33x upsell/notice dialogs ("Try the new fullscreen renderer?", auto mode).
+      ...(firstStart ? {} : {
+        fullscreenUpsellSeenCount: 99,
+        hasSeenAutoDefaultNotice: true,
+        hasSeenAutoDefaultNudge: true,
+        hasSeenTasksHint: true,
+      }),
+      customApiKeyResponses: { approved: [API_KEY.slice(-20)], rejected: [] },
+      projects: scenario === "trust" ? {} : {
+        [cwd]: {
+          hasTrustDialogAccepted: true,
+          hasCompletedProjectOnboarding: true,
+          allowedTools: [],
+          projectOnboardingSeenCount: 5,
+        },
+      },
+    });
+    Deno.mkdirSync(`${home}/.claude`, { recursive: true });
+    const hook = (event: string) => [{
+      matcher: "*",
+      hooks: [{ type: "command", command: `${scriptsDir}/hook-log.sh ${event}` }],
+    }];
+    const settings = {
+      ...(firstStart ? {} : { permissions: { defaultMode: "default" } }),
+      hooks: Object.fromEntries(HOOK_EVENTS.map((e) => [e, hook(e)])),
+    };
+    const settingsFile = `${home}/lab-settings.json`;
+    const settingsText = writeJson(settingsFile, settings);
+    const args = firstStart
+      ? ["--settings", settingsFile]
+      : ["--settings", settingsFile, "--permission-mode", "default"];
+    return {
+      file: "claude",
+      args,
+      env: {
+        ...baseEnv(lab, home),
+        ANTHROPIC_BASE_URL: mockUrl,
+        ANTHROPIC_API_KEY: API_KEY,
+        DISABLE_TELEMETRY: "1",
+        DISABLE_AUTOUPDATER: "1",
+        DISABLE_ERROR_REPORTING: "1",
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+        LAB_HOOK_LOG: hookLog,
+      },
+      cwd,
+      version: await cliVersion(`${lab}/node_modules/.bin/claude`, home),
+      hookLog,
+      configFiles: { "claude-settings-hooks.json": settingsText },
+    };
+  },
+};

@@ -1,0 +1,94 @@
+/**
+ * opencode (`opencode-ai`, a native Bun-compiled `opencode`).
+ * Offline start: a `mock` provider (`@ai-sdk/openai-compatible`, Chat
+ * Completions) in ~/.config/opencode/opencode.json with bash/edit/webfetch
+ * set to "ask", model downloads and default plugins off, a local plugin that
+ * logs every bus event, and `--port` so the driver can follow `/event` (SSE).
+ */
+
+import type { AgentProfile } from "../profile.ts";
+import { baseEnv, cliVersion, freshDir, KEYS, workdir } from "./common.ts";
+
+const LOGGER_PLUGIN = (log: string) =>
+  `import { appendFileSync } from "node:fs";
+const log = (event, payload) => appendFileSync(${
+    JSON.stringify(log)
+  }, JSON.stringify({ t_epoch_ms: Date.now(), event, payload }) + "\\n");
+export const LabLogger = async () => ({
+  event: async ({ event }) => { if (!/^message\\.part\\.(delta|updated)$/.test(event.type)) log(event.type, event.properties); },
+  "permission.ask": async (input, output) => log("hook:permission.ask", { input, output }),
+  "tool.execute.before": async (input, output) => log("hook:tool.execute.before", { input, output }),
+  "tool.execute.after": async (input, output) => log("hook:tool.execute.after", { tool: input.tool }),
+  "chat.message": async (input, output) => log("hook:chat.message", { input }),
+});
+`;
+
+export const opencode: AgentProfile = {
+  id: "opencode",
+  idleRe: /ctrl\+p|tab agents|Ask anything|commands/i,
+  blockedRe: /Permission required|Allow once|Allow always/i,
+  trustRe: /trust/i,
+  questionRe: /Which test framework should I use/,
+  trustKeys: [KEYS.enter],
+  approveKey: KEYS.enter,
+  // The first Esc only arms it: the footer says "esc again to interrupt".
+  interruptKeys: [KEYS.esc, KEYS.esc],
+  idleWaitMs: 8000,
+  quitKeys: [KEYS.ctrlC, KEYS.ctrlC],
+  scenarios: ["tool", "question", "interrupt", "deny", "ask", "startup"],
+  async setup({ lab, mockUrl, mockPort, name }) {
+    const home = freshDir(`${lab}/homes/${name}`);
+    const cwd = await workdir(lab, `opencode-${name}`);
+    // Below the ephemeral range, so it cannot collide with the mock's random port.
+    const serverPort = 29000 + (mockPort % 1000);
+    const cfg = {
+      $schema: "https://opencode.ai/config.json",
+      provider: {
+        mock: {
+          npm: "@ai-sdk/openai-compatible",
+          name: "Mock LLM",
+          options: { baseURL: `${mockUrl}/v1`, apiKey: "lab-dummy-key" },
+          models: {
+            "mock-model": {
+              name: "Mock Model",
+              tool_call: true,
+              limit: { context: 128000, output: 8192 },
+            },
+          },
+        },
+      },
+      model: "mock/mock-model",
+      small_model: "mock/mock-model",
+      permission: { bash: "ask", edit: "ask", webfetch: "ask" },
+      autoupdate: false,
+      share: "disabled",
+    };
+    const cfgText = JSON.stringify(cfg, null, 1);
+    Deno.mkdirSync(`${home}/.config/opencode/plugin`, { recursive: true });
+    Deno.writeTextFileSync(`${home}/.config/opencode/opencode.json`, cfgText);
+    const pluginLog = `${home}/plugin-events.jsonl`;
+    Deno.writeTextFileSync(
+      `${home}/.config/opencode/plugin/lab-logger.js`,
+      LOGGER_PLUGIN(pluginLog),
+    );
+    const noPort = /noport/.test(name); // plain `opencode`: does the TUI listen without --port?
+    return {
+      file: "opencode",
+      args: noPort ? [] : ["--port", String(serverPort)],
+      env: {
+        ...baseEnv(lab, home),
+        OPENCODE_DISABLE_AUTOUPDATE: "1",
+        OPENCODE_DISABLE_MODELS_FETCH: "1",
+        OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
+        OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
+        OPENCODE_DISABLE_SHARE: "1",
+      },
+      cwd,
+      version: await cliVersion(`${lab}/node_modules/.bin/opencode`, home),
+      ...(noPort ? {} : { sseUrl: `http://127.0.0.1:${serverPort}/event` }),
+      hookLog: pluginLog,
+      hookKind: "plugin",
+      configFiles: { "opencode-config.json": cfgText },
+    };
+  },
+};

@@ -1,0 +1,69 @@
+/**
+ * What the driver needs to know about one agent CLI: how to start it offline
+ * against the mock (setup), what its screens look like (for the driver's
+ * own waits and the `screen` truth labels), and which keys a user presses.
+ */
+
+export const SCENARIOS = [
+  "tool",
+  "question",
+  "interrupt",
+  "deny",
+  "ask",
+  "trust",
+  "startup",
+  "firststart",
+] as const;
+export type ScenarioName = typeof SCENARIOS[number];
+
+export interface SetupContext {
+  /** Where the CLIs are npm-installed (`<lab>/node_modules/.bin/<cli>`). */
+  readonly lab: string;
+  /** The mock model server, `http://127.0.0.1:<port>`. */
+  readonly mockUrl: string;
+  readonly mockPort: number;
+  readonly scenario: ScenarioName;
+  /** The capture's name, e.g. `claude-tool-osc7501`. */
+  readonly name: string;
+  /** tools/capture/scripts (hook-log.sh, notify-log.sh). */
+  readonly scriptsDir: string;
+}
+
+export interface LaunchSpec {
+  readonly file: string;
+  readonly args: readonly string[];
+  readonly env: Record<string, string>;
+  readonly cwd: string;
+  readonly version: string;
+  /** A JSONL log the CLI's hooks append to (copied as hooks.jsonl or plugin-events.jsonl). */
+  readonly hookLog?: string;
+  readonly hookKind?: "hook" | "plugin";
+  /** Codex `notify` log (copied as notify.jsonl). */
+  readonly notifyLog?: string;
+  /** opencode's server event stream (loopback), recorded as server-events.jsonl. */
+  readonly sseUrl?: string;
+  /** Config files written for the CLI, copied into the capture for the record. */
+  readonly configFiles?: Readonly<Record<string, string>>;
+}
+
+export interface AgentProfile {
+  readonly id: string;
+  /** The main prompt is up and the agent waits for a task. */
+  readonly idleRe: RegExp;
+  /** A permission prompt is on screen. */
+  readonly blockedRe: RegExp;
+  readonly trustRe: RegExp;
+  /** The agent's own multiple-choice question UI. */
+  readonly questionRe: RegExp;
+  readonly approveKey: string;
+  /** Keys that accept the folder-trust dialog. */
+  readonly trustKeys: readonly string[];
+  /** Keys that interrupt a turn (opencode needs Esc twice). */
+  readonly interruptKeys: readonly string[];
+  /** Idle time after a prose-question turn (Claude's idle notification comes after ~60 s). */
+  readonly idleWaitMs: number;
+  readonly quitKeys: readonly string[];
+  /** Scenarios this CLI supports (default: all but firststart). */
+  readonly scenarios?: readonly ScenarioName[];
+  setup(ctx: SetupContext): Promise<LaunchSpec>;
+}

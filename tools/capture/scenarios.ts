@@ -1,0 +1,197 @@
+/**
+ * Scripted users: each scenario plays one situation like a person at the
+ * keyboard and labels the true state as it goes (driver = a key we pressed,
+ * mock = the model started/finished, screen = the prompt/dialog appeared).
+ * Waits are scaled by the driver's pace (tests run them 10x faster).
+ */
+
+import type { At, LabelSource, TruthState } from "./recorder.ts";
+import type { AgentProfile, ScenarioName } from "./profile.ts";
+
+/** What a scenario may do; implemented by the driver. */
+export interface Player {
+  readonly agent: AgentProfile;
+  readonly focusOut: boolean;
+  wait(ms: number): Promise<void>;
+  /** The first output after which the screen matches `re`, or null after `ms`. */
+  waitScreen(re: RegExp, ms: number, what: string): Promise<At | null>;
+  /** Whether the mock sends `type` (a main turn's event) within `ms`. */
+  waitMock(type: "turn_end" | "tool_call_sent" | "stream_start", ms: number): Promise<boolean>;
+  mockCount(type: string): number;
+  prompt(text: string): Promise<void>;
+  key(data: string, note: string): void;
+  label(state: TruthState, note: string, source: LabelSource, at?: At): void;
+  note(text: string): void;
+  procs(tag: string): void;
+  screenText(): string;
+}
+
+type Scenario = (p: Player) => Promise<void>;
+
+const TOOL_PROMPT = "LAB-TOOL: please create the marker file lab-file.txt";
+
+async function idle(p: Player, ms = 40000): Promise<boolean> {
+  const at = await p.waitScreen(p.agent.idleRe, ms, "main prompt");
+  if (at) p.label("idle", "main prompt on screen", "screen", at);
+  return at !== null;
+}
+
+async function blocked(p: Player, re: RegExp, what: string, note: string): Promise<boolean> {
+  const at = await p.waitScreen(re, 25000, what);
+  if (at) p.label("blocked", note, "screen", at);
+  return at !== null;
+}
+
+async function settle(p: Player, note: string): Promise<void> {
+  await p.wait(2000);
+  p.label("idle", note, "driver");
+}
+
+export const SCENARIO_BODIES: Readonly<Record<ScenarioName, Scenario>> = {
+  async startup(p) {
+    await idle(p, 30000);
+    p.procs("idle");
+    await p.wait(4000);
+  },
+
+  async tool(p) {
+    await idle(p);
+    p.procs("idle");
+    await p.wait(3000);
+    if (p.focusOut) {
+      p.key("\x1b[O", "focus-out report CSI O (user switched to another tab)");
+      await p.wait(1000);
+    }
+    await p.prompt(TOOL_PROMPT);
+    await p.wait(1500);
+    p.procs("working");
+    await blocked(p, p.agent.blockedRe, "permission prompt", "permission prompt on screen");
+    await p.wait(8000);
+    p.procs("blocked");
+    p.key(p.agent.approveKey, `approve permission prompt (${JSON.stringify(p.agent.approveKey)})`);
+    p.label("working", "user approved the tool call", "driver");
+    await p.waitMock("turn_end", 25000);
+    await settle(p, "turn ended; prompt waiting for input");
+    await p.wait(4000);
+  },
+
+  async question(p) {
+    await idle(p);
+    await p.wait(3000);
+    await p.prompt("LAB-QUESTION: why does the parser test fail?");
+    await p.waitMock("turn_end", 25000);
+    await settle(
+      p,
+      'turn ended with a PROSE question ("Would you like me to add a regression test?") - ' +
+        "not a blocking prompt",
+    );
+    await p.wait(p.agent.idleWaitMs);
+  },
+
+  async interrupt(p) {
+    await idle(p);
+    await p.wait(3000);
+    await p.prompt("LAB-LONG: think about this for a while");
+    await p.wait(7000);
+    p.procs("working");
+    const keys = p.agent.interruptKeys;
+    for (const [i, k] of keys.entries()) {
+      p.key(k, `Esc ${i + 1}/${keys.length} (interrupt the turn)`);
+      if (i + 1 < keys.length) await p.wait(700);
+    }
+    p.label(
+      "idle",
+      `user pressed Esc${keys.length > 1 ? " twice" : ""} mid-turn; turn interrupted ` +
+        '(user-initiated, no "done")',
+      "driver",
+    );
+    await p.wait(7000);
+  },
+
+  async deny(p) {
+    await idle(p);
+    await p.wait(3000);
+    await p.prompt(TOOL_PROMPT);
+    await blocked(p, p.agent.blockedRe, "permission prompt", "permission prompt on screen");
+    await p.wait(4000);
+    p.key("\x1b", "Esc (deny the permission prompt)");
+    p.label("idle", "user denied with Esc; agent waits for new instructions", "driver");
+    await p.wait(6000);
+  },
+
+  async ask(p) {
+    await idle(p);
+    await p.wait(3000);
+    await p.prompt("LAB-ASK: add a regression test for the parser");
+    const q = await p.waitScreen(p.agent.questionRe, 25000, "question UI");
+    if (!q) {
+      // e.g. Codex: request_user_input is "only available in Plan mode"; the turn just ends.
+      if (p.mockCount("turn_end") > 0) {
+        p.note("no question UI; the turn ended on its own");
+        await p.wait(2000);
+        p.label(
+          "idle",
+          "turn ended without showing a question UI (tool rejected by the CLI)",
+          "driver",
+        );
+      }
+      await p.wait(4000);
+      return;
+    }
+    p.label(
+      "blocked",
+      "question UI on screen (agent asks the user to pick an option)",
+      "screen",
+      q,
+    );
+    await p.wait(6000);
+    p.procs("question");
+    const before = p.mockCount("turn_end");
+    for (let i = 0; i < 4; i++) {
+      p.key("\r", `Enter ${i + 1} (pick the highlighted first option / submit)`);
+      if (i === 0) {
+        p.label("working", "user answered the question (Enter on the first option)", "driver");
+      }
+      await p.wait(1500);
+      if (!p.agent.questionRe.test(p.screenText()) || p.mockCount("turn_end") > before) break;
+    }
+    if (p.mockCount("turn_end") === before) await p.waitMock("turn_end", 20000);
+    await settle(p, "turn ended after the question was answered");
+    await p.wait(4000);
+  },
+
+  async trust(p) {
+    await blocked(p, p.agent.trustRe, "trust dialog", "folder-trust dialog on screen (onboarding)");
+    p.procs("trust");
+    await p.wait(5000);
+    for (const k of p.agent.trustKeys) {
+      p.key(k, `accept trust dialog: key ${JSON.stringify(k)}`);
+      await p.wait(600);
+    }
+    p.label("starting", "user accepted trust dialog", "driver");
+    await idle(p, 20000);
+    await p.wait(4000);
+  },
+
+  // Claude 2.1.33x first start: notice + "Try the new fullscreen renderer?" dialog.
+  async firststart(p) {
+    await blocked(
+      p,
+      /Try the new fullscreen renderer\?/,
+      "fullscreen upsell dialog",
+      'onboarding dialog "Try the new fullscreen renderer?" on screen',
+    );
+    await p.wait(5000);
+    p.key("2", 'choose "2. Not now"');
+    await p.wait(600);
+    p.label("starting", "user dismissed the dialog", "driver");
+    await idle(p, 15000);
+    await p.wait(3000);
+    await p.prompt(TOOL_PROMPT);
+    await blocked(p, p.agent.blockedRe, "permission prompt", "permission prompt on screen");
+    if (await p.waitMock("turn_end", 25000)) {
+      p.label("done", "turn ended without a permission prompt (auto mode?)", "mock");
+    }
+    await p.wait(4000);
+  },
+};
