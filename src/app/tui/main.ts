@@ -8,19 +8,41 @@
 import { dataDir } from "../../config/paths.ts";
 import { messageOf, UserError } from "../../errors.ts";
 import { sessionSize } from "../../tui/layout.ts";
+import { logTo } from "../notifications.ts";
+import { launchProject } from "../project.ts";
 import { Runtime } from "../runtime.ts";
+import { startSockets } from "../sockets.ts";
 import { TuiApp } from "./app.ts";
 import { HostTerminal } from "./host.ts";
 
 const SIGNAL_CODES = { SIGTERM: 143, SIGHUP: 129 } as const;
 
-export async function runTui(): Promise<number> {
+export interface TuiOptions {
+  /** `--project FILE` (default: ./lazyshell.yml when present). */
+  readonly project?: string | undefined;
+}
+
+export async function runTui(options: TuiOptions = {}): Promise<number> {
   if (!Deno.stdin.isTerminal() || !Deno.stdout.isTerminal()) {
     throw new UserError("lazyshell needs a terminal; use `lazyshell serve` without one");
   }
   const host = new HostTerminal();
   const size = host.size;
-  const runtime = new Runtime(sessionSize(size.cols, size.rows));
+  const pane = sessionSize(size.cols, size.rows);
+  const runtime = new Runtime(pane);
+  try {
+    await startSockets(runtime, runtime.detection, logTo(runtime.env));
+    launchProject(runtime, { cwd: Deno.cwd(), file: options.project });
+    for (const s of runtime.store.list()) s.resize(pane.cols, pane.rows);
+  } catch (error) {
+    await runtime[Symbol.asyncDispose]();
+    throw error;
+  }
+  return await run(host, runtime);
+}
+
+async function run(host: HostTerminal, runtime: Runtime): Promise<number> {
+  const size = host.size;
   const env = runtime.env;
   const crash = (error: unknown) => {
     host.restore();

@@ -15,10 +15,9 @@ export interface DetectionView {
   on(listener: (event: { readonly type: string; readonly id: string }) => void): Disposable;
 }
 
-/** The runtime's DetectionHub once it is wired in, else null (plain sessions only). */
-export function detectionOf(runtime: Runtime): DetectionView | null {
-  const hub = (runtime as unknown as { detection?: DetectionView | null }).detection;
-  return hub ?? null;
+/** The runtime's DetectionHub. */
+export function detectionOf(runtime: Runtime): DetectionView {
+  return runtime.detection;
 }
 
 export function sessionRows(

@@ -6,8 +6,12 @@ export function registerStart(program: Command): void {
   program
     .command("start", { isDefault: true, hidden: true })
     .description("Start the TUI")
-    .action(async () => {
+    .option(
+      "--project <file>",
+      "start the sessions of this project file (default: ./lazyshell.yml)",
+    )
+    .action(async (options) => {
       const { runTui } = await import("../../app/tui/main.ts");
-      process.exitCode = await runTui();
+      process.exitCode = await runTui({ project: options.project });
     });
 }
