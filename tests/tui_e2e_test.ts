@@ -26,6 +26,7 @@ interface Lab {
 async function lab(cols = 100, rows = 30): Promise<Lab> {
   const dir = Deno.makeTempDirSync({ prefix: "lazyshell-tui-e2e-" });
   Deno.mkdirSync(`${dir}/config/lazyshell`, { recursive: true });
+  Deno.mkdirSync(`${dir}/run`, { mode: 0o700 });
   Deno.writeTextFileSync(
     `${dir}/config/lazyshell/config.yml`,
     `notify:\n  fallback_command: "cat >> ${dir}/notified"\n  rate_limit_seconds: 0\n`,
@@ -51,6 +52,20 @@ async function lab(cols = 100, rows = 30): Promise<Lab> {
 }
 
 const type = (s: Session, text: string) => s.write(text);
+
+/** The TUI has left the alternate screen and the outer shell prompts again. */
+function backAtPrompt(tui: Session): Promise<void> {
+  return waitFor(
+    tui,
+    () => {
+      const text = screenText(tui);
+      const last = text.split("\n").filter((l) => l.trim() !== "").at(-1) ?? "";
+      return !text.includes(" lazyshell ") && /^\S+[$#]\s*$/.test(last);
+    },
+    WAIT,
+    "the shell prompt after quitting",
+  );
+}
 const lines = (s: Session) => screenText(s).split("\n");
 
 Deno.test("the TUI starts, creates sessions, forwards typing, resizes and restores the terminal", async () => {
@@ -98,7 +113,7 @@ Deno.test("the TUI starts, creates sessions, forwards typing, resizes and restor
   type(tui, "q");
   await waitForText(tui, "still running", WAIT);
   type(tui, "y");
-  await waitForText(tui, /main\.ts\s*\n\S+[$#] *(\n|$)/, WAIT);
+  await backAtPrompt(tui);
   type(tui, "stty -a | tr ' ' '\\n' | grep -E '^-?(icanon|echo|isig)$' | tr '\\n' ,; echo\r");
   await waitForText(tui, /isig,icanon,echo,\n\S+[$#]/, WAIT);
 });
@@ -131,5 +146,47 @@ Deno.test("a failed command in a session you do not type into reaches the fallba
   type(tui, "q");
   await waitForText(tui, "still running", WAIT);
   type(tui, "y");
-  await waitFor(tui, () => !screenText(tui).includes("lazyshell"), WAIT, "the TUI to leave");
+  await backAtPrompt(tui);
+});
+
+Deno.test("a program declaring blocked (OSC 7501) shows ‼, B selects it, the fallback command gets the text", async () => {
+  await using l = await lab();
+  const tui = l.outer;
+  const msg = btoa("approve Bash: touch lab-file.txt");
+  // The fake agent waits for a line on stdin before declaring: the TUI is up by then.
+  Deno.writeTextFileSync(
+    `${l.dir}/agent.sh`,
+    `read -r line\nprintf '\\033]7501;state=blocked:kind=permission:msg=${msg}\\033\\\\'\nsleep 600\n`,
+  );
+  Deno.writeTextFileSync(
+    `${l.dir}/project.yml`,
+    `sessions:\n  - name: shell\n  - name: api\n    group: agents\n    command: sh ${l.dir}/agent.sh\n`,
+  );
+  type(tui, `deno run -A ${MAIN} --project ${l.dir}/project.yml\r`);
+  await waitForText(tui, /▌.*shell/, WAIT);
+  await waitForText(tui, /api/, WAIT);
+  type(tui, "j\r\r\x1d");
+  await waitForText(tui, "‼ 1 blocked", WAIT);
+  await waitForText(tui, "approve Bash: touch", WAIT);
+  type(tui, "k");
+  await waitForText(tui, /▌.*shell/, WAIT);
+  type(tui, "B");
+  await waitForText(tui, /▌‼ api/, WAIT);
+  const read = () => {
+    try {
+      return Deno.readTextFileSync(`${l.dir}/notified`);
+    } catch {
+      return "";
+    }
+  };
+  await waitFor(
+    tui,
+    () => read().includes("api: needs you — approve Bash: touch lab-file.txt"),
+    WAIT,
+    "the blocked notification",
+  );
+  type(tui, "q");
+  await waitForText(tui, "still running", WAIT);
+  type(tui, "y");
+  await backAtPrompt(tui);
 });
