@@ -16,7 +16,10 @@ export interface Player {
   /** The first output after which the screen matches `re`, or null after `ms`. */
   waitScreen(re: RegExp, ms: number, what: string): Promise<At | null>;
   /** Whether the mock sends `type` (a main turn's event) within `ms`. */
-  waitMock(type: "turn_end" | "tool_call_sent" | "stream_start", ms: number): Promise<boolean>;
+  waitMock(
+    type: "request" | "turn_end" | "tool_call_sent" | "stream_start",
+    ms: number,
+  ): Promise<boolean>;
   mockCount(type: string): number;
   prompt(text: string): Promise<void>;
   key(data: string, note: string): void;
