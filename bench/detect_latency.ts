@@ -11,7 +11,7 @@
  * false-blocked episodes while the agent works and while it is idle.
  * Targets: 0 misses, 0 false episodes, afterglow ≤ 0.1 s, p95 ≤ 100 ms.
  *
- *   deno run -A bench/detect_latency.ts [--prompts 27] [--seed 7]
+ *   deno run -A bench/detect_latency.ts [--prompts 26] [--seed 7] [--verbose]
  */
 
 import { parseArgs } from "node:util";
@@ -24,7 +24,8 @@ import { analyse, type Change, type TruthRecord } from "./detect_latency_stats.t
 const args = parseArgs({
   args: Deno.args,
   options: {
-    prompts: { type: "string", default: "27" },
+    prompts: { type: "string", default: "26" },
+    verbose: { type: "boolean", default: false },
     seed: { type: "string", default: "7" },
     "hard-limit": { type: "string", default: "420" },
   },
@@ -130,7 +131,7 @@ async function main(): Promise<number> {
         const task = TASKS[tasks++ % TASKS.length]!;
         for (const ch of task) {
           session.write(ch);
-          await sleep(between(15, 45));
+          await sleep(between(10, 30));
         }
         session.write("\r");
       }
@@ -146,6 +147,17 @@ async function main(): Promise<number> {
   await Promise.race([session.exited, sleep(3000)]);
 
   const r = analyse(truth, changes, ended);
+  if (args.values.verbose) {
+    const rel = (t: number) => `+${((t - started) / 1000).toFixed(3)}`.padStart(9);
+    const merged = [
+      ...truth.map((e) => ({ t: e.t, line: `truth    ${e.state.padEnd(8)} ${e.note ?? ""}` })),
+      ...changes.map((c) => ({
+        t: c.t,
+        line: `detected ${c.state.padEnd(8)} ${c.source}/${c.rule}`,
+      })),
+    ].sort((a, b) => a.t - b.t);
+    for (const m of merged) console.log(`${rel(m.t)} ${m.line}`);
+  }
   const s = (ms: number | null) => (ms === null ? "-" : `${(ms / 1000).toFixed(3)} s`);
   console.log(`detector: ${detector.name}`);
   console.log(

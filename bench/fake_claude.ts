@@ -202,11 +202,11 @@ async function turn(task: string) {
   verb = VERBS[Math.floor(rand() * VERBS.length)]!;
   out(frame(workingBox(++tick), [`> ${task}`, ""]));
   record("working", "task submitted");
-  await work(between(600, 1500));
-  const calls = rand() < 0.45 ? 2 : 1;
+  await work(between(400, 1000));
+  const calls = rand() < 0.6 ? 2 : 1;
   for (let i = 0; i < calls; i++) {
     const cmd = COMMANDS[Math.floor(rand() * COMMANDS.length)]!;
-    const needsPermission = i === 0 || rand() < 0.6;
+    const needsPermission = i === 0 || rand() < 0.8;
     if (needsPermission) await permission(cmd);
     else out(frame(workingBox(++tick), [`● Bash(${cmd})`, "  ⎿  Running…"]));
     // Skewed toward short calls: 0.5–6 s, mean ~2.3 s.

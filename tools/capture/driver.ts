@@ -283,7 +283,7 @@ export async function runCapture(o: CaptureOptions): Promise<CaptureResult> {
     });
 
     const hard = Promise.withResolvers<"hard">();
-    const hardTimer = setTimeout(() => hard.resolve("hard"), o.hardLimitMs ?? 180000);
+    const hardTimer = setTimeout(() => hard.resolve("hard"), o.hardLimitMs ?? 300000);
     try {
       const outcome = await Promise.race([
         SCENARIO_BODIES[o.scenario](player).then(() => "done" as const),
