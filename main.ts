@@ -21,9 +21,19 @@ async function main(args: string[]): Promise<number> {
     } catch { /* a hook never fails */ }
     return 0;
   }
+  if (first === "__plugin") {
+    // Built-in plugin tabs (DESIGN §7): no commander, no node-pty.
+    const { runBuiltin } = await import("./plugins/mod.ts");
+    return await runBuiltin(args.slice(1));
+  }
   if (first === "--version" || first === "-V") {
     console.log(`lazyshell ${VERSION}`);
     return 0;
+  }
+  if (first === "ctl") {
+    // A thin client: no commander (its argv is the verb table's, C2).
+    const { runCtl } = await import("./src/ctl/client.ts");
+    return await runCtl(args.slice(1));
   }
   const { runProgram } = await import("./src/cli/program.ts");
   return await runProgram(args, VERSION);

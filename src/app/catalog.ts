@@ -51,12 +51,17 @@ export interface CatalogOptions {
 }
 
 /** Loads built-in then user manifests; never throws for a bad or missing file. */
-export async function loadCatalog(options: CatalogOptions = {}): Promise<Catalog> {
+export function loadCatalog(options: CatalogOptions = {}): Promise<Catalog> {
+  return Promise.resolve(loadCatalogSync(options));
+}
+
+/** The same, synchronously (the runtime is built synchronously; a few small files). */
+export function loadCatalogSync(options: CatalogOptions = {}): Catalog {
   const errors: ManifestError[] = [];
-  const builtin = await readDir(options.builtinDir ?? BUILTIN_MANIFESTS, errors);
+  const builtin = readDir(options.builtinDir ?? BUILTIN_MANIFESTS, errors);
   const env = options.env ?? Deno.env.toObject();
   const userDir = options.userDir === undefined ? userManifestDir(env) : options.userDir;
-  const user = userDir === null ? [] : await readDir(userDir, errors);
+  const user = userDir === null ? [] : readDir(userDir, errors);
   const list = [...builtin];
   for (const m of user) {
     const i = list.findIndex((b) => b.id === m.id);
@@ -66,11 +71,11 @@ export async function loadCatalog(options: CatalogOptions = {}): Promise<Catalog
   return new Catalog(list, errors);
 }
 
-async function readDir(dir: URL | string, errors: ManifestError[]): Promise<Manifest[]> {
+function readDir(dir: URL | string, errors: ManifestError[]): Manifest[] {
   const base = typeof dir === "string" ? dir.replace(/\/?$/, "/") : dir;
   const names: string[] = [];
   try {
-    for await (const entry of Deno.readDir(base)) {
+    for (const entry of Deno.readDirSync(base)) {
       if ((entry.isFile || entry.isSymlink) && /\.ya?ml$/.test(entry.name)) names.push(entry.name);
     }
   } catch (error) {
@@ -85,7 +90,7 @@ async function readDir(dir: URL | string, errors: ManifestError[]): Promise<Mani
     const path = typeof base === "string" ? `${base}${name}` : new URL(name, base);
     const file = displayPath(path);
     try {
-      const text = await Deno.readTextFile(path);
+      const text = Deno.readTextFileSync(path);
       out.push(parseManifest(text, file, name.replace(/\.ya?ml$/, "")));
     } catch (error) {
       errors.push(

@@ -151,3 +151,32 @@ Deno.test("Runtime: arm() by session name notifies through the notifier; bad inp
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("Runtime: the stats command runs for the session the user selects", async () => {
+  const dir = await Deno.makeTempDir();
+  const runtime = new Runtime({
+    env: { ...Deno.env.toObject(), XDG_DATA_HOME: dir },
+    config: parseConfig(`agent_stats_command: 'echo "$LAZYSHELL_SESSION_ID $PWD"'\n`, "c.yml"),
+    cwd: dir,
+  });
+  try {
+    const session = runtime.createSession({ name: "api", command: "read -r x" });
+    const got = new Promise<string>((resolve) => {
+      const sub = runtime.notifications.stats.on((id, line) => {
+        sub[Symbol.dispose]();
+        resolve(`${id} ${line.text}`);
+      });
+    });
+    runtime.setFocus({ selected: session.id, terminal: false });
+    assert.equal(await got, `${session.id} ${session.id} ${await Deno.realPath(dir)}`);
+    assert.deepEqual(runtime.notifications.turn(session.id), {
+      working: false,
+      current: null,
+      last: null,
+      count: 0,
+    });
+  } finally {
+    await runtime[Symbol.asyncDispose]();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

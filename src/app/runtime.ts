@@ -16,6 +16,8 @@ import type { SessionInfo } from "../model/session.ts";
 import { type SessionSpec, SessionStore, type StoreEvent } from "../session/store.ts";
 import type { Session } from "../session/session.ts";
 import { type Notifications, startNotifications } from "./notifications.ts";
+import { type Catalog, loadCatalogSync } from "./catalog.ts";
+import { DetectionHub } from "./detection.ts";
 
 export interface RuntimeOptions {
   readonly env?: Env;
@@ -46,6 +48,10 @@ export class Runtime implements AsyncDisposable {
   readonly store: SessionStore;
   /** N1–N2: the notifier and what feeds it; the TUI/serve set its sink. */
   readonly notifications: Notifications;
+  /** Agent manifests (built-in + user); `catalog.errors` lists broken files (D3). */
+  readonly catalog: Catalog;
+  /** Agent identity and state per session (src/app/detection.ts). */
+  readonly detection: DetectionHub;
   #listeners = new Set<(event: RuntimeEvent) => void>();
   #disposers: (() => void | Promise<void>)[] = [];
   #focus: Focus = { selected: null, terminal: false };
@@ -63,7 +69,10 @@ export class Runtime implements AsyncDisposable {
     });
     const sub = this.store.on((event) => this.#emit(event));
     this.own(() => sub[Symbol.dispose]());
-    this.notifications = startNotifications(this, null);
+    this.catalog = loadCatalogSync({ env: this.env });
+    this.detection = new DetectionHub(this.store, this.catalog);
+    this.own(() => this.detection[Symbol.dispose]());
+    this.notifications = startNotifications(this, this.detection);
   }
 
   get config(): LoadedConfig["config"] {
@@ -86,7 +95,11 @@ export class Runtime implements AsyncDisposable {
 
   /** Plain data of one session, agent state included. */
   info(session: Session): SessionInfo {
-    return this.store.info(session);
+    return {
+      ...this.store.info(session),
+      agent: this.detection.agent(session.id),
+      agentStatus: this.detection.status(session.id),
+    };
   }
 
   list(): SessionInfo[] {

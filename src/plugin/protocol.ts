@@ -65,6 +65,10 @@ export const agentEntrySchema = z.object({
   managedDir: z.string().nullable(),
   /** Directories the agent reads (config, skills), for plugins that browse them. */
   readDirs: z.array(z.string()),
+  /** Extension (optional, ignored by v1 plugins): where its manifest came from. */
+  source: z.enum(["builtin", "user"]).optional(),
+  /** Extension: hook integration, e.g. "installed", "not installed", "disabled by managed settings". */
+  hooks: z.string().optional(),
 });
 export type AgentEntry = z.infer<typeof agentEntrySchema>;
 

@@ -164,6 +164,14 @@ export class Session implements Disposable {
     };
   }
 
+  /**
+   * The PTY's foreground process while running (S4), without extracting the
+   * screen: detection reads rows lazily (screen_view.ts) and identity here.
+   */
+  foreground(): ProcessInfo | null {
+    return this.#status === "running" ? this.#foreground() : null;
+  }
+
   /** An OS without process-table support yet (see procinfo.ts) gives no identity, not a crash. */
   #foreground(): ProcessInfo | null {
     try {

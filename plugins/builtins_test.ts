@@ -1,0 +1,164 @@
+import assert from "node:assert/strict";
+import type { HostMessage, SessionEntry } from "../src/plugin/protocol.ts";
+import { builtinEntry } from "../src/plugin/discovery.ts";
+import { TestHost } from "../src/plugin/test_util.ts";
+import { AgentsTab } from "./agents/agents.ts";
+import { EnvTab, isSecretName, MASK } from "./env/env.ts";
+import { StatsTab } from "./stats/stats.ts";
+import { WatchersTab } from "./watchers/watchers.ts";
+import type { Outgoing } from "./_sdk.ts";
+
+// deno-lint-ignore no-control-regex
+const plain = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, "");
+const key = (k: string, text = k.length === 1 ? k : ""): HostMessage => ({
+  type: "key",
+  key: k,
+  text,
+});
+
+function session(over: Partial<SessionEntry>): SessionEntry {
+  return {
+    id: "session-1",
+    name: "api",
+    group: null,
+    status: "running",
+    agent: null,
+    state: null,
+    since: null,
+    stats: null,
+    turns: 0,
+    turnStartedAt: null,
+    lastTurnMs: null,
+    selected: false,
+    ...over,
+  };
+}
+
+Deno.test("env masks secret-looking names until revealed on purpose", () => {
+  for (
+    const name of ["GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY", "API_KEY", "PGPASSWORD", "DB_PASS"]
+  ) {
+    assert.equal(isSecretName(name), true, name);
+  }
+  for (const name of ["PATH", "HOME", "PWD", "LANG", "PASSENGER"]) {
+    assert.equal(isSecretName(name), false, name);
+  }
+  const tab = new EnvTab();
+  tab.handle({ type: "env", session: "session-1", vars: { API_KEY: "sk-123", PATH: "/bin" } });
+  let view = plain(tab.frame().view);
+  assert.ok(!view.includes("sk-123"), "masked");
+  assert.ok(view.includes(MASK) && view.includes("/bin"));
+  tab.handle(key("enter"));
+  assert.ok(plain(tab.frame().view).includes("sk-123"), "revealed with enter");
+  tab.handle(key("enter"));
+  assert.ok(!plain(tab.frame().view).includes("sk-123"), "hidden again");
+  tab.handle(key("R"));
+  assert.ok(!plain(tab.frame().view).includes("sk-123"), "one R only asks");
+  tab.handle(key("R"));
+  assert.ok(plain(tab.frame().view).includes("sk-123"), "R R reveals all");
+  tab.handle({ type: "env", session: "session-2", vars: { API_KEY: "sk-999" } });
+  view = plain(tab.frame().view);
+  assert.ok(!view.includes("sk-999"), "another session starts masked");
+});
+
+Deno.test("stats shows the running turn, the last turn, turns and the stats line", () => {
+  const tab = new StatsTab(() => 65_000);
+  tab.handle({
+    type: "sessions",
+    sessions: [
+      session({
+        name: "claude-1",
+        agent: "claude",
+        state: "working",
+        turns: 2,
+        turnStartedAt: 0,
+        lastTurnMs: 3000,
+        stats: "12k tok",
+      }),
+      session({ id: "session-2", name: "sh", turns: 0 }),
+    ],
+  });
+  const lines = plain(tab.frame().view).split("\n");
+  assert.match(lines[2]!, /claude-1\s+claude\s+working\s+1m05s\s+3s\s+2\s+12k tok/);
+  assert.match(lines[3]!, /sh\s+-\s+-\s+-\s+-\s+0/);
+  assert.equal(tab.frame().count, 1);
+  assert.equal(tab.ticking(), true);
+});
+
+Deno.test("watchers arms and disarms through requests, capturing while typing", () => {
+  const tab = new WatchersTab();
+  const sent: Outgoing[] = [];
+  const send = (m: Outgoing) => void sent.push(m);
+  tab.handle({ type: "sessions", sessions: [session({})] }, send);
+  tab.handle({
+    type: "watchers",
+    watchers: [{ session: "session-1", pattern: "FAIL", source: "file", notify: true }],
+  }, send);
+  assert.match(plain(tab.frame().view), /api\s+file\s+\/FAIL\//);
+  tab.handle(key("a"), send);
+  assert.equal(tab.frame().capturing, true, "global keys belong to the input field");
+  for (const ch of "ERR q") tab.handle(key(ch === " " ? "space" : ch, ch), send);
+  tab.handle(key("enter"), send);
+  assert.deepEqual(sent[0], {
+    type: "arm_watcher",
+    requestId: "w1",
+    session: "session-1",
+    pattern: "ERR q",
+  });
+  assert.equal(tab.frame().capturing, false);
+  tab.handle(key("d"), send);
+  assert.deepEqual(sent[1], { type: "disarm_watcher", requestId: "w2", session: "session-1" });
+  tab.handle({ type: "result", requestId: "w2", ok: false, error: "No live watcher" }, send);
+  assert.match(plain(tab.frame().view), /Refused: No live watcher/);
+});
+
+Deno.test("agents lists installed and missing agents with their sessions", () => {
+  const tab = new AgentsTab();
+  tab.handle({
+    type: "agents",
+    agents: [
+      {
+        id: "claude",
+        name: "Claude Code",
+        installed: true,
+        version: "2.1.3",
+        managedDir: null,
+        readDirs: [],
+        source: "builtin",
+        hooks: "installed",
+      },
+      {
+        id: "codex",
+        name: "Codex",
+        installed: false,
+        version: null,
+        managedDir: null,
+        readDirs: [],
+        source: "user",
+      },
+    ],
+  });
+  tab.handle({ type: "sessions", sessions: [session({ agent: "claude", state: "working" })] });
+  const view = plain(tab.frame().view);
+  assert.match(view, /✓ Claude Code\s+2\.1\.3\s+builtin\s+installed\s+1/);
+  assert.match(view, /✗ Codex\s+not on PATH\s+user\s+-\s+0/);
+  assert.match(view, /sessions: api \(working\)/);
+  assert.equal(tab.frame().count, 1);
+});
+
+Deno.test("a built-in tab runs from lazyshell itself over the same protocol", async () => {
+  const entry = builtinEntry("stats");
+  await using host = new TestHost({ path: entry.command[0]!, id: "stats", entry });
+  host.start();
+  await host.until((s) => s.phase === "running" && s.frame !== null, 30_000, "stats manifest");
+  assert.equal(host.state.manifest?.title, "Stats");
+  assert.equal(
+    host.send({ type: "sessions", sessions: [session({ name: "web", agent: "codex", turns: 4 })] }),
+    true,
+    "the built-in subscribed to sessions",
+  );
+  await host.until((s) => s.frame?.view.includes("web") === true, 30_000, "sessions drawn");
+  await host.close();
+  assert.equal(host.state.phase, "stopped");
+  assert.deepEqual(host.state.exit, { code: 0, signal: null }, "it exits on stdin EOF");
+});

@@ -1,0 +1,61 @@
+/**
+ * Built-in tab "stats" (SPEC P7, W3): per session the current turn's running
+ * time, the last turn's duration, the number of turns, and the
+ * `agent_stats_command` line. Data: the `sessions` subscription. Time is
+ * injected so the view is testable.
+ */
+
+import type { HostMessage, SessionEntry } from "../../src/plugin/protocol.ts";
+import { cell, duration, type FrameData, navigate, style, type TabPlugin } from "../_sdk.ts";
+
+export class StatsTab implements TabPlugin {
+  readonly manifest = {
+    type: "manifest" as const,
+    title: "Stats",
+    help: [{ title: "Stats", keys: [["j/k", "move"]] as [string, string][] }],
+    commands: [],
+    doctor: false,
+    subscribe: ["sessions"],
+  };
+  sessions: SessionEntry[] = [];
+  index = 0;
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  handle(message: HostMessage): void {
+    if (message.type === "sessions") {
+      this.sessions = message.sessions;
+      this.index = Math.min(this.index, Math.max(0, this.sessions.length - 1));
+    } else if (message.type === "key") {
+      const next = navigate(message.key, this.index, this.sessions.length);
+      if (next !== null) this.index = next;
+    }
+  }
+
+  ticking(): boolean {
+    return this.sessions.some((s) => s.turnStartedAt !== null);
+  }
+
+  frame(): FrameData {
+    if (this.sessions.length === 0) return { view: style.dim("No sessions yet"), count: null };
+    const now = this.now();
+    const lines = [
+      style.bold(
+        `${cell("SESSION", 18)}${cell("AGENT", 10)}${cell("STATE", 9)}${cell("TURN", 9)}${
+          cell("LAST", 9)
+        }${cell("TURNS", 6)}STATS`,
+      ),
+      "",
+    ];
+    this.sessions.forEach((s, i) => {
+      const current = s.turnStartedAt === null ? "-" : duration(now - s.turnStartedAt);
+      const last = s.lastTurnMs === null ? "-" : duration(s.lastTurnMs);
+      const row = `${cell(s.name, 18)}${cell(s.agent ?? "-", 10)}${cell(s.state ?? "-", 9)}${
+        cell(current, 9)
+      }${cell(last, 9)}${cell(String(s.turns), 6)}${s.stats ?? ""}`;
+      lines.push(i === this.index ? style.inverse(row) : row);
+    });
+    const working = this.sessions.filter((s) => s.turnStartedAt !== null).length;
+    return { view: lines.join("\n"), count: working === 0 ? null : working };
+  }
+}

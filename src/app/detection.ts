@@ -1,0 +1,324 @@
+/**
+ * The DetectionHub (DESIGN §4–§5, SPEC A1–A3, D4–D7): follows every session
+ * of a SessionStore and keeps one arbitrated AgentStatus per session.
+ *
+ * Scheduling (D7): screen classification after output settles (trailing
+ * debounce `settleMs`, at most `maxWaitMs` after the first unclassified
+ * output, coalesced), at once on OSC 133;A and OSC 7501 records, and
+ * synchronously through `classifyNow()` before anything types into a
+ * session. Identity comes from the PTY's foreground process (S4); rules
+ * read only the rows they need (session/screen_view.ts).
+ *
+ * Owns: one timer per session at most (settle) plus one for a visible
+ * blocker going stale; `dispose` clears them all.
+ */
+
+import type { AgentStatus, BlockedKind } from "../model/agent.ts";
+import { initialState, nextCheckAt, reduce } from "../detect/arbiter.ts";
+import type { ArbiterState, Evidence } from "../detect/arbiter.ts";
+import type { Manifest } from "../detect/manifest.ts";
+import { type Osc7501Record, parseBurst, RecordLog } from "../detect/osc7501.ts";
+import { classify } from "../detect/rules.ts";
+import { identify } from "../session/identity.ts";
+import type { AgentIdentity } from "../session/identity.ts";
+import { terminalView } from "../session/screen_view.ts";
+import type { Session } from "../session/session.ts";
+import type { SessionEvent } from "../session/session_events.ts";
+import type { SessionStore, StoreEvent } from "../session/store.ts";
+import type { Catalog } from "./catalog.ts";
+
+export interface HookEvent {
+  readonly state: "idle" | "working" | "blocked" | "done";
+  readonly kind: BlockedKind | null;
+  readonly msg: string | null;
+  /** The agent's event name, e.g. "PermissionRequest", "Stop", "agent-turn-complete". */
+  readonly event: string | null;
+}
+
+export type DetectionEvent =
+  | { type: "state"; id: string; status: AgentStatus; previous: AgentStatus | null }
+  | { type: "agent"; id: string; agent: string | null };
+
+export interface DetectionOptions {
+  readonly now?: () => number;
+  /** Quiet time after output before classifying (default 30 ms). */
+  readonly settleMs?: number;
+  /** Longest delay between output and a classification under steady output (default 100 ms). */
+  readonly maxWaitMs?: number;
+}
+
+/** Keys that interrupt a turn: Esc, Ctrl+C (also as kitty keyboard CSI u). */
+const INTERRUPT_KEYS = new Set(["\x1b", "\x1b[27u", "\x1b[27;1u", "\x1b[99;5u", "\x03"]);
+
+function isInterrupt(data: string): boolean {
+  return INTERRUPT_KEYS.has(data) || data.includes("\x03");
+}
+
+interface Tracked {
+  readonly session: Session;
+  state: ArbiterState;
+  agent: string | null;
+  manifest: Manifest | null;
+  capable: boolean;
+  readonly records: RecordLog;
+  pending: string[];
+  flushQueued: boolean;
+  firstOutputAt: number | null;
+  settle: ReturnType<typeof setTimeout> | null;
+  recheck: ReturnType<typeof setTimeout> | null;
+  exited: boolean;
+}
+
+export class DetectionHub implements Disposable {
+  readonly #store: SessionStore;
+  readonly #catalog: Catalog;
+  readonly #identities: AgentIdentity[];
+  readonly #now: () => number;
+  readonly #settleMs: number;
+  readonly #maxWaitMs: number;
+  #sessions = new Map<string, Tracked>();
+  #listeners = new Set<(e: DetectionEvent) => void>();
+  #subscription: Disposable;
+  #disposed = false;
+
+  constructor(store: SessionStore, catalog: Catalog, options: DetectionOptions = {}) {
+    this.#store = store;
+    this.#catalog = catalog;
+    this.#identities = catalog.identities();
+    this.#now = options.now ?? Date.now;
+    this.#settleMs = options.settleMs ?? 30;
+    this.#maxWaitMs = options.maxWaitMs ?? 100;
+    for (const session of store.list()) this.#track(session);
+    this.#subscription = store.on((e) => this.#onStore(e));
+  }
+
+  /** The arbitrated state; null = nothing to show (plain shell, nothing declared). */
+  status(id: string): AgentStatus | null {
+    return this.#sessions.get(id)?.state.status ?? null;
+  }
+
+  /** The catalogued agent in the session's foreground, or null. */
+  agent(id: string): string | null {
+    return this.#sessions.get(id)?.agent ?? null;
+  }
+
+  /** False → the TUI shows a dim "no status" mark for this agent (A1). */
+  hasRules(agent: string): boolean {
+    return (this.#catalog.get(agent)?.rules.length ?? 0) > 0;
+  }
+
+  /** The session's program asked the OSC 7501 `?` query (and was answered). */
+  capable(id: string): boolean {
+    return this.#sessions.get(id)?.capable ?? false;
+  }
+
+  /** The last OSC 7501 records of a session (at most 256), for "explain". */
+  records(id: string): readonly Osc7501Record[] {
+    return this.#sessions.get(id)?.records.records ?? [];
+  }
+
+  /** A hook event from the hook server (issue 4); latches the session (D4). */
+  hook(id: string, event: HookEvent): void {
+    const t = this.#sessions.get(id);
+    if (!t || this.#disposed) return;
+    this.#feed(t, { type: "hook", event });
+  }
+
+  /** A fresh synchronous classification, for callers about to type into a session (D7). */
+  classifyNow(id: string): AgentStatus | null {
+    const t = this.#sessions.get(id);
+    if (!t || this.#disposed) return null;
+    this.#classify(t);
+    return t.state.status;
+  }
+
+  on(listener: (e: DetectionEvent) => void): Disposable {
+    this.#listeners.add(listener);
+    return { [Symbol.dispose]: () => this.#listeners.delete(listener) };
+  }
+
+  [Symbol.dispose](): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    this.#subscription[Symbol.dispose]();
+    for (const t of this.#sessions.values()) this.#stopTimers(t);
+    this.#sessions.clear();
+    this.#listeners.clear();
+  }
+
+  #onStore(e: StoreEvent): void {
+    if (this.#disposed) return;
+    switch (e.type) {
+      case "added":
+        this.#track(e.session);
+        return;
+      case "removed": {
+        const t = this.#sessions.get(e.id);
+        if (t) this.#stopTimers(t);
+        this.#sessions.delete(e.id);
+        return;
+      }
+      case "session": {
+        const t = this.#sessions.get(e.session.id);
+        if (t) this.#onSession(t, e.event);
+        return;
+      }
+      case "changed":
+        return;
+    }
+  }
+
+  #track(session: Session): void {
+    if (this.#sessions.has(session.id)) return;
+    const t: Tracked = {
+      session,
+      state: initialState(),
+      agent: null,
+      manifest: null,
+      capable: false,
+      records: new RecordLog(),
+      pending: [],
+      flushQueued: false,
+      firstOutputAt: null,
+      settle: null,
+      recheck: null,
+      exited: session.status !== "running",
+    };
+    this.#sessions.set(session.id, t);
+    if (!t.exited) this.#schedule(t);
+  }
+
+  #onSession(t: Tracked, e: SessionEvent): void {
+    switch (e.type) {
+      case "output":
+      case "title":
+      case "resize":
+      case "alt-screen":
+        this.#schedule(t);
+        return;
+      case "osc7501":
+        t.pending.push(e.payload);
+        if (!t.flushQueued) {
+          t.flushQueued = true;
+          // One burst = the records of one parsed chunk; classify right after it.
+          queueMicrotask(() => {
+            if (!this.#disposed && this.#sessions.get(t.session.id) === t) this.#classify(t);
+          });
+        }
+        return;
+      case "osc7501-query":
+        t.capable = true;
+        return;
+      case "osc133":
+        if (e.mark === "A") {
+          this.#feed(t, { type: "prompt" });
+          this.#classify(t);
+        }
+        return;
+      case "input":
+        if (!e.typed) return;
+        this.#feed(t, { type: "typed", interrupt: isInterrupt(e.data) });
+        return;
+      case "exit":
+        this.#stopTimers(t);
+        this.#flushDeclared(t);
+        t.exited = true;
+        this.#feed(t, { type: "exit" });
+        this.#setAgent(t, null);
+        return;
+      case "child-notify":
+      case "bell":
+        return;
+    }
+  }
+
+  /** Trailing debounce with a maximum wait (D7). */
+  #schedule(t: Tracked): void {
+    if (t.exited || this.#disposed) return;
+    const now = Date.now();
+    t.firstOutputAt ??= now;
+    if (t.settle !== null) clearTimeout(t.settle);
+    const wait = Math.max(0, Math.min(this.#settleMs, t.firstOutputAt + this.#maxWaitMs - now));
+    t.settle = setTimeout(() => {
+      t.settle = null;
+      if (!this.#disposed) this.#classify(t);
+    }, wait);
+  }
+
+  #classify(t: Tracked): void {
+    if (t.settle !== null) clearTimeout(t.settle);
+    t.settle = null;
+    t.firstOutputAt = null;
+    this.#flushDeclared(t);
+    if (t.exited) return;
+    const agent = identify0(t.session, this.#identities);
+    this.#setAgent(t, agent);
+    this.#feed(t, {
+      type: "screen",
+      result: classify(t.manifest, terminalView(t.session.terminal)),
+    });
+  }
+
+  #flushDeclared(t: Tracked): void {
+    t.flushQueued = false;
+    if (t.pending.length === 0) return;
+    const records = parseBurst(t.pending.splice(0));
+    if (records === null || records.length === 0) return; // a burst over 256 KiB is dropped whole
+    t.records.push(records);
+    this.#feed(t, { type: "declare", records });
+  }
+
+  #setAgent(t: Tracked, agent: string | null): void {
+    if (agent === t.agent) return;
+    t.agent = agent;
+    t.manifest = this.#catalog.get(agent);
+    t.state = { ...t.state, options: { turnEnd: t.manifest?.turnEnd ?? "idle" } };
+    this.#feed(t, { type: "agent", agent });
+    this.#emit({ type: "agent", id: t.session.id, agent });
+  }
+
+  #feed(t: Tracked, e: Evidence): void {
+    const previous = t.state.status;
+    const now = this.#now();
+    t.state = reduce(t.state, e, now);
+    const status = t.state.status;
+    if (status !== null && status !== previous) {
+      this.#emit({ type: "state", id: t.session.id, status, previous });
+    }
+    this.#armRecheck(t, now);
+  }
+
+  /** A visible blocker waiting for a hook `working` to go stale needs no output to win. */
+  #armRecheck(t: Tracked, now: number): void {
+    if (t.recheck !== null) clearTimeout(t.recheck);
+    t.recheck = null;
+    const at = nextCheckAt(t.state, now);
+    if (at === null || this.#disposed) return;
+    t.recheck = setTimeout(() => {
+      t.recheck = null;
+      if (!this.#disposed) this.#feed(t, { type: "tick" });
+    }, Math.max(1, at - now));
+  }
+
+  #stopTimers(t: Tracked): void {
+    if (t.settle !== null) clearTimeout(t.settle);
+    if (t.recheck !== null) clearTimeout(t.recheck);
+    t.settle = null;
+    t.recheck = null;
+  }
+
+  #emit(e: DetectionEvent): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(e);
+      } catch (error) {
+        console.error("lazyshell: detection listener failed:", error);
+      }
+    }
+  }
+}
+
+function identify0(session: Session, identities: readonly AgentIdentity[]): string | null {
+  const fg = session.foreground();
+  return fg === null ? null : identify(fg, identities);
+}

@@ -1,0 +1,180 @@
+/**
+ * The DetectionHub on real PTY sessions: a bash script named `claude` (so
+ * the process table names it, S4) drawing Claude Code's UI, and a plain
+ * shell declaring a state over OSC 7501.
+ */
+
+import assert from "node:assert/strict";
+import { SessionStore } from "../session/store.ts";
+import { waitForText } from "../session/test_util.ts";
+import type { Session } from "../session/session.ts";
+import { loadCatalog } from "./catalog.ts";
+import { type DetectionEvent, DetectionHub } from "./detection.ts";
+
+const catalog = await loadCatalog({ userDir: null });
+const env = { ...Deno.env.toObject(), PS1: "$ ", HISTFILE: "/dev/null" };
+
+const PERMISSION = [
+  "● Bash(touch lab-file.txt)",
+  "  ⎿  Waiting…",
+  "────────",
+  " Bash command",
+  " touch lab-file.txt",
+  " Do you want to proceed?",
+  " ❯ 1. Yes",
+  "   2. No",
+  "",
+  " Esc to cancel · Tab to amend",
+].join("\\r\\n");
+const WORKING =
+  "✽ Whirring… (3s · ↓ 9 tokens)\\r\\n\\r\\n❯ \\r\\n  ⏸ manual mode on · esc to interrupt";
+const IDLE =
+  "  ⎿  Interrupted · What should Claude do instead?\\r\\n\\r\\n❯ \\r\\n  ? for shortcuts";
+
+/** Writes an executable `claude` script: each step waits for a line on stdin, clears, prints. */
+async function fakeClaude(dir: string, screens: string[]): Promise<string> {
+  const steps = screens.slice(1).map((s) => `read -r _; printf '\\033[2J\\033[H${s}'`).join("\n");
+  const path = `${dir}/claude`;
+  await Deno.writeTextFile(
+    path,
+    `#!/bin/bash\nprintf '\\033[2J\\033[H${screens[0]}'\n${steps}\nsleep 30\n`,
+  );
+  await Deno.chmod(path, 0o755);
+  return path;
+}
+
+function hubFor(store: SessionStore, now?: () => number) {
+  const events: DetectionEvent[] = [];
+  const hub = new DetectionHub(store, catalog, now ? { now } : {});
+  hub.on((e) => events.push(e));
+  return { hub, events };
+}
+
+/** Resolves once the hub reports `want` for the session (state events only). */
+function until(
+  hub: DetectionHub,
+  session: Session,
+  want: (h: DetectionHub) => boolean,
+  ms = 10000,
+) {
+  return new Promise<void>((resolve, reject) => {
+    const check = () => {
+      if (!want(hub)) return;
+      clearTimeout(timer);
+      sub[Symbol.dispose]();
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      sub[Symbol.dispose]();
+      reject(
+        new Error(
+          `timed out; status ${JSON.stringify(hub.status(session.id))}; screen:\n${
+            session.terminal.visibleLines().join("\n")
+          }`,
+        ),
+      );
+    }, ms);
+    const sub = hub.on(check);
+    check();
+  });
+}
+
+Deno.test("hub: a Claude-style permission prompt on screen is blocked, by rule", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await using store = new SessionStore({ shell: "/bin/bash", env, cols: 100, rows: 24 });
+    using ctx = hubFor(store).hub;
+    const session = store.create({ command: await fakeClaude(dir, [WORKING, PERMISSION, IDLE]) });
+    await until(ctx, session, (h) => h.status(session.id)?.state === "working");
+    assert.equal(ctx.agent(session.id), "claude");
+    assert.equal(ctx.hasRules("claude"), true);
+    session.write("\r", false);
+    await until(ctx, session, (h) => h.status(session.id)?.state === "blocked");
+    const s = ctx.status(session.id)!;
+    assert.deepEqual([s.kind, s.source, s.ruleId], ["permission", "screen", "permission-footer"]);
+    session.write("\r", false);
+    await until(ctx, session, (h) => h.status(session.id)?.state === "idle");
+    assert.equal(ctx.status(session.id)?.ruleId, "idle-prompt", "a prose question is not blocked");
+    assert.ok(ctx.status(session.id)!.seq >= 3);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("hub: OSC 7501 from a plain shell shows blocked, with its msg", async () => {
+  await using store = new SessionStore({ shell: "/bin/bash", env, cols: 80, rows: 24 });
+  const { hub, events } = hubFor(store);
+  using _ = hub;
+  const session = store.create({
+    command: "printf '\\033]7501;state=blocked:kind=permission:msg=QXBwbHk/\\033\\\\'; sleep 10",
+  });
+  await until(hub, session, (h) => h.status(session.id)?.state === "blocked");
+  const s = hub.status(session.id)!;
+  assert.deepEqual([s.kind, s.source, s.ruleId, s.msg], [
+    "permission",
+    "declared",
+    "osc7501",
+    "Apply?",
+  ]);
+  assert.equal(hub.agent(session.id), null);
+  assert.equal(hub.capable(session.id), false);
+  const state = events.find((e) => e.type === "state");
+  assert.equal(state?.type === "state" && state.previous, null);
+  // Process exit clears blocked.
+  session.kill("SIGTERM");
+  await session.exited;
+  assert.equal(hub.status(session.id)?.state, "idle");
+  assert.equal(hub.status(session.id)?.source, "process");
+});
+
+Deno.test("hub: declared done stays through ctl send, clears when the user types", async () => {
+  await using store = new SessionStore({ shell: "/bin/bash", env, cols: 80, rows: 24 });
+  using hub = hubFor(store).hub;
+  const session = store.create({
+    command: "printf '\\033]7501;?\\033\\\\\\033]7501;state=done\\033\\\\'; cat >/dev/null",
+  });
+  await until(hub, session, (h) => h.status(session.id)?.state === "done");
+  assert.equal(hub.capable(session.id), true, "answered the ? probe");
+  session.write("x", false);
+  assert.equal(hub.classifyNow(session.id)?.state, "done");
+  session.write("y", true);
+  assert.deepEqual(
+    [hub.status(session.id)?.state, hub.status(session.id)?.source],
+    ["idle", "input"],
+  );
+});
+
+Deno.test("hub: hook latch, visible blocker over a stale hook, and the user's interrupt", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    let clock = 1_000_000;
+    await using store = new SessionStore({ shell: "/bin/bash", env, cols: 100, rows: 24 });
+    using hub = hubFor(store, () => clock).hub;
+    const session = store.create({
+      command: await fakeClaude(dir, [WORKING, PERMISSION, WORKING, IDLE]),
+    });
+    await until(hub, session, (h) => h.status(session.id)?.state === "working");
+    hub.hook(session.id, { state: "working", kind: null, msg: null, event: "UserPromptSubmit" });
+    assert.equal(hub.status(session.id)?.source, "hook");
+    clock += 500;
+    session.write("\r", false); // the permission menu appears; the hook says working
+    await waitForText(session, "Esc to cancel", 10000);
+    clock += 100;
+    assert.equal(hub.classifyNow(session.id)?.state, "working", "a fresh hook still wins");
+    clock += 2000;
+    const s = hub.classifyNow(session.id)!;
+    assert.deepEqual([s.state, s.source, s.ruleId], ["blocked", "screen", "permission-footer"]);
+    session.write("\r", false); // prompt leaves the screen → back to the hook's working
+    await until(hub, session, (h) => h.status(session.id)?.source === "hook");
+    assert.equal(hub.status(session.id)?.state, "working");
+    session.write("\x1b", true); // Esc mid-turn: no hook will fire
+    session.write("\r", false);
+    await until(hub, session, (h) => h.status(session.id)?.state === "idle");
+    assert.deepEqual(
+      [hub.status(session.id)?.source, hub.status(session.id)?.ruleId],
+      ["input", "interrupt"],
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -1,0 +1,24 @@
+/**
+ * A session's environment for the env tab (SPEC P7): the environment of
+ * its process as the OS reports it (Linux: /proc/<pid>/environ). Elsewhere
+ * it is unknown (null) until a machine can test macOS (KERN_PROCARGS2) and
+ * Windows (PEB) readers.
+ */
+
+export function parseEnviron(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const entry of text.split("\0")) {
+    const eq = entry.indexOf("=");
+    if (eq > 0) out[entry.slice(0, eq)] = entry.slice(eq + 1);
+  }
+  return out;
+}
+
+export function processEnvironment(pid: number): Record<string, string> | null {
+  if (Deno.build.os !== "linux") return null;
+  try {
+    return parseEnviron(Deno.readTextFileSync(`/proc/${pid}/environ`));
+  } catch {
+    return null;
+  }
+}
