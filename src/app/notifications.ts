@@ -154,7 +154,8 @@ export function startNotifications(
       if (e.agent !== null) failed.agentSeen(e.id);
       return;
     }
-    failed.agentSeen(e.id);
+    // A program that declares or shows agent states is an agent for N2.
+    if (e.status.state !== "idle") failed.agentSeen(e.id);
     turns.transition(e.id, e.status, e.previous, Date.now());
     notifier.agentState({ id: e.id, name: nameOf(e.id) }, e.status, e.previous);
   });

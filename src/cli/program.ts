@@ -8,13 +8,21 @@ import { Command, CommanderError } from "@commander-js/extra-typings";
 import { ConfigError, ManifestError, messageOf, UserError } from "../errors.ts";
 import { registerStart } from "./commands/start.ts";
 import { registerInit } from "./commands/init.ts";
+import { registerServe } from "./commands/serve.ts";
+import { registerCtl } from "./commands/ctl.ts";
 import { registerDoctor } from "./commands/doctor.ts";
 import { runPluginCommand } from "./commands/plugin_passthrough.ts";
 
 export type Register = (program: Command, context: { version: string }) => void;
 
 /** Every command module; each adds its subcommand(s) to the program. */
-const COMMANDS: readonly Register[] = [registerStart, registerInit, registerDoctor];
+const COMMANDS: readonly Register[] = [
+  registerStart,
+  registerInit,
+  registerServe,
+  registerCtl,
+  registerDoctor,
+];
 
 export function buildProgram(version: string): Command {
   const program = new Command("lazyshell")
