@@ -31,7 +31,7 @@ export async function runTui(options: TuiOptions = {}): Promise<number> {
   const pane = sessionSize(size.cols, size.rows);
   const runtime = new Runtime(pane);
   try {
-    await startSockets(runtime, runtime.detection, logTo(runtime.env));
+    await startSockets(runtime, logTo(runtime.env));
     launchProject(runtime, { cwd: Deno.cwd(), file: options.project });
     for (const s of runtime.store.list()) s.resize(pane.cols, pane.rows);
   } catch (error) {
