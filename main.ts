@@ -30,6 +30,11 @@ async function main(args: string[]): Promise<number> {
     console.log(`lazyshell ${VERSION}`);
     return 0;
   }
+  if (first === "ctl") {
+    // A thin client: no commander (its argv is the verb table's, C2).
+    const { runCtl } = await import("./src/ctl/client.ts");
+    return await runCtl(args.slice(1));
+  }
   const { runProgram } = await import("./src/cli/program.ts");
   return await runProgram(args, VERSION);
 }

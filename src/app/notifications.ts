@@ -14,6 +14,8 @@ import { FailedCommands } from "../notify/failed_commands.ts";
 import { Notifier, type Sink } from "../notify/notifier.ts";
 import { failedText } from "../notify/policy.ts";
 import { Watchers } from "../notify/watchers.ts";
+import { StatsCommand } from "../notify/stats_command.ts";
+import { type TurnInfo, TurnTracker } from "../notify/turns.ts";
 import type { Runtime } from "./runtime.ts";
 
 /** What notifications need from the DetectionHub (src/app/detection.ts). */
@@ -37,12 +39,26 @@ export class Notifications {
   readonly notifier: Notifier;
   /** Pattern watchers (W1–W2): the project file's and one live pattern per session. */
   readonly watchers: Watchers;
+  /** Turn durations from the arbiter's transitions (A2). */
+  readonly turns: TurnTracker;
+  /** `agent_stats_command` for the selected session (W3): `stats.line(id)`. */
+  readonly stats: StatsCommand;
   readonly #runtime: Runtime;
 
-  constructor(runtime: Runtime, notifier: Notifier, watchers: Watchers) {
+  constructor(
+    runtime: Runtime,
+    parts: { notifier: Notifier; watchers: Watchers; turns: TurnTracker; stats: StatsCommand },
+  ) {
     this.#runtime = runtime;
-    this.notifier = notifier;
-    this.watchers = watchers;
+    this.notifier = parts.notifier;
+    this.watchers = parts.watchers;
+    this.turns = parts.turns;
+    this.stats = parts.stats;
+  }
+
+  /** The turn of a session now: running duration (`⏱`), last one, count. */
+  turn(id: string, now = Date.now()): TurnInfo {
+    return this.turns.turn(id, now);
   }
 
   /**
@@ -98,16 +114,26 @@ export function startNotifications(
   });
   const watchers = new Watchers({ notify: (n) => notifier.notify(n) });
   const failed = new FailedCommands();
+  const turns = new TurnTracker();
+  const stats = new StatsCommand({ command: runtime.config.agent_stats_command, env: runtime.env });
   const nameOf = (id: string) => runtime.store.get(id)?.name ?? id;
   const agentNow = (id: string) => detection?.agent(id) != null;
 
+  const runtimeSub = runtime.on((e) => {
+    if (e.type !== "focus") return;
+    const session = e.selected === null ? undefined : runtime.store.get(e.selected);
+    stats.select(session ? { id: session.id, cwd: session.cwd } : null);
+  });
   const storeSub = runtime.store.on((e) => {
     if (e.type === "removed") {
       watchers.remove(e.id);
+      turns.forget(e.id);
+      stats.forget(e.id);
       return failed.forget(e.id);
     }
     if (e.type !== "session") return;
     const { session, event } = e;
+    if (event.type === "exit") turns.ended(session.id, Date.now());
     if (event.type === "input" && event.typed) notifier.answered(session.id);
     if (event.type !== "osc133") return;
     if (event.mark === "C") failed.commandStarted(session.id, agentNow(session.id));
@@ -128,14 +154,18 @@ export function startNotifications(
       if (e.agent !== null) failed.agentSeen(e.id);
       return;
     }
-    failed.agentSeen(e.id);
+    // A program that declares or shows agent states is an agent for N2.
+    if (e.status.state !== "idle") failed.agentSeen(e.id);
+    turns.transition(e.id, e.status, e.previous, Date.now());
     notifier.agentState({ id: e.id, name: nameOf(e.id) }, e.status, e.previous);
   });
   runtime.own(async () => {
+    runtimeSub[Symbol.dispose]();
     storeSub[Symbol.dispose]();
     hubSub?.[Symbol.dispose]();
     watchers[Symbol.dispose]();
+    await stats[Symbol.asyncDispose]();
     await notifier[Symbol.asyncDispose]();
   });
-  return new Notifications(runtime, notifier, watchers);
+  return new Notifications(runtime, { notifier, watchers, turns, stats });
 }

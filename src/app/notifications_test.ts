@@ -151,3 +151,68 @@ Deno.test("Runtime: arm() by session name notifies through the notifier; bad inp
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("Runtime: the stats command runs for the session the user selects", async () => {
+  const dir = await Deno.makeTempDir();
+  const runtime = new Runtime({
+    env: { ...Deno.env.toObject(), XDG_DATA_HOME: dir },
+    config: parseConfig(`agent_stats_command: 'echo "$LAZYSHELL_SESSION_ID $PWD"'\n`, "c.yml"),
+    cwd: dir,
+  });
+  try {
+    const session = runtime.createSession({ name: "api", command: "read -r x" });
+    const got = new Promise<string>((resolve) => {
+      const sub = runtime.notifications.stats.on((id, line) => {
+        sub[Symbol.dispose]();
+        resolve(`${id} ${line.text}`);
+      });
+    });
+    runtime.setFocus({ selected: session.id, terminal: false });
+    assert.equal(await got, `${session.id} ${session.id} ${await Deno.realPath(dir)}`);
+    assert.deepEqual(runtime.notifications.turn(session.id), {
+      working: false,
+      current: null,
+      last: null,
+      count: 0,
+    });
+  } finally {
+    await runtime[Symbol.asyncDispose]();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a real agent (identified claude) failing in bash does not notify; a plain command does", async () => {
+  await withBash(async ({ runtime, session, sent, run }) => {
+    const dir = session.cwd;
+    await Deno.writeTextFile(
+      `${dir}/claude`,
+      "#!/bin/bash\nprintf '✽ Whirring… (3s · ↓ 9 tokens)\\r\\n  esc to interrupt\\r\\n'\nread -r _\nexit 1\n",
+    );
+    await Deno.chmod(`${dir}/claude`, 0o755);
+    session.write(`./claude\n`);
+    await waitFor(session, () => runtime.detection.agent(session.id) === "claude", 15_000, "agent");
+    await run("");
+    assert.equal(sent.length, 0, JSON.stringify(sent));
+    await run("false");
+    assert.deepEqual(sent.map((n) => n.text), ["bash: command failed (exit 1)"]);
+  });
+});
+
+Deno.test("OSC 7501 blocked then done in a plain session notifies each once, with the msg", async () => {
+  await withBash(async ({ runtime, session, sent }) => {
+    const b64 = btoa("approve Bash: touch lab-file.txt");
+    session.write(
+      `printf '\\033]7501;state=blocked:kind=permission:msg=${b64}\\033\\\\'; read -r _; ` +
+        `printf '\\033]7501;state=blocked:kind=permission:msg=${b64}\\033\\\\'; ` +
+        `printf '\\033]7501;state=done\\033\\\\'; read -r _\n`,
+    );
+    await waitFor(session, () => runtime.detection.status(session.id)?.state === "blocked", 15_000);
+    session.write("\n", false);
+    await waitFor(session, () => runtime.detection.status(session.id)?.state === "done", 15_000);
+    assert.deepEqual(sent.map((n) => [n.reason, n.text]), [
+      ["blocked", "bash: needs you — approve Bash: touch lab-file.txt"],
+      ["done", "bash: done"],
+    ]);
+    session.write("\n", false);
+  });
+});

@@ -8,12 +8,20 @@ import { Command, CommanderError } from "@commander-js/extra-typings";
 import { ConfigError, ManifestError, messageOf, UserError } from "../errors.ts";
 import { registerStart } from "./commands/start.ts";
 import { registerInit } from "./commands/init.ts";
+import { registerServe } from "./commands/serve.ts";
+import { registerCtl } from "./commands/ctl.ts";
 import { registerDetect } from "./commands/detect.ts";
 
 export type Register = (program: Command, context: { version: string }) => void;
 
 /** Every command module; each adds its subcommand(s) to the program. */
-const COMMANDS: readonly Register[] = [registerStart, registerInit, registerDetect];
+const COMMANDS: readonly Register[] = [
+  registerStart,
+  registerInit,
+  registerServe,
+  registerCtl,
+  registerDetect,
+];
 
 export function buildProgram(version: string): Command {
   const program = new Command("lazyshell")

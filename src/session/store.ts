@@ -43,6 +43,15 @@ export interface StoreOptions {
   readonly spawn?: (spec: PtySpawn) => Pty;
 }
 
+/** What is about to be spawned: a launch hook may adjust the env or the command (H1, H3). */
+export interface Launch {
+  readonly id: string;
+  /** The command string (empty: the shell itself). */
+  readonly command: string;
+  readonly env: Readonly<Record<string, string>>;
+}
+export type LaunchHook = (launch: Launch) => Launch;
+
 export type StoreEvent =
   | { readonly type: "added"; readonly session: Session }
   | { readonly type: "changed"; readonly session: Session }
@@ -56,6 +65,7 @@ export class SessionStore implements Disposable, AsyncDisposable {
   #sessions = new Map<string, Session>();
   #nextId = 1;
   #listeners = new Set<(event: StoreEvent) => void>();
+  #launchHooks: LaunchHook[] = [];
   readonly #options: StoreOptions;
   readonly #processes: ProcessTable;
 
@@ -73,6 +83,17 @@ export class SessionStore implements Disposable, AsyncDisposable {
     return { [Symbol.dispose]: () => this.#listeners.delete(listener) };
   }
 
+  /**
+   * Adjusts every later launch (hook socket env, per-launch hook injection)
+   * just before the child is spawned; the session keeps its given command.
+   */
+  addLaunchHook(hook: LaunchHook): Disposable {
+    this.#launchHooks.push(hook);
+    return {
+      [Symbol.dispose]: () => (this.#launchHooks = this.#launchHooks.filter((h) => h !== hook)),
+    };
+  }
+
   /** Starts a session; throws UserError for a bad cwd, size or name. */
   create(spec: SessionSpec = {}): Session {
     const cwd = spec.cwd ?? this.#options.cwd ?? Deno.cwd();
@@ -88,8 +109,10 @@ export class SessionStore implements Disposable, AsyncDisposable {
     const name = spec.name
       ? this.#checkName(spec.name)
       : this.#uniqueName(defaultName(command, this.shell));
-    const env = this.#childEnv(id, spec.env);
-    const args = command ? ["-c", command] : [];
+    let launch: Launch = { id, command, env: this.#childEnv(id, spec.env) };
+    for (const hook of this.#launchHooks) launch = hook(launch);
+    const env = launch.env;
+    const args = launch.command ? ["-c", launch.command] : [];
     const pty = (this.#options.spawn ?? spawnPty)({ file: this.shell, args, cwd, env, cols, rows });
     this.#nextId++;
     const session = new Session(

@@ -1,0 +1,78 @@
+/**
+ * Wires the hook sockets (H1) and the control socket (C1) into the
+ * runtime: one private directory for this instance, a hook socket opened
+ * for every session before its child starts (LAZYSHELL_SOCK), the control
+ * socket when `control.enabled` (LAZYSHELL_CONTROL in every session), and
+ * Claude Code's hooks added for a launch when `agents.claude.inject_hooks`
+ * (H3). Everything is closed and the directory removed with the runtime.
+ */
+
+import { ControlServer } from "../control/server.ts";
+import type { StateSource } from "../control/host.ts";
+import { HookServer, type HookSink } from "../ipc/hook_server.ts";
+import { claudeSettings, isPlainClaudeCommand, shellQuote } from "../ipc/integrations.ts";
+import { CONTROL_SOCKET, createInstanceDir, removeInstanceDir } from "../ipc/runtime_dir.ts";
+import { selfCommand } from "../plugin/self.ts";
+import type { Runtime } from "./runtime.ts";
+
+export interface Sockets {
+  /** This instance's runtime directory. */
+  readonly dir: string;
+  readonly hooks: HookServer;
+  /** Null unless control.enabled. */
+  readonly control: ControlServer | null;
+}
+
+/** DetectionHub as the sockets see it: where hook events go and where states come from. */
+export type Detection = HookSink & StateSource;
+
+export async function startSockets(
+  runtime: Runtime,
+  log: (line: string) => void = () => {},
+): Promise<Sockets> {
+  const detection: Detection = runtime.detection;
+  const dir = await createInstanceDir(runtime.env);
+  const hooks = new HookServer(dir, { hook: (id, event) => detection.hook(id, event) });
+  let control: ControlServer | null = null;
+  try {
+    if (runtime.config.control.enabled) {
+      control = await ControlServer.listen(`${dir}/${CONTROL_SOCKET}`, {
+        store: runtime.store,
+        states: detection,
+        createSession: (spec) => runtime.createSession(spec),
+        info: (session) => runtime.info(session),
+      }, log);
+    }
+  } catch (error) {
+    await hooks[Symbol.asyncDispose]();
+    removeInstanceDir(dir);
+    throw error;
+  }
+  const claudeFile = `${dir}/claude-settings.json`;
+  const launches = runtime.store.addLaunchHook((launch) => {
+    const env: Record<string, string> = { ...launch.env, LAZYSHELL_SOCK: hooks.open(launch.id) };
+    if (control) env.LAZYSHELL_CONTROL = control.path;
+    let command = launch.command;
+    if (runtime.config.agents.claude.inject_hooks && isPlainClaudeCommand(command)) {
+      writeClaudeSettings(claudeFile);
+      command = `${command} --settings ${shellQuote(claudeFile)}`;
+    }
+    return { ...launch, command, env };
+  });
+  const removals = runtime.store.on((event) => {
+    if (event.type === "removed") void hooks.close(event.id);
+  });
+  runtime.own(async () => {
+    removals[Symbol.dispose]();
+    launches[Symbol.dispose]();
+    if (control) await control[Symbol.asyncDispose]();
+    await hooks[Symbol.asyncDispose]();
+    removeInstanceDir(dir);
+  });
+  return { dir, hooks, control };
+}
+
+function writeClaudeSettings(file: string): void {
+  const text = JSON.stringify(claudeSettings(selfCommand()), null, 2);
+  Deno.writeTextFileSync(file, text, { mode: 0o600 });
+}

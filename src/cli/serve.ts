@@ -1,0 +1,43 @@
+/**
+ * `lazyshell serve` (SPEC I1): the runtime — sessions, detection, hooks,
+ * notifications, watchers and the control API — with no TUI, until SIGTERM
+ * or SIGINT, then every child is ended cleanly. For CI, scripts and
+ * orchestrator agents; it keeps session state separable from the TUI.
+ *
+ * Prints one `ready` line on stderr once the sockets listen (tests and
+ * scripts wait on it); stdout carries only notifications (OSC 9/777) when
+ * it is a terminal.
+ */
+
+import { Runtime } from "../app/runtime.ts";
+import { launchProject } from "../app/project.ts";
+import { startSockets } from "../app/sockets.ts";
+
+export interface ServeOptions {
+  readonly project?: string | undefined;
+}
+
+export async function serve(options: ServeOptions): Promise<number> {
+  await using runtime = new Runtime();
+  for (const warning of runtime.loaded.warnings) console.error(`lazyshell: ${warning}`);
+  const sockets = await startSockets(runtime, (line) => console.error(line));
+  runtime.notifications.useStdout();
+  // After the sockets: project sessions get LAZYSHELL_SOCK like any other.
+  const started = launchProject(runtime, { cwd: Deno.cwd(), file: options.project });
+  const stop = Promise.withResolvers<string>();
+  const signals: Deno.Signal[] = ["SIGTERM", "SIGINT", "SIGHUP"];
+  const handlers = signals.map((signal) => {
+    const handler = () => stop.resolve(signal);
+    Deno.addSignalListener(signal, handler);
+    return [signal, handler] as const;
+  });
+  console.error(
+    `lazyshell serve: ready (pid ${Deno.pid}, ${
+      sockets.control ? `control: ${sockets.control.path}` : "control API off"
+    }, ${started.length} project session${started.length === 1 ? "" : "s"})`,
+  );
+  const signal = await stop.promise;
+  for (const [s, handler] of handlers) Deno.removeSignalListener(s, handler);
+  console.error(`lazyshell serve: ${signal}, ending every session`);
+  return 0;
+}

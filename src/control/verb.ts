@@ -1,0 +1,133 @@
+/**
+ * The declarative shape of a control verb (STYLE.md 8, like a tmux
+ * cmd_entry): its name, usage, arguments and how to print its result. The
+ * server validates requests with it, `ctl` parses argv and generates
+ * `--help` from it; `run` is the short body. One file per verb in verbs/.
+ */
+
+import { UserError } from "../errors.ts";
+import type { ControlHost } from "./host.ts";
+
+export type ArgType = "string" | "int" | "number" | "bool" | "path";
+
+export interface ArgSpec {
+  /** Key in the request's `args`. */
+  readonly name: string;
+  readonly type: ArgType;
+  /** Positional on the command line (in declaration order); otherwise `--name`. */
+  readonly positional?: boolean;
+  readonly required?: boolean;
+  /** Placeholder in usage (`TARGET`, `N`). */
+  readonly meta?: string;
+  readonly help: string;
+}
+
+export type Args = Readonly<Record<string, string | number | boolean | undefined>>;
+
+export interface VerbContext {
+  readonly host: ControlHost;
+  /** Aborted when the server shuts down. */
+  readonly signal: AbortSignal;
+}
+
+export interface Verb {
+  readonly name: string;
+  readonly summary: string;
+  readonly args: readonly ArgSpec[];
+  run(ctx: VerbContext, args: Args): unknown | Promise<unknown>;
+  /** Human output of a successful result (`--json` prints the raw response instead). */
+  format(result: never): string;
+  /** How long the client waits for the reply (wait: its own timeout and a margin). */
+  clientTimeoutMs?(args: Args): number;
+}
+
+export function defineVerb<R>(verb: {
+  readonly name: string;
+  readonly summary: string;
+  readonly args: readonly ArgSpec[];
+  run(ctx: VerbContext, args: Args): R | Promise<R>;
+  format(result: R): string;
+  clientTimeoutMs?(args: Args): number;
+}): Verb {
+  return verb as unknown as Verb;
+}
+
+/** Checks a request's args against the verb's spec; unknown keys are refused. */
+export function checkArgs(verb: Verb, raw: Readonly<Record<string, unknown>>): Args {
+  const out: Record<string, string | number | boolean> = {};
+  for (const key of Object.keys(raw)) {
+    if (!verb.args.some((a) => a.name === key)) {
+      throw new UserError(`${verb.name}: unknown argument ${key}`);
+    }
+  }
+  for (const spec of verb.args) {
+    const value = raw[spec.name];
+    if (value === undefined || value === null) {
+      if (spec.required) throw new UserError(`${verb.name}: missing ${describe(spec)}`);
+      continue;
+    }
+    out[spec.name] = checkValue(verb, spec, value);
+  }
+  return out;
+}
+
+function checkValue(verb: Verb, spec: ArgSpec, value: unknown): string | number | boolean {
+  const bad = (what: string) => new UserError(`${verb.name}: ${describe(spec)} must be ${what}`);
+  switch (spec.type) {
+    case "bool":
+      if (typeof value !== "boolean") throw bad("true or false");
+      return value;
+    case "int":
+      if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
+        throw bad("a whole number ≥ 0");
+      }
+      return value;
+    case "number":
+      if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
+        throw bad("a number ≥ 0");
+      }
+      return value;
+    case "string":
+    case "path":
+      if (typeof value !== "string") throw bad("text");
+      return value;
+  }
+}
+
+export function describe(spec: ArgSpec): string {
+  return spec.positional ? (spec.meta ?? spec.name.toUpperCase()) : `--${flagName(spec)}`;
+}
+
+/** `--if-state` for `ifState`. */
+export function flagName(spec: ArgSpec): string {
+  return spec.name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+/** `read TARGET [--tail N]` */
+export function usage(verb: Verb): string {
+  const parts = [verb.name];
+  for (const spec of verb.args) {
+    const meta = spec.meta ?? spec.name.toUpperCase();
+    const text = spec.positional
+      ? meta
+      : spec.type === "bool"
+      ? `--${flagName(spec)}`
+      : `--${flagName(spec)} ${meta}`;
+    parts.push(spec.required ? text : `[${text}]`);
+  }
+  return parts.join(" ");
+}
+
+export function str(args: Args, name: string): string | undefined {
+  const v = args[name];
+  return typeof v === "string" ? v : undefined;
+}
+
+export function num(args: Args, name: string): number | undefined {
+  const v = args[name];
+  return typeof v === "number" ? v : undefined;
+}
+
+export function flag(args: Args, name: string): boolean {
+  return args[name] === true;
+}

@@ -1,0 +1,36 @@
+/** `group TARGET GROUP`: puts a session in a group (C2). */
+
+import { defineVerb, str } from "../verb.ts";
+import { label } from "../entry.ts";
+import { resolveTarget } from "../targets.ts";
+
+export default defineVerb({
+  name: "group",
+  summary: "Put a session in a group",
+  args: [
+    {
+      name: "target",
+      type: "string",
+      positional: true,
+      required: true,
+      meta: "TARGET",
+      help: "session id or exact name",
+    },
+    {
+      name: "group",
+      type: "string",
+      positional: true,
+      required: true,
+      meta: "GROUP",
+      help: "group name",
+    },
+  ],
+  run({ host }, args): { id: string; name: string; group: string | null } {
+    const session = resolveTarget(host.store, str(args, "target")!);
+    host.store.setGroup(session.id, str(args, "group")!);
+    return { id: session.id, name: session.name, group: session.group };
+  },
+  format(r) {
+    return `${label(r)} is in group ${r.group}`;
+  },
+});

@@ -1,0 +1,64 @@
+/**
+ * `group-send GROUP TEXT [--enter]`: types TEXT into every running member
+ * (C2–C3). Exited members are skipped; the reply counts what was touched
+ * and lists every member's result. An empty or unknown group, or one whose
+ * members have all exited, is an error.
+ */
+
+import { UserError } from "../../errors.ts";
+import { defineVerb, flag, str } from "../verb.ts";
+import { resolveTargets } from "../targets.ts";
+
+export interface MemberResult {
+  readonly id: string;
+  readonly name: string;
+  readonly result: "sent" | "skipped (exited)";
+}
+
+export default defineVerb({
+  name: "group-send",
+  summary: "Type text into every running session of a group",
+  args: [
+    {
+      name: "group",
+      type: "string",
+      positional: true,
+      required: true,
+      meta: "GROUP",
+      help: "group name",
+    },
+    {
+      name: "text",
+      type: "string",
+      positional: true,
+      required: true,
+      meta: "TEXT",
+      help: "text to type",
+    },
+    { name: "enter", type: "bool", help: "press Enter after the text" },
+  ],
+  run({ host }, args): { group: string; count: number; skipped: number; members: MemberResult[] } {
+    const group = str(args, "group")!;
+    const members = resolveTargets(host.store, { group });
+    const running = members.filter((s) => s.status === "running");
+    if (running.length === 0) {
+      throw new UserError(`Every session of group ${group} has exited: nothing sent`);
+    }
+    const data = str(args, "text")! + (flag(args, "enter") ? "\r" : "");
+    for (const s of running) s.write(data, false);
+    return {
+      group,
+      count: running.length,
+      skipped: members.length - running.length,
+      members: members.map((s) => ({
+        id: s.id,
+        name: s.name,
+        result: s.status === "running" && running.includes(s) ? "sent" : "skipped (exited)",
+      })),
+    };
+  },
+  format(r) {
+    const skipped = r.skipped ? ` (${r.skipped} exited, skipped)` : "";
+    return `Sent to ${r.count} session${r.count === 1 ? "" : "s"} of group ${r.group}${skipped}`;
+  },
+});

@@ -1,0 +1,37 @@
+/**
+ * The verb table (C2): one file per verb, each a declarative spec plus a
+ * short body. The control server dispatches through it, `ctl` parses argv
+ * and prints `--help` from it, docs/control-api.md lists the same verbs.
+ * No restart or delete verb, and nothing that changes config or keys (C3).
+ */
+
+import type { Verb } from "../verb.ts";
+import list from "./list.ts";
+import read from "./read.ts";
+import newVerb from "./new.ts";
+import send from "./send.ts";
+import kill from "./kill.ts";
+import rename from "./rename.ts";
+import group from "./group.ts";
+import ungroup from "./ungroup.ts";
+import groupSend from "./group_send.ts";
+import groupKill from "./group_kill.ts";
+import wait from "./wait.ts";
+
+export const VERBS: readonly Verb[] = [
+  list,
+  read,
+  newVerb,
+  send,
+  kill,
+  rename,
+  group,
+  ungroup,
+  groupSend,
+  groupKill,
+  wait,
+];
+
+export function findVerb(name: string): Verb | undefined {
+  return VERBS.find((v) => v.name === name);
+}

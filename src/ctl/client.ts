@@ -1,0 +1,140 @@
+/**
+ * `lazyshell ctl <verb> [args] [--json]` (C2–C3): a thin client over the
+ * verb table. It turns argv into one request, sends it to the control
+ * socket, and prints the reply — the verb's own formatting, or with
+ * `--json` the raw response line. Any failure: one line on stderr and a
+ * non-zero exit (1 for a refused request, 2 for a usage mistake). `--help`
+ * is generated from the table.
+ */
+
+import { messageOf, UserError } from "../errors.ts";
+import { loadConfig } from "../config/load.ts";
+import type { Env } from "../config/paths.ts";
+import { CONTROL_LINE_LIMIT, encodeLine, readLines, writeAll } from "../ipc/jsonl.ts";
+import { type ControlResponse, parseControlResponse } from "../ipc/protocol.ts";
+import { describe, flagName, usage, type Verb } from "../control/verb.ts";
+import { findVerb, VERBS } from "../control/verbs/mod.ts";
+import { parseVerbArgv } from "./argv.ts";
+import { findControlSocket } from "./find.ts";
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+export interface CtlIo {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+const STDIO: CtlIo = { out: (t) => console.log(t), err: (t) => console.error(t) };
+
+export function ctlHelp(): string {
+  const width = Math.max(...VERBS.map((v) => usage(v).length));
+  return [
+    "Usage: lazyshell ctl <verb> [arguments] [--json]",
+    "",
+    "Drive a running lazyshell through its control socket (off unless control.enabled: true).",
+    "TARGET is a session id (session-2) or an exact name. --json prints the raw response.",
+    "",
+    "Verbs:",
+    ...VERBS.map((v) => `  ${usage(v).padEnd(width)}  ${v.summary}`),
+    "",
+    "lazyshell ctl <verb> --help describes a verb's arguments.",
+  ].join("\n");
+}
+
+export function verbHelp(verb: Verb): string {
+  const lines = [`Usage: lazyshell ctl ${usage(verb)} [--json]`, "", verb.summary];
+  if (verb.args.length > 0) lines.push("");
+  for (const spec of verb.args) {
+    const name = spec.positional ? describe(spec) : `--${flagName(spec)}`;
+    lines.push(`  ${name.padEnd(14)} ${spec.help}${spec.required ? " (required)" : ""}`);
+  }
+  return lines.join("\n");
+}
+
+/** Runs ctl; returns the exit code. */
+export async function runCtl(
+  argv: readonly string[],
+  env: Env = Deno.env.toObject(),
+  io: CtlIo = STDIO,
+): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    io.out(ctlHelp());
+    return name === undefined ? 2 : 0;
+  }
+  try {
+    const verb = findVerb(name);
+    if (!verb) {
+      throw new UserError(
+        `Unknown verb: ${name} (expected ${VERBS.map((v) => v.name).join(", ")})`,
+      );
+    }
+    const parsed = parseVerbArgv(verb, rest, Deno.cwd());
+    if (parsed.help) {
+      io.out(verbHelp(verb));
+      return 0;
+    }
+    const path = findControlSocket(env, () => loadConfig(env).config.control.enabled);
+    const timeoutMs = verb.clientTimeoutMs?.(parsed.args) ?? DEFAULT_TIMEOUT_MS;
+    const { line, response } = await request(path, verb.name, parsed.args, timeoutMs);
+    if (parsed.json) io.out(line);
+    if (!response.ok) {
+      io.err(`lazyshell ctl: ${response.error}`);
+      return 1;
+    }
+    if (!parsed.json) {
+      const text = (verb.format as (r: unknown) => string)(response.result);
+      if (text) io.out(text);
+    }
+    return 0;
+  } catch (error) {
+    io.err(`lazyshell ctl: ${messageOf(error)}`);
+    return error instanceof UserError ? 2 : 1;
+  }
+}
+
+/** One request on a fresh connection; the raw reply line and its parse. */
+export async function request(
+  path: string,
+  verb: string,
+  args: Readonly<Record<string, unknown>>,
+  timeoutMs: number,
+): Promise<{ line: string; response: ControlResponse }> {
+  let conn: Deno.UnixConn;
+  try {
+    conn = await Deno.connect({ transport: "unix", path });
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      throw new UserError(`No control socket at ${path} (is lazyshell still running?)`);
+    }
+    if (error instanceof Deno.errors.ConnectionRefused) {
+      throw new UserError(`Nothing answers at ${path} (lazyshell was killed?)`);
+    }
+    throw new UserError(`Cannot connect to ${path}: ${messageOf(error)}`);
+  }
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    await writeAll(conn, encodeLine({ id: 1, verb, args }));
+    const reply = (async () => {
+      for await (const item of readLines(conn, CONTROL_LINE_LIMIT)) {
+        if (item.type === "line") return item.line;
+        throw new UserError("Reply over the line limit");
+      }
+      throw new UserError("lazyshell closed the connection without replying");
+    })();
+    reply.catch(() => {}); // settled by the close below when the timeout wins
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new UserError(`No reply within ${Math.round(timeoutMs / 1000)} s`)),
+        timeoutMs,
+      );
+    });
+    const line = await Promise.race([reply, timeout]);
+    return { line, response: parseControlResponse(line) };
+  } finally {
+    clearTimeout(timer);
+    try {
+      conn.close();
+    } catch { /* closed */ }
+  }
+}

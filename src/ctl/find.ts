@@ -1,0 +1,41 @@
+/**
+ * Which lazyshell `ctl` talks to (DESIGN §6): `$LAZYSHELL_CONTROL` (set in
+ * every session of an instance with control on), else the single running
+ * instance with a control socket. None, several, or control switched off
+ * each get one clear line saying what to do.
+ */
+
+import { UserError } from "../errors.ts";
+import { configFile, type Env, runtimeRoot } from "../config/paths.ts";
+import { listInstances } from "../ipc/runtime_dir.ts";
+
+export const ENABLE_HINT = "set `control: {enabled: true}` in";
+
+export function findControlSocket(env: Env, controlEnabled: () => boolean): string {
+  if (env.LAZYSHELL_CONTROL) return env.LAZYSHELL_CONTROL;
+  let uid: number | null = null;
+  try {
+    uid = Deno.uid();
+  } catch { /* no uid on this platform */ }
+  const instances = listInstances(runtimeRoot(env, uid));
+  const withControl = instances.filter((i) => i.control !== null);
+  if (withControl.length === 1) return withControl[0]!.control!;
+  if (withControl.length > 1) {
+    throw new UserError(
+      `Several lazyshell instances are running (pids ${
+        withControl.map((i) => i.pid).join(", ")
+      }): ` +
+        `set LAZYSHELL_CONTROL to one of ${withControl.map((i) => i.control).join(", ")}`,
+    );
+  }
+  const file = configFile(env);
+  if (instances.length > 0 || !controlEnabled()) {
+    const running = instances.length > 0
+      ? ` (lazyshell pid ${instances.map((i) => i.pid).join(", ")} runs without it)`
+      : "";
+    throw new UserError(
+      `The control API is off${running}: ${ENABLE_HINT} ${file} and restart lazyshell`,
+    );
+  }
+  throw new UserError("No running lazyshell instance: start `lazyshell` or `lazyshell serve`");
+}

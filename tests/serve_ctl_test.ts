@@ -1,0 +1,144 @@
+/**
+ * End to end: `lazyshell serve` and `lazyshell ctl` as real subprocesses,
+ * found through the runtime directory, ended by SIGTERM (SPEC I1, C1–C3).
+ */
+
+import assert from "node:assert/strict";
+import { isAlive } from "../src/session/procinfo.ts";
+
+const MAIN = new URL("../main.ts", import.meta.url).pathname;
+const decoder = new TextDecoder();
+
+function tempHome(control: boolean) {
+  const base = Deno.makeTempDirSync({ prefix: "lzs-e2e-" });
+  Deno.mkdirSync(`${base}/config/lazyshell`, { recursive: true });
+  Deno.writeTextFileSync(
+    `${base}/config/lazyshell/config.yml`,
+    `control:\n  enabled: ${control}\nshell: /bin/bash\n`,
+  );
+  Deno.mkdirSync(`${base}/run`);
+  const env: Record<string, string> = {
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    HOME: base,
+    XDG_CONFIG_HOME: `${base}/config`,
+    XDG_RUNTIME_DIR: `${base}/run`,
+    NO_COLOR: "1",
+  };
+  return { base, env };
+}
+
+async function ctl(env: Record<string, string>, ...args: string[]) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", MAIN, "ctl", ...args],
+    env,
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
+}
+
+/** Starts serve and resolves once it printed its ready line. */
+async function serve(env: Record<string, string>) {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", MAIN, "serve"],
+    env,
+    clearEnv: true,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  while (!text.includes("ready")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`serve ended early: ${text}`);
+    text += value;
+  }
+  const rest = (async () => {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return text;
+      text += value;
+    }
+  })();
+  return { child, ready: text, rest };
+}
+
+Deno.test("serve + ctl: sessions driven from another process, all ended on SIGTERM", async () => {
+  const { base, env } = tempHome(true);
+  const server = await serve(env);
+  try {
+    assert.match(server.ready, /control: .*\/control\.sock/);
+    const created = await ctl(env, "new", "--name", "e2e", "--command", "bash --norc --noprofile");
+    assert.deepEqual([created.code, created.stdout.trim(), created.stderr], [0, "session-1", ""]);
+    const sent = await ctl(env, "send", "e2e", "echo e2e-$((20+3))", "--enter");
+    assert.equal(sent.code, 0, sent.stderr);
+    const listed = await ctl(env, "list", "--json");
+    assert.equal(listed.code, 0);
+    const response = JSON.parse(listed.stdout);
+    assert.equal(response.ok, true);
+    const [entry] = response.result.sessions;
+    assert.equal(entry.name, "e2e");
+    assert.ok(isAlive(entry.pid));
+    const human = await ctl(env, "list");
+    assert.match(human.stdout, /^ID\s+NAME\s+GROUP\s+STATUS/);
+
+    const missing = await ctl(env, "wait", "ghost", "--state", "idle");
+    assert.equal(missing.code, 1);
+    assert.equal(missing.stderr, "lazyshell ctl: No session with id or name: ghost\n");
+    const usage = await ctl(env, "read");
+    assert.equal(usage.code, 2);
+    assert.match(usage.stderr, /^lazyshell ctl: Missing TARGET \(usage: lazyshell ctl read TARGET/);
+    const help = await ctl(env, "--help");
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /group-send GROUP TEXT \[--enter\]/);
+
+    server.child.kill("SIGTERM");
+    const status = await server.child.status;
+    assert.equal(status.code, 0, await server.rest);
+    assert.ok(!isAlive(entry.pid), "the session's child outlived serve");
+    assert.deepEqual([...Deno.readDirSync(`${base}/run/lazyshell`)], []);
+    const gone = await ctl(env, "list");
+    assert.equal(gone.code, 2);
+    assert.equal(
+      gone.stderr,
+      "lazyshell ctl: No running lazyshell instance: start `lazyshell` or `lazyshell serve`\n",
+    );
+  } finally {
+    try {
+      server.child.kill("SIGKILL");
+    } catch { /* already ended */ }
+    await server.child.status;
+    await server.rest;
+    Deno.removeSync(base, { recursive: true });
+  }
+});
+
+Deno.test("ctl says how to enable the control API when it is off", async () => {
+  const { base, env } = tempHome(false);
+  try {
+    const off = await ctl(env, "list");
+    assert.equal(off.code, 2);
+    assert.equal(
+      off.stderr,
+      `lazyshell ctl: The control API is off: set \`control: {enabled: true}\` in ${base}/config/lazyshell/config.yml and restart lazyshell\n`,
+    );
+    const server = await serve(env);
+    try {
+      assert.match(server.ready, /control API off/);
+      const running = await ctl(env, "list");
+      assert.equal(running.code, 2);
+      assert.match(running.stderr, /control API is off \(lazyshell pid \d+ runs without it\)/);
+      const bad = await ctl({ ...env, LAZYSHELL_CONTROL: `${base}/nothing.sock` }, "list");
+      assert.match(bad.stderr, /No control socket at .*nothing\.sock/);
+    } finally {
+      server.child.kill("SIGTERM");
+      assert.equal((await server.child.status).code, 0);
+      await server.rest;
+    }
+  } finally {
+    Deno.removeSync(base, { recursive: true });
+  }
+});
