@@ -11,6 +11,7 @@
 
 const BENCHES: readonly string[] = [
   "throughput",
+  "detect_latency",
 ];
 
 const only = Deno.args.filter((a) => !a.startsWith("-"));
