@@ -12,6 +12,8 @@
 const BENCHES: readonly string[] = [
   "throughput",
   "detect_latency",
+  "tui_cpu",
+  "tui_latency",
 ];
 
 const only = Deno.args.filter((a) => !a.startsWith("-"));
