@@ -11,6 +11,7 @@
 
 const BENCHES: readonly string[] = [
   "throughput",
+  "watchers",
 ];
 
 const only = Deno.args.filter((a) => !a.startsWith("-"));
