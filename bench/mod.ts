@@ -12,6 +12,8 @@
 const BENCHES: readonly string[] = [
   "throughput",
   "detect_latency",
+  "hook_latency",
+  "ctl_roundtrip",
 ];
 
 const only = Deno.args.filter((a) => !a.startsWith("-"));
