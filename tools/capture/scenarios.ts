@@ -33,7 +33,7 @@ type Scenario = (p: Player) => Promise<void>;
 
 const TOOL_PROMPT = "LAB-TOOL: please create the marker file lab-file.txt";
 
-async function idle(p: Player, ms = 40000): Promise<boolean> {
+async function idle(p: Player, ms = 90000): Promise<boolean> {
   const at = await p.waitScreen(p.agent.idleRe, ms, "main prompt");
   if (at) p.label("idle", "main prompt on screen", "screen", at);
   return at !== null;
@@ -52,7 +52,7 @@ async function settle(p: Player, note: string): Promise<void> {
 
 export const SCENARIO_BODIES: Readonly<Record<ScenarioName, Scenario>> = {
   async startup(p) {
-    await idle(p, 30000);
+    await idle(p);
     p.procs("idle");
     await p.wait(4000);
   },
@@ -172,7 +172,7 @@ export const SCENARIO_BODIES: Readonly<Record<ScenarioName, Scenario>> = {
       await p.wait(600);
     }
     p.label("starting", "user accepted trust dialog", "driver");
-    await idle(p, 20000);
+    await idle(p);
     await p.wait(4000);
   },
 
@@ -188,7 +188,7 @@ export const SCENARIO_BODIES: Readonly<Record<ScenarioName, Scenario>> = {
     p.key("2", 'choose "2. Not now"');
     await p.wait(600);
     p.label("starting", "user dismissed the dialog", "driver");
-    await idle(p, 15000);
+    await idle(p);
     await p.wait(3000);
     await p.prompt(TOOL_PROMPT);
     await blocked(p, p.agent.blockedRe, "permission prompt", "permission prompt on screen");
