@@ -14,6 +14,7 @@ const BENCHES: readonly string[] = [
   "detect_latency",
   "hook_latency",
   "ctl_roundtrip",
+  "rules",
 ];
 
 const only = Deno.args.filter((a) => !a.startsWith("-"));
