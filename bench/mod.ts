@@ -11,6 +11,10 @@
 
 const BENCHES: readonly string[] = [
   "throughput",
+  "detect_latency",
+  "hook_latency",
+  "ctl_roundtrip",
+  "rules",
   "watchers",
 ];
 

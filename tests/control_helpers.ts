@@ -1,7 +1,7 @@
 /** A real Runtime with its sockets in a temp runtime dir, and a client for its control socket. */
 
 import { Runtime } from "../src/app/runtime.ts";
-import { type Detection, type Sockets, startSockets } from "../src/app/sockets.ts";
+import { type Sockets, startSockets } from "../src/app/sockets.ts";
 import { parseConfig } from "../src/config/config.ts";
 import { request } from "../src/ctl/client.ts";
 import type { ControlResponse } from "../src/ipc/protocol.ts";
@@ -30,10 +30,9 @@ export async function startInstance(
   const text = `control:\n  enabled: ${options.control ?? true}\nshell: /bin/bash\n` +
     (options.extraConfig ?? "");
   const runtime = new Runtime({ env, config: parseConfig(text, "test-config.yml"), cwd: base });
-  const detection = (runtime as unknown as { detection?: Detection }).detection ?? null;
   let sockets: Sockets;
   try {
-    sockets = await startSockets(runtime, detection);
+    sockets = await startSockets(runtime);
   } catch (error) {
     await runtime[Symbol.asyncDispose]();
     throw error;

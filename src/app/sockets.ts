@@ -28,11 +28,11 @@ export type Detection = HookSink & StateSource;
 
 export async function startSockets(
   runtime: Runtime,
-  detection: Detection | null,
   log: (line: string) => void = () => {},
 ): Promise<Sockets> {
+  const detection: Detection = runtime.detection;
   const dir = await createInstanceDir(runtime.env);
-  const hooks = new HookServer(dir, { hook: (id, event) => detection?.hook(id, event) });
+  const hooks = new HookServer(dir, { hook: (id, event) => detection.hook(id, event) });
   let control: ControlServer | null = null;
   try {
     if (runtime.config.control.enabled) {

@@ -10,11 +10,21 @@ import { registerStart } from "./commands/start.ts";
 import { registerInit } from "./commands/init.ts";
 import { registerServe } from "./commands/serve.ts";
 import { registerCtl } from "./commands/ctl.ts";
+import { registerDoctor } from "./commands/doctor.ts";
+import { runPluginCommand } from "./commands/plugin_passthrough.ts";
+import { registerDetect } from "./commands/detect.ts";
 
 export type Register = (program: Command, context: { version: string }) => void;
 
 /** Every command module; each adds its subcommand(s) to the program. */
-const COMMANDS: readonly Register[] = [registerStart, registerInit, registerServe, registerCtl];
+const COMMANDS: readonly Register[] = [
+  registerStart,
+  registerInit,
+  registerServe,
+  registerCtl,
+  registerDoctor,
+  registerDetect,
+];
 
 export function buildProgram(version: string): Command {
   const program = new Command("lazyshell")
@@ -29,6 +39,10 @@ export function buildProgram(version: string): Command {
 export async function runProgram(args: string[], version: string): Promise<number> {
   const program = buildProgram(version);
   try {
+    // `lazyshell <plugin-id> <args...>` (P1): a user plugin, when no command has that name.
+    const names = program.commands.flatMap((c) => [c.name(), ...c.aliases()]);
+    const plugin = await runPluginCommand(args, names);
+    if (plugin !== null) return plugin;
     await program.parseAsync(args, { from: "user" });
     return typeof process.exitCode === "number" ? process.exitCode : 0;
   } catch (error) {

@@ -10,18 +10,20 @@
  */
 
 import { Runtime } from "../app/runtime.ts";
-import { type Detection, startSockets } from "../app/sockets.ts";
+import { launchProject } from "../app/project.ts";
+import { startSockets } from "../app/sockets.ts";
 
 export interface ServeOptions {
   readonly project?: string | undefined;
 }
 
-export async function serve(_options: ServeOptions): Promise<number> {
+export async function serve(options: ServeOptions): Promise<number> {
   await using runtime = new Runtime();
   for (const warning of runtime.loaded.warnings) console.error(`lazyshell: ${warning}`);
-  const detection = (runtime as unknown as { detection?: Detection }).detection ?? null;
-  const sockets = await startSockets(runtime, detection, (line) => console.error(line));
+  const sockets = await startSockets(runtime, (line) => console.error(line));
   runtime.notifications.useStdout();
+  // After the sockets: project sessions get LAZYSHELL_SOCK like any other.
+  const started = launchProject(runtime, { cwd: Deno.cwd(), file: options.project });
   const stop = Promise.withResolvers<string>();
   const signals: Deno.Signal[] = ["SIGTERM", "SIGINT", "SIGHUP"];
   const handlers = signals.map((signal) => {
@@ -32,7 +34,7 @@ export async function serve(_options: ServeOptions): Promise<number> {
   console.error(
     `lazyshell serve: ready (pid ${Deno.pid}, ${
       sockets.control ? `control: ${sockets.control.path}` : "control API off"
-    })`,
+    }, ${started.length} project session${started.length === 1 ? "" : "s"})`,
   );
   const signal = await stop.promise;
   for (const [s, handler] of handlers) Deno.removeSignalListener(s, handler);

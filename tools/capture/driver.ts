@@ -79,7 +79,8 @@ export async function runCapture(o: CaptureOptions): Promise<CaptureResult> {
     speed: pace,
     onEvent(e) {
       mockEvents.push(e);
-      rec.event("mock", { ...e });
+      const { type, ...rest } = e;
+      rec.event("mock", { event: type, ...rest });
       if (e.kind === "aux" || e.type === "unhandled" || e.type === "error") return;
       if (e.type === "stream_start") {
         rec.label("working", `mock: streaming text (script=${e.script}, api=${e.api})`, "mock");
@@ -186,8 +187,16 @@ export async function runCapture(o: CaptureOptions): Promise<CaptureResult> {
         await pause(35);
       }
       await pause(700);
+      // Codex sometimes takes an Enter right after typing as part of a paste: if no turn
+      // request reaches the mock in 15 s, press Enter again; the label goes to the one that worked.
+      let at = rec.here();
       send("\r", "user", "Enter (submit prompt)");
-      rec.label("working", `user submitted prompt: ${text}`, "driver");
+      if (!(await player.waitMock("request", 15000))) {
+        rec.event("note", { note: "no model request 15 s after Enter: pressing Enter again" });
+        at = rec.here();
+        send("\r", "user", "Enter again (the first one did not submit)");
+      }
+      rec.label("working", `user submitted prompt: ${text}`, "driver", at);
     },
     key: (data, note) => send(data, "user", note),
     label: (state, note, source, at) => rec.label(state, note, source, at),
@@ -274,7 +283,7 @@ export async function runCapture(o: CaptureOptions): Promise<CaptureResult> {
     });
 
     const hard = Promise.withResolvers<"hard">();
-    const hardTimer = setTimeout(() => hard.resolve("hard"), o.hardLimitMs ?? 180000);
+    const hardTimer = setTimeout(() => hard.resolve("hard"), o.hardLimitMs ?? 300000);
     try {
       const outcome = await Promise.race([
         SCENARIO_BODIES[o.scenario](player).then(() => "done" as const),

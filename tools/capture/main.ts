@@ -22,7 +22,7 @@ const USAGE = `Usage: deno task capture <agent> [scenario] [options]
   --name NAME        capture folder name (default: <agent>-<scenario>[-osc7501][-noreplies])
   --env K=V          extra environment for the CLI (repeatable)
   --pace X           scale the scenario's waits (default 1)
-  --hard-limit SECS  end the run after this long (default 180)`;
+  --hard-limit SECS  end the run after this long (default 300)`;
 
 function fail(message: string): never {
   console.error(message);
@@ -44,7 +44,7 @@ export async function main(argv: string[]): Promise<number> {
         name: { type: "string" },
         env: { type: "string", multiple: true, default: [] },
         pace: { type: "string", default: "1" },
-        "hard-limit": { type: "string", default: "180" },
+        "hard-limit": { type: "string", default: "300" },
         help: { type: "boolean", short: "h", default: false },
       },
     });

@@ -16,7 +16,10 @@ export interface Player {
   /** The first output after which the screen matches `re`, or null after `ms`. */
   waitScreen(re: RegExp, ms: number, what: string): Promise<At | null>;
   /** Whether the mock sends `type` (a main turn's event) within `ms`. */
-  waitMock(type: "turn_end" | "tool_call_sent" | "stream_start", ms: number): Promise<boolean>;
+  waitMock(
+    type: "request" | "turn_end" | "tool_call_sent" | "stream_start",
+    ms: number,
+  ): Promise<boolean>;
   mockCount(type: string): number;
   prompt(text: string): Promise<void>;
   key(data: string, note: string): void;
@@ -30,14 +33,14 @@ type Scenario = (p: Player) => Promise<void>;
 
 const TOOL_PROMPT = "LAB-TOOL: please create the marker file lab-file.txt";
 
-async function idle(p: Player, ms = 40000): Promise<boolean> {
+async function idle(p: Player, ms = 90000): Promise<boolean> {
   const at = await p.waitScreen(p.agent.idleRe, ms, "main prompt");
   if (at) p.label("idle", "main prompt on screen", "screen", at);
   return at !== null;
 }
 
 async function blocked(p: Player, re: RegExp, what: string, note: string): Promise<boolean> {
-  const at = await p.waitScreen(re, 25000, what);
+  const at = await p.waitScreen(re, 60000, what);
   if (at) p.label("blocked", note, "screen", at);
   return at !== null;
 }
@@ -49,7 +52,7 @@ async function settle(p: Player, note: string): Promise<void> {
 
 export const SCENARIO_BODIES: Readonly<Record<ScenarioName, Scenario>> = {
   async startup(p) {
-    await idle(p, 30000);
+    await idle(p);
     p.procs("idle");
     await p.wait(4000);
   },
@@ -70,7 +73,7 @@ export const SCENARIO_BODIES: Readonly<Record<ScenarioName, Scenario>> = {
     p.procs("blocked");
     p.key(p.agent.approveKey, `approve permission prompt (${JSON.stringify(p.agent.approveKey)})`);
     p.label("working", "user approved the tool call", "driver");
-    await p.waitMock("turn_end", 25000);
+    await p.waitMock("turn_end", 60000);
     await settle(p, "turn ended; prompt waiting for input");
     await p.wait(4000);
   },
@@ -79,7 +82,7 @@ export const SCENARIO_BODIES: Readonly<Record<ScenarioName, Scenario>> = {
     await idle(p);
     await p.wait(3000);
     await p.prompt("LAB-QUESTION: why does the parser test fail?");
-    await p.waitMock("turn_end", 25000);
+    await p.waitMock("turn_end", 60000);
     await settle(
       p,
       'turn ended with a PROSE question ("Would you like me to add a regression test?") - ' +
@@ -123,7 +126,7 @@ export const SCENARIO_BODIES: Readonly<Record<ScenarioName, Scenario>> = {
     await idle(p);
     await p.wait(3000);
     await p.prompt("LAB-ASK: add a regression test for the parser");
-    const q = await p.waitScreen(p.agent.questionRe, 25000, "question UI");
+    const q = await p.waitScreen(p.agent.questionRe, 60000, "question UI");
     if (!q) {
       // e.g. Codex: request_user_input is "only available in Plan mode"; the turn just ends.
       if (p.mockCount("turn_end") > 0) {
@@ -169,7 +172,7 @@ export const SCENARIO_BODIES: Readonly<Record<ScenarioName, Scenario>> = {
       await p.wait(600);
     }
     p.label("starting", "user accepted trust dialog", "driver");
-    await idle(p, 20000);
+    await idle(p);
     await p.wait(4000);
   },
 
@@ -185,11 +188,11 @@ export const SCENARIO_BODIES: Readonly<Record<ScenarioName, Scenario>> = {
     p.key("2", 'choose "2. Not now"');
     await p.wait(600);
     p.label("starting", "user dismissed the dialog", "driver");
-    await idle(p, 15000);
+    await idle(p);
     await p.wait(3000);
     await p.prompt(TOOL_PROMPT);
     await blocked(p, p.agent.blockedRe, "permission prompt", "permission prompt on screen");
-    if (await p.waitMock("turn_end", 25000)) {
+    if (await p.waitMock("turn_end", 60000)) {
       p.label("done", "turn ended without a permission prompt (auto mode?)", "mock");
     }
     await p.wait(4000);

@@ -11,9 +11,18 @@ import { isShellName, SHELLS, shellSnippet } from "../init_shells.ts";
 export function registerInit(program: Command): void {
   program
     .command("init")
-    .description(`Print setup to paste: shell integration (${SHELLS.join(", ")})`)
+    .description(`Print setup to paste: shell integration (${SHELLS.join(", ")}) or --agents hooks`)
     .argument("[shell]", `shell integration for ${SHELLS.join(" | ")}`)
-    .action((shell) => {
+    .option(
+      "--agents",
+      "print agent hook setup instead (claude, codex, opencode; name one to get only it)",
+    )
+    .action(async (shell, options) => {
+      if (options.agents) {
+        const { agentsText } = await import("../init_agents.ts");
+        console.log(agentsText(shell));
+        return;
+      }
       if (shell === undefined) {
         throw new UserError(`Say which shell: lazyshell init ${SHELLS.join("|")}`);
       }
