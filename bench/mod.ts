@@ -12,6 +12,9 @@
 const BENCHES: readonly string[] = [
   "throughput",
   "detect_latency",
+  "hook_latency",
+  "ctl_roundtrip",
+  "rules",
 ];
 
 const only = Deno.args.filter((a) => !a.startsWith("-"));
