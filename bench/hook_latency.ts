@@ -48,9 +48,13 @@ try {
   console.log(`load average: ${Deno.loadavg().map((n) => n.toFixed(1)).join(" ")}`);
   console.log(row("true (baseline)", baseline!));
   console.log(row("deno run of an empty script (reference)", empty!, baseline));
-  console.log(row("hook, listening instance", listening!, baseline));
-  console.log(row("hook, no instance (no socket)", none!, baseline));
-  console.log(row("hook, killed instance (refused)", refused!, baseline));
+  const reference = { name: "bare deno", samples: empty! };
+  console.log(row("hook, listening instance", listening!, baseline, reference));
+  console.log(row("hook, no instance (no socket)", none!, baseline, reference));
+  console.log(row("hook, killed instance (refused)", refused!, baseline, reference));
+  console.log(
+    "(a bare `deno run` costs ~11 ms on an idle machine, PLATFORM.md §6; the ratio to it carries over)",
+  );
   console.log(`events received: ${events.length} of ${RUNS + 3} sent to the listening socket`);
 } finally {
   await server[Symbol.asyncDispose]();

@@ -15,6 +15,7 @@ const BENCHES: readonly string[] = [
   "hook_latency",
   "ctl_roundtrip",
   "rules",
+  "watchers",
 ];
 
 const only = Deno.args.filter((a) => !a.startsWith("-"));

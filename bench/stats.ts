@@ -49,10 +49,18 @@ export async function timeCommand(
   return samples;
 }
 
-export function row(label: string, samples: readonly number[], baseline?: readonly number[]) {
+export function row(
+  label: string,
+  samples: readonly number[],
+  baseline?: readonly number[],
+  reference?: { readonly name: string; readonly samples: readonly number[] },
+) {
   const p50 = percentile(samples, 50);
   const p95 = percentile(samples, 95);
-  const ratio = baseline ? `  ×${(p50 / percentile(baseline, 50)).toFixed(1)} of true` : "";
+  let ratio = baseline ? `  ×${(p50 / percentile(baseline, 50)).toFixed(1)} of true` : "";
+  if (reference) {
+    ratio += `, ×${(p50 / percentile(reference.samples, 50)).toFixed(2)} of ${reference.name}`;
+  }
   return `${label.padEnd(44)} p50 ${p50.toFixed(1).padStart(7)} ms   p95 ${
     p95.toFixed(1).padStart(7)
   } ms   max ${Math.max(...samples).toFixed(1).padStart(7)} ms${ratio}`;
