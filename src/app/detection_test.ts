@@ -6,13 +6,13 @@
 
 import assert from "node:assert/strict";
 import { SessionStore } from "../session/store.ts";
-import { waitForText } from "../session/test_util.ts";
+import { testEnv, waitForText } from "../session/test_util.ts";
 import type { Session } from "../session/session.ts";
 import { loadCatalog } from "./catalog.ts";
 import { type DetectionEvent, DetectionHub } from "./detection.ts";
 
 const catalog = await loadCatalog({ userDir: null });
-const env = { ...Deno.env.toObject(), PS1: "$ ", HISTFILE: "/dev/null" };
+const env = testEnv();
 
 const PERMISSION = [
   "● Bash(touch lab-file.txt)",
@@ -177,4 +177,21 @@ Deno.test("hub: hook latch, visible blocker over a stale hook, and the user's in
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("hub: a declaration from a foreground program ends when the shell is back", async () => {
+  await using store = new SessionStore({ shell: "/bin/bash", env, cols: 80, rows: 24 });
+  using hub = hubFor(store).hub;
+  const session = store.create(); // interactive bash: each command is its own foreground job
+  session.write(
+    "printf '\\033]7501;state=blocked\\033\\\\'; sleep 1; echo back-at-prompt\r",
+    false,
+  );
+  await until(hub, session, (h) => h.status(session.id)?.state === "blocked");
+  await waitForText(session, /^back-at-prompt$/m, 10000);
+  await until(hub, session, (h) => h.status(session.id)?.state === "idle");
+  assert.deepEqual(
+    [hub.status(session.id)?.source, hub.status(session.id)?.ruleId],
+    ["process", "exit"],
+  );
 });
