@@ -119,6 +119,23 @@ const scenarios: [string, Step[], ("idle" | "done")?][] = [
     [300, screen("idle", "idle-prompt"), "idle/input/interrupt"],
     [400, hook("working", "UserPromptSubmit"), "working/hook/hook:UserPromptSubmit"],
   ]],
+  ["answered prompt: keys after a hook blocked, then no prompt on screen → working", [
+    [0, hook("blocked", "PermissionRequest"), "blocked/hook/hook:PermissionRequest"],
+    [100, blocker, "blocked/hook/hook:PermissionRequest"],
+    [200, typed(), "blocked/hook/hook:PermissionRequest"],
+    [300, blocker, "blocked/hook/hook:PermissionRequest"],
+    [400, screen("working", "working"), "working/input/answered"],
+    [500, hook("working", "PostToolUse"), "working/hook/hook:PostToolUse"],
+  ]],
+  ["denied prompt: Esc on a hook blocked, prompt gone → idle (no hook fires)", [
+    [0, hook("blocked", "PermissionRequest"), "blocked/hook/hook:PermissionRequest"],
+    [100, typed(true), "blocked/hook/hook:PermissionRequest"],
+    [200, screen("idle", "idle-prompt"), "idle/input/interrupt"],
+  ]],
+  ["a hook blocked with no keys typed stays blocked whatever the screen", [
+    [0, hook("blocked", "PermissionRequest"), "blocked/hook/hook:PermissionRequest"],
+    [100, screen("working", "working"), "blocked/hook/hook:PermissionRequest"],
+  ]],
   ["Esc while idle is not an interrupt", [
     [0, hook("done", "Stop"), "done/hook/hook:Stop"],
     [100, typed(true), "idle/hook/hook:typed"],
