@@ -16,6 +16,8 @@ const BENCHES: readonly string[] = [
   "ctl_roundtrip",
   "rules",
   "watchers",
+  "tui_cpu",
+  "tui_latency",
 ];
 
 const only = Deno.args.filter((a) => !a.startsWith("-"));
