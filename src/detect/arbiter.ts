@@ -159,6 +159,9 @@ function apply(s: ArbiterState, e: Evidence, now: number): ArbiterState {
       };
     }
     case "hook":
+      // "Waiting for your input" after a finished turn is not news: done
+      // stays until the user types or a new turn starts (like D5's done).
+      if (e.event.state === "idle" && s.latched && s.hook?.state === "done") return s;
       return {
         ...s,
         latched: true,

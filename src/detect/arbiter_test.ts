@@ -62,6 +62,13 @@ const scenarios: [string, Step[], ("idle" | "done")?][] = [
     [100, typed(true), "working/screen/working-title"],
     [200, screen("idle", "ready-title"), "idle/screen/ready-title"],
   ], "done"],
+  ["hook: an idle report after done (Claude's idle_prompt, 60 s later) keeps done until typed", [
+    [0, hook("working", "UserPromptSubmit"), "working/hook/hook:UserPromptSubmit"],
+    [100, hook("done", "Stop"), "done/hook/hook:Stop"],
+    [60_100, hook("idle", "Notification"), "done/hook/hook:Stop"],
+    [60_200, typed(), "idle/hook/hook:typed"],
+    [60_300, hook("working", "UserPromptSubmit"), "working/hook/hook:UserPromptSubmit"],
+  ]],
   ["declared outranks hook and screen, and counts without an agent", [
     [0, screen("idle", "idle-prompt"), "idle/screen/idle-prompt"],
     [100, declare("state=blocked:kind=permission"), "blocked/declared/osc7501"],
