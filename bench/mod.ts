@@ -12,6 +12,7 @@
 const BENCHES: readonly string[] = [
   "throughput",
   "detect_latency",
+  "plugin_host",
 ];
 
 const only = Deno.args.filter((a) => !a.startsWith("-"));
