@@ -12,6 +12,12 @@
 const BENCHES: readonly string[] = [
   "throughput",
   "detect_latency",
+  "hook_latency",
+  "ctl_roundtrip",
+  "rules",
+  "watchers",
+  "tui_cpu",
+  "tui_latency",
   "plugin_host",
 ];
 

@@ -73,6 +73,7 @@ Deno.test("every verb refuses unknown targets, bad names and bad arguments", asy
     ["new", { name: "one" }, /already named one/],
     ["new", { cwd: "/definitely/not/here" }, /Working directory does not exist/],
     ["new", { command: "no-such-program-xyz" }, /Command not found/],
+    ["new", { group: "two words" }, /Invalid group name/],
     ["read", {}, /missing TARGET/],
     ["read", { target: "one", tail: -1 }, /--tail must be a whole number/],
     ["read", { target: "one", lines: 3 }, /unknown argument lines/],

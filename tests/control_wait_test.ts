@@ -118,3 +118,19 @@ Deno.test("lazyshell hook inside a session reaches detection through its socket"
   const [entry] = (await t.ok<{ sessions: SessionEntry[] }>("list")).sessions;
   assert.deepEqual([entry!.state, entry!.kind, entry!.source], ["blocked", "question", "hook"]);
 });
+
+Deno.test("lazyshell hook with a terminal on stdin reads nothing, prints nothing, exits 0", async () => {
+  await using t = await startInstance();
+  const hook = [...selfCommand(), "hook"].map(shellQuote).join(" ");
+  await t.ok("new", {
+    name: "tty",
+    command: `${hook} working; echo "[rc=$?]"; sleep 60`,
+  });
+  const reply = await t.ok<WaitReply>("wait", { target: "tty", state: "working", timeout: 60 });
+  assert.equal(reply.members[0]!.state, "working");
+  const { waitForText } = await import("../src/session/test_util.ts");
+  const session = t.runtime.store.get("session-1")!;
+  await waitForText(session, "[rc=0]", 30_000);
+  // Nothing but our echo reached the terminal.
+  assert.deepEqual(session.terminal.visibleLines().filter((l) => l.trim()), ["[rc=0]"]);
+});

@@ -31,6 +31,7 @@ for (const capture of captures) {
         catalog,
         agent: capture.meta.agent,
         declared,
+        ...(capture.chunks ? { chunks: capture.chunks } : {}),
       });
       const got = results.map((r, i) => ({
         offset: r.offset,
@@ -45,6 +46,48 @@ for (const capture of captures) {
         kind: w.kind,
       }));
       assertEquals(got, expected);
+    });
+  }
+}
+
+/**
+ * A false "needs you" trains the user to ignore lazyshell: along the whole
+ * replay (every point a live hub would classify), blocked appears only while
+ * the truth is blocked, or in the transitional window just before it ("…
+ * expected next": OSC 7501 declares a prompt a few ms before it is drawn).
+ * Only captures with chunk times (chunks.jsonl): without them the replay
+ * classifies every 256 bytes, mid-frame, which a settled live hub never does.
+ */
+for (const capture of captures.filter((c) => c.chunks !== null)) {
+  for (const declared of [true, false]) {
+    const variant = declared ? "full pipeline" : "screen rules alone";
+    Deno.test(`fixtures: ${capture.name} never reads blocked when it is not (${variant})`, async () => {
+      const labels = capture.truth.timeline;
+      const wrong: string[] = [];
+      await replay(capture.bytes, [capture.bytes.length], {
+        cols: capture.meta.cols,
+        rows: capture.meta.rows,
+        catalog,
+        agent: capture.meta.agent,
+        declared,
+        ...(capture.chunks ? { chunks: capture.chunks } : {}),
+        onPoint: (p) => {
+          if (p.status?.state !== "blocked") return;
+          // The label in effect for the bytes before this point.
+          const i = labels.findLastIndex((l) => l.byte_offset_in_raw < p.offset);
+          const label = labels[i];
+          const next = labels[i + 1];
+          const previous = labels[i - 1];
+          // The key that answered a prompt was just pressed; its repaint has not arrived.
+          const answering = previous?.state === "blocked" && label?.source === "driver" &&
+            p.offset - label.byte_offset_in_raw <= 64;
+          const ok = label !== undefined &&
+            (label.state === "blocked" || /expected next/.test(label.note) || answering ||
+              (label.state === "starting" && next?.state === "blocked"));
+          if (!ok) wrong.push(`@${p.offset} (${label?.state}: ${label?.note}) ${p.status.ruleId}`);
+        },
+      });
+      assertEquals(wrong, []);
     });
   }
 }

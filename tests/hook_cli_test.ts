@@ -139,3 +139,17 @@ Deno.test("hook exits 0 without permissions to read the env, or to connect", asy
   });
   assert.deepEqual(t.events, []);
 });
+
+Deno.test("hook with stdin closed still reports the state", async () => {
+  await using t = await listening();
+  const out = await new Deno.Command("/bin/sh", {
+    args: ["-c", `exec "$0" run -A --quiet "$1" hook done <&-`, Deno.execPath(), MAIN],
+    env: { LAZYSHELL_SOCK: t.sock },
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  assert.deepEqual([out.code, new TextDecoder().decode(out.stdout)], [0, ""]);
+  assert.deepEqual(t.events.map((e) => e.state), ["done"]);
+});

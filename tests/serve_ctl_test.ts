@@ -142,3 +142,58 @@ Deno.test("ctl says how to enable the control API when it is off", async () => {
     Deno.removeSync(base, { recursive: true });
   }
 });
+
+Deno.test("serve --project starts its sessions; a SIGKILLed instance is not found and gets pruned", async () => {
+  const { base, env } = tempHome(true);
+  Deno.writeTextFileSync(
+    `${base}/lazyshell.yml`,
+    "sessions:\n  - name: api\n    command: sleep 120\n    group: backend\n",
+  );
+  const first = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", MAIN, "serve", "--project", `${base}/lazyshell.yml`],
+    env,
+    clearEnv: true,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const reader = first.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  while (!text.includes("ready")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(text);
+    text += value;
+  }
+  reader.cancel().catch(() => {});
+  let pid = 0;
+  try {
+    assert.match(text, /1 project session\)/);
+    const listed = await ctl(env, "list", "--group", "backend", "--json");
+    const [api] = JSON.parse(listed.stdout).result.sessions;
+    assert.equal(api.name, "api");
+    pid = api.pid;
+    first.kill("SIGKILL");
+    await first.status;
+    const dead = await ctl(env, "list");
+    assert.equal(dead.code, 2);
+    assert.match(dead.stderr, /No running lazyshell instance/);
+    // The next instance prunes the dead one's directory and listens normally.
+    const second = await serve(env);
+    try {
+      assert.deepEqual([...Deno.readDirSync(`${base}/run/lazyshell`)].length, 1);
+      assert.equal((await ctl(env, "list")).code, 0);
+    } finally {
+      second.child.kill("SIGTERM");
+      await second.child.status;
+      await second.rest;
+    }
+  } finally {
+    try {
+      first.kill("SIGKILL");
+    } catch { /* gone */ }
+    await first.status;
+    // The SIGKILLed instance could not end its child: do it here.
+    if (pid && isAlive(pid)) Deno.kill(pid, "SIGKILL");
+    Deno.removeSync(base, { recursive: true });
+  }
+});

@@ -5,6 +5,7 @@
  */
 
 import type { AgentStateName, BlockedKind } from "../model/agent.ts";
+import type { Chunk } from "./replay.ts";
 
 export interface TruthLabel {
   readonly byte_offset_in_raw: number;
@@ -19,6 +20,8 @@ export interface Capture {
   readonly bytes: Uint8Array;
   readonly meta: { readonly agent: string; readonly cols: number; readonly rows: number };
   readonly truth: { readonly timeline: readonly TruthLabel[] };
+  /** Output chunk times (chunks.jsonl), when the capture has them. */
+  readonly chunks: readonly Chunk[] | null;
 }
 
 export interface Expectation {
@@ -41,6 +44,7 @@ export async function listCaptures(root: URL): Promise<Capture[]> {
       bytes: await Deno.readFile(new URL("output.raw", dir)),
       meta: JSON.parse(await Deno.readTextFile(new URL("meta.json", dir))),
       truth: JSON.parse(await Deno.readTextFile(new URL("truth.json", dir))),
+      chunks: await readChunks(new URL("chunks.jsonl", dir)),
     });
   }
   return out;
@@ -71,6 +75,23 @@ export function expectations(truth: Capture["truth"]): Expectation[] {
       : { offset, state, kind, label: label.note };
     out.push(e);
     previous = e;
+  }
+  return out;
+}
+
+/** chunks.jsonl: one `{t_ms, off, len}` per output chunk; null when absent. */
+export async function readChunks(path: URL | string): Promise<Chunk[] | null> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch {
+    return null;
+  }
+  const out: Chunk[] = [];
+  for (const line of text.split("\n")) {
+    if (line.trim() === "") continue;
+    const c = JSON.parse(line);
+    out.push({ off: c.off, len: c.len, t_ms: c.t_ms });
   }
   return out;
 }

@@ -25,14 +25,56 @@ export interface ReplayOptions {
   readonly agent?: string | null;
   /** Count OSC 7501 records in the bytes (default true). */
   readonly declared?: boolean;
-  /** Classify at least every `step` bytes (default 4096). */
+  /**
+   * When each output chunk arrived (a capture's chunks.jsonl): the screen is
+   * classified where output settled, as live (D7: 30 ms quiet, 100 ms max).
+   */
+  readonly chunks?: readonly Chunk[];
+  /** Without chunks: classify every `step` bytes (default 256). */
   readonly step?: number;
+  /** Called at every classification point, in order (eval, false-blocked checks). */
+  readonly onPoint?: (point: ReplayPoint) => void;
+}
+
+export interface Chunk {
+  /** Byte offset where the chunk starts. */
+  readonly off: number;
+  readonly len: number;
+  /** Arrival, ms since spawn. */
+  readonly t_ms: number;
 }
 
 export interface ReplayPoint {
   readonly offset: number;
   readonly agent: string | null;
   readonly status: AgentStatus | null;
+}
+
+const SETTLE_MS = 30;
+const MAX_WAIT_MS = 100;
+
+/** Where a live hub would have classified: [offset, time] pairs. */
+function schedule(size: number, options: ReplayOptions): [number, number][] {
+  const out: [number, number][] = [];
+  const chunks = options.chunks;
+  if (chunks && chunks.length > 0) {
+    let first: number | null = null;
+    for (let i = 0; i < chunks.length; i++) {
+      const c = chunks[i]!;
+      first ??= c.t_ms;
+      const next = chunks[i + 1];
+      const end = Math.min(size, c.off + c.len);
+      if (!next || next.t_ms - c.t_ms >= SETTLE_MS || next.t_ms - first >= MAX_WAIT_MS) {
+        out.push([end, c.t_ms + SETTLE_MS]);
+        first = null;
+      }
+    }
+    return out;
+  }
+  const step = options.step ?? 256;
+  for (let p = step; p < size; p += step) out.push([p, p]);
+  out.push([size, size]);
+  return out;
 }
 
 /** Results at each of `offsets` (bytes up to that offset), in the given order. */
@@ -43,11 +85,13 @@ export async function replay(
 ): Promise<ReplayPoint[]> {
   const clamp = (n: number) => Math.max(0, Math.min(bytes.length, Math.floor(n)));
   const wanted = offsets.map(clamp);
-  const step = options.step ?? 4096;
   const last = Math.max(0, ...wanted);
-  const points = new Set<number>(wanted);
-  for (let p = step; p < last; p += step) points.add(p);
-  const sorted = [...points].sort((a, b) => a - b);
+  const times = new Map<number, number>();
+  for (const [o, t] of schedule(bytes.length, options)) if (o <= last) times.set(o, t);
+  const sorted = [...new Set([...times.keys(), ...wanted])].sort((a, b) => a - b);
+  // A requested offset between scheduled points takes the time of the point before it.
+  let clock = 0;
+  const timeline = sorted.map((o) => [o, clock = Math.max(clock, times.get(o) ?? clock)] as const);
 
   using term = new HeadlessTerminal({ cols: options.cols, rows: options.rows });
   const pending: string[] = [];
@@ -62,14 +106,8 @@ export async function replay(
   let now = 0;
   const feed = (e: Evidence) => (state = reduce(state, e, now));
   const results = new Map<number, ReplayPoint>();
-  let pos = 0;
-  for (const point of sorted) {
-    if (point > pos) {
-      term.write(bytes.subarray(pos, point));
-      pos = point;
-    }
-    await term.flush();
-    now += 100;
+  const classifyAt = (point: number, time: number) => {
+    now = time;
     if (pending.length > 0) {
       const records = parseBurst(pending.splice(0));
       if (records) feed({ type: "declare", records });
@@ -89,7 +127,16 @@ export async function replay(
       }
     }
     feed({ type: "screen", result: classify(manifest, view) });
-    results.set(point, { offset: point, agent, status: state.status });
+    const result = { offset: point, agent, status: state.status };
+    results.set(point, result);
+    options.onPoint?.(result);
+  };
+  // Callbacks run in order, each right after its segment is parsed.
+  let pos = 0;
+  for (const [point, time] of timeline) {
+    term.write(bytes.subarray(pos, point), () => classifyAt(point, time));
+    pos = point;
   }
+  await term.flush();
   return wanted.map((o) => results.get(o) ?? { offset: o, agent, status: state.status });
 }

@@ -108,7 +108,8 @@ export async function runHook(args: readonly string[]): Promise<void> {
     if (!parsed) return;
     const path = Deno.env.get("LAZYSHELL_SOCK");
     if (!path) return;
-    const metadata = parsed.json ?? await readStdin(STDIN_BUDGET_MS);
+    // A closed or odd stdin (a daemon's) must not stop the event: metadata is optional.
+    const metadata = parsed.json ?? await readStdin(STDIN_BUDGET_MS).catch(() => "");
     await sendHook(
       path,
       hookMessage(parsed.state, parsed.kind, payloadOf(metadata)),

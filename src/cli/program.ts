@@ -12,6 +12,7 @@ import { registerServe } from "./commands/serve.ts";
 import { registerCtl } from "./commands/ctl.ts";
 import { registerDoctor } from "./commands/doctor.ts";
 import { runPluginCommand } from "./commands/plugin_passthrough.ts";
+import { registerDetect } from "./commands/detect.ts";
 
 export type Register = (program: Command, context: { version: string }) => void;
 
@@ -22,6 +23,7 @@ const COMMANDS: readonly Register[] = [
   registerServe,
   registerCtl,
   registerDoctor,
+  registerDetect,
 ];
 
 export function buildProgram(version: string): Command {

@@ -8,10 +8,9 @@
  */
 
 import { messageOf, UserError } from "../errors.ts";
-import { loadConfig } from "../config/load.ts";
 import type { Env } from "../config/paths.ts";
 import { CONTROL_LINE_LIMIT, encodeLine, readLines, writeAll } from "../ipc/jsonl.ts";
-import { type ControlResponse, parseControlResponse } from "../ipc/protocol.ts";
+import type { ControlResponse } from "../ipc/protocol.ts";
 import { describe, flagName, usage, type Verb } from "../control/verb.ts";
 import { findVerb, VERBS } from "../control/verbs/mod.ts";
 import { parseVerbArgv } from "./argv.ts";
@@ -74,7 +73,11 @@ export async function runCtl(
       io.out(verbHelp(verb));
       return 0;
     }
-    const path = findControlSocket(env, () => loadConfig(env).config.control.enabled);
+    const path = await findControlSocket(env, async () => {
+      // Only when no instance answers: the config (yaml + zod) is not loaded otherwise.
+      const { loadConfig } = await import("../config/load.ts");
+      return loadConfig(env).config.control.enabled;
+    });
     const timeoutMs = verb.clientTimeoutMs?.(parsed.args) ?? DEFAULT_TIMEOUT_MS;
     const { line, response } = await request(path, verb.name, parsed.args, timeoutMs);
     if (parsed.json) io.out(line);
@@ -130,11 +133,31 @@ export async function request(
       );
     });
     const line = await Promise.race([reply, timeout]);
-    return { line, response: parseControlResponse(line) };
+    return { line, response: readResponse(line) };
   } finally {
     clearTimeout(timer);
     try {
       conn.close();
     } catch { /* closed */ }
   }
+}
+
+/**
+ * The reply, checked by hand: the shape of protocol.ts `controlResponseSchema`
+ * without loading zod in every `ctl` run (protocol_test.ts checks both agree).
+ */
+export function readResponse(line: string): ControlResponse {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    throw new UserError("lazyshell sent a reply that is not JSON");
+  }
+  const r = value as Record<string, unknown> | null;
+  const id = r?.id;
+  if (r && (id === null || typeof id === "number")) {
+    if (r.ok === true && "result" in r) return { id, ok: true, result: r.result };
+    if (r.ok === false && typeof r.error === "string") return { id, ok: false, error: r.error };
+  }
+  throw new UserError("lazyshell sent a reply that is not a control response");
 }

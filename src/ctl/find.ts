@@ -11,7 +11,10 @@ import { listInstances } from "../ipc/runtime_dir.ts";
 
 export const ENABLE_HINT = "set `control: {enabled: true}` in";
 
-export function findControlSocket(env: Env, controlEnabled: () => boolean): string {
+export async function findControlSocket(
+  env: Env,
+  controlEnabled: () => Promise<boolean>,
+): Promise<string> {
   if (env.LAZYSHELL_CONTROL) return env.LAZYSHELL_CONTROL;
   let uid: number | null = null;
   try {
@@ -29,7 +32,7 @@ export function findControlSocket(env: Env, controlEnabled: () => boolean): stri
     );
   }
   const file = configFile(env);
-  if (instances.length > 0 || !controlEnabled()) {
+  if (instances.length > 0 || !(await controlEnabled())) {
     const running = instances.length > 0
       ? ` (lazyshell pid ${instances.map((i) => i.pid).join(", ")} runs without it)`
       : "";

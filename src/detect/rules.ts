@@ -24,12 +24,20 @@ export const FALLBACK: RuleResult = {
   visibleBlocker: false,
 };
 
-/** Region texts of one screen, read lazily and cached for one evaluation. */
+/**
+ * Region texts of one screen, read lazily and cached for one evaluation.
+ * Bottom regions share one joined text: the last k non-empty rows are a
+ * suffix of it (a cheap slice), so rows are read and joined once.
+ */
 export class RegionReader {
   #screen: string | null = null;
-  #bottom: string[] = [];
+  /** Non-empty rows found so far, bottom first. */
+  #rows: string[] = [];
   #scanned = 0; // rows scanned from the bottom
-  #bottomText = new Map<number, string>();
+  /** #rows joined top to bottom, and where the k-th row from the bottom starts in it. */
+  #joined = "";
+  #starts: number[] = [];
+  #joinedCount = 0;
 
   constructor(readonly view: ScreenView) {}
 
@@ -52,17 +60,30 @@ export class RegionReader {
 
   /** The last `count` non-empty rows, top to bottom, joined with `\n`. */
   #bottomOf(count: number): string {
-    const cached = this.#bottomText.get(count);
-    if (cached !== undefined) return cached;
     const rows = this.view.rows;
-    while (this.#bottom.length < count && this.#scanned < rows) {
+    while (this.#rows.length < count && this.#scanned < rows) {
       const line = this.view.line(rows - 1 - this.#scanned);
       this.#scanned++;
-      if (line.trim() !== "") this.#bottom.push(line);
+      if (line.trim() !== "") this.#rows.push(line);
     }
-    const text = this.#bottom.slice(0, count).reverse().join("\n");
-    this.#bottomText.set(count, text);
-    return text;
+    if (this.#joinedCount !== this.#rows.length) this.#join();
+    const k = Math.min(count, this.#rows.length);
+    return k === 0 ? "" : this.#joined.slice(this.#starts[k - 1]);
+  }
+
+  #join(): void {
+    const n = this.#rows.length;
+    const parts = new Array<string>(n);
+    for (let i = 0; i < n; i++) parts[i] = this.#rows[n - 1 - i]!;
+    this.#joined = parts.join("\n");
+    this.#starts = new Array<number>(n);
+    let at = this.#joined.length;
+    for (let k = 0; k < n; k++) {
+      at -= this.#rows[k]!.length;
+      this.#starts[k] = at;
+      at -= 1; // the \n before it
+    }
+    this.#joinedCount = n;
   }
 }
 

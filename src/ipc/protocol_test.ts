@@ -11,6 +11,7 @@ import {
   salvageId,
 } from "./protocol.ts";
 import { HOOK_STATES as CLIENT_STATES } from "./hook_client.ts";
+import { readResponse } from "../ctl/client.ts";
 
 const roundTrip = <T>(value: T, parse: (line: string) => unknown) =>
   assert.deepEqual(parse(JSON.stringify(value)), value);
@@ -87,4 +88,17 @@ Deno.test("salvageId() recovers the id of a bad request for the error reply", ()
   assert.equal(salvageId('{"id":4,"verb":5}'), 4);
   assert.equal(salvageId('{"id":"x"}'), null);
   assert.equal(salvageId("garbage"), null);
+});
+
+Deno.test("ctl's light reply reader agrees with the control response schema", () => {
+  const lines = [
+    '{"id":1,"ok":true,"result":{"sessions":[]}}',
+    '{"id":null,"ok":false,"error":"Not a JSON control request"}',
+    '{"id":2,"ok":true,"result":null}',
+  ];
+  for (const line of lines) assert.deepEqual(readResponse(line), parseControlResponse(line));
+  for (const bad of ['{"id":1,"ok":"yes"}', '{"id":"1","ok":true,"result":1}', "[]", "nope"]) {
+    assert.throws(() => readResponse(bad));
+    assert.throws(() => parseControlResponse(bad));
+  }
 });

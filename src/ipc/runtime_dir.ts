@@ -48,7 +48,9 @@ function mkdirPrivate(path: string): void {
   try {
     Deno.mkdirSync(path, { mode: 0o700 });
   } catch (error) {
-    if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+    if (!(error instanceof Deno.errors.AlreadyExists)) {
+      throw new UserError(`Cannot create runtime directory ${path}: ${(error as Error).message}`);
+    }
   }
   checkPrivateDir(path);
 }

@@ -84,3 +84,10 @@ Deno.test("directories of dead instances are pruned", async () => {
     Deno.removeSync(base, { recursive: true });
   }
 });
+
+Deno.test("a runtime root that cannot be created is one clear error", () => {
+  assert.throws(
+    () => ensureRuntimeRoot({ XDG_RUNTIME_DIR: "/proc/no-such-dir" }),
+    (e: unknown) => e instanceof UserError && /Cannot create runtime directory/.test(e.message),
+  );
+});

@@ -9,7 +9,7 @@
  * (width 0, empty text); overwriting either half blanks the other half.
  */
 
-import { charWidth } from "./width.ts";
+import { charWidth, stringWidth, truncate } from "./width.ts";
 
 /** -1 default, 0–255 palette, RGB as `RGB_FLAG | 0xRRGGBB`. */
 export type Color = number;
@@ -181,4 +181,23 @@ export class Frame {
 /** Total display width of a styled line. */
 export function lineText(line: StyledLine): string {
   return line.map((s) => s.text).join("");
+}
+
+/** Cuts a styled line to `width` columns, ending in `…` when something was cut. */
+export function clipLine(line: StyledLine, width: number): StyledLine {
+  const total = line.reduce((w, s) => w + stringWidth(s.text), 0);
+  if (total <= width) return line;
+  const out: Span[] = [];
+  let room = width;
+  for (const span of line) {
+    const w = stringWidth(span.text);
+    if (w < room) {
+      out.push(span);
+      room -= w;
+      continue;
+    }
+    out.push({ ...span, text: truncate(span.text, room) });
+    break;
+  }
+  return out;
 }

@@ -39,7 +39,17 @@ export interface MouseEvent {
   readonly raw: string;
 }
 
-export type InputEvent = KeyEvent | PasteEvent | MouseEvent;
+/** A DECRQM reply (`CSI ? mode ; value $ y`): how the host terminal answered a mode query. */
+export interface ModeReportEvent {
+  readonly type: "mode-report";
+  readonly mode: number;
+  /** 1 set, 2 reset, 3 permanently set, 4 permanently reset, 0 unknown mode. */
+  readonly value: number;
+}
+
+/** What the user did: the reducer's input. */
+export type UserInput = KeyEvent | PasteEvent | MouseEvent;
+export type InputEvent = UserInput | ModeReportEvent;
 
 const PASTE_START = "\x1b[200~";
 const PASTE_END = "\x1b[201~";
@@ -233,6 +243,11 @@ export class KeyDecoder {
       return raw.length;
     }
     if (final === "I" || final === "O") return raw.length; // focus in/out
+    const report = /^\?(\d+);(\d+)\$$/.exec(params);
+    if (final === "y" && report) {
+      out.push({ type: "mode-report", mode: Number(report[1]), value: Number(report[2]) });
+      return raw.length;
+    }
     if (final === "Z") {
       out.push({ type: "key", name: "shift+tab", text: "", raw });
       return raw.length;

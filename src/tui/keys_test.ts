@@ -153,3 +153,11 @@ Deno.test("keyBytes() sends arrows in SS3 form when the child asked for applicat
   const [ctrlUp] = new KeyDecoder().feed("\x1b[1;5A") as KeyEvent[];
   assert.equal(keyBytes(ctrlUp!, true), "\x1b[1;5A");
 });
+
+Deno.test("KeyDecoder reads the host's DECRQM reply (synchronized output support)", () => {
+  assert.deepEqual(new KeyDecoder().feed("\x1b[?2026;2$y"), [{
+    type: "mode-report",
+    mode: 2026,
+    value: 2,
+  }]);
+});

@@ -91,11 +91,7 @@ export async function runCapture(o: CaptureOptions): Promise<CaptureResult> {
           "mock",
         );
       } else if (e.type === "turn_end") {
-        rec.label(
-          "done",
-          `mock: final response finished, end of turn (script=${e.script})`,
-          "mock",
-        );
+        endTurn(e);
       } else if (e.type === "client_aborted") {
         rec.event("note", { note: "client closed the stream (interrupt)" });
       }
@@ -118,7 +114,10 @@ export async function runCapture(o: CaptureOptions): Promise<CaptureResult> {
   let spec: LaunchSpec | null = null;
   let exit: { exitCode: number; signal: number } | null = null;
   const exited = Promise.withResolvers<void>();
-  const watchers = new Set<{ re: RegExp; hit: (at: At) => void }>();
+  type ScreenTest = (screen: string, title: string) => boolean;
+  const watchers = new Set<{ test: ScreenTest; hit: (at: At) => void }>();
+  let turnsEnded = 0;
+  const turnWaiters = new Set<() => void>();
   /** End offsets of chunks handed to the emulator and not parsed yet. */
   const parsing: At[] = [];
   let leftovers: number[] = [];
@@ -141,30 +140,71 @@ export async function runCapture(o: CaptureOptions): Promise<CaptureResult> {
     rec.event("procs", { tag, file: `procs-${tag}.txt` });
   };
 
+  /** The first output after which the screen (and title) passes `test`, or null after `ms`. */
+  const waitFor = (test: ScreenTest, ms: number, what: string): Promise<At | null> => {
+    if (test(screenText(), term?.title ?? "")) return Promise.resolve(rec.here());
+    return new Promise((resolve) => {
+      const done = (at: At | null) => {
+        clearTimeout(timer);
+        watchers.delete(w);
+        stop.signal.removeEventListener("abort", abort);
+        if (!at) {
+          rec.event("timeout", { what });
+          log(`   (timeout waiting for ${what})`);
+        }
+        resolve(at);
+      };
+      const w = { test, hit: (at: At) => done(at) };
+      const abort = () => done(null);
+      const timer = setTimeout(abort, ms);
+      stop.signal.addEventListener("abort", abort, { once: true });
+      watchers.add(w);
+    });
+  };
+
+  /**
+   * The model finished the turn; the CLI is done once its working indicator
+   * has left the screen and title too (a loaded machine lags seconds behind).
+   */
+  const endTurn = async (e: MockEvent) => {
+    const busy = o.agent.busyRe;
+    const note = `mock: final response finished, end of turn (script=${e.script})`;
+    if (!busy) {
+      rec.label("done", note, "mock");
+    } else {
+      const at = await waitFor(
+        (screen, title) => !busy.test(screen) && !busy.test(title),
+        30000,
+        "working indicator to leave",
+      );
+      if (at) rec.label("done", `${note}; working indicator gone`, "screen", at);
+      else rec.label("done", `${note}; working indicator still shown after 30 s`, "mock");
+    }
+    turnsEnded++;
+    turnWaiters.forEach((w) => w());
+  };
+
   const player: Player = {
     agent: o.agent,
     focusOut: o.focusOut ?? false,
     wait: pause,
-    waitScreen(re, ms, what) {
-      if (re.test(screenText())) return Promise.resolve(rec.here());
+    waitScreen: (re, ms, what) => waitFor((screen) => re.test(screen), ms, what),
+    waitTurnEnd(ms) {
       return new Promise((resolve) => {
-        const done = (at: At | null) => {
+        const done = (ok: boolean) => {
           clearTimeout(timer);
-          watchers.delete(w);
+          turnWaiters.delete(listen);
           stop.signal.removeEventListener("abort", abort);
-          if (!at) {
-            rec.event("timeout", { what });
-            log(`   (timeout waiting for ${what})`);
-          }
-          resolve(at);
+          resolve(ok);
         };
-        const w = { re, hit: (at: At) => done(at) };
-        const abort = () => done(null);
+        const listen = () => done(true);
+        const abort = () => done(false);
         const timer = setTimeout(abort, ms);
         stop.signal.addEventListener("abort", abort, { once: true });
-        watchers.add(w);
+        turnWaiters.add(listen);
       });
     },
+    turnsEnded: () => turnsEnded,
     waitMock(type, ms) {
       return new Promise((resolve) => {
         const done = (ok: boolean) => {
@@ -180,7 +220,6 @@ export async function runCapture(o: CaptureOptions): Promise<CaptureResult> {
         mockWaiters.add(listen);
       });
     },
-    mockCount: (type) => mockEvents.filter((e) => e.type === type && e.kind !== "aux").length,
     async prompt(text) {
       for (const ch of text) {
         send(ch, "user", "typing");
@@ -272,7 +311,8 @@ export async function runCapture(o: CaptureOptions): Promise<CaptureResult> {
         parsing.shift();
         if (watchers.size === 0) return;
         const screen = screenText();
-        for (const w of [...watchers]) if (w.re.test(screen)) w.hit(at);
+        const title = term?.title ?? "";
+        for (const w of [...watchers]) if (w.test(screen, title)) w.hit(at);
       });
     });
     pty.onExit((e) => {

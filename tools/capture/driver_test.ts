@@ -11,6 +11,7 @@ const fake: AgentProfile = {
   id: "fake",
   idleRe: /\? for shortcuts/,
   blockedRe: /Do you want to proceed\?/,
+  busyRe: /esc to interrupt/,
   trustRe: /trust this folder/,
   questionRe: /Which test framework/,
   trustKeys: [KEYS.enter],
@@ -109,7 +110,7 @@ Deno.test({
           "blocked/screen",
           "working/driver",
           "working/mock",
-          "done/mock",
+          "done/screen",
           "idle/driver",
         ],
       );
@@ -124,6 +125,9 @@ Deno.test({
       const idle = tl.find((e) => e.source === "screen" && e.state === "idle")!;
       assert.match(await screenAt(raw, idle.byte_offset_in_raw), /\? for shortcuts/);
       assert.doesNotMatch(await screenAt(raw, idle.byte_offset_in_raw - 1), /\? for shortcuts/);
+      // `done` waits for the working indicator to leave the screen.
+      const done = tl.find((e) => e.state === "done")!;
+      assert.doesNotMatch(await screenAt(raw, done.byte_offset_in_raw), /esc to interrupt/);
 
       // The probe was answered before the emulator's DA1 reply, so the CLI declared its states.
       const input = readJsonl(`${dir}/input.jsonl`);

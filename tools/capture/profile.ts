@@ -53,6 +53,11 @@ export interface AgentProfile {
   /** A permission prompt is on screen. */
   readonly blockedRe: RegExp;
   readonly trustRe: RegExp;
+  /**
+   * The CLI shows it is working (screen or window title); the `done` label
+   * waits until this has gone after the model's final response.
+   */
+  readonly busyRe?: RegExp;
   /** The agent's own multiple-choice question UI. */
   readonly questionRe: RegExp;
   readonly approveKey: string;

@@ -20,7 +20,10 @@ export interface Player {
     type: "request" | "turn_end" | "tool_call_sent" | "stream_start",
     ms: number,
   ): Promise<boolean>;
-  mockCount(type: string): number;
+  /** Whether a turn ends (mock finished and the CLI's working indicator gone) within `ms`. */
+  waitTurnEnd(ms: number): Promise<boolean>;
+  /** How many turns have ended so far. */
+  turnsEnded(): number;
   prompt(text: string): Promise<void>;
   key(data: string, note: string): void;
   label(state: TruthState, note: string, source: LabelSource, at?: At): void;
@@ -33,7 +36,7 @@ type Scenario = (p: Player) => Promise<void>;
 
 const TOOL_PROMPT = "LAB-TOOL: please create the marker file lab-file.txt";
 
-async function idle(p: Player, ms = 40000): Promise<boolean> {
+async function idle(p: Player, ms = 90000): Promise<boolean> {
   const at = await p.waitScreen(p.agent.idleRe, ms, "main prompt");
   if (at) p.label("idle", "main prompt on screen", "screen", at);
   return at !== null;
@@ -52,7 +55,7 @@ async function settle(p: Player, note: string): Promise<void> {
 
 export const SCENARIO_BODIES: Readonly<Record<ScenarioName, Scenario>> = {
   async startup(p) {
-    await idle(p, 30000);
+    await idle(p);
     p.procs("idle");
     await p.wait(4000);
   },
@@ -73,7 +76,7 @@ export const SCENARIO_BODIES: Readonly<Record<ScenarioName, Scenario>> = {
     p.procs("blocked");
     p.key(p.agent.approveKey, `approve permission prompt (${JSON.stringify(p.agent.approveKey)})`);
     p.label("working", "user approved the tool call", "driver");
-    await p.waitMock("turn_end", 60000);
+    await p.waitTurnEnd(60000);
     await settle(p, "turn ended; prompt waiting for input");
     await p.wait(4000);
   },
@@ -82,7 +85,7 @@ export const SCENARIO_BODIES: Readonly<Record<ScenarioName, Scenario>> = {
     await idle(p);
     await p.wait(3000);
     await p.prompt("LAB-QUESTION: why does the parser test fail?");
-    await p.waitMock("turn_end", 60000);
+    await p.waitTurnEnd(60000);
     await settle(
       p,
       'turn ended with a PROSE question ("Would you like me to add a regression test?") - ' +
@@ -129,7 +132,7 @@ export const SCENARIO_BODIES: Readonly<Record<ScenarioName, Scenario>> = {
     const q = await p.waitScreen(p.agent.questionRe, 60000, "question UI");
     if (!q) {
       // e.g. Codex: request_user_input is "only available in Plan mode"; the turn just ends.
-      if (p.mockCount("turn_end") > 0) {
+      if (p.turnsEnded() > 0) {
         p.note("no question UI; the turn ended on its own");
         await p.wait(2000);
         p.label(
@@ -149,16 +152,16 @@ export const SCENARIO_BODIES: Readonly<Record<ScenarioName, Scenario>> = {
     );
     await p.wait(6000);
     p.procs("question");
-    const before = p.mockCount("turn_end");
+    const before = p.turnsEnded();
     for (let i = 0; i < 4; i++) {
       p.key("\r", `Enter ${i + 1} (pick the highlighted first option / submit)`);
       if (i === 0) {
         p.label("working", "user answered the question (Enter on the first option)", "driver");
       }
       await p.wait(1500);
-      if (!p.agent.questionRe.test(p.screenText()) || p.mockCount("turn_end") > before) break;
+      if (!p.agent.questionRe.test(p.screenText()) || p.turnsEnded() > before) break;
     }
-    if (p.mockCount("turn_end") === before) await p.waitMock("turn_end", 20000);
+    if (p.turnsEnded() === before) await p.waitTurnEnd(30000);
     await settle(p, "turn ended after the question was answered");
     await p.wait(4000);
   },
@@ -172,7 +175,7 @@ export const SCENARIO_BODIES: Readonly<Record<ScenarioName, Scenario>> = {
       await p.wait(600);
     }
     p.label("starting", "user accepted trust dialog", "driver");
-    await idle(p, 20000);
+    await idle(p);
     await p.wait(4000);
   },
 
@@ -188,13 +191,11 @@ export const SCENARIO_BODIES: Readonly<Record<ScenarioName, Scenario>> = {
     p.key("2", 'choose "2. Not now"');
     await p.wait(600);
     p.label("starting", "user dismissed the dialog", "driver");
-    await idle(p, 15000);
+    await idle(p);
     await p.wait(3000);
     await p.prompt(TOOL_PROMPT);
     await blocked(p, p.agent.blockedRe, "permission prompt", "permission prompt on screen");
-    if (await p.waitMock("turn_end", 60000)) {
-      p.label("done", "turn ended without a permission prompt (auto mode?)", "mock");
-    }
+    await p.waitTurnEnd(60000); // no permission prompt: auto mode ran the tool
     await p.wait(4000);
   },
 };

@@ -5,11 +5,11 @@
  */
 
 import type { SessionRow, TabInfo } from "../../model/tui.ts";
-import type { InputEvent, KeyEvent, MouseEvent } from "../../tui/keys.ts";
+import type { KeyEvent, MouseEvent, UserInput } from "../../tui/keys.ts";
 import type { TabMouse } from "../../tui/tab.ts";
 
 export type TuiEvent =
-  | { readonly type: "input"; readonly input: InputEvent }
+  | { readonly type: "input"; readonly input: UserInput }
   | { readonly type: "resize"; readonly cols: number; readonly rows: number }
   /** The sessions as the runtime now sees them (store + detection). */
   | { readonly type: "sessions"; readonly sessions: readonly SessionRow[] }
@@ -17,6 +17,8 @@ export type TuiEvent =
   | { readonly type: "activity"; readonly id: string }
   /** A session the user asked for exists now: select it and type into it. */
   | { readonly type: "created"; readonly id: string }
+  /** Select a session (e.g. the new one after a restart), staying in navigation mode. */
+  | { readonly type: "select"; readonly id: string }
   /** The scrollback view of a session moved to `offset` lines up. */
   | { readonly type: "scrolled"; readonly id: string; readonly offset: number }
   | { readonly type: "tick"; readonly now: number }

@@ -9,7 +9,7 @@
  */
 
 import type { Overlay, SessionRow, TuiState } from "../../model/tui.ts";
-import type { InputEvent, KeyEvent, MouseEvent } from "../../tui/keys.ts";
+import type { KeyEvent, MouseEvent, UserInput } from "../../tui/keys.ts";
 import type { Keymap } from "../../tui/keymap.ts";
 import { layout } from "../../tui/layout.ts";
 import { tabAt } from "../../tui/view/bars.ts";
@@ -57,6 +57,8 @@ function reduce(s: TuiState, e: TuiEvent, keymap: Keymap, fx: TuiEffect[]): TuiS
     case "created":
       if (!s.sessions.some((r) => r.id === e.id)) return s;
       return { ...s, selected: e.id, mode: "terminal", tab: 0, overlay: null };
+    case "select":
+      return s.sessions.some((r) => r.id === e.id) ? { ...s, selected: e.id } : s;
     case "scrolled":
       return { ...s, scroll: { ...s.scroll, [e.id]: Math.max(0, e.offset) } };
     case "tick":
@@ -131,7 +133,7 @@ function sessions(s: TuiState, rows: readonly SessionRow[]): TuiState {
   };
 }
 
-function input(s: TuiState, ev: InputEvent, keymap: Keymap, fx: TuiEffect[]): TuiState {
+function input(s: TuiState, ev: UserInput, keymap: Keymap, fx: TuiEffect[]): TuiState {
   if (s.overlay) return overlayInput(s, s.overlay, ev, keymap, fx);
   if (ev.type === "mouse") return mouse(s, ev, fx);
   if (s.mode === "terminal" && s.selected) {
@@ -309,7 +311,7 @@ function mouse(s: TuiState, ev: MouseEvent, fx: TuiEffect[]): TuiState {
 function overlayInput(
   s: TuiState,
   o: Overlay,
-  ev: InputEvent,
+  ev: UserInput,
   keymap: Keymap,
   fx: TuiEffect[],
 ): TuiState {

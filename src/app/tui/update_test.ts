@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { AgentStatus } from "../../model/agent.ts";
 import { initialTuiState, type SessionRow, type TuiState } from "../../model/tui.ts";
-import { type InputEvent, KeyDecoder } from "../../tui/keys.ts";
+import { KeyDecoder, type UserInput } from "../../tui/keys.ts";
 import { resolveKeymap } from "../../tui/keymap.ts";
 import type { TuiEvent } from "./events.ts";
 import { update } from "./update.ts";
@@ -36,7 +36,7 @@ const key = (bytes: string): TuiEvent => ({
   type: "input",
   input: (() => {
     const d = new KeyDecoder();
-    return [...d.feed(bytes), ...d.flush()][0] as InputEvent;
+    return [...d.feed(bytes), ...d.flush()][0] as UserInput;
   })(),
 });
 
@@ -224,12 +224,12 @@ Deno.test("a click in the list selects; the wheel scrolls the selected session",
   const s = withSessions([row("a"), row("b")]);
   const click: TuiEvent = {
     type: "input",
-    input: new KeyDecoder().feed("\x1b[<0;3;3M")[0] as InputEvent,
+    input: new KeyDecoder().feed("\x1b[<0;3;3M")[0] as UserInput,
   };
   assert.equal(run(s, click).state.selected, "b");
   const wheel: TuiEvent = {
     type: "input",
-    input: new KeyDecoder().feed("\x1b[<64;50;10M")[0] as InputEvent,
+    input: new KeyDecoder().feed("\x1b[<64;50;10M")[0] as UserInput,
   };
   assert.deepEqual(run(s, wheel).effects, [{ type: "scroll", id: "a", delta: 3 }]);
 });

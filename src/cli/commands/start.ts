@@ -1,4 +1,4 @@
-/** `lazyshell` with no command: the TUI (until it lands, a plain attach to one shell). */
+/** `lazyshell` with no command: the TUI (src/app/tui/main.ts). */
 
 import type { Command } from "@commander-js/extra-typings";
 
@@ -6,8 +6,12 @@ export function registerStart(program: Command): void {
   program
     .command("start", { isDefault: true, hidden: true })
     .description("Start the TUI")
-    .action(async () => {
-      const { attach } = await import("../attach.ts");
-      process.exitCode = await attach();
+    .option(
+      "--project <file>",
+      "start the sessions of this project file (default: ./lazyshell.yml)",
+    )
+    .action(async (options) => {
+      const { runTui } = await import("../../app/tui/main.ts");
+      process.exitCode = await runTui({ project: options.project });
     });
 }

@@ -5,7 +5,7 @@
  */
 
 import type { SessionRow, TuiState } from "../../model/tui.ts";
-import { BOLD, type Frame, type Span, type StyledLine } from "../frame.ts";
+import { BOLD, clipLine, type Frame, type Span, type StyledLine } from "../frame.ts";
 import type { Rect } from "../layout.ts";
 import { stringWidth, truncate } from "../width.ts";
 import { formatDuration, markerOf } from "./marker.ts";
@@ -88,10 +88,8 @@ function sessionLines(row: SessionRow, state: TuiState, width: number): StyledLi
   const lines: StyledLine[] = [first];
   const more = detail(row, state);
   if (more) {
-    lines.push([
-      { text: "   ", style: bg },
-      ...more.map((s) => ({ ...s, style: { ...s.style, ...bg } })),
-    ]);
+    const styled = more.map((s) => ({ ...s, style: { ...s.style, ...bg } }));
+    lines.push([{ text: "   ", style: bg }, ...clipLine(styled, Math.max(0, width - 3))]);
   }
   return lines;
 }

@@ -31,6 +31,7 @@ export const claude: AgentProfile = {
   // Idle footer: "⏸ manual mode on · ? for shortcuts" or "⏵⏵ auto mode on (shift+tab to cycle)".
   idleRe: /\? for shortcuts|shift\+tab to cycle\)(?!.*esc to interrupt)/,
   blockedRe: /Do you want to proceed\?/,
+  busyRe: /esc to interrupt/,
   trustRe: /trust this folder|Do you trust|Yes, I trust/i,
   questionRe: /Which test framework should I use/,
   // The trust dialog's default is "No, exit": Down, then Enter.

@@ -15,6 +15,8 @@ export const codex: AgentProfile = {
   id: "codex",
   idleRe: /\? for shortcuts|context left|Ask Codex|›\s/,
   blockedRe: /Would you like to (run|make|grant|allow)|Press enter to confirm or esc to cancel/,
+  // "Working (… esc to interrupt)" vanishes while text streams; the title spinner does not.
+  busyRe: /esc to interrupt|^[\u2800-\u28ff] /,
   trustRe: /trust the (files|contents)|Do you trust|Trust this|trusted/i,
   questionRe: /Which test framework should I use/,
   trustKeys: ["1", KEYS.enter],

@@ -12,6 +12,7 @@ export const gemini: AgentProfile = {
   id: "gemini",
   idleRe: /Type your message|for shortcuts/,
   blockedRe: /Allow execution|Yes, allow once|Do you want to proceed|Apply this change/,
+  busyRe: /esc to cancel|Working…/, // title "✦  Working… (<dir>)"
   trustRe: /trust this folder|Trust folder/i,
   questionRe: /Which test framework should I use/,
   trustKeys: [KEYS.enter],

@@ -27,6 +27,7 @@ export const opencode: AgentProfile = {
   id: "opencode",
   idleRe: /ctrl\+p|tab agents|Ask anything|commands/i,
   blockedRe: /Permission required|Allow once|Allow always/i,
+  busyRe: /esc (again to )?interrupt/,
   trustRe: /trust/i,
   questionRe: /Which test framework should I use/,
   trustKeys: [KEYS.enter],

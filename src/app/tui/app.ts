@@ -1,0 +1,280 @@
+/**
+ * The TUI loop (DESIGN §8): one reducer, effects as data, a coalesced
+ * renderer. Anything that changes the state invalidates; at most one frame
+ * per tick (~16 ms) is built and diffed, and nothing is written when
+ * nothing changed. One animation clock (~100 ms) drives every spinner and
+ * runs only while something spins (1 s under reduce_motion, for the turn
+ * durations).
+ *
+ * Owns: the TuiState, the key decoder, the frame/clock/Esc timers, the
+ * subscriptions to the runtime. Does not own the host terminal or the
+ * runtime (main.ts does) so it can be driven in tests.
+ */
+
+import type { Frame } from "../../tui/frame.ts";
+import { diff } from "../../tui/diff.ts";
+import { KeyDecoder } from "../../tui/keys.ts";
+import { type Keymap, resolveKeymap } from "../../tui/keymap.ts";
+import { layout, sessionSize } from "../../tui/layout.ts";
+import { anythingSpins } from "../../tui/view/marker.ts";
+import { view } from "../../tui/view/mod.ts";
+import type { Tab } from "../../tui/tab.ts";
+import { initialTuiState, type TuiState } from "../../model/tui.ts";
+import type { Runtime } from "../runtime.ts";
+import { type EffectContext, runEffect } from "./effects.ts";
+import type { TuiEvent } from "./events.ts";
+import { detectionOf, type DetectionView, sessionRows } from "./rows.ts";
+import { readScreen } from "./screen.ts";
+import { update } from "./update.ts";
+
+export const FRAME_MS = 16;
+export const SPIN_MS = 100;
+export const ESC_TIMEOUT_MS = 25;
+/** Output this soon after a keystroke in terminal mode is the echo: drawn at once. */
+export const ECHO_WINDOW_MS = 150;
+
+export interface TuiAppOptions {
+  readonly runtime: Runtime;
+  /** Writes to the host terminal (the one stdout writer). */
+  readonly write: (text: string) => void;
+  readonly cols: number;
+  readonly rows: number;
+  readonly tabs?: readonly Tab[];
+  readonly now?: () => number;
+}
+
+export class TuiApp implements Disposable {
+  state: TuiState;
+  /** Frames written (benchmarks read it). */
+  frames = 0;
+  readonly keymap: Keymap;
+  readonly #runtime: Runtime;
+  readonly #write: (text: string) => void;
+  readonly #now: () => number;
+  readonly #detection: DetectionView | null;
+  readonly #decoder = new KeyDecoder();
+  readonly #subs: Disposable[] = [];
+  #tabs: readonly Tab[];
+  #prev: Frame | null = null;
+  #sync = false;
+  #frameTimer: ReturnType<typeof setTimeout> | undefined;
+  #escTimer: ReturnType<typeof setTimeout> | undefined;
+  #clock: ReturnType<typeof setInterval> | undefined;
+  #clockMs = 0;
+  #lastFrame = 0;
+  /** When the user last typed into a session (terminal mode), for the echo fast path. */
+  #typedAt = -Infinity;
+  #echoFrame = false;
+  /** Runs a frame on the next event-loop turn (faster than setTimeout(0)). */
+  readonly #port = new MessageChannel();
+  #immediate = false;
+  #done = Promise.withResolvers<number>();
+  readonly #effects: EffectContext;
+  #disposed = false;
+
+  constructor(options: TuiAppOptions) {
+    this.#runtime = options.runtime;
+    this.#write = options.write;
+    this.#now = options.now ?? Date.now;
+    this.#tabs = options.tabs ?? [];
+    this.#detection = detectionOf(options.runtime);
+    this.#effects = {
+      runtime: options.runtime,
+      tabs: () => this.#tabs,
+      dispatch: (e) => this.dispatch(e),
+      paneSize: () => sessionSize(this.state.cols, this.state.rows),
+      scrollOf: (id) => this.state.scroll[id] ?? 0,
+      quit: (code) => this.quit(code),
+    };
+    const config = options.runtime.config;
+    const { keymap, warnings } = resolveKeymap(config.keys);
+    this.keymap = keymap;
+    this.state = initialTuiState(options.cols, options.rows, this.#now(), config.reduce_motion);
+    const notes = [...options.runtime.loaded.warnings, ...warnings];
+    if (notes.length) this.state = { ...this.state, message: { text: notes[0]!, error: true } };
+  }
+
+  /** Resolves with the exit code once the user quits (or quit() is called). */
+  get done(): Promise<number> {
+    return this.#done.promise;
+  }
+
+  start(): void {
+    this.#port.port1.onmessage = () => {
+      if (!this.#immediate) return;
+      this.#immediate = false;
+      this.#render();
+    };
+    const runtime = this.#runtime;
+    this.#subs.push(runtime.on((e) => {
+      if (e.type === "added" || e.type === "changed" || e.type === "removed") this.#syncRows();
+      else if (e.type === "session") this.#onSession(e.session.id, e.event.type);
+    }));
+    const hub = this.#detection;
+    if (hub) this.#subs.push(hub.on(() => this.#syncRows()));
+    // W3: a new agent_stats_command line for the selected session.
+    this.#subs.push(runtime.notifications.stats.on(() => this.#syncRows()));
+    this.#syncTabs();
+    for (const tab of this.#tabs) {
+      this.#subs.push(tab.onChange(() => {
+        this.#syncTabs();
+        if (this.state.tab > 0) this.#invalidate();
+      }));
+    }
+    this.#syncRows();
+    this.#render();
+  }
+
+  dispatch(event: TuiEvent): void {
+    if (this.#disposed) return;
+    const { state, effects } = update(this.state, event, this.keymap);
+    const changed = state !== this.state;
+    this.state = state;
+    for (const fx of effects) runEffect(this.#effects, fx);
+    if (changed) this.#invalidate();
+    this.#syncClock();
+  }
+
+  /** Bytes from the host terminal's stdin. */
+  feed(text: string): void {
+    clearTimeout(this.#escTimer);
+    if (this.state.mode === "terminal") {
+      this.#typedAt = this.#now();
+      this.#echoFrame = false;
+    }
+    this.#handle(this.#decoder.feed(text));
+    if (this.#decoder.pending) {
+      this.#escTimer = setTimeout(() => this.#handle(this.#decoder.flush()), ESC_TIMEOUT_MS);
+    }
+  }
+
+  resize(cols: number, rows: number): void {
+    this.dispatch({ type: "resize", cols, rows });
+  }
+
+  quit(code: number): void {
+    this.#done.resolve(code);
+  }
+
+  /** Draws now if something is pending (tests and benchmarks). */
+  flush(): void {
+    if (this.#frameTimer !== undefined || this.#immediate) {
+      clearTimeout(this.#frameTimer);
+      this.#render();
+    }
+  }
+
+  [Symbol.dispose](): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    clearTimeout(this.#frameTimer);
+    clearTimeout(this.#escTimer);
+    clearInterval(this.#clock);
+    this.#port.port1.close();
+    this.#port.port2.close();
+    for (const s of this.#subs) s[Symbol.dispose]();
+  }
+
+  #handle(events: ReturnType<KeyDecoder["feed"]>): void {
+    for (const input of events) {
+      if (input.type === "mode-report") {
+        if (input.mode === 2026) this.#sync = input.value === 1 || input.value === 2;
+        continue;
+      }
+      this.dispatch({ type: "input", input });
+    }
+  }
+
+  #onSession(id: string, type: string): void {
+    const s = this.state;
+    if (type === "output" || type === "resize" || type === "alt-screen") {
+      if (s.tab === 0 && s.selected === id) this.#invalidate(s.mode === "terminal");
+      else if (type === "output" && !s.activity[id]) this.dispatch({ type: "activity", id });
+    } else if (type === "exit") {
+      this.#syncRows();
+    }
+  }
+
+  #syncRows(): void {
+    const stats = this.#runtime.notifications.stats;
+    const line = (id: string) => stats.line(id)?.text ?? null;
+    this.dispatch({
+      type: "sessions",
+      sessions: sessionRows(this.#runtime, this.#detection, line),
+    });
+  }
+
+  #syncTabs(): void {
+    this.dispatch({
+      type: "tabs",
+      tabs: this.#tabs.map((t) => ({
+        title: t.title,
+        capturing: t.capturing,
+        commands: t.commands,
+      })),
+    });
+  }
+
+  /**
+   * Schedules one frame, at most one per FRAME_MS. Exception: the first
+   * change of the focused session's screen right after a keystroke (its
+   * echo) is drawn at once, as tmux does; a flood still waits its tick.
+   */
+  #invalidate(echo = false): void {
+    if (this.#disposed) return;
+    const now = this.#now();
+    if (echo && !this.#echoFrame && now - this.#typedAt < ECHO_WINDOW_MS) {
+      this.#echoFrame = true;
+      clearTimeout(this.#frameTimer);
+      this.#frameTimer = undefined;
+      this.#render();
+      return;
+    }
+    if (this.#frameTimer !== undefined || this.#immediate) return;
+    const wait = this.#lastFrame + FRAME_MS - now;
+    if (wait > 0) this.#frameTimer = setTimeout(() => this.#render(), wait);
+    else {
+      // setTimeout(0) costs ~2 ms in Deno; a message port turn is ~0.02 ms.
+      this.#immediate = true;
+      this.#port.port2.postMessage(0);
+    }
+  }
+
+  #render(): void {
+    clearTimeout(this.#frameTimer);
+    this.#frameTimer = undefined;
+    this.#immediate = false;
+    if (this.#disposed) return;
+    this.#lastFrame = this.#now();
+    const s = this.state;
+    let screen: Frame | null = null;
+    if (s.tab === 0 && s.selected) {
+      const session = this.#runtime.store.get(s.selected);
+      if (session) screen = readScreen(session.terminal.xterm, s.scroll[s.selected] ?? 0).frame;
+    }
+    let tabLines = null;
+    if (s.tab > 0) {
+      const body = layout(s.cols, s.rows).body;
+      tabLines = this.#tabs[s.tab - 1]?.render(body.width, body.height) ?? null;
+    }
+    const frame = view(s, { keymap: this.keymap, screen, tabLines });
+    const out = diff(this.#prev, frame, { sync: this.#sync });
+    this.#prev = frame;
+    if (out) {
+      this.#write(out);
+      this.frames++;
+    }
+  }
+
+  #syncClock(): void {
+    const s = this.state;
+    const want = anythingSpins(s) ? (s.reduceMotion ? 1000 : SPIN_MS) : 0;
+    if (want === this.#clockMs || this.#disposed) return;
+    clearInterval(this.#clock);
+    this.#clock = undefined;
+    this.#clockMs = want;
+    if (want > 0) {
+      this.#clock = setInterval(() => this.dispatch({ type: "tick", now: this.#now() }), want);
+    }
+  }
+}

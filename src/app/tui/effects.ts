@@ -1,0 +1,175 @@
+/**
+ * The effect runner: carries out what the reducer asked for against the
+ * runtime (sessions, focus, watchers) and the plugin tabs. Failures that
+ * are the user's (bad name, bad pattern) come back as a message event.
+ */
+
+import { messageOf, UserError } from "../../errors.ts";
+import { encodeSgrMouse, keyBytes, type MouseEvent } from "../../tui/keys.ts";
+import type { Tab } from "../../tui/tab.ts";
+import type { XTerm } from "../../session/terminal.ts";
+import type { Runtime } from "../runtime.ts";
+import { within } from "../../util/async.ts";
+import type { TuiEffect, TuiEvent } from "./events.ts";
+import { maxScroll } from "./screen.ts";
+
+export interface EffectContext {
+  readonly runtime: Runtime;
+  readonly tabs: () => readonly Tab[];
+  dispatch(event: TuiEvent): void;
+  /** The size new and resized sessions get (the pane). */
+  paneSize(): { cols: number; rows: number };
+  /** Current scrollback offset of a session's view. */
+  scrollOf(id: string): number;
+  quit(code: number): void;
+}
+
+const PASTE_END = "\x1b[201~";
+
+export function runEffect(ctx: EffectContext, fx: TuiEffect): void {
+  const { runtime } = ctx;
+  const store = runtime.store;
+  try {
+    switch (fx.type) {
+      case "send-key": {
+        const s = store.get(fx.id);
+        if (!s) return;
+        expectEcho(s.terminal.xterm);
+        s.write(keyBytes(fx.key, s.terminal.xterm.modes.applicationCursorKeysMode));
+        return;
+      }
+      case "paste": {
+        const s = store.get(fx.id);
+        if (!s) return;
+        const text = fx.text.replaceAll(PASTE_END, "");
+        s.write(
+          s.terminal.xterm.modes.bracketedPasteMode ? `\x1b[200~${text}${PASTE_END}` : text,
+        );
+        return;
+      }
+      case "mouse": {
+        const s = store.get(fx.id);
+        if (!s || !wants(s.terminal.xterm.modes.mouseTrackingMode, fx.event)) return;
+        if (fx.x >= s.cols || fx.y >= s.rows) return;
+        s.write(encodeSgrMouse(fx.event, fx.x, fx.y));
+        return;
+      }
+      case "create": {
+        const s = runtime.createSession(ctx.paneSize());
+        ctx.dispatch({ type: "created", id: s.id });
+        return;
+      }
+      case "kill":
+        store.kill(fx.id);
+        return;
+      case "remove":
+        store.remove(fx.id);
+        return;
+      case "rename":
+        store.rename(fx.id, fx.name);
+        return;
+      case "restart":
+        void restart(ctx, fx.ids);
+        return;
+      case "watch":
+        runtime.notifications.arm(fx.id, fx.pattern ?? "");
+        ctx.dispatch({
+          type: "message",
+          text: fx.pattern ? `Watching for /${fx.pattern}/` : "Watcher disarmed",
+          error: false,
+        });
+        return;
+      case "scroll": {
+        const s = store.get(fx.id);
+        if (!s) return;
+        const max = maxScroll(s.terminal.xterm);
+        const offset = Math.max(0, Math.min(max, ctx.scrollOf(fx.id) + fx.delta));
+        ctx.dispatch({ type: "scrolled", id: fx.id, offset });
+        return;
+      }
+      case "focus":
+        runtime.setFocus({ selected: fx.selected, terminal: fx.terminal });
+        return;
+      case "resize-sessions":
+        for (const s of store.list()) s.resize(fx.cols, fx.rows);
+        for (const t of ctx.tabs()) t.resize(fx.cols, fx.rows);
+        return;
+      case "tab-key":
+        ctx.tabs()[fx.tab - 1]?.key(fx.key);
+        return;
+      case "tab-paste":
+        ctx.tabs()[fx.tab - 1]?.paste(fx.text);
+        return;
+      case "tab-mouse":
+        ctx.tabs()[fx.tab - 1]?.mouse(fx.event);
+        return;
+      case "tab-command":
+        ctx.tabs()[fx.tab - 1]?.command(fx.name);
+        return;
+      case "quit":
+        ctx.quit(0);
+        return;
+    }
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    ctx.dispatch({ type: "message", text: messageOf(error), error: true });
+  }
+}
+
+/**
+ * Tells the emulator the user just typed, as xterm's own input path does:
+ * its next write (the echo) is then parsed at once instead of after a
+ * setTimeout(0), which costs ~2 ms in Deno (bench/tui_latency.ts).
+ * `input("", true)` fires onUserInput and sends nothing.
+ */
+function expectEcho(xterm: XTerm): void {
+  xterm.input("", true);
+}
+
+/** Which mouse events a child asked for (xterm's mouseTrackingMode). */
+function wants(mode: string, e: MouseEvent): boolean {
+  switch (mode) {
+    case "x10":
+      return e.kind === "press";
+    case "vt200":
+      return e.kind === "press" || e.kind === "release" || e.kind === "wheel";
+    case "drag":
+      return e.kind !== "move";
+    case "any":
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** W: ends each session, then starts it again with the same command, cwd, name and group. */
+async function restart(ctx: EffectContext, ids: readonly string[]): Promise<void> {
+  const store = ctx.runtime.store;
+  let last: string | null = null;
+  for (const id of ids) {
+    const s = store.get(id);
+    if (!s) continue;
+    const spec = {
+      ...(s.command !== store.shell ? { command: s.command } : {}),
+      cwd: s.cwd,
+      env: s.env, // a project session keeps its env (S5)
+      name: s.name,
+      group: s.group,
+      ...ctx.paneSize(),
+    };
+    if (s.status === "running") {
+      s.kill("SIGHUP");
+      if (!(await within(s.exited, 2000))) {
+        s.kill("SIGKILL");
+        await within(s.exited, 2000);
+      }
+    }
+    try {
+      store.remove(id);
+      last = ctx.runtime.createSession(spec).id;
+    } catch (error) {
+      ctx.dispatch({ type: "message", text: messageOf(error), error: true });
+    }
+  }
+  if (last) ctx.dispatch({ type: "select", id: last });
+}

@@ -1,0 +1,126 @@
+/**
+ * `lazyshell` (no command): the TUI. Sets up the host terminal and the
+ * runtime, runs the loop until quit, and always restores the terminal —
+ * on quit, SIGTERM, SIGHUP and on an uncaught error, which is logged to
+ * `<data dir>/crash.log` and reported in one line (STYLE.md 11).
+ */
+
+import { dataDir } from "../../config/paths.ts";
+import { messageOf, UserError } from "../../errors.ts";
+import { sessionSize } from "../../tui/layout.ts";
+import { logTo } from "../notifications.ts";
+import { launchProject } from "../project.ts";
+import { Runtime } from "../runtime.ts";
+import { startSockets } from "../sockets.ts";
+import { TuiApp } from "./app.ts";
+import { HostTerminal } from "./host.ts";
+import { leaveSplash, splashHandedOver } from "./splash.ts";
+
+const SIGNAL_CODES = { SIGTERM: 143, SIGHUP: 129 } as const;
+
+export interface TuiOptions {
+  /** `--project FILE` (default: ./lazyshell.yml when present). */
+  readonly project?: string | undefined;
+}
+
+export async function runTui(options: TuiOptions = {}): Promise<number> {
+  if (!Deno.stdin.isTerminal() || !Deno.stdout.isTerminal()) {
+    throw new UserError("lazyshell needs a terminal; use `lazyshell serve` without one");
+  }
+  const host = new HostTerminal();
+  const size = host.size;
+  const pane = sessionSize(size.cols, size.rows);
+  let runtime: Runtime;
+  try {
+    runtime = new Runtime(pane);
+  } catch (error) {
+    leaveSplash();
+    throw error;
+  }
+  try {
+    await startSockets(runtime, logTo(runtime.env));
+    launchProject(runtime, { cwd: Deno.cwd(), file: options.project });
+    for (const s of runtime.store.list()) s.resize(pane.cols, pane.rows);
+  } catch (error) {
+    leaveSplash();
+    await runtime[Symbol.asyncDispose]();
+    throw error;
+  }
+  return await run(host, runtime);
+}
+
+async function run(host: HostTerminal, runtime: Runtime): Promise<number> {
+  const size = host.size;
+  const env = runtime.env;
+  const crash = (error: unknown) => {
+    host.restore();
+    const file = logCrash(dataDir(env), error);
+    console.error(`lazyshell: internal error: ${messageOf(error)}${file ? ` (see ${file})` : ""}`);
+    Deno.exit(70);
+  };
+  const onError = (e: ErrorEvent) => {
+    e.preventDefault();
+    crash(e.error);
+  };
+  const onRejection = (e: PromiseRejectionEvent) => {
+    e.preventDefault();
+    crash(e.reason);
+  };
+  globalThis.addEventListener("error", onError);
+  globalThis.addEventListener("unhandledrejection", onRejection);
+  const app = new TuiApp({ runtime, write: (t) => host.write(t), ...size });
+  const onWinch = () => {
+    const { cols, rows } = host.size;
+    app.resize(cols, rows);
+  };
+  const signals = Object.entries(SIGNAL_CODES).map(([name, code]) => {
+    const handler = () => app.quit(code);
+    Deno.addSignalListener(name as Deno.Signal, handler);
+    return [name as Deno.Signal, handler] as const;
+  });
+  Deno.addSignalListener("SIGWINCH", onWinch);
+  try {
+    host.enter();
+    splashHandedOver();
+    runtime.notifications.setSink((bytes) => host.write(bytes));
+    app.start();
+    void readInput(app).catch(crash);
+    return await app.done;
+  } catch (error) {
+    crash(error);
+    return 70;
+  } finally {
+    runtime.notifications.setSink(null);
+    app[Symbol.dispose]();
+    host.restore();
+    Deno.removeSignalListener("SIGWINCH", onWinch);
+    for (const [name, handler] of signals) Deno.removeSignalListener(name, handler);
+    await runtime[Symbol.asyncDispose]();
+    globalThis.removeEventListener("error", onError);
+    globalThis.removeEventListener("unhandledrejection", onRejection);
+  }
+}
+
+/** Feeds stdin to the app until EOF (then quits: nobody can type any more). */
+async function readInput(app: TuiApp): Promise<void> {
+  const decoder = new TextDecoder();
+  const buf = new Uint8Array(64 * 1024);
+  for (;;) {
+    const n = await Deno.stdin.read(buf);
+    if (n === null) return app.quit(0);
+    app.feed(decoder.decode(buf.subarray(0, n), { stream: true }));
+  }
+}
+
+/** Appends the error with its stack to `<dir>/crash.log`; returns the file, or null. */
+function logCrash(dir: string, error: unknown): string | null {
+  try {
+    Deno.mkdirSync(dir, { recursive: true });
+    const file = `${dir}/crash.log`;
+    const text = error instanceof Error ? error.stack ?? error.message : String(error);
+    Deno.writeTextFileSync(file, `${new Date().toISOString()} ${text}\n`, { append: true });
+    return file;
+  } catch {
+    return null;
+  }
+}

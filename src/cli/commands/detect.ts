@@ -1,0 +1,151 @@
+/**
+ * `lazyshell detect FILE [--cols 120] [--rows 32] [--agent NAME]
+ * [--at OFFSET]... [--json]` (SPEC I4): replays a raw capture through the
+ * emulator (answering nothing; OSC 7501 records in the bytes count as
+ * declared evidence) and prints agent, state, kind, source and rule — for
+ * the end of the file, or one result per `--at` offset. FILE may also be a
+ * capture directory (output.raw + meta.json give the size and agent).
+ */
+
+import type { Command } from "@commander-js/extra-typings";
+import { UserError } from "../../errors.ts";
+
+export interface DetectRow {
+  readonly offset: number;
+  readonly agent: string | null;
+  readonly state: string | null;
+  readonly kind: string | null;
+  readonly source: string | null;
+  readonly rule: string | null;
+}
+
+function integer(name: string, min: number) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value) || Number(value) < min) {
+      throw new UserError(`Invalid ${name}: ${value} (expected an integer >= ${min})`);
+    }
+    return Number(value);
+  };
+}
+
+export function registerDetect(program: Command): void {
+  program
+    .command("detect")
+    .description("Replay a raw capture through the emulator and print the detected agent state")
+    .argument("<file>", "raw output bytes (or a capture directory with output.raw)")
+    .option("--cols <n>", "terminal width (default 120, or the capture's)", integer("--cols", 2))
+    .option("--rows <n>", "terminal height (default 32, or the capture's)", integer("--rows", 2))
+    .option("--agent <name>", "agent manifest to use (default: from title/screen identity hints)")
+    .option(
+      "--at <offset>",
+      "classify the bytes up to this offset (repeatable)",
+      (v: string, prev: number[] = []) => [...prev, integer("--at", 0)(v)],
+    )
+    .option("--no-osc7501", "ignore OSC 7501 records in the bytes (screen rules alone)")
+    .option("--json", "print JSON: one object, or an array in --at order")
+    .action(async (file, opts) => {
+      const rows = await detectFile(file, {
+        ...(opts.cols !== undefined ? { cols: opts.cols } : {}),
+        ...(opts.rows !== undefined ? { rows: opts.rows } : {}),
+        ...(opts.agent !== undefined ? { agent: opts.agent } : {}),
+        ...(opts.at !== undefined ? { at: opts.at } : {}),
+        declared: opts.osc7501,
+      });
+      if (opts.json) {
+        console.log(JSON.stringify(opts.at === undefined ? rows[0] : rows));
+      } else {
+        for (const r of rows) console.log(formatRow(r));
+      }
+    });
+}
+
+export interface DetectOptions {
+  readonly cols?: number;
+  readonly rows?: number;
+  readonly agent?: string;
+  readonly at?: readonly number[];
+  readonly declared?: boolean;
+}
+
+/** The command's work, for tests: results in `at` order (or one for the end of the file). */
+export async function detectFile(file: string, options: DetectOptions): Promise<DetectRow[]> {
+  const { loadCatalog } = await import("../../app/catalog.ts");
+  const { replay } = await import("../../app/replay.ts");
+  const { readChunks } = await import("../../app/fixtures.ts");
+  const { bytes, meta, dir } = await readCapture(file);
+  const chunks = dir ? await readChunks(`${file}/chunks.jsonl`) : null;
+  const catalog = await loadCatalog();
+  for (const e of catalog.errors) console.error(`lazyshell: warning: ${e.message}`);
+  if (options.agent !== undefined && catalog.get(options.agent) === null) {
+    throw new UserError(
+      `Unknown agent: ${options.agent} (known: ${catalog.ids.join(", ")})`,
+    );
+  }
+  const at = options.at ?? [bytes.length];
+  for (const o of at) {
+    if (o > bytes.length) {
+      throw new UserError(`Offset ${o} is past the end of ${file} (${bytes.length} bytes)`);
+    }
+  }
+  const agent = options.agent ?? meta.agent;
+  const points = await replay(bytes, at, {
+    cols: options.cols ?? meta.cols ?? 120,
+    rows: options.rows ?? meta.rows ?? 32,
+    catalog,
+    ...(agent !== undefined ? { agent } : {}),
+    declared: options.declared !== false,
+    ...(chunks ? { chunks } : {}),
+  });
+  return points.map((p) => ({
+    offset: p.offset,
+    agent: p.agent,
+    state: p.status?.state ?? null,
+    kind: p.status?.kind ?? null,
+    source: p.status?.source ?? null,
+    rule: p.status?.ruleId ?? null,
+  }));
+}
+
+interface CaptureMeta {
+  readonly agent?: string;
+  readonly cols?: number;
+  readonly rows?: number;
+}
+
+async function readCapture(
+  file: string,
+): Promise<{ bytes: Uint8Array; meta: CaptureMeta; dir: boolean }> {
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.stat(file);
+  } catch {
+    throw new UserError(`Cannot read ${file}: no such file`);
+  }
+  if (!info.isDirectory) return { bytes: await readBytes(file), meta: {}, dir: false };
+  const bytes = await readBytes(`${file}/output.raw`);
+  let meta: CaptureMeta = {};
+  try {
+    const raw = JSON.parse(await Deno.readTextFile(`${file}/meta.json`));
+    meta = {
+      ...(typeof raw.agent === "string" ? { agent: raw.agent } : {}),
+      ...(Number.isInteger(raw.cols) ? { cols: raw.cols } : {}),
+      ...(Number.isInteger(raw.rows) ? { rows: raw.rows } : {}),
+    };
+  } catch { /* no meta.json: defaults */ }
+  return { bytes, meta, dir: true };
+}
+
+async function readBytes(path: string): Promise<Uint8Array> {
+  try {
+    return await Deno.readFile(path);
+  } catch (error) {
+    const why = error instanceof Deno.errors.NotFound ? "no such file" : String(error);
+    throw new UserError(`Cannot read ${path}: ${why}`);
+  }
+}
+
+export function formatRow(r: DetectRow): string {
+  const v = (x: string | null) => x ?? "-";
+  return `${r.offset}\tagent=${v(r.agent)}\tstate=${v(r.state)}\tkind=${v(r.kind)}\t` +
+    `source=${v(r.source)}\trule=${v(r.rule)}`;
+}

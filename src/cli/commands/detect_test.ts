@@ -1,0 +1,94 @@
+import assert from "node:assert/strict";
+
+const MAIN = new URL("../../../main.ts", import.meta.url).pathname;
+const CAPTURES = new URL("../../../fixtures/captures/", import.meta.url).pathname;
+
+async function lazyshell(...args: string[]) {
+  const home = await Deno.makeTempDir(); // no user manifests
+  try {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", MAIN, ...args],
+      env: { XDG_CONFIG_HOME: home },
+      stdin: "null",
+    }).output();
+    const dec = new TextDecoder();
+    return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+}
+
+Deno.test("detect: --at offsets in order, agent from the title hints, JSON keys", async () => {
+  const r = await lazyshell(
+    "detect",
+    `${CAPTURES}claude-tool/output.raw`,
+    "--at",
+    "13978",
+    "--at",
+    "1464",
+    "--json",
+  );
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout), [
+    {
+      offset: 13978,
+      agent: "claude",
+      state: "blocked",
+      kind: "permission",
+      source: "screen",
+      rule: "permission-footer",
+    },
+    {
+      offset: 1464,
+      agent: "claude",
+      state: "idle",
+      kind: null,
+      source: "screen",
+      rule: "idle-prompt",
+    },
+  ]);
+});
+
+Deno.test("detect: declared evidence from the bytes, or screen rules alone", async () => {
+  const file = `${CAPTURES}claude-tool-osc7501/output.raw`;
+  const full = await lazyshell("detect", file, "--at", "14013", "--json");
+  assert.equal(JSON.parse(full.stdout)[0].source, "declared");
+  const screen = await lazyshell("detect", file, "--at", "14013", "--json", "--no-osc7501");
+  assert.deepEqual(
+    [JSON.parse(screen.stdout)[0].state, JSON.parse(screen.stdout)[0].source],
+    ["blocked", "screen"],
+  );
+});
+
+Deno.test("detect: plain text output and one object without --at", async () => {
+  const text = await lazyshell(
+    "detect",
+    `${CAPTURES}codex-tool/output.raw`,
+    "--agent",
+    "codex",
+    "--at",
+    "18789",
+  );
+  assert.equal(text.code, 0, text.stderr);
+  assert.match(
+    text.stdout,
+    /^18789\tagent=codex\tstate=blocked\tkind=permission\tsource=declared\trule=osc7501\n$/,
+  );
+  const one = await lazyshell("detect", `${CAPTURES}opencode-tool`, "--json");
+  assert.equal(JSON.parse(one.stdout).agent, "opencode");
+});
+
+Deno.test("detect: user mistakes are one line and exit 2", async () => {
+  for (
+    const args of [["nope.raw"], [`${CAPTURES}codex-tool`, "--agent", "zz"], [
+      `${CAPTURES}codex-tool`,
+      "--at",
+      "-3",
+    ], [`${CAPTURES}codex-tool`, "--at", "999999999"]]
+  ) {
+    const r = await lazyshell("detect", ...args);
+    assert.equal(r.code, 2, args.join(" "));
+    assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
+    assert.match(r.stderr, /^lazyshell: [A-Z]/);
+  }
+});

@@ -1,0 +1,192 @@
+/**
+ * End-to-end: the real program (`deno run -A main.ts`) in a real PTY,
+ * driven like a user and read through the headless emulator (no tmux),
+ * waiting on screen text, never on sleeps.
+ */
+
+import { SessionStore } from "../src/session/store.ts";
+import type { Session } from "../src/session/session.ts";
+import { screenText, testEnv, waitFor, waitForText } from "../src/session/test_util.ts";
+
+const ROOT = new URL("..", import.meta.url).pathname;
+const MAIN = `${ROOT}main.ts`;
+const WAIT = 30_000;
+/** A bash prompt (`bash-5.2$ `, or the system rc's `user@host:dir# `). */
+const PROMPT = /[$#]\s*$/m;
+const INNER_PROMPT = /│\S*[$#]\s*$/;
+
+interface Lab {
+  readonly dir: string;
+  readonly store: SessionStore;
+  readonly outer: Session;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+/** A bash in a PTY with an isolated config (fallback notifications into a file). */
+async function lab(cols = 100, rows = 30): Promise<Lab> {
+  const dir = Deno.makeTempDirSync({ prefix: "lazyshell-tui-e2e-" });
+  Deno.mkdirSync(`${dir}/config/lazyshell`, { recursive: true });
+  Deno.mkdirSync(`${dir}/run`, { mode: 0o700 });
+  Deno.writeTextFileSync(
+    `${dir}/config/lazyshell/config.yml`,
+    `notify:\n  fallback_command: "cat >> ${dir}/notified"\n  rate_limit_seconds: 0\n`,
+  );
+  const env = testEnv({
+    SHELL: "/bin/bash",
+    XDG_CONFIG_HOME: `${dir}/config`,
+    XDG_DATA_HOME: `${dir}/data`,
+    XDG_RUNTIME_DIR: `${dir}/run`,
+  });
+  const store = new SessionStore({ shell: "/bin/bash", env, cols, rows, cwd: ROOT });
+  const outer = store.create({ command: "bash --norc --noprofile -i" });
+  await waitForText(outer, PROMPT, WAIT);
+  return {
+    dir,
+    store,
+    outer,
+    async [Symbol.asyncDispose]() {
+      await store[Symbol.asyncDispose]();
+      Deno.removeSync(dir, { recursive: true });
+    },
+  };
+}
+
+const type = (s: Session, text: string) => s.write(text);
+
+/** The TUI has left the alternate screen and the outer shell prompts again. */
+function backAtPrompt(tui: Session): Promise<void> {
+  return waitFor(
+    tui,
+    () => {
+      const text = screenText(tui);
+      const last = text.split("\n").filter((l) => l.trim() !== "").at(-1) ?? "";
+      return !text.includes(" lazyshell ") && /^\S+[$#]\s*$/.test(last);
+    },
+    WAIT,
+    "the shell prompt after quitting",
+  );
+}
+const lines = (s: Session) => screenText(s).split("\n");
+
+Deno.test("the TUI starts, creates sessions, forwards typing, resizes and restores the terminal", async () => {
+  await using l = await lab();
+  const tui = l.outer;
+  type(tui, `deno run -A ${MAIN}\r`);
+  await waitForText(tui, "No sessions", WAIT);
+  await waitForText(tui, "n new", WAIT);
+
+  // n: a new session that takes focus (terminal mode, escape chord shown).
+  type(tui, "n");
+  await waitForText(tui, "TERMINAL", WAIT);
+  await waitForText(tui, "ctrl+] back", WAIT);
+  await waitFor(tui, () => lines(tui).some((l) => INNER_PROMPT.test(l)), WAIT, "the inner prompt");
+  type(tui, "echo hi-$((40+2))\r");
+  await waitForText(tui, "hi-42", WAIT);
+
+  // ctrl+] back to navigation; a second session; output in the first marks it ●.
+  type(tui, "\x1d");
+  await waitForText(tui, "enter type", WAIT);
+  type(tui, "n");
+  await waitForText(tui, "bash-2", WAIT);
+  await waitForText(tui, "TERMINAL", WAIT);
+  type(tui, "\x1d");
+  await waitForText(tui, "enter type", WAIT);
+  type(tui, "k\r");
+  await waitForText(tui, "TERMINAL", WAIT);
+  type(tui, "sleep 1; echo later\r");
+  type(tui, "\x1d");
+  await waitForText(tui, "enter type", WAIT);
+  type(tui, "j");
+  await waitForText(tui, /● bash\b/, WAIT);
+
+  // Resize: the sessions follow the pane (80x24 → pane 57x22).
+  tui.resize(80, 24);
+  await waitFor(tui, () => lines(tui).length === 24 && /enter type/.test(lines(tui)[23]!), WAIT);
+  type(tui, "\r");
+  await waitForText(tui, "TERMINAL", WAIT);
+  type(tui, "stty size\r");
+  await waitForText(tui, "22 57", WAIT);
+  type(tui, "\x1d");
+  await waitForText(tui, "enter type", WAIT);
+
+  // q asks while sessions run; y quits; the shell prompt and a sane stty are back.
+  type(tui, "q");
+  await waitForText(tui, "still running", WAIT);
+  type(tui, "y");
+  await backAtPrompt(tui);
+  type(tui, "stty -a | tr ' ' '\\n' | grep -E '^-?(icanon|echo|isig)$' | tr '\\n' ,; echo\r");
+  await waitForText(tui, /isig,icanon,echo,\n\S+[$#]/, WAIT);
+});
+
+Deno.test("a failed command in a session you do not type into reaches the fallback command", async () => {
+  await using l = await lab();
+  const tui = l.outer;
+  type(tui, `deno run -A ${MAIN}\r`);
+  await waitForText(tui, "No sessions", WAIT);
+  type(tui, "n");
+  await waitFor(tui, () => lines(tui).some((l) => INNER_PROMPT.test(l)), WAIT, "the inner prompt");
+  // OSC 133 C/D as a shell integration would write them, after we left terminal mode.
+  type(tui, "read -r; printf '\\e]133;C\\a\\e]133;D;3\\a'\r");
+  type(tui, "\x1d");
+  await waitForText(tui, "enter type", WAIT);
+  // The focus moved to navigation mode: the notification is no longer suppressed.
+  type(tui, "\r");
+  await waitForText(tui, "TERMINAL", WAIT);
+  type(tui, "\r\x1d");
+  await waitForText(tui, "enter type", WAIT);
+  const file = `${l.dir}/notified`;
+  const read = () => {
+    try {
+      return Deno.readTextFileSync(file);
+    } catch {
+      return "";
+    }
+  };
+  await waitFor(tui, () => read().includes("bash: command failed (exit 3)"), WAIT, "notification");
+  type(tui, "q");
+  await waitForText(tui, "still running", WAIT);
+  type(tui, "y");
+  await backAtPrompt(tui);
+});
+
+Deno.test("a program declaring blocked (OSC 7501) shows ‼, B selects it, the fallback command gets the text", async () => {
+  await using l = await lab();
+  const tui = l.outer;
+  const msg = btoa("approve Bash: touch lab-file.txt");
+  // The fake agent waits for a line on stdin before declaring: the TUI is up by then.
+  Deno.writeTextFileSync(
+    `${l.dir}/agent.sh`,
+    `read -r line\nprintf '\\033]7501;state=blocked:kind=permission:msg=${msg}\\033\\\\'\nsleep 600\n`,
+  );
+  Deno.writeTextFileSync(
+    `${l.dir}/project.yml`,
+    `sessions:\n  - name: shell\n  - name: api\n    group: agents\n    command: sh ${l.dir}/agent.sh\n`,
+  );
+  type(tui, `deno run -A ${MAIN} --project ${l.dir}/project.yml\r`);
+  await waitForText(tui, /▌.*shell/, WAIT);
+  await waitForText(tui, /api/, WAIT);
+  type(tui, "j\r\r\x1d");
+  await waitForText(tui, "‼ 1 blocked", WAIT);
+  await waitForText(tui, "approve Bash: touch", WAIT);
+  type(tui, "k");
+  await waitForText(tui, /▌.*shell/, WAIT);
+  type(tui, "B");
+  await waitForText(tui, /▌‼ api/, WAIT);
+  const read = () => {
+    try {
+      return Deno.readTextFileSync(`${l.dir}/notified`);
+    } catch {
+      return "";
+    }
+  };
+  await waitFor(
+    tui,
+    () => read().includes("api: needs you — approve Bash: touch lab-file.txt"),
+    WAIT,
+    "the blocked notification",
+  );
+  type(tui, "q");
+  await waitForText(tui, "still running", WAIT);
+  type(tui, "y");
+  await backAtPrompt(tui);
+});
