@@ -18,6 +18,7 @@ const BENCHES: readonly string[] = [
   "watchers",
   "tui_cpu",
   "tui_latency",
+  "plugin_host",
 ];
 
 const only = Deno.args.filter((a) => !a.startsWith("-"));

@@ -195,3 +195,33 @@ Deno.test("hub: a declaration from a foreground program ends when the shell is b
     ["process", "exit"],
   );
 });
+
+Deno.test("hub: an identified agent without rules has no status (the TUI's dim mark)", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = `${dir}/aider`;
+    await Deno.writeTextFile(path, "#!/bin/bash\nprintf 'aider> '\nsleep 30\n");
+    await Deno.chmod(path, 0o755);
+    await using store = new SessionStore({ shell: "/bin/bash", env, cols: 80, rows: 24 });
+    const { hub, events } = hubFor(store);
+    using _ = hub;
+    const session = store.create({ command: path });
+    await waitForText(session, "aider>");
+    await until(hub, session, (h) => h.agent(session.id) === "aider");
+    assert.equal(hub.hasRules("aider"), false);
+    assert.equal(hub.classifyNow(session.id), null);
+    assert.deepEqual(events, [{ type: "agent", id: session.id, agent: "aider" }]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("hub: disposing with a classification pending leaves no timer behind", async () => {
+  await using store = new SessionStore({ shell: "/bin/bash", env, cols: 80, rows: 24 });
+  const hub = new DetectionHub(store, catalog, { settleMs: 10_000, maxWaitMs: 10_000 });
+  const session = store.create({ command: "echo output; sleep 5" });
+  await waitForText(session, "output");
+  hub[Symbol.dispose](); // the settle timer (10 s) must be cleared: the sanitizer checks
+  assert.equal(hub.status(session.id), null);
+  assert.equal(hub.classifyNow(session.id), null);
+});

@@ -112,6 +112,8 @@ export class TuiApp implements Disposable {
     }));
     const hub = this.#detection;
     if (hub) this.#subs.push(hub.on(() => this.#syncRows()));
+    // W3: a new agent_stats_command line for the selected session.
+    this.#subs.push(runtime.notifications.stats.on(() => this.#syncRows()));
     this.#syncTabs();
     for (const tab of this.#tabs) {
       this.#subs.push(tab.onChange(() => {
@@ -194,7 +196,12 @@ export class TuiApp implements Disposable {
   }
 
   #syncRows(): void {
-    this.dispatch({ type: "sessions", sessions: sessionRows(this.#runtime, this.#detection) });
+    const stats = this.#runtime.notifications.stats;
+    const line = (id: string) => stats.line(id)?.text ?? null;
+    this.dispatch({
+      type: "sessions",
+      sessions: sessionRows(this.#runtime, this.#detection, line),
+    });
   }
 
   #syncTabs(): void {

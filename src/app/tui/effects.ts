@@ -152,6 +152,7 @@ async function restart(ctx: EffectContext, ids: readonly string[]): Promise<void
     const spec = {
       ...(s.command !== store.shell ? { command: s.command } : {}),
       cwd: s.cwd,
+      env: s.env, // a project session keeps its env (S5)
       name: s.name,
       group: s.group,
       ...ctx.paneSize(),
