@@ -35,8 +35,17 @@ async function main(args: string[]): Promise<number> {
     const { runCtl } = await import("./src/ctl/client.ts");
     return await runCtl(args.slice(1));
   }
-  const { runProgram } = await import("./src/cli/program.ts");
-  return await runProgram(args, VERSION);
+  const tui = args.length === 0 || (args.length === 2 && first === "--project") ||
+    (args.length === 1 && first!.startsWith("--project="));
+  // The TUI: its first frame before commander and the runtime load (issue #5, ≤ 300 ms).
+  const splash = tui ? await import("./src/app/tui/splash.ts") : null;
+  splash?.showSplash();
+  try {
+    const { runProgram } = await import("./src/cli/program.ts");
+    return await runProgram(args, VERSION);
+  } finally {
+    splash?.leaveSplash();
+  }
 }
 
 if (import.meta.main) {

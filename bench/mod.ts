@@ -15,6 +15,10 @@ const BENCHES: readonly string[] = [
   "hook_latency",
   "ctl_roundtrip",
   "rules",
+  "watchers",
+  "tui_cpu",
+  "tui_latency",
+  "plugin_host",
 ];
 
 const only = Deno.args.filter((a) => !a.startsWith("-"));

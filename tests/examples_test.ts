@@ -74,3 +74,23 @@ Deno.test({
     assert.match(host.view(), /buy milk/);
   },
 });
+
+Deno.test("the minimal plugins in docs/plugin-protocol.md work as printed", async () => {
+  const doc = Deno.readTextFileSync(new URL("../docs/plugin-protocol.md", import.meta.url));
+  const blocks = [...doc.matchAll(/```(sh|python)\n(#!.*?)```/gs)];
+  assert.equal(blocks.length, 2, "one sh and one Python example");
+  for (const [, lang, code] of blocks) {
+    if (lang === "python" && !python) continue;
+    const dir = Deno.makeTempDirSync({ prefix: "lazyshell-doc-" });
+    const path = `${dir}/mini`;
+    Deno.writeTextFileSync(path, code!, { mode: 0o755 });
+    await using host = new TestHost({ path, id: "mini", env: env(dir) });
+    host.start();
+    await host.until((s) => s.phase === "running", 10_000, `${lang} manifest`);
+    assert.equal(host.state.manifest?.title, "Mini");
+    host.key("x", "x");
+    await host.until((s) => /got a key|key x/.test(s.frame?.view ?? ""), 10_000, `${lang} key`);
+    await host.close();
+    assert.deepEqual(host.state.exit, { code: 0, signal: null }, `${lang} exits on EOF`);
+  }
+});

@@ -51,17 +51,22 @@ for (const capture of captures) {
 }
 
 /**
- * A false "needs you" trains the user to ignore lazyshell: along the whole
- * replay (every point a live hub would classify), blocked appears only while
- * the truth is blocked, or in the transitional window just before it ("…
- * expected next": OSC 7501 declares a prompt a few ms before it is drawn).
+ * A false "needs you" trains the user to ignore lazyshell, a missed one
+ * leaves an agent waiting: along the whole replay (every point a live hub
+ * would classify), blocked appears only while the truth is blocked, or in
+ * the transitional window just before it ("… expected next": OSC 7501
+ * declares a prompt a few ms before it is drawn), and never lapses while a
+ * drawn prompt waits.
  * Only captures with chunk times (chunks.jsonl): without them the replay
  * classifies every 256 bytes, mid-frame, which a settled live hub never does.
  */
+/** How long after the answering key a prompt may still be on screen (its repaint pending). */
+const ANSWER_REPAINT_MS = 250;
+
 for (const capture of captures.filter((c) => c.chunks !== null)) {
   for (const declared of [true, false]) {
     const variant = declared ? "full pipeline" : "screen rules alone";
-    Deno.test(`fixtures: ${capture.name} never reads blocked when it is not (${variant})`, async () => {
+    Deno.test(`fixtures: ${capture.name} reads blocked exactly while it is (${variant})`, async () => {
       const labels = capture.truth.timeline;
       const wrong: string[] = [];
       await replay(capture.bytes, [capture.bytes.length], {
@@ -72,15 +77,22 @@ for (const capture of captures.filter((c) => c.chunks !== null)) {
         declared,
         ...(capture.chunks ? { chunks: capture.chunks } : {}),
         onPoint: (p) => {
-          if (p.status?.state !== "blocked") return;
           // The label in effect for the bytes before this point.
           const i = labels.findLastIndex((l) => l.byte_offset_in_raw < p.offset);
           const label = labels[i];
           const next = labels[i + 1];
           const previous = labels[i - 1];
+          if (p.status?.state !== "blocked") {
+            // A prompt fully drawn and not yet answered (no key pressed since) reads blocked.
+            const drawn = label?.state === "blocked" &&
+              p.offset >= (label.screen_settled_offset ?? label.byte_offset_in_raw) &&
+              !capture.keys.some((k) => k >= label.byte_offset_in_raw && k < p.offset);
+            if (drawn) wrong.push(`missed @${p.offset} (${label.note}) ${p.status?.ruleId}`);
+            return;
+          }
           // The key that answered a prompt was just pressed; its repaint has not arrived.
           const answering = previous?.state === "blocked" && label?.source === "driver" &&
-            p.offset - label.byte_offset_in_raw <= 64;
+            label.t_ms !== undefined && p.time - label.t_ms <= ANSWER_REPAINT_MS;
           const ok = label !== undefined &&
             (label.state === "blocked" || /expected next/.test(label.note) || answering ||
               (label.state === "starting" && next?.state === "blocked"));

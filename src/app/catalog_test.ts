@@ -28,7 +28,7 @@ Deno.test("catalog: every built-in rule names the capture that justifies it", as
     const text = await Deno.readTextFile(new URL(`${id}.yml`, dir));
     const lines = text.split("\n");
     lines.forEach((line, i) => {
-      const rule = /^  - id: (\S+)/.exec(line)?.[1];
+      const rule = /^ {2}- id: (\S+)/.exec(line)?.[1];
       if (!rule) return;
       let comment = "";
       for (let j = i - 1; j >= 0 && /^\s*#/.test(lines[j]!); j--) comment = lines[j] + comment;

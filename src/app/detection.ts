@@ -67,6 +67,8 @@ interface Tracked {
   settle: ReturnType<typeof setTimeout> | null;
   recheck: ReturnType<typeof setTimeout> | null;
   exited: boolean;
+  /** pid of the last foreground process seen (program exit = the shell is back). */
+  foregroundPid: number | null;
 }
 
 export class DetectionHub implements Disposable {
@@ -183,6 +185,7 @@ export class DetectionHub implements Disposable {
       settle: null,
       recheck: null,
       exited: session.status !== "running",
+      foregroundPid: null,
     };
     this.#sessions.set(session.id, t);
     if (!t.exited) this.#schedule(t);
@@ -251,8 +254,16 @@ export class DetectionHub implements Disposable {
     t.firstOutputAt = null;
     this.#flushDeclared(t);
     if (t.exited) return;
-    const agent = identify0(t.session, this.#identities);
-    this.#setAgent(t, agent);
+    const fg = t.session.foreground();
+    // A program that ran in the foreground exited and the shell is back (D5 lifetimes).
+    if (
+      fg !== null && fg.pid === t.session.pid && t.foregroundPid !== null &&
+      t.foregroundPid !== fg.pid
+    ) {
+      this.#feed(t, { type: "exit" });
+    }
+    t.foregroundPid = fg?.pid ?? null;
+    this.#setAgent(t, fg === null ? null : identify(fg, this.#identities));
     this.#feed(t, {
       type: "screen",
       result: classify(t.manifest, terminalView(t.session.terminal)),
@@ -316,9 +327,4 @@ export class DetectionHub implements Disposable {
       }
     }
   }
-}
-
-function identify0(session: Session, identities: readonly AgentIdentity[]): string | null {
-  const fg = session.foreground();
-  return fg === null ? null : identify(fg, identities);
 }

@@ -6,13 +6,13 @@
 
 import assert from "node:assert/strict";
 import { SessionStore } from "../session/store.ts";
-import { waitForText } from "../session/test_util.ts";
+import { testEnv, waitForText } from "../session/test_util.ts";
 import type { Session } from "../session/session.ts";
 import { loadCatalog } from "./catalog.ts";
 import { type DetectionEvent, DetectionHub } from "./detection.ts";
 
 const catalog = await loadCatalog({ userDir: null });
-const env = { ...Deno.env.toObject(), PS1: "$ ", HISTFILE: "/dev/null" };
+const env = testEnv();
 
 const PERMISSION = [
   "● Bash(touch lab-file.txt)",
@@ -177,4 +177,51 @@ Deno.test("hub: hook latch, visible blocker over a stale hook, and the user's in
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("hub: a declaration from a foreground program ends when the shell is back", async () => {
+  await using store = new SessionStore({ shell: "/bin/bash", env, cols: 80, rows: 24 });
+  using hub = hubFor(store).hub;
+  const session = store.create(); // interactive bash: each command is its own foreground job
+  session.write(
+    "printf '\\033]7501;state=blocked\\033\\\\'; sleep 1; echo back-at-prompt\r",
+    false,
+  );
+  await until(hub, session, (h) => h.status(session.id)?.state === "blocked");
+  await waitForText(session, /^back-at-prompt$/m, 10000);
+  await until(hub, session, (h) => h.status(session.id)?.state === "idle");
+  assert.deepEqual(
+    [hub.status(session.id)?.source, hub.status(session.id)?.ruleId],
+    ["process", "exit"],
+  );
+});
+
+Deno.test("hub: an identified agent without rules has no status (the TUI's dim mark)", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = `${dir}/aider`;
+    await Deno.writeTextFile(path, "#!/bin/bash\nprintf 'aider> '\nsleep 30\n");
+    await Deno.chmod(path, 0o755);
+    await using store = new SessionStore({ shell: "/bin/bash", env, cols: 80, rows: 24 });
+    const { hub, events } = hubFor(store);
+    using _ = hub;
+    const session = store.create({ command: path });
+    await waitForText(session, "aider>");
+    await until(hub, session, (h) => h.agent(session.id) === "aider");
+    assert.equal(hub.hasRules("aider"), false);
+    assert.equal(hub.classifyNow(session.id), null);
+    assert.deepEqual(events, [{ type: "agent", id: session.id, agent: "aider" }]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("hub: disposing with a classification pending leaves no timer behind", async () => {
+  await using store = new SessionStore({ shell: "/bin/bash", env, cols: 80, rows: 24 });
+  const hub = new DetectionHub(store, catalog, { settleMs: 10_000, maxWaitMs: 10_000 });
+  const session = store.create({ command: "echo output; sleep 5" });
+  await waitForText(session, "output");
+  hub[Symbol.dispose](); // the settle timer (10 s) must be cleared: the sanitizer checks
+  assert.equal(hub.status(session.id), null);
+  assert.equal(hub.classifyNow(session.id), null);
 });

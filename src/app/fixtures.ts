@@ -8,6 +8,7 @@ import type { AgentStateName, BlockedKind } from "../model/agent.ts";
 import type { Chunk } from "./replay.ts";
 
 export interface TruthLabel {
+  readonly t_ms?: number;
   readonly byte_offset_in_raw: number;
   readonly screen_settled_offset?: number;
   readonly state: string;
@@ -22,6 +23,8 @@ export interface Capture {
   readonly truth: { readonly timeline: readonly TruthLabel[] };
   /** Output chunk times (chunks.jsonl), when the capture has them. */
   readonly chunks: readonly Chunk[] | null;
+  /** Byte offsets at which the user pressed keys (input.jsonl, src "user"). */
+  readonly keys: readonly number[];
 }
 
 export interface Expectation {
@@ -45,6 +48,7 @@ export async function listCaptures(root: URL): Promise<Capture[]> {
       meta: JSON.parse(await Deno.readTextFile(new URL("meta.json", dir))),
       truth: JSON.parse(await Deno.readTextFile(new URL("truth.json", dir))),
       chunks: await readChunks(new URL("chunks.jsonl", dir)),
+      keys: await readKeys(new URL("input.jsonl", dir)),
     });
   }
   return out;
@@ -92,6 +96,25 @@ export async function readChunks(path: URL | string): Promise<Chunk[] | null> {
     if (line.trim() === "") continue;
     const c = JSON.parse(line);
     out.push({ off: c.off, len: c.len, t_ms: c.t_ms });
+  }
+  return out;
+}
+
+/** input.jsonl: the byte offsets at which the user (not the emulator) typed. */
+async function readKeys(path: URL): Promise<number[]> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch {
+    return [];
+  }
+  const out: number[] = [];
+  for (const line of text.split("\n")) {
+    if (line.trim() === "") continue;
+    const e = JSON.parse(line);
+    if (e.src === "user" && typeof e.byte_offset_in_raw === "number") {
+      out.push(e.byte_offset_in_raw);
+    }
   }
   return out;
 }

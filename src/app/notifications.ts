@@ -14,6 +14,7 @@ import { FailedCommands } from "../notify/failed_commands.ts";
 import { Notifier, type Sink } from "../notify/notifier.ts";
 import { failedText } from "../notify/policy.ts";
 import { Watchers } from "../notify/watchers.ts";
+import type { WatchSpec } from "../notify/watch_rules.ts";
 import { StatsCommand } from "../notify/stats_command.ts";
 import { type TurnInfo, TurnTracker } from "../notify/turns.ts";
 import type { Runtime } from "./runtime.ts";
@@ -44,6 +45,7 @@ export class Notifications {
   /** `agent_stats_command` for the selected session (W3): `stats.line(id)`. */
   readonly stats: StatsCommand;
   readonly #runtime: Runtime;
+  readonly #declared = new Map<string, readonly WatchSpec[]>();
 
   constructor(
     runtime: Runtime,
@@ -54,6 +56,21 @@ export class Notifications {
     this.watchers = parts.watchers;
     this.turns = parts.turns;
     this.stats = parts.stats;
+  }
+
+  /**
+   * The project file's watchers for sessions of this name (S5, W2): applied
+   * to every session created under that name from now on, so a restart
+   * (`W`: remove, then create the same name) keeps them. Empty: forget.
+   */
+  declareWatches(name: string, watch: readonly WatchSpec[]): void {
+    if (watch.length === 0) this.#declared.delete(name);
+    else this.#declared.set(name, watch);
+  }
+
+  /** Project watchers declared for a session name, if any. */
+  declaredWatches(name: string): readonly WatchSpec[] {
+    return this.#declared.get(name) ?? [];
   }
 
   /** The turn of a session now: running duration (`⏱`), last one, count. */
@@ -124,7 +141,13 @@ export function startNotifications(
     const session = e.selected === null ? undefined : runtime.store.get(e.selected);
     stats.select(session ? { id: session.id, cwd: session.cwd } : null);
   });
+  let notifications: Notifications | null = null;
   const storeSub = runtime.store.on((e) => {
+    if (e.type === "added") {
+      const declared = notifications?.declaredWatches(e.session.name) ?? [];
+      if (declared.length > 0) watchers.add(e.session, declared);
+      return;
+    }
     if (e.type === "removed") {
       watchers.remove(e.id);
       turns.forget(e.id);
@@ -167,5 +190,6 @@ export function startNotifications(
     await stats[Symbol.asyncDispose]();
     await notifier[Symbol.asyncDispose]();
   });
-  return new Notifications(runtime, { notifier, watchers, turns, stats });
+  notifications = new Notifications(runtime, { notifier, watchers, turns, stats });
+  return notifications;
 }

@@ -4,6 +4,7 @@
  * to start (a command not on PATH, a name already taken) stops the whole
  * launch: the sessions started before it are removed, and the error names
  * the file and the entry's line. Both the TUI and `serve` call this.
+ * Watchers are declared by session name, so a restarted session keeps them.
  */
 
 import { ConfigError, messageOf, UserError } from "../errors.ts";
@@ -14,8 +15,11 @@ import type { Runtime } from "./runtime.ts";
 
 export function startProject(runtime: Runtime, project: Project): Session[] {
   const started: Session[] = [];
+  const notifications = runtime.notifications;
   for (const spec of project.sessions) {
     let session: Session;
+    // Declared first: the session gets its watchers from its first byte, and again on restart.
+    notifications.declareWatches(spec.name, spec.watch);
     try {
       session = runtime.createSession({
         name: spec.name,
@@ -26,11 +30,11 @@ export function startProject(runtime: Runtime, project: Project): Session[] {
       });
     } catch (error) {
       for (const s of started) runtime.store.remove(s.id);
+      for (const s of project.sessions) notifications.declareWatches(s.name, []);
       if (!(error instanceof UserError)) throw error;
       throw new ConfigError(project.file, spec.line, `${spec.name}: ${messageOf(error)}`);
     }
     started.push(session);
-    runtime.notifications.watchers.add(session, spec.watch);
   }
   return started;
 }

@@ -48,6 +48,14 @@ Deno.test("launchProject() starts lazyshell.yml's sessions with cwd, group, env 
     assert.ok(api.terminal.tail(10).includes(`${dir}/api 3000`));
     assert.equal(written.length, 1);
     assert.match(written[0]!, /api: ERR! matched — npm ERR! boom/);
+    // A restart (remove, create the same name) keeps the file's watchers.
+    runtime.store.remove(api.id);
+    const again = runtime.createSession({ name: "api", command: "true" });
+    assert.deepEqual(
+      runtime.notifications.watchers.list(again.id).map((w) => [w.pattern, w.source]),
+      [["ERR!", "file"]],
+    );
+    assert.deepEqual(runtime.notifications.watchers.list(sessions[1]!.id), []);
   });
 });
 

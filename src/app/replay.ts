@@ -46,6 +46,8 @@ export interface Chunk {
 
 export interface ReplayPoint {
   readonly offset: number;
+  /** When a live hub would have classified (ms since spawn with chunk times, else the offset). */
+  readonly time: number;
   readonly agent: string | null;
   readonly status: AgentStatus | null;
 }
@@ -127,7 +129,7 @@ export async function replay(
       }
     }
     feed({ type: "screen", result: classify(manifest, view) });
-    const result = { offset: point, agent, status: state.status };
+    const result = { offset: point, time, agent, status: state.status };
     results.set(point, result);
     options.onPoint?.(result);
   };
@@ -138,5 +140,5 @@ export async function replay(
     pos = point;
   }
   await term.flush();
-  return wanted.map((o) => results.get(o) ?? { offset: o, agent, status: state.status });
+  return wanted.map((o) => results.get(o) ?? { offset: o, time: now, agent, status: state.status });
 }

@@ -9,6 +9,11 @@
  *   showing it; it reverts when the prompt leaves the screen;
  * - interrupt: Esc / Ctrl+C typed while `working`, followed by settled
  *   output, ends the turn (`idle`) — no hook fires on interrupt.
+ * - answered prompt (the same evidence, for a hook `blocked`): keys typed
+ *   after it, then a settled screen with no blocked rule, mean the user
+ *   answered: Esc / Ctrl+C denied it (`idle`; Claude fires no hook on a
+ *   deny, claude-deny-osc7501), anything else approved it (`working`; the
+ *   next hook, PostToolUse, comes only after the tool ran).
  * Process exit and OSC 133;A clear working/blocked; declared done/error
  * persist until the user types (error survives exit).
  */
@@ -62,7 +67,8 @@ export interface ArbiterState {
   readonly options: ArbiterOptions;
   readonly declared: Declared | null;
   readonly latched: boolean;
-  readonly hook: (HookEvidence & { readonly at: number }) | null;
+  /** The last hook event; `seen` once the user typed on its `done`. */
+  readonly hook: (HookEvidence & { readonly at: number; readonly seen?: boolean }) | null;
   /** The raw last rule result, and when that screen was classified. */
   readonly screen: RuleResult | null;
   readonly screenAt: number;
@@ -72,6 +78,11 @@ export interface ArbiterState {
   readonly interruptAt: number | null;
   /** The hook `working` claim was ended by an interrupt. */
   readonly interrupted: boolean;
+  /** Keys typed after a hook `blocked` (and whether one was Esc / Ctrl+C), awaiting the screen. */
+  readonly answeredAt: number | null;
+  readonly answeredByInterrupt: boolean;
+  /** What the user's answer to a hook `blocked` led to, once the prompt left the screen. */
+  readonly answered: "working" | "idle" | null;
   /** What a clearing event (exit, prompt, clear) left behind. */
   readonly cleared: Derived | null;
   readonly status: AgentStatus | null;
@@ -88,6 +99,9 @@ export function initialState(options: ArbiterOptions = { turnEnd: "idle" }): Arb
     screenDerived: null,
     interruptAt: null,
     interrupted: false,
+    answeredAt: null,
+    answeredByInterrupt: false,
+    answered: null,
     cleared: null,
     status: null,
   };
@@ -128,11 +142,16 @@ function apply(s: ArbiterState, e: Evidence, now: number): ArbiterState {
           ? { state: "idle", kind: null, source: "input", ruleId: "typed", msg: null }
           : d && { state: d.state, kind: d.kind, source: d.source, ruleId: d.ruleId, msg: d.msg };
       const hook = s.hook && s.hook.state === "done"
-        ? { ...s.hook, state: "idle" as const, event: "typed" }
+        ? { ...s.hook, state: "idle" as const, seen: true }
         : s.hook;
       const working = s.status?.state === "working";
+      const blockedHook = s.latched && s.hook?.state === "blocked" && s.answered === null;
       return {
         ...s,
+        answeredAt: blockedHook ? s.answeredAt ?? now : s.answeredAt,
+        answeredByInterrupt: blockedHook
+          ? s.answeredByInterrupt || e.interrupt
+          : s.answeredByInterrupt,
         declared,
         hook,
         screenDerived: seen(s.screenDerived),
@@ -141,12 +160,18 @@ function apply(s: ArbiterState, e: Evidence, now: number): ArbiterState {
       };
     }
     case "hook":
+      // "Waiting for your input" after a finished turn is not news: done
+      // stays until the user types or a new turn starts (like D5's done).
+      if (e.event.state === "idle" && s.latched && s.hook?.state === "done") return s;
       return {
         ...s,
         latched: true,
         hook: { ...e.event, at: now },
         interrupted: false,
         interruptAt: null,
+        answeredAt: null,
+        answeredByInterrupt: false,
+        answered: null,
         cleared: null,
       };
     case "screen":
@@ -162,6 +187,14 @@ function onScreen(s: ArbiterState, r: RuleResult | null, now: number): ArbiterSt
   if (pending && s.latched && s.hook?.state === "working" && s.hook.at < interruptAt!) {
     interrupted = true; // settled output after the user's interrupt ends the turn
     interruptAt = null;
+  }
+  let { answeredAt, answered } = s;
+  if (
+    answeredAt !== null && s.latched && s.hook?.state === "blocked" && s.hook.at <= answeredAt &&
+    r !== null && r.state !== "blocked"
+  ) {
+    answered = s.answeredByInterrupt ? "idle" : "working"; // the prompt left after the user's keys
+    answeredAt = null;
   }
   let derived: Derived | null = null;
   if (r !== null) {
@@ -192,7 +225,16 @@ function onScreen(s: ArbiterState, r: RuleResult | null, now: number): ArbiterSt
     }
     if (pending && r.state !== "working") interruptAt = null;
   }
-  return { ...s, screen: r, screenAt: now, screenDerived: derived, interruptAt, interrupted };
+  return {
+    ...s,
+    screen: r,
+    screenAt: now,
+    screenDerived: derived,
+    interruptAt,
+    interrupted,
+    answeredAt,
+    answered,
+  };
 }
 
 function clearRunning(s: ArbiterState, source: EvidenceSource, ruleId: string): ArbiterState {
@@ -205,6 +247,9 @@ function clearRunning(s: ArbiterState, source: EvidenceSource, ruleId: string): 
     screenDerived: running(s.screenDerived?.state) ? null : s.screenDerived,
     interruptAt: null,
     interrupted: false,
+    answeredAt: null,
+    answeredByInterrupt: false,
+    answered: null,
     cleared: clearedFrom(s.status, source, ruleId) ?? s.cleared,
   };
 }
@@ -239,6 +284,17 @@ export function decide(s: ArbiterState, now: number): Derived | null {
       }
       if (blockerOverrides(s, now)) return s.screenDerived;
     }
+    if (h.state === "blocked" && s.answered !== null) {
+      const idle = s.answered === "idle";
+      return {
+        state: s.answered,
+        kind: null,
+        source: "input",
+        ruleId: idle ? "interrupt" : "answered",
+        msg: null,
+      };
+    }
+    if (h.seen) return { state: "idle", kind: null, source: "input", ruleId: "typed", msg: null };
     return {
       state: h.state,
       kind: h.state === "blocked" ? h.kind : null,

@@ -62,6 +62,13 @@ const scenarios: [string, Step[], ("idle" | "done")?][] = [
     [100, typed(true), "working/screen/working-title"],
     [200, screen("idle", "ready-title"), "idle/screen/ready-title"],
   ], "done"],
+  ["hook: an idle report after done (Claude's idle_prompt, 60 s later) keeps done until typed", [
+    [0, hook("working", "UserPromptSubmit"), "working/hook/hook:UserPromptSubmit"],
+    [100, hook("done", "Stop"), "done/hook/hook:Stop"],
+    [60_100, hook("idle", "Notification"), "done/hook/hook:Stop"],
+    [60_200, typed(), "idle/input/typed"],
+    [60_300, hook("working", "UserPromptSubmit"), "working/hook/hook:UserPromptSubmit"],
+  ]],
   ["declared outranks hook and screen, and counts without an agent", [
     [0, screen("idle", "idle-prompt"), "idle/screen/idle-prompt"],
     [100, declare("state=blocked:kind=permission"), "blocked/declared/osc7501"],
@@ -119,10 +126,27 @@ const scenarios: [string, Step[], ("idle" | "done")?][] = [
     [300, screen("idle", "idle-prompt"), "idle/input/interrupt"],
     [400, hook("working", "UserPromptSubmit"), "working/hook/hook:UserPromptSubmit"],
   ]],
+  ["answered prompt: keys after a hook blocked, then no prompt on screen → working", [
+    [0, hook("blocked", "PermissionRequest"), "blocked/hook/hook:PermissionRequest"],
+    [100, blocker, "blocked/hook/hook:PermissionRequest"],
+    [200, typed(), "blocked/hook/hook:PermissionRequest"],
+    [300, blocker, "blocked/hook/hook:PermissionRequest"],
+    [400, screen("working", "working"), "working/input/answered"],
+    [500, hook("working", "PostToolUse"), "working/hook/hook:PostToolUse"],
+  ]],
+  ["denied prompt: Esc on a hook blocked, prompt gone → idle (no hook fires)", [
+    [0, hook("blocked", "PermissionRequest"), "blocked/hook/hook:PermissionRequest"],
+    [100, typed(true), "blocked/hook/hook:PermissionRequest"],
+    [200, screen("idle", "idle-prompt"), "idle/input/interrupt"],
+  ]],
+  ["a hook blocked with no keys typed stays blocked whatever the screen", [
+    [0, hook("blocked", "PermissionRequest"), "blocked/hook/hook:PermissionRequest"],
+    [100, screen("working", "working"), "blocked/hook/hook:PermissionRequest"],
+  ]],
   ["Esc while idle is not an interrupt", [
     [0, hook("done", "Stop"), "done/hook/hook:Stop"],
-    [100, typed(true), "idle/hook/hook:typed"],
-    [200, screen("idle", "idle-prompt"), "idle/hook/hook:typed"],
+    [100, typed(true), "idle/input/typed"],
+    [200, screen("idle", "idle-prompt"), "idle/input/typed"],
   ]],
   ["a new agent in the foreground drops the latch", [
     [0, hook("working", "UserPromptSubmit"), "working/hook/hook:UserPromptSubmit"],

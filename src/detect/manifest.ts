@@ -202,7 +202,7 @@ function firstLine(message: string): string {
 
 function reasonOf(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
-  return text.replace(/^Invalid regular expression: /, "").replace(/\.$/, "");
+  return text.replace(/^Invalid regular expression: (?:\/.*\/[a-z]*: )?/s, "").replace(/\.$/, "");
 }
 
 /** The YAML node at `path`, or null. */

@@ -97,3 +97,27 @@ for (const [what, text, line, reason] of errorCases) {
     }
   });
 }
+
+Deno.test("manifest: a regex error names the pattern and the reason only", () => {
+  try {
+    parseManifest("id: d\nrules:\n  - id: x\n    state: idle\n    any: ['(']\n", "d.yml");
+    assert.fail("expected a ManifestError");
+  } catch (error) {
+    assert.ok(error instanceof ManifestError);
+    assert.equal(error.message, 'd.yml:5: Invalid regex "(": Unterminated group');
+  }
+});
+
+Deno.test("manifest: the example in docs/manifests.md parses", async () => {
+  const doc = await Deno.readTextFile(new URL("../../docs/manifests.md", import.meta.url));
+  const example = /```yaml\n(# ~\/\.config\/lazyshell\/agents\/myagent\.yml\n[^]*?)```/.exec(doc)
+    ?.[1];
+  assert.ok(example, "the complete example is in the doc");
+  const m = parseManifest(example, "myagent.yml", "myagent");
+  assert.deepEqual(m.rules.map((r) => r.id), [
+    "permission",
+    "working",
+    "turn-complete",
+    "spinner-title",
+  ]);
+});

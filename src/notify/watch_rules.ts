@@ -66,6 +66,12 @@ export class Watch {
   }
 }
 
+/** What one line did: every watch it matched, and those that notify now. */
+export interface LineMatches {
+  readonly matched: Watch[];
+  readonly fire: Watch[];
+}
+
 /** Plain data of one watcher, for the TUI and the watchers tab. */
 export interface WatchInfo {
   readonly sessionId: string;
@@ -84,9 +90,16 @@ export interface WatchInfo {
 export class SessionWatches {
   readonly file: readonly Watch[];
   #live: Watch | null = null;
+  /** One alternation of every combinable pattern: most lines match none, one scan says so. */
+  #any: RegExp | null = null;
+  /** Patterns that cannot join the alternation (back-references): always tested. */
+  #apart: Watch[] = [];
+  /** The alternation in multiline mode, for whole blocks of lines; null: no block test. */
+  #block: RegExp | null = null;
 
   constructor(file: readonly WatchSpec[] = []) {
     this.file = file.map((w) => new Watch(w.pattern, w.notify, "file"));
+    this.#combine();
   }
 
   get live(): Watch | null {
@@ -102,23 +115,70 @@ export class SessionWatches {
    * before anything changes, so the armed one stays armed.
    */
   arm(pattern: string): Watch | null {
-    if (pattern === "") {
-      this.#live = null;
-      return null;
-    }
-    const watch = new Watch(pattern, true, "live");
-    this.#live = watch;
-    return watch;
+    this.#live = pattern === "" ? null : new Watch(pattern, true, "live");
+    this.#combine();
+    return this.#live;
   }
 
-  test(line: string, now: number): Watch[] {
-    const fire: Watch[] = [];
-    for (const w of this.file) if (w.test(line, now)) fire.push(w);
-    if (this.#live?.test(line, now)) fire.push(this.#live);
-    return fire;
+  /**
+   * BlockSearch over a block of lines (line_assembler.ts): the index of the
+   * leftmost place any pattern matches from `from`, or -1; `from` itself
+   * (every line a candidate) when there is no block regex. With `m`, ^
+   * holds at each line's start as on a lone line; a match across lines only
+   * costs testing one more line. No block regex when a pattern uses `$`
+   * (it would meet the `\r` of a line end), looks around (it would see the
+   * next line) or refers back.
+   */
+  find(text: string, from: number): number {
+    const block = this.#block;
+    if (block === null) return from; // every line is a candidate
+    block.lastIndex = from;
+    return block.exec(text)?.index ?? -1;
+  }
+
+  /** Tests one line: the watches that matched and, among them, those that notify; null: none. */
+  test(line: string, now: number): LineMatches | null {
+    if (this.#any !== null && !this.#any.test(line)) {
+      return this.#apart.length === 0 ? null : this.#testAll(this.#apart, line, now);
+    }
+    return this.#testAll(this.all(), line, now);
   }
 
   all(): Watch[] {
     return this.#live ? [...this.file, this.#live] : [...this.file];
+  }
+
+  #testAll(watches: readonly Watch[], line: string, now: number): LineMatches | null {
+    let result: LineMatches | null = null;
+    for (const w of watches) {
+      const before = w.matches;
+      const fire = w.test(line, now);
+      if (w.matches === before) continue;
+      result ??= { matched: [], fire: [] };
+      result.matched.push(w);
+      if (fire) result.fire.push(w);
+    }
+    return result;
+  }
+
+  #combine(): void {
+    const all = this.all();
+    const together = all.filter((w) => !/\\[1-9]|\\k</.test(w.pattern));
+    this.#apart = all.filter((w) => !together.includes(w));
+    this.#any = null;
+    this.#block = null;
+    if (together.length === 0) {
+      this.#apart = all;
+      return;
+    }
+    const source = together.map((w) => `(?:${w.pattern})`).join("|");
+    try {
+      this.#any = new RegExp(source);
+      if (this.#apart.length === 0 && !all.some((w) => /\(\?<?[=!]|\$/.test(w.pattern))) {
+        this.#block = new RegExp(source, "gm");
+      }
+    } catch {
+      this.#apart = all; // e.g. the same named group in two patterns
+    }
   }
 }

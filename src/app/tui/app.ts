@@ -30,6 +30,8 @@ import { update } from "./update.ts";
 export const FRAME_MS = 16;
 export const SPIN_MS = 100;
 export const ESC_TIMEOUT_MS = 25;
+/** Output this soon after a keystroke in terminal mode is the echo: drawn at once. */
+export const ECHO_WINDOW_MS = 150;
 
 export interface TuiAppOptions {
   readonly runtime: Runtime;
@@ -60,6 +62,12 @@ export class TuiApp implements Disposable {
   #clock: ReturnType<typeof setInterval> | undefined;
   #clockMs = 0;
   #lastFrame = 0;
+  /** When the user last typed into a session (terminal mode), for the echo fast path. */
+  #typedAt = -Infinity;
+  #echoFrame = false;
+  /** Runs a frame on the next event-loop turn (faster than setTimeout(0)). */
+  readonly #port = new MessageChannel();
+  #immediate = false;
   #done = Promise.withResolvers<number>();
   readonly #effects: EffectContext;
   #disposed = false;
@@ -92,6 +100,11 @@ export class TuiApp implements Disposable {
   }
 
   start(): void {
+    this.#port.port1.onmessage = () => {
+      if (!this.#immediate) return;
+      this.#immediate = false;
+      this.#render();
+    };
     const runtime = this.#runtime;
     this.#subs.push(runtime.on((e) => {
       if (e.type === "added" || e.type === "changed" || e.type === "removed") this.#syncRows();
@@ -99,6 +112,8 @@ export class TuiApp implements Disposable {
     }));
     const hub = this.#detection;
     if (hub) this.#subs.push(hub.on(() => this.#syncRows()));
+    // W3: a new agent_stats_command line for the selected session.
+    this.#subs.push(runtime.notifications.stats.on(() => this.#syncRows()));
     this.#syncTabs();
     for (const tab of this.#tabs) {
       this.#subs.push(tab.onChange(() => {
@@ -123,6 +138,10 @@ export class TuiApp implements Disposable {
   /** Bytes from the host terminal's stdin. */
   feed(text: string): void {
     clearTimeout(this.#escTimer);
+    if (this.state.mode === "terminal") {
+      this.#typedAt = this.#now();
+      this.#echoFrame = false;
+    }
     this.#handle(this.#decoder.feed(text));
     if (this.#decoder.pending) {
       this.#escTimer = setTimeout(() => this.#handle(this.#decoder.flush()), ESC_TIMEOUT_MS);
@@ -139,7 +158,7 @@ export class TuiApp implements Disposable {
 
   /** Draws now if something is pending (tests and benchmarks). */
   flush(): void {
-    if (this.#frameTimer !== undefined) {
+    if (this.#frameTimer !== undefined || this.#immediate) {
       clearTimeout(this.#frameTimer);
       this.#render();
     }
@@ -151,6 +170,8 @@ export class TuiApp implements Disposable {
     clearTimeout(this.#frameTimer);
     clearTimeout(this.#escTimer);
     clearInterval(this.#clock);
+    this.#port.port1.close();
+    this.#port.port2.close();
     for (const s of this.#subs) s[Symbol.dispose]();
   }
 
@@ -167,7 +188,7 @@ export class TuiApp implements Disposable {
   #onSession(id: string, type: string): void {
     const s = this.state;
     if (type === "output" || type === "resize" || type === "alt-screen") {
-      if (s.tab === 0 && s.selected === id) this.#invalidate();
+      if (s.tab === 0 && s.selected === id) this.#invalidate(s.mode === "terminal");
       else if (type === "output" && !s.activity[id]) this.dispatch({ type: "activity", id });
     } else if (type === "exit") {
       this.#syncRows();
@@ -175,7 +196,12 @@ export class TuiApp implements Disposable {
   }
 
   #syncRows(): void {
-    this.dispatch({ type: "sessions", sessions: sessionRows(this.#runtime, this.#detection) });
+    const stats = this.#runtime.notifications.stats;
+    const line = (id: string) => stats.line(id)?.text ?? null;
+    this.dispatch({
+      type: "sessions",
+      sessions: sessionRows(this.#runtime, this.#detection, line),
+    });
   }
 
   #syncTabs(): void {
@@ -189,14 +215,35 @@ export class TuiApp implements Disposable {
     });
   }
 
-  #invalidate(): void {
-    if (this.#frameTimer !== undefined || this.#disposed) return;
-    const wait = Math.max(0, this.#lastFrame + FRAME_MS - this.#now());
-    this.#frameTimer = setTimeout(() => this.#render(), wait);
+  /**
+   * Schedules one frame, at most one per FRAME_MS. Exception: the first
+   * change of the focused session's screen right after a keystroke (its
+   * echo) is drawn at once, as tmux does; a flood still waits its tick.
+   */
+  #invalidate(echo = false): void {
+    if (this.#disposed) return;
+    const now = this.#now();
+    if (echo && !this.#echoFrame && now - this.#typedAt < ECHO_WINDOW_MS) {
+      this.#echoFrame = true;
+      clearTimeout(this.#frameTimer);
+      this.#frameTimer = undefined;
+      this.#render();
+      return;
+    }
+    if (this.#frameTimer !== undefined || this.#immediate) return;
+    const wait = this.#lastFrame + FRAME_MS - now;
+    if (wait > 0) this.#frameTimer = setTimeout(() => this.#render(), wait);
+    else {
+      // setTimeout(0) costs ~2 ms in Deno; a message port turn is ~0.02 ms.
+      this.#immediate = true;
+      this.#port.port2.postMessage(0);
+    }
   }
 
   #render(): void {
+    clearTimeout(this.#frameTimer);
     this.#frameTimer = undefined;
+    this.#immediate = false;
     if (this.#disposed) return;
     this.#lastFrame = this.#now();
     const s = this.state;

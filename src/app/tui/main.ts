@@ -14,6 +14,7 @@ import { Runtime } from "../runtime.ts";
 import { startSockets } from "../sockets.ts";
 import { TuiApp } from "./app.ts";
 import { HostTerminal } from "./host.ts";
+import { leaveSplash, splashHandedOver } from "./splash.ts";
 
 const SIGNAL_CODES = { SIGTERM: 143, SIGHUP: 129 } as const;
 
@@ -29,12 +30,19 @@ export async function runTui(options: TuiOptions = {}): Promise<number> {
   const host = new HostTerminal();
   const size = host.size;
   const pane = sessionSize(size.cols, size.rows);
-  const runtime = new Runtime(pane);
+  let runtime: Runtime;
+  try {
+    runtime = new Runtime(pane);
+  } catch (error) {
+    leaveSplash();
+    throw error;
+  }
   try {
     await startSockets(runtime, logTo(runtime.env));
     launchProject(runtime, { cwd: Deno.cwd(), file: options.project });
     for (const s of runtime.store.list()) s.resize(pane.cols, pane.rows);
   } catch (error) {
+    leaveSplash();
     await runtime[Symbol.asyncDispose]();
     throw error;
   }
@@ -73,6 +81,7 @@ async function run(host: HostTerminal, runtime: Runtime): Promise<number> {
   Deno.addSignalListener("SIGWINCH", onWinch);
   try {
     host.enter();
+    splashHandedOver();
     runtime.notifications.setSink((bytes) => host.write(bytes));
     app.start();
     void readInput(app).catch(crash);

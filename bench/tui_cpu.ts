@@ -1,0 +1,84 @@
+/**
+ * CPU of the TUI (issue #5): lazyshell with 8 sessions each running a
+ * 10 Hz spinner, for BENCH_SECONDS (default 30), against tmux running the
+ * same 8 spinners (8 windows, one client attached) in the same run, both
+ * in a 120x32 PTY. Figures: CPU % of one core of lazyshell's process and
+ * of tmux's server + client, frames/s written to the host terminal
+ * (lazyshell: synchronized-output frames). Targets: ≤ 2 % of a core,
+ * ≤ 12 frames/s.
+ */
+
+import { screenText, waitFor } from "../src/session/test_util.ts";
+import {
+  cpuSeconds,
+  delay,
+  hasTmux,
+  lab,
+  project,
+  SPINNER,
+  startLazyshell,
+  startTmux,
+  tmuxCommand,
+} from "./tui_harness.ts";
+
+const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? "30");
+const SPINNERS = Array.from({ length: 8 }, () => SPINNER);
+
+async function lazyshell(): Promise<{ cpu: number; fps: number }> {
+  await using l = lab();
+  const tui = startLazyshell(l, ["--project", project(l, SPINNERS)]);
+  let frames = 0;
+  using _tap = tui.tap((data) => frames += data.split("\x1b[?2026h").length - 1);
+  await waitFor(tui, () => /s8/.test(screenText(tui)) && /working/.test(screenText(tui)), 60_000);
+  await delay(2000); // start-up settles
+  const cpu0 = cpuSeconds(tui.pid);
+  const f0 = frames;
+  const t0 = performance.now();
+  await delay(SECONDS * 1000);
+  const wall = (performance.now() - t0) / 1000;
+  const result = { cpu: (cpuSeconds(tui.pid) - cpu0) / wall * 100, fps: (frames - f0) / wall };
+  tui.write("q");
+  await waitFor(tui, () => /still running/.test(screenText(tui)), 30_000);
+  tui.write("y");
+  await tui.exited;
+  return result;
+}
+
+async function tmux(): Promise<{ cpu: number; writesPerSecond: number }> {
+  await using l = lab();
+  const socket = `lazyshell-bench-cpu-${Deno.pid}`;
+  try {
+    const { client, serverPid } = await startTmux(l, socket, SPINNERS);
+    let writes = 0;
+    using _tap = client.tap(() => writes++);
+    await delay(2000);
+    const cpu0 = cpuSeconds(serverPid) + cpuSeconds(client.pid);
+    const w0 = writes;
+    const t0 = performance.now();
+    await delay(SECONDS * 1000);
+    const wall = (performance.now() - t0) / 1000;
+    const cpu = cpuSeconds(serverPid) + cpuSeconds(client.pid) - cpu0;
+    return { cpu: cpu / wall * 100, writesPerSecond: (writes - w0) / wall };
+  } finally {
+    await tmuxCommand(l, socket, "kill-server");
+  }
+}
+
+console.log(`tui_cpu: 8 sessions with a 10 Hz spinner, 120x32, ${SECONDS} s each`);
+const ours = await lazyshell();
+console.log(
+  `lazyshell: ${ours.cpu.toFixed(2)} % of one core, ${
+    ours.fps.toFixed(1)
+  } frames/s (targets ≤ 2 %, ≤ 12 fps)`,
+);
+if (await hasTmux()) {
+  const theirs = await tmux();
+  console.log(
+    `tmux (server + client): ${theirs.cpu.toFixed(2)} % of one core, ${
+      theirs.writesPerSecond.toFixed(1)
+    } output chunks/s`,
+  );
+  console.log(`ratio lazyshell/tmux CPU: ${(ours.cpu / theirs.cpu).toFixed(2)}`);
+} else {
+  console.log("tmux not installed: no reference");
+}

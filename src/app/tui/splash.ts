@@ -1,0 +1,55 @@
+/**
+ * The TUI's first frame, drawn before the heavy modules load (commander,
+ * zod, yaml, xterm, node-pty take a few hundred ms): the real layout with
+ * the default keymap and "starting…", from the pure view only. The loop's
+ * first real frame replaces it; if start-up fails, leaveSplash() gives the
+ * terminal back before the error is printed.
+ */
+
+import { initialTuiState } from "../../model/tui.ts";
+import { diff } from "../../tui/diff.ts";
+import { resolveKeymap } from "../../tui/keymap.ts";
+import { view } from "../../tui/view/mod.ts";
+
+export const STARTING = "starting…";
+let shown = false;
+
+export function showSplash(): void {
+  if (shown || !Deno.stdin.isTerminal() || !Deno.stdout.isTerminal()) return;
+  try {
+    const { columns, rows } = Deno.consoleSize();
+    const state = {
+      ...initialTuiState(columns, rows, Date.now()),
+      message: { text: STARTING, error: false },
+    };
+    const frame = view(state, { keymap: resolveKeymap().keymap, screen: null, tabLines: null });
+    Deno.stdin.setRaw(true);
+    shown = true;
+    write("\x1b[?1049h\x1b[?25l" + diff(null, frame));
+  } catch { /* no splash, no harm */ }
+}
+
+/** True once (and while) the splash holds the terminal. */
+export function splashShown(): boolean {
+  return shown;
+}
+
+/** Gives the terminal back (alternate screen, cursor, cooked mode). */
+export function leaveSplash(): void {
+  if (!shown) return;
+  shown = false;
+  try {
+    write("\x1b[0m\x1b[?25h\x1b[?1049l");
+    Deno.stdin.setRaw(false);
+  } catch { /* terminal gone */ }
+}
+
+/** The loop took the terminal over: nothing to give back here any more. */
+export function splashHandedOver(): void {
+  shown = false;
+}
+
+function write(text: string): void {
+  const data = new TextEncoder().encode(text);
+  for (let n = 0; n < data.length;) n += Deno.stdout.writeSync(data.subarray(n));
+}
