@@ -67,7 +67,8 @@ export interface ArbiterState {
   readonly options: ArbiterOptions;
   readonly declared: Declared | null;
   readonly latched: boolean;
-  readonly hook: (HookEvidence & { readonly at: number }) | null;
+  /** The last hook event; `seen` once the user typed on its `done`. */
+  readonly hook: (HookEvidence & { readonly at: number; readonly seen?: boolean }) | null;
   /** The raw last rule result, and when that screen was classified. */
   readonly screen: RuleResult | null;
   readonly screenAt: number;
@@ -141,7 +142,7 @@ function apply(s: ArbiterState, e: Evidence, now: number): ArbiterState {
           ? { state: "idle", kind: null, source: "input", ruleId: "typed", msg: null }
           : d && { state: d.state, kind: d.kind, source: d.source, ruleId: d.ruleId, msg: d.msg };
       const hook = s.hook && s.hook.state === "done"
-        ? { ...s.hook, state: "idle" as const, event: "typed" }
+        ? { ...s.hook, state: "idle" as const, seen: true }
         : s.hook;
       const working = s.status?.state === "working";
       const blockedHook = s.latched && s.hook?.state === "blocked" && s.answered === null;
@@ -293,6 +294,7 @@ export function decide(s: ArbiterState, now: number): Derived | null {
         msg: null,
       };
     }
+    if (h.seen) return { state: "idle", kind: null, source: "input", ruleId: "typed", msg: null };
     return {
       state: h.state,
       kind: h.state === "blocked" ? h.kind : null,

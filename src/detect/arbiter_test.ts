@@ -66,7 +66,7 @@ const scenarios: [string, Step[], ("idle" | "done")?][] = [
     [0, hook("working", "UserPromptSubmit"), "working/hook/hook:UserPromptSubmit"],
     [100, hook("done", "Stop"), "done/hook/hook:Stop"],
     [60_100, hook("idle", "Notification"), "done/hook/hook:Stop"],
-    [60_200, typed(), "idle/hook/hook:typed"],
+    [60_200, typed(), "idle/input/typed"],
     [60_300, hook("working", "UserPromptSubmit"), "working/hook/hook:UserPromptSubmit"],
   ]],
   ["declared outranks hook and screen, and counts without an agent", [
@@ -145,8 +145,8 @@ const scenarios: [string, Step[], ("idle" | "done")?][] = [
   ]],
   ["Esc while idle is not an interrupt", [
     [0, hook("done", "Stop"), "done/hook/hook:Stop"],
-    [100, typed(true), "idle/hook/hook:typed"],
-    [200, screen("idle", "idle-prompt"), "idle/hook/hook:typed"],
+    [100, typed(true), "idle/input/typed"],
+    [200, screen("idle", "idle-prompt"), "idle/input/typed"],
   ]],
   ["a new agent in the foreground drops the latch", [
     [0, hook("working", "UserPromptSubmit"), "working/hook/hook:UserPromptSubmit"],

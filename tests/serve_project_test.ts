@@ -1,0 +1,115 @@
+/**
+ * End to end: `lazyshell serve --project FILE` as a real subprocess — an
+ * invalid project file is one file:line error and starts nothing; a valid
+ * one starts its sessions, and a watcher's match reaches the fallback
+ * notification command (SPEC S5, W1–W2, N1).
+ */
+
+import assert from "node:assert/strict";
+
+const MAIN = new URL("../main.ts", import.meta.url).pathname;
+
+function tempHome() {
+  const base = Deno.makeTempDirSync({ prefix: "lzs-project-" });
+  Deno.mkdirSync(`${base}/config/lazyshell`, { recursive: true });
+  Deno.writeTextFileSync(
+    `${base}/config/lazyshell/config.yml`,
+    `shell: /bin/sh\nnotify:\n  fallback_command: "cat >> '${base}/notified'"\n`,
+  );
+  Deno.mkdirSync(`${base}/run`);
+  Deno.mkdirSync(`${base}/proj/api`, { recursive: true });
+  const env: Record<string, string> = {
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    HOME: base,
+    XDG_CONFIG_HOME: `${base}/config`,
+    XDG_DATA_HOME: `${base}/data`,
+    XDG_RUNTIME_DIR: `${base}/run`,
+    NO_COLOR: "1",
+  };
+  return { base, env };
+}
+
+function serve(env: Record<string, string>, cwd: string, ...args: string[]) {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", MAIN, "serve", ...args],
+    env,
+    cwd,
+    clearEnv: true,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+}
+
+async function waitForFile(path: string, predicate: (text: string) => boolean, ms = 20_000) {
+  const until = Date.now() + ms;
+  for (;;) {
+    const text = await Deno.readTextFile(path).catch(() => "");
+    if (predicate(text)) return text;
+    if (Date.now() > until) {
+      throw new Error(`Timed out waiting for ${path}: ${JSON.stringify(text)}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+Deno.test("serve --project: an invalid file is file:line: reason, exit 2, nothing started", async () => {
+  const { base, env } = tempHome();
+  try {
+    const file = `${base}/proj/lazyshell.yml`;
+    Deno.writeTextFileSync(
+      file,
+      `sessions:\n  - name: api\n    command: touch ${base}/started; sleep 30\n  - name: web\n    watch:\n      - pattern: "(oops"\n`,
+    );
+    const child = serve(env, `${base}/proj`);
+    const [status, stderr] = await Promise.all([
+      child.status,
+      new Response(child.stderr).text(),
+    ]);
+    assert.equal(status.code, 2, stderr);
+    assert.equal(
+      stderr.trim(),
+      `lazyshell: ${file}:6: sessions[1].watch[0].pattern: Invalid pattern "(oops": Unterminated group`,
+    );
+    assert.equal(await Deno.stat(`${base}/started`).catch(() => null), null);
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});
+
+Deno.test("serve --project: sessions start, a watcher match reaches the fallback command", async () => {
+  const { base, env } = tempHome();
+  try {
+    const file = `${base}/proj/other.yml`;
+    Deno.writeTextFileSync(
+      file,
+      `sessions:
+  - name: api
+    cwd: api
+    env: { GREETING: hello }
+    command: >-
+      echo "$GREETING from $(basename "$PWD")" > ../api-ran;
+      while [ ! -e ../go ]; do sleep 0.05; done;
+      echo "npm ERR! missing script"; sleep 30
+    watch:
+      - pattern: "ERR!"
+`,
+    );
+    const child = serve(env, base, "--project", "proj/other.yml");
+    try {
+      assert.equal(
+        await waitForFile(`${base}/proj/api-ran`, (t) => t.endsWith("\n")),
+        "hello from api\n",
+      );
+      Deno.writeTextFileSync(`${base}/proj/go`, "");
+      const notified = await waitForFile(`${base}/notified`, (t) => t.endsWith("\n"));
+      assert.equal(notified, "api: ERR! matched — npm ERR! missing script\n");
+    } finally {
+      child.kill("SIGTERM");
+      await child.status;
+      await child.stderr.cancel();
+    }
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});
