@@ -29,6 +29,8 @@ export interface PluginTabsOptions {
   readonly height: number;
   /** Selects a session in the TUI (`select_session` requests). */
   readonly select: (id: string) => void;
+  /** The session selected in the sidebar (default: the runtime's focus). */
+  readonly selected?: () => string | null;
   /** Interactive exec: hand the terminal to a command. */
   readonly handover?: TerminalHandover;
   /** Commands the CLI registers (ids may not collide). */
@@ -40,17 +42,24 @@ export interface WiredPluginTabs extends AsyncDisposable {
   readonly plugins: PluginTabs;
   /** Discovery problems, one line each (shown once as a message). */
   readonly problems: readonly string[];
-  /** Which tab the TUI shows: index 0 is Sessions, 1.. the plugin tabs. */
-  setActiveTab(index: number): void;
+  /**
+   * What the TUI shows: tab index (0 Sessions, 1.. the plugin tabs) and the
+   * selected session; visibility and `env` follow (call after each input).
+   */
+  follow(tab: number, selected: string | null): void;
 }
 
 /** Builds the feed the plugin tabs read from the runtime. */
-export function runtimeFeed(runtime: Runtime, select: (id: string) => void): PluginFeed {
+export function runtimeFeed(
+  runtime: Runtime,
+  select: (id: string) => void,
+  selectedOf: () => string | null = () => runtime.focus.selected,
+): PluginFeed {
   const notifications = runtime.notifications;
   return {
     sessions(): SessionEntry[] {
       const now = Date.now();
-      const selected = runtime.focus.selected;
+      const selected = selectedOf();
       return runtime.list().map((s) => {
         const turn = notifications.turn(s.id, now);
         return {
@@ -73,7 +82,7 @@ export function runtimeFeed(runtime: Runtime, select: (id: string) => void): Plu
       const session = runtime.store.get(id);
       return session ? processEnvironment(runtime.info(session).pid) : null;
     },
-    selected: () => runtime.focus.selected,
+    selected: selectedOf,
     watchers(): WatcherEntry[] {
       return notifications.watchers.list().map((w) => ({
         session: w.sessionId,
@@ -126,7 +135,7 @@ export async function startPluginTabs(
     width: options.width,
     height: options.height,
     spawn: await groupSpawner(),
-    feed: runtimeFeed(runtime, options.select),
+    feed: runtimeFeed(runtime, options.select, options.selected),
     ...(options.handover ? { handover: options.handover } : {}),
     onChange: (id) => tabsById.get(id)?.changed(),
   });
@@ -134,6 +143,7 @@ export async function startPluginTabs(
   const tabs = plugins.hosts.map((host) => new PluginTab(host));
   for (const tab of tabs) tabsById.set(tab.id, tab);
 
+  let lastSelected: string | null = null;
   const subs: Disposable[] = [
     runtime.on((e) => {
       if (e.type === "focus") plugins.selectionChanged();
@@ -149,8 +159,12 @@ export async function startPluginTabs(
     tabs,
     plugins,
     problems: discovered.problems,
-    setActiveTab(index: number) {
+    follow(index: number, selected: string | null) {
       plugins.setActive(index > 0 ? tabs[index - 1]?.id ?? null : null);
+      if (selected !== lastSelected) {
+        lastSelected = selected;
+        plugins.selectionChanged();
+      }
     },
     async [Symbol.asyncDispose]() {
       for (const s of subs) s[Symbol.dispose]();
