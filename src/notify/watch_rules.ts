@@ -66,6 +66,12 @@ export class Watch {
   }
 }
 
+/** What one line did: every watch it matched, and those that notify now. */
+export interface LineMatches {
+  readonly matched: Watch[];
+  readonly fire: Watch[];
+}
+
 /** Plain data of one watcher, for the TUI and the watchers tab. */
 export interface WatchInfo {
   readonly sessionId: string;
@@ -130,9 +136,10 @@ export class SessionWatches {
     return block.exec(text)?.index ?? -1;
   }
 
-  test(line: string, now: number): Watch[] {
+  /** Tests one line: the watches that matched and, among them, those that notify; null: none. */
+  test(line: string, now: number): LineMatches | null {
     if (this.#any !== null && !this.#any.test(line)) {
-      return this.#apart.length === 0 ? [] : this.#testAll(this.#apart, line, now);
+      return this.#apart.length === 0 ? null : this.#testAll(this.#apart, line, now);
     }
     return this.#testAll(this.all(), line, now);
   }
@@ -141,10 +148,17 @@ export class SessionWatches {
     return this.#live ? [...this.file, this.#live] : [...this.file];
   }
 
-  #testAll(watches: readonly Watch[], line: string, now: number): Watch[] {
-    const fire: Watch[] = [];
-    for (const w of watches) if (w.test(line, now)) fire.push(w);
-    return fire;
+  #testAll(watches: readonly Watch[], line: string, now: number): LineMatches | null {
+    let result: LineMatches | null = null;
+    for (const w of watches) {
+      const before = w.matches;
+      const fire = w.test(line, now);
+      if (w.matches === before) continue;
+      result ??= { matched: [], fire: [] };
+      result.matched.push(w);
+      if (fire) result.fire.push(w);
+    }
+    return result;
   }
 
   #combine(): void {

@@ -27,7 +27,14 @@ export interface WatchersOptions {
 
 export type WatchersEvent =
   | { readonly type: "armed"; readonly sessionId: string; readonly pattern: string | null }
+  /**
+   * Match counts changed. Coalesced: at most one per session and pattern
+   * every MATCH_EVENT_MS, so a burst of matching lines cannot flood a
+   * listener (the watchers tab is a plugin behind a bounded queue).
+   */
   | { readonly type: "match"; readonly sessionId: string; readonly pattern: string };
+
+export const MATCH_EVENT_MS = 250;
 
 interface Entry {
   readonly session: Session;
@@ -39,6 +46,8 @@ export class Watchers implements Disposable {
   readonly #options: WatchersOptions;
   readonly #entries = new Map<string, Entry>();
   #listeners = new Set<(e: WatchersEvent) => void>();
+  #pendingMatches = new Map<string, { sessionId: string; pattern: string }>();
+  #matchTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(options: WatchersOptions) {
     this.#options = options;
@@ -108,6 +117,9 @@ export class Watchers implements Disposable {
     for (const entry of this.#entries.values()) entry.feed?.[Symbol.dispose]();
     this.#entries.clear();
     this.#listeners.clear();
+    clearTimeout(this.#matchTimer);
+    this.#matchTimer = undefined;
+    this.#pendingMatches.clear();
   }
 
   /** Taps the session's output only while it has a watcher. */
@@ -127,10 +139,11 @@ export class Watchers implements Disposable {
   }
 
   #onLine(entry: Entry, line: string): void {
-    const fired = entry.watches.test(line, (this.#options.now ?? Date.now)());
-    for (const watch of fired) {
-      const { session } = entry;
-      this.#emit({ type: "match", sessionId: session.id, pattern: watch.pattern });
+    const result = entry.watches.test(line, (this.#options.now ?? Date.now)());
+    if (result === null) return;
+    const { session } = entry;
+    for (const watch of result.matched) this.#matched(session.id, watch.pattern);
+    for (const watch of result.fire) {
       this.#options.notify({
         sessionId: session.id,
         sessionName: session.name,
@@ -140,6 +153,17 @@ export class Watchers implements Disposable {
         minIntervalMs: 0,
       });
     }
+  }
+
+  #matched(sessionId: string, pattern: string): void {
+    if (this.#listeners.size === 0) return;
+    this.#pendingMatches.set(`${sessionId}\0${pattern}`, { sessionId, pattern });
+    this.#matchTimer ??= setTimeout(() => {
+      this.#matchTimer = undefined;
+      const pending = [...this.#pendingMatches.values()];
+      this.#pendingMatches.clear();
+      for (const m of pending) this.#emit({ type: "match", ...m });
+    }, MATCH_EVENT_MS);
   }
 
   #emit(e: WatchersEvent): void {

@@ -134,3 +134,24 @@ Deno.test("compilePattern() explains what is wrong", () => {
   assert.throws(() => compilePattern("x".repeat(600)), /Pattern too long/);
   assert.equal(compilePattern("ERR!").test("npm ERR! x"), true);
 });
+
+Deno.test("Watchers coalesce match events: a burst of 200 matches is a few events", async () => {
+  await using store = new SessionStore({ shell: "/bin/sh", cols: 80, rows: 10 });
+  using watchers = new Watchers({ notify: () => {} });
+  const session = store.create({
+    command: `read -r go; i=0; while [ $i -lt 200 ]; do i=$((i+1)); echo "ERR! $i"; done`,
+  });
+  watchers.add(session, [{ pattern: "ERR!", notify: false }]);
+  let events = 0;
+  const all = new Promise<void>((resolve) => {
+    watchers.on((e) => {
+      if (e.type !== "match") return;
+      events++;
+      if (watchers.list(session.id)[0]!.matches === 200) resolve();
+    });
+  });
+  session.write("go\n", false);
+  await session.exited;
+  await all;
+  assert.ok(events >= 1 && events < 100, `${events} events for 200 matches`);
+});

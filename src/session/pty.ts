@@ -6,6 +6,7 @@
  */
 
 import * as nodePty from "@lydell/node-pty";
+import { PtyWriter } from "./pty_writer.ts";
 
 export const HIGH_WATER = 1 << 20;
 export const LOW_WATER = 1 << 18;
@@ -44,9 +45,12 @@ export function spawnPty(spec: PtySpawn): Pty {
     cwd: spec.cwd,
     env: spec.env,
   });
+  // node-pty's own write stalls on a full PTY buffer under Deno (pty_writer.ts).
+  const writer = PtyWriter.open((child as { fd?: number }).fd);
+  child.onExit(() => writer?.close());
   return {
     pid: child.pid,
-    write: (data) => child.write(data),
+    write: (data) => writer ? writer.write(data) : child.write(data),
     resize: (cols, rows) => child.resize(cols, rows),
     kill: (signal) => child.kill(signal),
     pause: () => child.pause(),

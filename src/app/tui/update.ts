@@ -115,17 +115,29 @@ function sessions(s: TuiState, rows: readonly SessionRow[]): TuiState {
   const ids = new Set(rows.map((r) => r.id));
   let unseenDone: Record<string, true> = {};
   for (const id of Object.keys(s.unseenDone)) if (ids.has(id)) unseenDone[id] = true;
+  let message = s.message;
   for (const row of rows) {
     const old = before.get(row.id)?.agentStatus;
     const now = row.agentStatus;
-    const turnEnded = now?.state === "done" && (old?.state !== "done" || old.seq !== now.seq);
-    if (turnEnded && viewing(s) !== row.id) unseenDone = { ...unseenDone, [row.id]: true };
+    const entered = (state: string) =>
+      now?.state === state && (old?.state !== state || old.seq !== now.seq);
+    if (viewing(s) === row.id) continue;
+    if (entered("done")) {
+      unseenDone = { ...unseenDone, [row.id]: true };
+      message = { text: `✓ ${row.name}: done`, error: false };
+    }
+    // The in-app side of a notification (N1): who needs you and why; B jumps there.
+    if (entered("blocked") && before.has(row.id)) {
+      const why = now?.msg ?? (now?.kind ? `needs you: ${now.kind}` : "needs you");
+      message = { text: `‼ ${row.name}: ${why} · B jumps`, error: true };
+    }
   }
   const keep = <T>(r: Readonly<Record<string, T>>) =>
     Object.fromEntries(Object.entries(r).filter(([id]) => ids.has(id)));
   return {
     ...s,
     sessions: rows,
+    message,
     unseenDone,
     activity: keep(s.activity),
     scroll: keep(s.scroll),

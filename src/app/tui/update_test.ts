@@ -249,3 +249,22 @@ Deno.test("the clock advances spinners only while something works and motion is 
   );
   assert.equal(run(withSessions([row("a")]), { type: "tick", now: 5 }).state.spin, 0);
 });
+
+Deno.test("a session entering blocked elsewhere is announced in the status line", () => {
+  const s = withSessions([row("a"), row("b", { name: "api", agent: "claude" })]);
+  const blocked = {
+    ...status("blocked", 2),
+    kind: "permission" as const,
+    msg: "approve Bash: touch x",
+  };
+  const { state } = run(s, {
+    type: "sessions",
+    sessions: [row("a"), row("b", { name: "api", agent: "claude", agentStatus: blocked })],
+  });
+  assert.deepEqual(state.message, { text: "‼ api: approve Bash: touch x · B jumps", error: true });
+  const viewed = run(withSessions([row("b", { name: "api" })]), {
+    type: "sessions",
+    sessions: [row("b", { name: "api", agentStatus: blocked })],
+  }).state;
+  assert.equal(viewed.message, null, "no announcement for the session on screen");
+});

@@ -82,15 +82,15 @@ export function drawHintBar(frame: Frame, r: Rect, state: TuiState, keymap: Keym
   }
   const end = frame.line(r.x, y, r.width, spans);
   const msg = state.message;
-  if (msg) {
-    const room = r.x + r.width - end - 1;
+  if (!msg) return;
+  const style = msg.error ? theme.messageError : theme.message;
+  const room = r.x + r.width - end - 1;
+  if (room >= stringWidth(msg.text) || state.mode === "terminal") {
+    // Right-aligned after the hints; the escape chord is never covered.
     const text = truncate(msg.text, Math.max(0, room));
-    if (msg.error || room >= stringWidth(msg.text)) {
-      const x = msg.error ? r.x : r.x + r.width - stringWidth(text) - 1;
-      const shown = msg.error ? truncate(msg.text, r.width) : text;
-      if (msg.error) frame.line(r.x, y, r.width, []);
-      frame.text(Math.max(r.x, x), y, shown, msg.error ? theme.messageError : theme.message);
-    }
+    frame.text(r.x + r.width - stringWidth(text) - 1, y, text, style);
+  } else if (msg.error) {
+    frame.line(r.x, y, r.width, [{ text: truncate(msg.text, r.width), style }]);
   }
 }
 

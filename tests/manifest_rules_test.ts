@@ -1,0 +1,215 @@
+/**
+ * The built-in manifests on screens the shared captures do not hold: the
+ * agents' other prompts and the prose-question traps of captures/README.md
+ * (held-out scenarios). Rules are written from the UI, so these must hold.
+ */
+
+import assert from "node:assert/strict";
+import { loadCatalogSync } from "../src/app/catalog.ts";
+import { evaluate } from "../src/detect/rules.ts";
+
+const catalog = loadCatalogSync({ userDir: null });
+
+function view(text: string, title = "") {
+  const lines = text.split("\n");
+  return { cols: 120, rows: lines.length, title, line: (y: number) => lines[y] ?? "" };
+}
+
+const RULE = "─".repeat(120);
+
+const cases: [string, string, string, string, string][] = [
+  [
+    "claude",
+    "prose question at the end of a turn is done, not blocked",
+    `● Done. Would you like me to add a regression test?
+
+✻ Worked for 4s · done 2:57 PM
+
+${RULE}
+❯ 
+${RULE}
+  ⏸ manual mode on · ? for shortcuts`,
+    "",
+    "done/turn-complete",
+  ],
+  [
+    "claude",
+    "interrupted turn asks in prose: idle",
+    `● Step 1: still thinking
+  ⎿  Interrupted · What should Claude do instead?
+
+${RULE}
+❯ 
+${RULE}
+  ⏸ manual mode on · ? for shortcuts`,
+    "✳ Claude Code",
+    "idle/idle-prompt",
+  ],
+  [
+    "claude",
+    "edit prompt without the tool footer",
+    ` Edit file
+ app.py
+ Do you want to make this edit to app.py?
+ ❯ 1. Yes
+   2. Yes, allow all edits during this session (shift+tab)
+   3. No, and tell Claude what to do differently (esc)`,
+    "✳ Claude Code",
+    "blocked/permission-menu",
+  ],
+  [
+    "claude",
+    "plan approval menu",
+    ` Would you like to proceed?
+ ❯ 1. Yes, and auto-accept edits
+   2. Yes, and manually approve edits
+   3. No, keep planning`,
+    "",
+    "blocked/permission-menu",
+  ],
+  [
+    "claude",
+    "cursor moved to option 2 of a permission menu",
+    ` Do you want to proceed?
+   1. Yes
+ ❯ 2. Yes, and always allow access to /tmp/x from this project
+   3. No`,
+    "",
+    "blocked/permission-menu",
+  ],
+  [
+    "claude",
+    "AskUserQuestion",
+    ` ☐ Framework
+Which test framework should I use?
+❯ 1. pytest (Recommended)
+  2. unittest
+  3. Type something.
+  4. Chat about this
+Enter to select · ↑/↓ to navigate · Esc to cancel`,
+    "",
+    "blocked/question-menu",
+  ],
+  [
+    "claude",
+    "auto mode footer while working",
+    `✶ Cogitating… (3s · ↓ 20 tokens)
+
+${RULE}
+❯ 
+${RULE}
+  ⏵⏵ auto mode on (shift+tab to cycle) · esc to interrupt`,
+    "",
+    "working/working",
+  ],
+  [
+    "claude",
+    "a completion line with minutes and another verb",
+    `● All set.
+
+✽ Baked for 2m 30s
+
+${RULE}
+❯ 
+${RULE}
+  ? for shortcuts`,
+    "",
+    "done/turn-complete",
+  ],
+  [
+    "claude",
+    "a user prompt that reads like a menu is not blocked",
+    `❯ 1. Yes please, do it
+
+● Sure.
+${RULE}
+❯ 
+${RULE}
+  ? for shortcuts`,
+    "",
+    "idle/idle-prompt",
+  ],
+  [
+    "codex",
+    "prose question at the end of a turn is done",
+    `• Done. Would you like me to add a regression test?
+  Worked for 4s • 15:01
+› Ask Codex to do anything
+  mock-model default · /w · task
+  ← for agents · ? for shortcuts`,
+    "task | w",
+    "done/turn-complete",
+  ],
+  [
+    "codex",
+    "edit approval shares the footer",
+    `  Would you like to make the following edits?
+  app.py (+1 -1)
+› 1. Yes, proceed (y)
+  2. No, and tell Codex what to do differently (esc)
+  Press enter to confirm or esc to cancel`,
+    "",
+    "blocked/approval",
+  ],
+  [
+    "codex",
+    "denied approval is idle",
+    `✗ You canceled the request to run touch lab-file.txt
+› Ask Codex to do anything
+  mock-model default · /w · task
+  ← for agents · ? for shortcuts`,
+    "task | w",
+    "idle/interrupted",
+  ],
+  [
+    "opencode",
+    "prose question at the end of a turn is done",
+    `     Would you like me to add a regression test?
+     ▣  Build · Mock Model · 3.2s
+  ┃
+  ┃
+  ┃
+  ┃  Build · Mock Model Mock LLM
+  ╹▀▀▀▀▀▀▀▀
+   /w                                    120 (0%)  ctrl+p commands`,
+    "OC | Lab session",
+    "done/turn-complete",
+  ],
+  [
+    "opencode",
+    "its question tool",
+    `  ┃  Which test framework should I use?
+  ┃  1. pytest (Recommended)
+  ┃  2. unittest
+  ┃  3. Type your own answer
+  ┃
+  ┃  ↑↓ select  enter submit  esc dismiss`,
+    "",
+    "blocked/question",
+  ],
+  [
+    "gemini",
+    "ready title with a prose question on screen",
+    `✦ Would you like me to add a regression test?
+ >   Type your message or @path/to/file`,
+    "◇  Ready (w)",
+    "idle/ready-title",
+  ],
+  [
+    "qwen",
+    "a prose question with the idle title",
+    `  ◆︎ Would you like me to add a regression test?
+> Type your message`,
+    "Qwen - w",
+    "idle/ready-title",
+  ],
+];
+
+for (const [agent, what, screen, title, want] of cases) {
+  Deno.test(`${agent}.yml: ${what}`, () => {
+    const m = catalog.get(agent);
+    assert.ok(m, agent);
+    const r = evaluate(m, view(screen, title));
+    assert.equal(`${r.state}/${r.ruleId}`, want);
+  });
+}
