@@ -89,8 +89,14 @@ export const ASK_QUESTION = {
   ],
 } as const;
 
-/** Each CLI's "ask the user" tool: Claude, Codex, opencode, Qwen. */
-export const ASK_TOOLS = ["AskUserQuestion", "request_user_input", "question", "ask_user_question"];
+/** Each CLI's "ask the user" tool: Claude, Codex, opencode, Qwen, Gemini. */
+export const ASK_TOOLS = [
+  "AskUserQuestion",
+  "request_user_input",
+  "question",
+  "ask_user_question",
+  "ask_user",
+];
 const SHELL_TOOLS = [
   "shell_command",
   "exec_command",
@@ -176,6 +182,9 @@ export function askArgs(name: string): Record<string, unknown> {
     return { questions: [{ ...ASK_QUESTION, multiSelect: false }] };
   }
   if (name === "request_user_input") return { questions: [{ id: "framework", ...ASK_QUESTION }] };
+  if (name === "ask_user") {
+    return { questions: [{ ...ASK_QUESTION, type: "choice", multiSelect: false }] };
+  }
   return { questions: [{ ...ASK_QUESTION, multiple: false }] }; // opencode `question`
 }
 

@@ -47,3 +47,14 @@ Deno.test("chunksOf() keeps every character of the text", () => {
   assert.equal(chunksOf(TEXT_LONG).join(""), TEXT_LONG);
   assert.ok(chunksOf(TEXT_LONG).length > 100);
 });
+
+Deno.test("toolCallFor() asks through Gemini's ask_user with a choice question", () => {
+  const call = toolCallFor(plan("ask"), [
+    { name: "run_shell_command", params: [] },
+    { name: "ask_user", params: ["questions"] },
+  ]);
+  assert.equal(call?.name, "ask_user");
+  const q = (call?.args.questions as { type: string; options: unknown[] }[])[0];
+  assert.equal(q?.type, "choice");
+  assert.equal(q?.options.length, 2);
+});
