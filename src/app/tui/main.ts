@@ -6,7 +6,7 @@
  */
 
 import { dataDir } from "../../config/paths.ts";
-import { UserError } from "../../errors.ts";
+import { messageOf, UserError } from "../../errors.ts";
 import { sessionSize } from "../../tui/layout.ts";
 import { logTo } from "../notifications.ts";
 import { launchProject } from "../project.ts";
