@@ -56,6 +56,9 @@ export class TuiApp implements Disposable {
   readonly #subs: Disposable[] = [];
   #tabs: readonly Tab[];
   #prev: Frame | null = null;
+  /** The frame before #prev and the last screen read: reused, not reallocated, each frame. */
+  #spare: Frame | null = null;
+  #screen: Frame | null = null;
   #sync = false;
   #frameTimer: ReturnType<typeof setTimeout> | undefined;
   #escTimer: ReturnType<typeof setTimeout> | undefined;
@@ -250,15 +253,19 @@ export class TuiApp implements Disposable {
     let screen: Frame | null = null;
     if (s.tab === 0 && s.selected) {
       const session = this.#runtime.store.get(s.selected);
-      if (session) screen = readScreen(session.terminal.xterm, s.scroll[s.selected] ?? 0).frame;
+      if (session) {
+        screen = readScreen(session.terminal.xterm, s.scroll[s.selected] ?? 0, this.#screen).frame;
+        this.#screen = screen;
+      }
     }
     let tabLines = null;
     if (s.tab > 0) {
       const body = layout(s.cols, s.rows).body;
       tabLines = this.#tabs[s.tab - 1]?.render(body.width, body.height) ?? null;
     }
-    const frame = view(s, { keymap: this.keymap, screen, tabLines });
+    const frame = view(s, { keymap: this.keymap, screen, tabLines }, this.#spare);
     const out = diff(this.#prev, frame, { sync: this.#sync });
+    this.#spare = this.#prev;
     this.#prev = frame;
     if (out) {
       this.#write(out);

@@ -6,13 +6,14 @@
  */
 
 import { dataDir } from "../../config/paths.ts";
-import { messageOf, UserError } from "../../errors.ts";
+import { UserError } from "../../errors.ts";
 import { sessionSize } from "../../tui/layout.ts";
 import { logTo } from "../notifications.ts";
 import { launchProject } from "../project.ts";
 import { Runtime } from "../runtime.ts";
 import { startSockets } from "../sockets.ts";
 import { TuiApp } from "./app.ts";
+import { reportCrash } from "./crash.ts";
 import { HostTerminal } from "./host.ts";
 import { leaveSplash, splashHandedOver } from "./splash.ts";
 
@@ -53,9 +54,7 @@ async function run(host: HostTerminal, runtime: Runtime): Promise<number> {
   const size = host.size;
   const env = runtime.env;
   const crash = (error: unknown) => {
-    host.restore();
-    const file = logCrash(dataDir(env), error);
-    console.error(`lazyshell: internal error: ${messageOf(error)}${file ? ` (see ${file})` : ""}`);
+    console.error(reportCrash(() => host.restore(), dataDir(env), error));
     Deno.exit(70);
   };
   const onError = (e: ErrorEvent) => {
@@ -109,18 +108,5 @@ async function readInput(app: TuiApp): Promise<void> {
     const n = await Deno.stdin.read(buf);
     if (n === null) return app.quit(0);
     app.feed(decoder.decode(buf.subarray(0, n), { stream: true }));
-  }
-}
-
-/** Appends the error with its stack to `<dir>/crash.log`; returns the file, or null. */
-function logCrash(dir: string, error: unknown): string | null {
-  try {
-    Deno.mkdirSync(dir, { recursive: true });
-    const file = `${dir}/crash.log`;
-    const text = error instanceof Error ? error.stack ?? error.message : String(error);
-    Deno.writeTextFileSync(file, `${new Date().toISOString()} ${text}\n`, { append: true });
-    return file;
-  } catch {
-    return null;
   }
 }

@@ -4,7 +4,7 @@
  */
 
 import type { TuiState } from "../../model/tui.ts";
-import type { Frame, Span } from "../frame.ts";
+import { type Frame, INVERSE, type Span } from "../frame.ts";
 import { helpRows, type Keymap } from "../keymap.ts";
 import type { Rect } from "../layout.ts";
 import { stringWidth, truncate } from "../width.ts";
@@ -39,7 +39,16 @@ function box(frame: Frame, r: Rect, title: string, lines: Span[][], selected = -
   for (let i = 0; i < r.height - 2; i++) {
     const y = r.y + 1 + i;
     frame.text(r.x, y, "│", theme.box);
-    frame.line(r.x + 1, y, inner, lines[i] ?? [], i === selected ? theme.paletteSelected : {});
+    const line = lines[i] ?? [];
+    if (i === selected) {
+      const inverse = line.map((s) => ({
+        ...s,
+        style: { ...s.style, attrs: (s.style?.attrs ?? 0) | INVERSE },
+      }));
+      frame.line(r.x + 1, y, inner, inverse, theme.paletteSelected);
+    } else {
+      frame.line(r.x + 1, y, inner, line);
+    }
     frame.text(r.x + r.width - 1, y, "│", theme.box);
   }
   frame.text(r.x, r.y + r.height - 1, "╰" + "─".repeat(inner) + "╯", theme.box);
