@@ -268,3 +268,10 @@ Deno.test("a session entering blocked elsewhere is announced in the status line"
   }).state;
   assert.equal(viewed.message, null, "no announcement for the session on screen");
 });
+
+Deno.test("typing in terminal mode brings a scrolled-back view to the live screen", () => {
+  const s = withSessions([row("a")], { mode: "terminal", scroll: { a: 12 } });
+  const { effects } = run(s, key("x"));
+  assert.deepEqual(effects.map((e) => e.type), ["scroll", "send-key"]);
+  assert.deepEqual(effects[0], { type: "scroll", id: "a", delta: -12 });
+});
