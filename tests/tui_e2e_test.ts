@@ -190,3 +190,32 @@ Deno.test("a program declaring blocked (OSC 7501) shows ‼, B selects it, the f
   type(tui, "y");
   await backAtPrompt(tui);
 });
+
+/** The pid of the TUI: the outer shell's child running main.ts. */
+function tuiPid(shellPid: number): number | null {
+  for (const task of Deno.readDirSync(`/proc/${shellPid}/task`)) {
+    const children = Deno.readTextFileSync(`/proc/${shellPid}/task/${task.name}/children`).trim();
+    for (const pid of children.split(/\s+/).filter(Boolean).map(Number)) {
+      const cmdline = Deno.readTextFileSync(`/proc/${pid}/cmdline`);
+      if (cmdline.includes("main.ts")) return pid;
+    }
+  }
+  return null;
+}
+
+for (const signal of ["SIGTERM", "SIGHUP"] as const) {
+  Deno.test(`${signal} ends the TUI and restores the terminal`, async () => {
+    await using l = await lab();
+    const tui = l.outer;
+    type(tui, `deno run -A ${MAIN}\r`);
+    await waitForText(tui, "No sessions", WAIT);
+    type(tui, "n");
+    await waitFor(tui, () => lines(tui).some((l) => INNER_PROMPT.test(l)), WAIT, "inner prompt");
+    const pid = tuiPid(tui.pid);
+    if (pid === null) throw new Error("TUI process not found");
+    Deno.kill(pid, signal);
+    await backAtPrompt(tui);
+    type(tui, "stty -a | tr ' ' '\\n' | grep -E '^-?(icanon|echo|isig)$' | tr '\\n' ,; echo\r");
+    await waitForText(tui, /isig,icanon,echo,\n\S+[$#]/, WAIT);
+  });
+}

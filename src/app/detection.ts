@@ -293,7 +293,7 @@ export class DetectionHub implements Disposable {
     const now = this.#now();
     t.state = reduce(t.state, e, now);
     const status = t.state.status;
-    if (status !== null && status !== previous) {
+    if (status !== null && status.seq !== previous?.seq) {
       this.#emit({ type: "state", id: t.session.id, status, previous });
     }
     this.#armRecheck(t, now);

@@ -107,7 +107,11 @@ export function initialState(options: ArbiterOptions = { turnEnd: "idle" }): Arb
   };
 }
 
-/** Folds one piece of evidence in; `status` changes (seq+1) only when the outcome does. */
+/**
+ * Folds one piece of evidence in. `status.seq` grows by one when the state,
+ * kind, source or msg changes; a different rule id alone updates `ruleId`
+ * and keeps seq.
+ */
 export function reduce(s: ArbiterState, e: Evidence, now: number): ArbiterState {
   return withStatus(apply(s, e, now), now);
 }
@@ -333,9 +337,12 @@ function withStatus(s: ArbiterState, now: number): ArbiterState {
   if (d === null) return s;
   if (
     prev && prev.state === d.state && prev.kind === d.kind && prev.source === d.source &&
-    prev.ruleId === d.ruleId && prev.msg === d.msg
+    prev.msg === d.msg
   ) {
-    return s;
+    // Another rule (or hook event) saying the same thing is not a change: the
+    // status names the current rule, but seq does not move (no churn while two
+    // working rules take turns).
+    return prev.ruleId === d.ruleId ? s : { ...s, status: { ...prev, ruleId: d.ruleId } };
   }
   const status: AgentStatus = {
     state: d.state,

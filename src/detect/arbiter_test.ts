@@ -159,6 +159,13 @@ for (const [name, steps, turnEnd] of scenarios) {
   Deno.test(`arbiter: ${name}`, () => void run(steps, turnEnd));
 }
 
+Deno.test("arbiter: another rule saying the same thing updates ruleId, not seq", () => {
+  let s = initialState();
+  s = reduce(s, screen("working", "working-title"), 10);
+  s = reduce(s, screen("working", "working"), 20);
+  assert.deepEqual([s.status?.seq, s.status?.ruleId, s.status?.since], [1, "working", 10]);
+});
+
 Deno.test("arbiter: seq grows by one per change; since moves only with the state", () => {
   let s = initialState();
   s = reduce(s, screen("working", "working"), 10);

@@ -139,15 +139,38 @@ export class Frame {
     return cx;
   }
 
-  /** Fills a rectangle with `ch` in `style`. */
+  /** Fills a rectangle with `ch` (one column wide) in `style`. */
   fill(x: number, y: number, width: number, height: number, style: Style = {}, ch = " "): void {
     const x0 = Math.max(0, x);
     const y0 = Math.max(0, y);
     const x1 = Math.min(this.cols, x + width);
     const y1 = Math.min(this.rows, y + height);
+    if (x0 >= x1) return;
+    const fg = style.fg ?? DEFAULT_COLOR;
+    const bg = style.bg ?? DEFAULT_COLOR;
+    const attrs = style.attrs ?? 0;
     for (let yy = y0; yy < y1; yy++) {
-      for (let xx = x0; xx < x1; xx++) this.put(xx, yy, ch, 1, style);
+      // Only the edges can cut a wide character in two.
+      this.#breakWide(x0, yy);
+      this.#breakWide(x1 - 1, yy);
+      const from = this.index(x0, yy);
+      const to = this.index(x1, yy);
+      this.chars.fill(ch, from, to);
+      this.widths.fill(1, from, to);
+      this.fg.fill(fg, from, to);
+      this.bg.fill(bg, from, to);
+      this.attrs.fill(attrs, from, to);
     }
+  }
+
+  /** Blank again, cursor hidden: lets a renderer reuse one frame instead of allocating. */
+  clear(): void {
+    this.chars.fill(" ");
+    this.widths.fill(1);
+    this.fg.fill(DEFAULT_COLOR);
+    this.bg.fill(DEFAULT_COLOR);
+    this.attrs.fill(0);
+    this.cursor = null;
   }
 
   /** The visible text of row y (continuation cells skipped), for tests and debugging. */

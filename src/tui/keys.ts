@@ -311,6 +311,21 @@ export function encodeSgrMouse(e: MouseEvent, x: number, y: number): string {
 }
 
 /**
+ * The legacy (X10/normal, `CSI M`) report of a mouse event, for a child that
+ * asked for the mouse without SGR encoding; null beyond column/row 223.
+ */
+export function encodeLegacyMouse(e: MouseEvent, x: number, y: number): string | null {
+  if (x > 222 || y > 222) return null;
+  let cb = e.kind === "wheel" ? 64 + (e.button < 0 ? 0 : 1) : e.kind === "release" ? 3 : e.button;
+  if (e.kind === "drag") cb += 32;
+  if (e.kind === "move") cb = 35;
+  if (e.shift) cb += 4;
+  if (e.alt) cb += 8;
+  if (e.ctrl) cb += 16;
+  return `\x1b[M${String.fromCharCode(cb + 32, x + 33, y + 33)}`;
+}
+
+/**
  * The bytes a key sends to a child: as typed, except unmodified arrows,
  * home and end in SS3 form when the child enabled application cursor keys.
  */

@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { encodeSgrMouse, type InputEvent, keyBytes, KeyDecoder, type KeyEvent } from "./keys.ts";
+import {
+  encodeLegacyMouse,
+  encodeSgrMouse,
+  type InputEvent,
+  keyBytes,
+  KeyDecoder,
+  type KeyEvent,
+} from "./keys.ts";
 
 const names = (events: InputEvent[]) => events.map((e) => e.type === "key" ? e.name : e.type);
 
@@ -160,4 +167,12 @@ Deno.test("KeyDecoder reads the host's DECRQM reply (synchronized output support
     mode: 2026,
     value: 2,
   }]);
+});
+
+Deno.test("encodeLegacyMouse() writes CSI M reports for children without SGR mouse", () => {
+  const [press, release] = new KeyDecoder().feed("\x1b[<0;5;3M\x1b[<0;5;3m");
+  assert.ok(press?.type === "mouse" && release?.type === "mouse");
+  assert.equal(encodeLegacyMouse(press, 0, 0), "\x1b[M !!");
+  assert.equal(encodeLegacyMouse(release, 1, 2), '\x1b[M#"#');
+  assert.equal(encodeLegacyMouse(press, 300, 0), null);
 });

@@ -56,6 +56,9 @@ export class TuiApp implements Disposable {
   readonly #subs: Disposable[] = [];
   #tabs: readonly Tab[];
   #prev: Frame | null = null;
+  /** The frame before #prev and the last screen read: reused, not reallocated, each frame. */
+  #spare: Frame | null = null;
+  #screen: Frame | null = null;
   #sync = false;
   #frameTimer: ReturnType<typeof setTimeout> | undefined;
   #escTimer: ReturnType<typeof setTimeout> | undefined;
@@ -152,6 +155,12 @@ export class TuiApp implements Disposable {
     this.dispatch({ type: "resize", cols, rows });
   }
 
+  /** Forgets the last frame and draws everything again (after an interactive plugin exec). */
+  redraw(): void {
+    this.#prev = null;
+    this.#invalidate();
+  }
+
   quit(code: number): void {
     this.#done.resolve(code);
   }
@@ -208,6 +217,7 @@ export class TuiApp implements Disposable {
     this.dispatch({
       type: "tabs",
       tabs: this.#tabs.map((t) => ({
+        id: t.id,
         title: t.title,
         capturing: t.capturing,
         commands: t.commands,
@@ -250,15 +260,19 @@ export class TuiApp implements Disposable {
     let screen: Frame | null = null;
     if (s.tab === 0 && s.selected) {
       const session = this.#runtime.store.get(s.selected);
-      if (session) screen = readScreen(session.terminal.xterm, s.scroll[s.selected] ?? 0).frame;
+      if (session) {
+        screen = readScreen(session.terminal.xterm, s.scroll[s.selected] ?? 0, this.#screen).frame;
+        this.#screen = screen;
+      }
     }
     let tabLines = null;
     if (s.tab > 0) {
       const body = layout(s.cols, s.rows).body;
       tabLines = this.#tabs[s.tab - 1]?.render(body.width, body.height) ?? null;
     }
-    const frame = view(s, { keymap: this.keymap, screen, tabLines });
+    const frame = view(s, { keymap: this.keymap, screen, tabLines }, this.#spare);
     const out = diff(this.#prev, frame, { sync: this.#sync });
+    this.#spare = this.#prev;
     this.#prev = frame;
     if (out) {
       this.#write(out);

@@ -5,7 +5,7 @@
  */
 
 import { messageOf, UserError } from "../../errors.ts";
-import { encodeSgrMouse, keyBytes, type MouseEvent } from "../../tui/keys.ts";
+import { encodeLegacyMouse, encodeSgrMouse, keyBytes, type MouseEvent } from "../../tui/keys.ts";
 import type { Tab } from "../../tui/tab.ts";
 import type { XTerm } from "../../session/terminal.ts";
 import type { Runtime } from "../runtime.ts";
@@ -49,9 +49,17 @@ export function runEffect(ctx: EffectContext, fx: TuiEffect): void {
       }
       case "mouse": {
         const s = store.get(fx.id);
-        if (!s || !wants(s.terminal.xterm.modes.mouseTrackingMode, fx.event)) return;
+        if (!s) return;
+        if (!wants(s.terminal.xterm.modes.mouseTrackingMode, fx.event)) {
+          // A child that did not ask for the mouse: the wheel scrolls its scrollback.
+          if (fx.event.kind === "wheel") scroll(ctx, fx.id, fx.event.button < 0 ? 3 : -3);
+          return;
+        }
         if (fx.x >= s.cols || fx.y >= s.rows) return;
-        s.write(encodeSgrMouse(fx.event, fx.x, fx.y));
+        const bytes = mouseEncoding(s.terminal.xterm) === "DEFAULT"
+          ? encodeLegacyMouse(fx.event, fx.x, fx.y)
+          : encodeSgrMouse(fx.event, fx.x, fx.y);
+        if (bytes) s.write(bytes);
         return;
       }
       case "create": {
@@ -79,14 +87,9 @@ export function runEffect(ctx: EffectContext, fx: TuiEffect): void {
           error: false,
         });
         return;
-      case "scroll": {
-        const s = store.get(fx.id);
-        if (!s) return;
-        const max = maxScroll(s.terminal.xterm);
-        const offset = Math.max(0, Math.min(max, ctx.scrollOf(fx.id) + fx.delta));
-        ctx.dispatch({ type: "scrolled", id: fx.id, offset });
+      case "scroll":
+        scroll(ctx, fx.id, fx.delta);
         return;
-      }
       case "focus":
         runtime.setFocus({ selected: fx.selected, terminal: fx.terminal });
         return;
@@ -124,6 +127,23 @@ export function runEffect(ctx: EffectContext, fx: TuiEffect): void {
  */
 function expectEcho(xterm: XTerm): void {
   xterm.input("", true);
+}
+
+/** Moves a session's scrollback view by `delta` lines (up is positive), clamped. */
+function scroll(ctx: EffectContext, id: string, delta: number): void {
+  const s = ctx.runtime.store.get(id);
+  if (!s) return;
+  const max = maxScroll(s.terminal.xterm);
+  const offset = Math.max(0, Math.min(max, ctx.scrollOf(id) + delta));
+  if (offset !== ctx.scrollOf(id)) ctx.dispatch({ type: "scrolled", id, offset });
+}
+
+/** The mouse report encoding the child chose (xterm keeps it in a core service, no public API). */
+function mouseEncoding(xterm: XTerm): string {
+  const core = (xterm as unknown as {
+    _core?: { coreMouseService?: { activeEncoding?: string } };
+  })._core;
+  return core?.coreMouseService?.activeEncoding ?? "SGR";
 }
 
 /** Which mouse events a child asked for (xterm's mouseTrackingMode). */

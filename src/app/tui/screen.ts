@@ -39,13 +39,19 @@ export function maxScroll(xterm: XTerm): number {
  * the emulator's size; the cursor is set when the live screen is shown and
  * the child has not hidden it.
  */
-export function readScreen(xterm: XTerm, offset = 0): ScreenRead {
+export function readScreen(xterm: XTerm, offset = 0, reuse?: Frame | null): ScreenRead {
   const b = xterm.buffer.active;
   const used = Math.max(0, Math.min(offset, maxScroll(xterm)));
   const top = b.baseY - used;
   const cols = xterm.cols;
   const rows = xterm.rows;
-  const frame = new Frame(cols, rows);
+  let frame: Frame;
+  if (reuse && reuse.cols === cols && reuse.rows === rows) {
+    reuse.clear();
+    frame = reuse;
+  } else {
+    frame = new Frame(cols, rows);
+  }
   const cell = b.getNullCell();
   for (let y = 0; y < rows; y++) {
     const line = b.getLine(top + y);

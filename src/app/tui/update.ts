@@ -149,6 +149,9 @@ function input(s: TuiState, ev: UserInput, keymap: Keymap, fx: TuiEffect[]): Tui
   if (s.overlay) return overlayInput(s, s.overlay, ev, keymap, fx);
   if (ev.type === "mouse") return mouse(s, ev, fx);
   if (s.mode === "terminal" && s.selected) {
+    // Typing brings a scrolled-back view to the live screen (as tmux leaves copy mode).
+    const back = s.scroll[s.selected] ?? 0;
+    if (back > 0) fx.push({ type: "scroll", id: s.selected, delta: -back });
     if (ev.type === "paste") {
       fx.push({ type: "paste", id: s.selected, text: ev.text });
       return s;
@@ -380,7 +383,7 @@ function overlayInput(
         if (keymap.bindings.some((b) => b.action === item.name) || item.name === "restart-group") {
           return act(close, item.name, null, fx);
         }
-        fx.push({ type: "tab-command", tab: s.tab, name: item.name });
+        fx.push({ type: "tab-command", tab: item.tab ?? s.tab, name: item.command ?? item.name });
         return close;
       }
       const query = edit(o.query, ev);

@@ -9,6 +9,7 @@
 
 import type { Command } from "@commander-js/extra-typings";
 import { UserError } from "../../errors.ts";
+import type { ReplayPoint } from "../../app/replay.ts";
 
 export interface DetectRow {
   readonly offset: number;
@@ -43,6 +44,7 @@ export function registerDetect(program: Command): void {
     )
     .option("--no-osc7501", "ignore OSC 7501 records in the bytes (screen rules alone)")
     .option("--json", "print JSON: one object, or an array in --at order")
+    .option("--trace", "print every state change along the replay first (explain)")
     .action(async (file, opts) => {
       const rows = await detectFile(file, {
         ...(opts.cols !== undefined ? { cols: opts.cols } : {}),
@@ -50,6 +52,7 @@ export function registerDetect(program: Command): void {
         ...(opts.agent !== undefined ? { agent: opts.agent } : {}),
         ...(opts.at !== undefined ? { at: opts.at } : {}),
         declared: opts.osc7501,
+        ...(opts.trace ? { trace: (r: DetectRow) => console.log(`change ${formatRow(r)}`) } : {}),
       });
       if (opts.json) {
         console.log(JSON.stringify(opts.at === undefined ? rows[0] : rows));
@@ -65,6 +68,8 @@ export interface DetectOptions {
   readonly agent?: string;
   readonly at?: readonly number[];
   readonly declared?: boolean;
+  /** Called for every state change along the replay (`--trace`). */
+  readonly trace?: (row: DetectRow) => void;
 }
 
 /** The command's work, for tests: results in `at` order (or one for the end of the file). */
@@ -88,6 +93,12 @@ export async function detectFile(file: string, options: DetectOptions): Promise<
     }
   }
   const agent = options.agent ?? meta.agent;
+  let seq = 0;
+  const traceChange = (p: ReplayPoint) => {
+    if (!p.status || p.status.seq === seq) return;
+    seq = p.status.seq;
+    options.trace!(rowOf(p));
+  };
   const points = await replay(bytes, at, {
     cols: options.cols ?? meta.cols ?? 120,
     rows: options.rows ?? meta.rows ?? 32,
@@ -95,15 +106,20 @@ export async function detectFile(file: string, options: DetectOptions): Promise<
     ...(agent !== undefined ? { agent } : {}),
     declared: options.declared !== false,
     ...(chunks ? { chunks } : {}),
+    ...(options.trace ? { onPoint: (p: ReplayPoint) => traceChange(p) } : {}),
   });
-  return points.map((p) => ({
+  return points.map(rowOf);
+}
+
+function rowOf(p: ReplayPoint): DetectRow {
+  return {
     offset: p.offset,
     agent: p.agent,
     state: p.status?.state ?? null,
     kind: p.status?.kind ?? null,
     source: p.status?.source ?? null,
     rule: p.status?.ruleId ?? null,
-  }));
+  };
 }
 
 interface CaptureMeta {

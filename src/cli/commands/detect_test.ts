@@ -92,3 +92,11 @@ Deno.test("detect: user mistakes are one line and exit 2", async () => {
     assert.match(r.stderr, /^lazyshell: [A-Z]/);
   }
 });
+
+Deno.test("detect: --trace prints each state change before the result", async () => {
+  const r = await lazyshell("detect", `${CAPTURES}claude-tool`, "--trace", "--no-osc7501");
+  assert.equal(r.code, 0, r.stderr);
+  const states = r.stdout.trim().split("\n").filter((l) => l.startsWith("change "))
+    .map((l) => /state=(\w+)/.exec(l)?.[1]);
+  assert.deepEqual(states, ["idle", "working", "blocked", "working", "done"]);
+});
