@@ -14,6 +14,7 @@ import {
   delay,
   hasTmux,
   lab,
+  MAIN,
   project,
   SPINNER,
   startLazyshell,
@@ -44,6 +45,24 @@ async function lazyshell(): Promise<{ cpu: number; fps: number }> {
   return result;
 }
 
+/** The same sessions under `lazyshell serve` (runtime, no TUI): what the TUI itself adds. */
+async function serve(): Promise<number> {
+  await using l = lab();
+  const s = l.store.create({
+    command: `exec deno run -A ${MAIN} serve --project ${project(l, SPINNERS)}`,
+  });
+  await waitFor(s, () => /ready/.test(screenText(s)), 60_000, "serve ready");
+  await delay(2000);
+  const cpu0 = cpuSeconds(s.pid);
+  const t0 = performance.now();
+  await delay(SECONDS * 1000);
+  const wall = (performance.now() - t0) / 1000;
+  const cpu = (cpuSeconds(s.pid) - cpu0) / wall * 100;
+  s.kill("SIGTERM");
+  await s.exited;
+  return cpu;
+}
+
 async function tmux(): Promise<{ cpu: number; writesPerSecond: number }> {
   await using l = lab();
   const socket = `lazyshell-bench-cpu-${Deno.pid}`;
@@ -70,6 +89,12 @@ console.log(
   `lazyshell: ${ours.cpu.toFixed(2)} % of one core, ${
     ours.fps.toFixed(1)
   } frames/s (targets ≤ 2 %, ≤ 12 fps)`,
+);
+const runtimeOnly = await serve();
+console.log(
+  `lazyshell serve (same sessions, no TUI): ${
+    runtimeOnly.toFixed(2)
+  } % of one core → the TUI adds ${(ours.cpu - runtimeOnly).toFixed(2)} %`,
 );
 if (await hasTmux()) {
   const theirs = await tmux();

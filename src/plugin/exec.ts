@@ -6,9 +6,11 @@
  * rest is read and dropped), cancelled (group SIGTERM, SIGKILL 2 s later)
  * when the plugin stops or lazyshell quits.
  *
- * Interactive: the TUI hands over the terminal (TerminalHandover), the
- * command runs as a plain child with the terminal as its stdio, and the TUI
- * is restored after, whatever happens.
+ * Interactive: the TUI hands over the terminal (TerminalHandover.run): it
+ * stops drawing, the command owns the terminal, the TUI is restored after,
+ * whatever happens. src/app/plugin_handover.ts is the TUI's implementation
+ * (a PTY, so no keystroke is split between two readers of the tty);
+ * inheritHandover() is the plain one (stdio inherited) for simpler hosts.
  */
 
 import { messageOf } from "../errors.ts";
@@ -30,10 +32,24 @@ export interface ExecOptions {
 
 /** What the TUI implements so a plugin can run an editor or a CLI in the real terminal. */
 export interface TerminalHandover {
+  /** Runs `argv` owning the terminal; never throws (errors go in the outcome). */
+  run(
+    argv: readonly string[],
+    options: { readonly cwd?: string; readonly env: Record<string, string> },
+  ): Promise<ExecOutcome>;
+}
+
+/** Suspend/resume hooks for inheritHandover(). */
+export interface Suspendable {
   /** Leave raw mode / alternate screen / mouse so a child can own the terminal. */
   suspend(): Promise<void> | void;
   /** Take the terminal back and redraw everything. */
   resume(): Promise<void> | void;
+}
+
+/** A handover that runs the command with lazyshell's own stdio between suspend() and resume(). */
+export function inheritHandover(terminal: Suspendable): TerminalHandover {
+  return { run: (argv, options) => runInteractive(terminal, argv, options) };
 }
 
 async function readCapped(stream: ReadableStream<Uint8Array>, cap: number): Promise<string> {
@@ -104,7 +120,7 @@ export async function runCaptured(
 
 /** Runs `argv` in the real terminal between handover.suspend() and resume(); never throws. */
 export async function runInteractive(
-  handover: TerminalHandover,
+  handover: Suspendable,
   argv: readonly string[],
   options: Omit<ExecOptions, "signal">,
 ): Promise<ExecOutcome> {

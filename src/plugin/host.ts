@@ -12,7 +12,7 @@
 import type { Env } from "../config/paths.ts";
 import { messageOf, ProtocolError } from "../errors.ts";
 import { pluginDirs, type PluginEntry, pluginEnv } from "./discovery.ts";
-import { type ExecOutcome, runCaptured, runInteractive, type TerminalHandover } from "./exec.ts";
+import { type ExecOutcome, runCaptured, type TerminalHandover } from "./exec.ts";
 import {
   type Effect,
   initialState,
@@ -427,7 +427,7 @@ export class PluginHost implements AsyncDisposable {
       } else {
         // One interactive command at a time: the terminal has one owner.
         const previous = this.#interactive;
-        const mine = previous.then(() => runInteractive(handover, request.argv, { env, ...cwd }));
+        const mine = previous.then(() => handover.run(request.argv, { env, ...cwd }));
         this.#interactive = mine.catch(() => {});
         outcome = await mine;
       }

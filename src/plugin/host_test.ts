@@ -98,6 +98,33 @@ Deno.test("an interactive exec without a terminal fails clearly", async () => {
   assert.equal(calls.at(-1), "resume");
 });
 
+Deno.test("an interactive exec goes through the TUI's handover", async () => {
+  const runs: unknown[] = [];
+  await using host = new TestHost({
+    path: fixture("good"),
+    env: env(),
+    handover: {
+      run: (argv, options) => {
+        runs.push({ argv, cwd: options.cwd, protocol: options.env.LAZYSHELL_PROTOCOL });
+        return Promise.resolve({ code: 0, stdout: "", stderr: "", error: null });
+      },
+    },
+  });
+  host.start();
+  await host.until((s) => s.phase === "running", 10_000, "manifest");
+  host.key("i", "i");
+  await host.until((s) => s.frame?.view.includes("exec_result") === true, 10_000, "exec_result");
+  assert.deepEqual(runs, [{ argv: ["vi", "notes.txt"], cwd: "/tmp", protocol: "1" }]);
+  assert.deepEqual(JSON.parse(host.view()), {
+    type: "exec_result",
+    execId: 2,
+    code: 0,
+    stdout: "",
+    stderr: "",
+    error: null,
+  });
+});
+
 Deno.test("extension messages reach only a plugin that subscribed", async () => {
   await using host = new TestHost({
     path: fixture("good"),

@@ -13,6 +13,14 @@ Deno.test("a child's environment is read from the OS", async () => {
     stderr: "null",
   }).spawn();
   try {
+    // Until the child has exec'd, /proc shows the environment it forked with.
+    for (
+      let i = 0;
+      i < 200 && processEnvironment(child.pid)?.LAZYSHELL_ENV_PROBE === undefined;
+      i++
+    ) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
     assert.equal(processEnvironment(child.pid)?.LAZYSHELL_ENV_PROBE, "s3cret");
   } finally {
     child.kill("SIGKILL");

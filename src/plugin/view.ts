@@ -155,3 +155,121 @@ export function visibleWidth(line: string): number {
   }
   return cols;
 }
+
+// ---------------------------------------------------------------- styled spans
+
+/**
+ * A sanitised line as styled spans, in the TUI frame model's encoding
+ * (src/tui/frame.ts; plugin/ may not import tui/, so the encoding is
+ * repeated here and src/app/plugin_tab_test.ts checks both agree):
+ * colours -1 default, 0–255 palette, RGB_FLAG | 0xRRGGBB; attrs a bit set.
+ */
+export interface ViewStyle {
+  readonly fg?: number;
+  readonly bg?: number;
+  readonly attrs?: number;
+}
+export interface ViewSpan {
+  readonly text: string;
+  readonly style?: ViewStyle;
+}
+
+export const VIEW_RGB_FLAG = 0x1000000;
+export const VIEW_ATTRS = {
+  bold: 1,
+  dim: 2,
+  italic: 4,
+  underline: 8,
+  blink: 16,
+  inverse: 32,
+  invisible: 64,
+  strike: 128,
+} as const;
+
+const SGR_ON: Record<number, number> = {
+  1: VIEW_ATTRS.bold,
+  2: VIEW_ATTRS.dim,
+  3: VIEW_ATTRS.italic,
+  4: VIEW_ATTRS.underline,
+  5: VIEW_ATTRS.blink,
+  7: VIEW_ATTRS.inverse,
+  8: VIEW_ATTRS.invisible,
+  9: VIEW_ATTRS.strike,
+};
+const SGR_OFF: Record<number, number> = {
+  22: VIEW_ATTRS.bold | VIEW_ATTRS.dim,
+  23: VIEW_ATTRS.italic,
+  24: VIEW_ATTRS.underline,
+  25: VIEW_ATTRS.blink,
+  27: VIEW_ATTRS.inverse,
+  28: VIEW_ATTRS.invisible,
+  29: VIEW_ATTRS.strike,
+};
+
+interface Pen {
+  fg: number;
+  bg: number;
+  attrs: number;
+}
+
+/** Applies one SGR parameter list to the pen. */
+function applySgr(pen: Pen, params: string): void {
+  const parts = params === "" ? [0] : params.split(/[;:]/).map((p) => (p === "" ? 0 : Number(p)));
+  for (let i = 0; i < parts.length; i++) {
+    const p = parts[i]!;
+    if (p === 0) Object.assign(pen, { fg: -1, bg: -1, attrs: 0 });
+    else if (SGR_ON[p] !== undefined) pen.attrs |= SGR_ON[p]!;
+    else if (SGR_OFF[p] !== undefined) pen.attrs &= ~SGR_OFF[p]!;
+    else if (p >= 30 && p <= 37) pen.fg = p - 30;
+    else if (p >= 90 && p <= 97) pen.fg = p - 90 + 8;
+    else if (p >= 40 && p <= 47) pen.bg = p - 40;
+    else if (p >= 100 && p <= 107) pen.bg = p - 100 + 8;
+    else if (p === 39) pen.fg = -1;
+    else if (p === 49) pen.bg = -1;
+    else if (p === 38 || p === 48 || p === 58) {
+      let color: number | null = null;
+      if (parts[i + 1] === 5) {
+        color = (parts[i + 2] ?? 0) & 0xff;
+        i += 2;
+      } else if (parts[i + 1] === 2) {
+        const [r, g, b] = [parts[i + 2] ?? 0, parts[i + 3] ?? 0, parts[i + 4] ?? 0];
+        color = VIEW_RGB_FLAG | ((r & 0xff) << 16) | ((g & 0xff) << 8) | (b & 0xff);
+        i += 4;
+      }
+      if (color !== null && p === 38) pen.fg = color;
+      if (color !== null && p === 48) pen.bg = color;
+    }
+  }
+}
+
+/** A line from sanitizeView() → spans; text without any escape. */
+export function toSpans(line: string): ViewSpan[] {
+  const spans: ViewSpan[] = [];
+  const pen: Pen = { fg: -1, bg: -1, attrs: 0 };
+  let text = "";
+  const flush = () => {
+    if (text === "") return;
+    const style: { fg?: number; bg?: number; attrs?: number } = {};
+    if (pen.fg !== -1) style.fg = pen.fg;
+    if (pen.bg !== -1) style.bg = pen.bg;
+    if (pen.attrs !== 0) style.attrs = pen.attrs;
+    spans.push(Object.keys(style).length === 0 ? { text } : { text, style });
+    text = "";
+  };
+  let i = 0;
+  while (i < line.length) {
+    if (line[i] === ESC) {
+      const { end, sgr } = scanEscape(line, i);
+      if (sgr !== null) {
+        flush();
+        applySgr(pen, sgr);
+      }
+      i = end;
+      continue;
+    }
+    text += line[i];
+    i++;
+  }
+  flush();
+  return spans;
+}

@@ -53,3 +53,17 @@ Deno.test("the background is repainted after each reset", () => {
 Deno.test("CRLF line ends are accepted", () => {
   assert.deepEqual(view("a\r\nb"), ["a", "b"]);
 });
+
+Deno.test("sanitised lines become styled spans", async () => {
+  const { toSpans, VIEW_ATTRS, VIEW_RGB_FLAG } = await import("./view.ts");
+  assert.deepEqual(toSpans("plain"), [{ text: "plain" }]);
+  assert.deepEqual(toSpans(`${E}[1;31mred${E}[0m n ${E}[38;5;208;48;2;1;2;3mx${E}[22m`), [
+    { text: "red", style: { fg: 1, attrs: VIEW_ATTRS.bold } },
+    { text: " n " },
+    { text: "x", style: { fg: 208, bg: VIEW_RGB_FLAG | 0x010203 } },
+  ]);
+  assert.deepEqual(toSpans(`${E}[7;92mi${E}[27;39mj`), [
+    { text: "i", style: { fg: 10, attrs: VIEW_ATTRS.inverse } },
+    { text: "j" },
+  ]);
+});

@@ -15,7 +15,7 @@ import { HeadlessTerminal } from "../../src/session/terminal.ts";
 import { type MockEvent, type MockRequest, startMockServer } from "./mock/server.ts";
 import type { AgentProfile, LaunchSpec, ScenarioName } from "./profile.ts";
 import { captureProcesses, endProcesses, formatProcs } from "./procs.ts";
-import { type At, type InputSource, Recorder } from "./recorder.ts";
+import { type At, type InputSource, Recorder, type TruthState } from "./recorder.ts";
 import { type Player, SCENARIO_BODIES } from "./scenarios.ts";
 import { SideChannels } from "./side.ts";
 
@@ -184,6 +184,22 @@ export async function runCapture(o: CaptureOptions): Promise<CaptureResult> {
     turnWaiters.forEach((w) => w());
   };
 
+  /**
+   * Labels `state` where the screen first shows it (a loaded machine lags
+   * seconds behind a key press), or at the key (`at`) when it never does.
+   */
+  const confirm = async (
+    state: TruthState,
+    note: string,
+    test: ScreenTest,
+    at: At,
+    ms = 20000,
+  ): Promise<void> => {
+    const seen = await waitFor(test, ms, `screen to show ${state}`);
+    if (seen) rec.label(state, `${note} (on screen)`, "screen", seen);
+    else rec.label(state, note, "driver", at);
+  };
+
   const player: Player = {
     agent: o.agent,
     focusOut: o.focusOut ?? false,
@@ -235,9 +251,13 @@ export async function runCapture(o: CaptureOptions): Promise<CaptureResult> {
         at = rec.here();
         send("\r", "user", "Enter again (the first one did not submit)");
       }
-      rec.label("working", `user submitted prompt: ${text}`, "driver", at);
+      const note = `user submitted prompt: ${text}`;
+      const busy = o.agent.busyRe;
+      if (!busy) rec.label("working", note, "driver", at);
+      else await confirm("working", note, (sc, title) => busy.test(sc) || busy.test(title), at);
     },
     key: (data, note) => send(data, "user", note),
+    labelOnScreen: (state, note, test, ms) => confirm(state, note, test, rec.here(), ms),
     label: (state, note, source, at) => rec.label(state, note, source, at),
     note: (text) => rec.event("note", { note: text }),
     procs: snapshotProcs,

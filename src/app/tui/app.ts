@@ -155,6 +155,12 @@ export class TuiApp implements Disposable {
     this.dispatch({ type: "resize", cols, rows });
   }
 
+  /** Forgets the last frame and draws everything again (after an interactive plugin exec). */
+  redraw(): void {
+    this.#prev = null;
+    this.#invalidate();
+  }
+
   quit(code: number): void {
     this.#done.resolve(code);
   }
@@ -211,6 +217,7 @@ export class TuiApp implements Disposable {
     this.dispatch({
       type: "tabs",
       tabs: this.#tabs.map((t) => ({
+        id: t.id,
         title: t.title,
         capturing: t.capturing,
         commands: t.commands,

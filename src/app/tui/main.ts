@@ -6,7 +6,7 @@
  */
 
 import { dataDir } from "../../config/paths.ts";
-import { UserError } from "../../errors.ts";
+import { messageOf, UserError } from "../../errors.ts";
 import { sessionSize } from "../../tui/layout.ts";
 import { logTo } from "../notifications.ts";
 import { launchProject } from "../project.ts";
@@ -15,6 +15,9 @@ import { startSockets } from "../sockets.ts";
 import { TuiApp } from "./app.ts";
 import { reportCrash } from "./crash.ts";
 import { HostTerminal } from "./host.ts";
+import { startPluginTabs, type WiredPluginTabs } from "../plugin_tabs.ts";
+import { ptyHandover } from "../plugin_handover.ts";
+import { layout } from "../../tui/layout.ts";
 import { leaveSplash, splashHandedOver } from "./splash.ts";
 
 const SIGNAL_CODES = { SIGTERM: 143, SIGHUP: 129 } as const;
@@ -67,7 +70,42 @@ async function run(host: HostTerminal, runtime: Runtime): Promise<number> {
   };
   globalThis.addEventListener("error", onError);
   globalThis.addEventListener("unhandledrejection", onRejection);
-  const app = new TuiApp({ runtime, write: (t) => host.write(t), ...size });
+  // Plugin tabs (P7): interactive exec pauses drawing and diverts stdin to the command.
+  let paused = false;
+  let divert: ((text: string) => void) | null = null;
+  const body = layout(size.cols, size.rows).body;
+  let plugins: WiredPluginTabs | null = null;
+  try {
+    plugins = await startPluginTabs(runtime, {
+      width: body.width,
+      height: body.height,
+      select: (id) => app.dispatch({ type: "select", id }),
+      selected: () => app.state.selected,
+      handover: ptyHandover({
+        write: (t) => host.write(t),
+        size: () => host.size,
+        divert: (sink) => (divert = sink),
+        pause: () => (paused = true),
+        resume: () => {
+          paused = false;
+          app.redraw();
+        },
+      }),
+    });
+  } catch (error) {
+    logTo(env)(`plugin tabs: ${messageOf(error)}`);
+  }
+  const app = new TuiApp({
+    runtime,
+    write: (t) => {
+      if (!paused) host.write(t);
+    },
+    ...size,
+    tabs: plugins?.tabs ?? [],
+  });
+  if (plugins?.problems[0]) {
+    app.dispatch({ type: "message", text: plugins.problems[0], error: true });
+  }
   const onWinch = () => {
     const { cols, rows } = host.size;
     app.resize(cols, rows);
@@ -83,7 +121,15 @@ async function run(host: HostTerminal, runtime: Runtime): Promise<number> {
     splashHandedOver();
     runtime.notifications.setSink((bytes) => host.write(bytes));
     app.start();
-    void readInput(app).catch(crash);
+    const input = {
+      feed: (text: string) => {
+        if (divert) return divert(text);
+        app.feed(text);
+        plugins?.follow(app.state.tab, app.state.selected);
+      },
+      quit: (code: number) => app.quit(code),
+    };
+    void readInput(input).catch(crash);
     return await app.done;
   } catch (error) {
     crash(error);
@@ -92,6 +138,7 @@ async function run(host: HostTerminal, runtime: Runtime): Promise<number> {
     runtime.notifications.setSink(null);
     app[Symbol.dispose]();
     host.restore();
+    await plugins?.[Symbol.asyncDispose]();
     Deno.removeSignalListener("SIGWINCH", onWinch);
     for (const [name, handler] of signals) Deno.removeSignalListener(name, handler);
     await runtime[Symbol.asyncDispose]();
@@ -101,7 +148,7 @@ async function run(host: HostTerminal, runtime: Runtime): Promise<number> {
 }
 
 /** Feeds stdin to the app until EOF (then quits: nobody can type any more). */
-async function readInput(app: TuiApp): Promise<void> {
+async function readInput(app: Pick<TuiApp, "feed" | "quit">): Promise<void> {
   const decoder = new TextDecoder();
   const buf = new Uint8Array(64 * 1024);
   for (;;) {

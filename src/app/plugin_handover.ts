@@ -1,0 +1,81 @@
+/**
+ * Interactive `exec` for plugins (SPEC P3, P5): the TUI stops drawing and
+ * leaves its alternate screen, the command runs in a PTY of its own whose
+ * output goes straight to the terminal and which receives every byte the
+ * user types (lazyshell's stdin reader is diverted, so no keystroke is
+ * split between two readers of one tty), and the TUI comes back with a
+ * full redraw when it exits. Resizes follow the terminal.
+ */
+
+import { messageOf } from "../errors.ts";
+import type { ExecOutcome, TerminalHandover } from "../plugin/exec.ts";
+import { spawnPty } from "../session/pty.ts";
+
+/** Off: mouse, bracketed paste, attributes; cursor shown; alternate screen left. */
+const LEAVE_FOR_CHILD = "\x1b[?1006l\x1b[?1002l\x1b[?1000l\x1b[?2004l\x1b[0m\x1b[?25h\x1b[?1049l";
+const BACK_FROM_CHILD =
+  "\x1b[?1049h\x1b[H\x1b[2J\x1b[?25l\x1b[?2004h\x1b[?1000h\x1b[?1002h\x1b[?1006h";
+
+export interface HandoverHost {
+  /** Writes to the terminal even while the TUI is paused. */
+  write(text: string): void;
+  size(): { cols: number; rows: number };
+  /** Routes stdin text to `sink` instead of the TUI (null: back to the TUI). */
+  divert(sink: ((text: string) => void) | null): void;
+  /** Stops / restarts TUI drawing; resume() must redraw everything. */
+  pause(): void;
+  resume(): void;
+}
+
+export function ptyHandover(host: HandoverHost): TerminalHandover {
+  async function run(
+    argv: readonly string[],
+    options: { cwd?: string; env: Record<string, string> },
+  ): Promise<ExecOutcome> {
+    const [file, ...args] = argv;
+    host.pause();
+    host.write(LEAVE_FOR_CHILD);
+    const onWinch = () => {
+      const { cols, rows } = host.size();
+      pty?.resize(cols, rows);
+    };
+    let pty: ReturnType<typeof spawnPty> | null = null;
+    try {
+      const { cols, rows } = host.size();
+      pty = spawnPty({
+        file: file!,
+        args,
+        cwd: options.cwd ?? Deno.cwd(),
+        env: options.env,
+        cols,
+        rows,
+      });
+      const exited = new Promise<{ exitCode: number; signal: number }>((resolve) =>
+        pty!.onExit(resolve)
+      );
+      pty.onData((data) => host.write(data));
+      host.divert((text) => pty?.write(text));
+      if (Deno.build.os !== "windows") Deno.addSignalListener("SIGWINCH", onWinch);
+      const exit = await exited;
+      return {
+        code: exit.signal === 0 ? exit.exitCode : null,
+        stdout: "",
+        stderr: "",
+        error: exit.signal === 0 ? null : `Killed by signal ${exit.signal}`,
+      };
+    } catch (error) {
+      return {
+        code: null,
+        stdout: "",
+        stderr: "",
+        error: `Cannot run ${file}: ${messageOf(error)}`,
+      };
+    } finally {
+      if (Deno.build.os !== "windows") Deno.removeSignalListener("SIGWINCH", onWinch);
+      host.divert(null);
+      host.write(BACK_FROM_CHILD);
+      host.resume();
+    }
+  }
+  return { run };
+}

@@ -1,0 +1,268 @@
+/**
+ * Plugin tabs wired to the runtime (SPEC P1–P7, DESIGN §7): discovers the
+ * plugins, feeds them sessions, turn stats, the selected session's
+ * environment, watchers and agents from the Runtime, performs their host
+ * requests (arm/disarm a watcher, select a session), and presents each as
+ * a TUI Tab (src/tui/tab.ts). The TUI loop (./tui/main.ts) owns the
+ * instance and disposes it on quit.
+ */
+
+import type { KeyEvent } from "../tui/keys.ts";
+import type { StyledLine } from "../tui/frame.ts";
+import type { Tab, TabCommand, TabMouse } from "../tui/tab.ts";
+import { UserError } from "../errors.ts";
+import { detectAgents, toAgentEntry } from "../plugin/agents.ts";
+import { discoverPlugins } from "../plugin/discovery.ts";
+import type { TerminalHandover } from "../plugin/exec.ts";
+import type { PluginHost } from "../plugin/host.ts";
+import { groupSpawner } from "../plugin/procgroup.ts";
+import type { HostRequest, SessionEntry, WatcherEntry } from "../plugin/protocol.ts";
+import { processEnvironment } from "../plugin/session_env.ts";
+import { type PluginFeed, PluginTabs } from "../plugin/tabs.ts";
+import { sanitizeView, toSpans } from "../plugin/view.ts";
+import { userManifestDir } from "../config/paths.ts";
+import type { Runtime } from "./runtime.ts";
+
+export interface PluginTabsOptions {
+  /** The tab body size. */
+  readonly width: number;
+  readonly height: number;
+  /** Selects a session in the TUI (`select_session` requests). */
+  readonly select: (id: string) => void;
+  /** The session selected in the sidebar (default: the runtime's focus). */
+  readonly selected?: () => string | null;
+  /** Interactive exec: hand the terminal to a command. */
+  readonly handover?: TerminalHandover;
+  /** Commands the CLI registers (ids may not collide). */
+  readonly commands?: readonly string[];
+}
+
+export interface WiredPluginTabs extends AsyncDisposable {
+  readonly tabs: readonly PluginTab[];
+  readonly plugins: PluginTabs;
+  /** Discovery problems, one line each (shown once as a message). */
+  readonly problems: readonly string[];
+  /**
+   * What the TUI shows: tab index (0 Sessions, 1.. the plugin tabs) and the
+   * selected session; visibility and `env` follow (call after each input).
+   */
+  follow(tab: number, selected: string | null): void;
+}
+
+/** Builds the feed the plugin tabs read from the runtime. */
+export function runtimeFeed(
+  runtime: Runtime,
+  select: (id: string) => void,
+  selectedOf: () => string | null = () => runtime.focus.selected,
+): PluginFeed {
+  const notifications = runtime.notifications;
+  return {
+    sessions(): SessionEntry[] {
+      const now = Date.now();
+      const selected = selectedOf();
+      return runtime.list().map((s) => {
+        const turn = notifications.turn(s.id, now);
+        return {
+          id: s.id,
+          name: s.name,
+          group: s.group,
+          status: s.status,
+          agent: s.agent,
+          state: s.agentStatus?.state ?? null,
+          since: s.agentStatus?.since ?? null,
+          stats: notifications.stats.line(s.id)?.text ?? null,
+          turns: turn.count,
+          turnStartedAt: turn.working && turn.current !== null ? now - turn.current : null,
+          lastTurnMs: turn.last,
+          selected: s.id === selected,
+        };
+      });
+    },
+    environment(id) {
+      const session = runtime.store.get(id);
+      return session ? processEnvironment(runtime.info(session).pid) : null;
+    },
+    selected: selectedOf,
+    watchers(): WatcherEntry[] {
+      return notifications.watchers.list().map((w) => ({
+        session: w.sessionId,
+        pattern: w.pattern,
+        source: w.source,
+        notify: w.notify,
+      }));
+    },
+    async agents() {
+      const userDir = userManifestDir(runtime.env);
+      const reports = await detectAgents(
+        runtime.catalog.manifests.map((m) => ({
+          id: m.id,
+          name: m.name,
+          processes: m.identity.processes,
+          builtin: !m.source.startsWith(userDir),
+        })),
+        { env: runtime.env, injectClaude: runtime.config.agents.claude.inject_hooks },
+      );
+      return reports.map(toAgentEntry);
+    },
+    request(request: HostRequest) {
+      switch (request.type) {
+        case "arm_watcher":
+          return notifications.arm(request.session, request.pattern);
+        case "disarm_watcher":
+          return notifications.arm(request.session, "");
+        case "select_session":
+          return select(runtime.store.resolve(request.session).id);
+        default:
+          throw new UserError(`Unknown request`);
+      }
+    },
+  };
+}
+
+/** Starts every plugin tab and keeps them fed until disposed. */
+export async function startPluginTabs(
+  runtime: Runtime,
+  options: PluginTabsOptions,
+): Promise<WiredPluginTabs> {
+  const discovered = discoverPlugins({
+    env: runtime.env,
+    ...(options.commands ? { commands: options.commands } : {}),
+  });
+  const tabsById = new Map<string, PluginTab>();
+  const plugins = new PluginTabs({
+    env: runtime.env,
+    sections: runtime.loaded.sections,
+    width: options.width,
+    height: options.height,
+    spawn: await groupSpawner(),
+    feed: runtimeFeed(runtime, options.select, options.selected),
+    ...(options.handover ? { handover: options.handover } : {}),
+    onChange: (id) => tabsById.get(id)?.changed(),
+  });
+  plugins.start(discovered.plugins);
+  const tabs = plugins.hosts.map((host) => new PluginTab(host));
+  for (const tab of tabs) tabsById.set(tab.id, tab);
+
+  let lastSelected: string | null = null;
+  const subs: Disposable[] = [
+    runtime.on((e) => {
+      if (e.type === "focus") plugins.selectionChanged();
+      else if (e.type === "added" || e.type === "changed" || e.type === "removed") {
+        plugins.sessionsChanged();
+      }
+    }),
+    runtime.detection.on(() => plugins.sessionsChanged()),
+    runtime.notifications.watchers.on(() => plugins.watchersChanged()),
+    runtime.notifications.stats.on(() => plugins.sessionsChanged()),
+  ];
+  return {
+    tabs,
+    plugins,
+    problems: discovered.problems,
+    follow(index: number, selected: string | null) {
+      plugins.setActive(index > 0 ? tabs[index - 1]?.id ?? null : null);
+      if (selected !== lastSelected) {
+        lastSelected = selected;
+        plugins.selectionChanged();
+      }
+    },
+    async [Symbol.asyncDispose]() {
+      for (const s of subs) s[Symbol.dispose]();
+      await plugins.close();
+    },
+  };
+}
+
+const WHEEL: Record<number, string> = { [-1]: "up", 1: "down" };
+const CLICK: Record<number, string> = { 0: "left", 1: "middle", 2: "right" };
+
+/** One plugin host as a TUI tab: its frame, or its error and stderr tail. */
+export class PluginTab implements Tab {
+  #listeners = new Set<() => void>();
+
+  constructor(readonly host: PluginHost) {}
+
+  get id(): string {
+    return this.host.id;
+  }
+
+  get title(): string {
+    const state = this.host.state;
+    const title = state.manifest?.title ?? this.host.id;
+    return state.phase === "failed" ? `${title} ✗` : title;
+  }
+
+  get capturing(): boolean {
+    return this.host.state.phase === "running" && this.host.state.frame?.capturing === true;
+  }
+
+  get commands(): readonly TabCommand[] {
+    const own = (this.host.state.manifest?.commands ?? []).map((c) => ({
+      name: c.name,
+      help: c.desc,
+    }));
+    return [...own, { name: "reload", help: "Reload the plugin (restart it if it failed)" }];
+  }
+
+  render(width: number, height: number): readonly StyledLine[] {
+    const state = this.host.state;
+    if (state.phase === "failed" || (state.phase === "stopped" && state.error)) {
+      return this.#error(width, height);
+    }
+    if (state.frame === null) {
+      return [[{
+        text: state.phase === "starting" ? `Starting ${this.id}…` : "",
+        style: { attrs: 2 },
+      }]];
+    }
+    return sanitizeView(state.frame.view, { width, height }).map(toSpans);
+  }
+
+  #error(width: number, height: number): StyledLine[] {
+    const state = this.host.state;
+    const lines: StyledLine[] = [
+      [{ text: `${this.id}: ${state.error ?? "stopped"}`, style: { fg: 1, attrs: 1 } }],
+      [{ text: ":reload restarts it", style: { attrs: 2 } }],
+    ];
+    const tail = this.host.stderrTail.replace(/\s+$/, "");
+    if (tail !== "") {
+      lines.push([], [{ text: "stderr (last 4 KiB):", style: { attrs: 1 } }]);
+      const rows = sanitizeView(tail, { width, height: Number.MAX_SAFE_INTEGER });
+      lines.push(...rows.slice(Math.max(0, rows.length - (height - lines.length))).map(toSpans));
+    }
+    return lines.slice(0, height);
+  }
+
+  key(key: KeyEvent): void {
+    this.host.key(key.name, key.text);
+  }
+
+  paste(text: string): void {
+    this.host.paste(text);
+  }
+
+  mouse(event: TabMouse): void {
+    const button = event.kind === "wheel" ? WHEEL[event.button] : CLICK[event.button];
+    if (button === undefined) return;
+    this.host.mouse({ kind: event.kind, x: event.x, y: event.y, button });
+  }
+
+  command(name: string): void {
+    if (name === "reload") void this.host.reload().then(() => this.changed());
+    else this.host.command(name);
+  }
+
+  resize(width: number, height: number): void {
+    this.host.resize(width, height);
+  }
+
+  onChange(listener: () => void): Disposable {
+    this.#listeners.add(listener);
+    return { [Symbol.dispose]: () => this.#listeners.delete(listener) };
+  }
+
+  /** The host says the tab changed. */
+  changed(): void {
+    for (const l of this.#listeners) l();
+  }
+}

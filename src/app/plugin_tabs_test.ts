@@ -1,0 +1,125 @@
+import assert from "node:assert/strict";
+import { parseConfig } from "../config/config.ts";
+import {
+  BLINK,
+  BOLD,
+  DIM,
+  INVERSE,
+  INVISIBLE,
+  ITALIC,
+  RGB_FLAG,
+  STRIKE,
+  UNDERLINE,
+} from "../tui/frame.ts";
+import type { StyledLine } from "../tui/frame.ts";
+import { VIEW_ATTRS, VIEW_RGB_FLAG, type ViewSpan } from "../plugin/view.ts";
+import { Runtime } from "./runtime.ts";
+import { startPluginTabs } from "./plugin_tabs.ts";
+
+Deno.test("the plugin view encoding is the TUI frame's", () => {
+  assert.equal(VIEW_RGB_FLAG, RGB_FLAG);
+  assert.deepEqual(VIEW_ATTRS, {
+    bold: BOLD,
+    dim: DIM,
+    italic: ITALIC,
+    underline: UNDERLINE,
+    blink: BLINK,
+    inverse: INVERSE,
+    invisible: INVISIBLE,
+    strike: STRIKE,
+  });
+  const spans: ViewSpan[] = [{ text: "x", style: { fg: 1, attrs: BOLD } }];
+  const line: StyledLine = spans; // compiles only while the shapes agree
+  assert.equal(line.length, 1);
+});
+
+function until(predicate: () => boolean, what: string, ms = 30_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const start = Date.now();
+    const poll = setInterval(() => {
+      if (predicate()) {
+        clearInterval(poll);
+        resolve();
+      } else if (Date.now() - start > ms) {
+        clearInterval(poll);
+        reject(new Error(`Timed out waiting for ${what}`));
+      }
+    }, 20);
+  });
+}
+
+Deno.test("plugin tabs run against the runtime: frames, errors, requests, env", async () => {
+  const root = Deno.makeTempDirSync({ prefix: "lazyshell-tabs-" });
+  const dir = `${root}/config/lazyshell/plugins`;
+  Deno.mkdirSync(dir, { recursive: true });
+  const fixtures = new URL("../../fixtures/plugins/", import.meta.url).pathname;
+  for (const name of ["good", "crash"]) {
+    Deno.copyFileSync(`${fixtures}${name}`, `${dir}/${name}`);
+    Deno.chmodSync(`${dir}/${name}`, 0o755);
+  }
+  const env = {
+    HOME: root,
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    XDG_CONFIG_HOME: `${root}/config`,
+    XDG_DATA_HOME: `${root}/data`,
+    XDG_RUNTIME_DIR: root,
+    SHELL: "/bin/sh",
+  };
+  await using runtime = new Runtime({
+    env,
+    config: parseConfig("good:\n  answer: 42\n", "config.yml"),
+    cols: 80,
+    rows: 24,
+  });
+  let current: string | null = null;
+  await using wired = await startPluginTabs(runtime, {
+    width: 60,
+    height: 10,
+    select: (id) => (current = id),
+    selected: () => current,
+  });
+  assert.deepEqual(wired.tabs.map((t) => t.id), [
+    "agents",
+    "watchers",
+    "stats",
+    "env",
+    "crash",
+    "good",
+  ]);
+  const good = wired.tabs.find((t) => t.id === "good")!;
+  const crash = wired.tabs.find((t) => t.id === "crash")!;
+  await until(() => good.host.state.frame !== null, "good's first frame");
+  assert.match(
+    good.host.state.frame!.view,
+    /"config":\{"answer":42\}/,
+    "the config section arrives",
+  );
+  assert.deepEqual(good.commands.map((c) => c.name), ["ping", "reload"]);
+  const lines = good.render(60, 10);
+  assert.ok(lines.length >= 1);
+  assert.ok(lines.every((l) => l.reduce((n, s) => n + [...s.text].length, 0) <= 60), "clipped");
+
+  await until(() => crash.host.state.phase === "failed", "crash to fail");
+  const text = crash.render(60, 10).map((l) => l.map((s) => s.text).join("")).join("\n");
+  assert.match(text, /crash: Exited with code 3/);
+  assert.match(text, /panic: something broke/);
+  assert.equal(crash.title, "Crash ✗");
+
+  const session = runtime.createSession({ name: "api" });
+  good.key({ type: "key", name: "w", text: "w", raw: "w" }); // asks to arm "ERR" on session-1
+  await until(() => (good.host.state.frame?.view ?? "").includes('"type":"result"'), "result");
+  assert.match(good.host.state.frame!.view, /"ok":true/);
+  assert.deepEqual(
+    runtime.notifications.watchers.list().map((w) => [w.sessionId, w.pattern, w.source]),
+    [[session.id, "ERR", "live"]],
+  );
+  current = session.id;
+  wired.follow(0, session.id);
+  const envTab = wired.tabs.find((t) => t.id === "env")!;
+  await until(
+    () => envTab.render(80, 40).some((l) => l.some((s) => s.text.includes("Environment of"))),
+    "env tab",
+  );
+  session.kill();
+  await session.exited;
+});
