@@ -95,6 +95,7 @@ Deno.test("plugin tabs run against the runtime: frames, errors, requests, env", 
     "the config section arrives",
   );
   assert.deepEqual(good.commands.map((c) => c.name), ["ping", "reload"]);
+  assert.equal(good.title, "Good (1)", "the frame's count shows on the tab");
   const lines = good.render(60, 10);
   assert.ok(lines.length >= 1);
   assert.ok(lines.every((l) => l.reduce((n, s) => n + [...s.text].length, 0) <= 60), "clipped");

@@ -40,6 +40,8 @@ export type Overlay =
   | { readonly type: "restart-choice"; readonly target: string; readonly group: string };
 
 export interface TabInfo {
+  /** The plugin id (palette commands read `<id> <name>`, P3). */
+  readonly id?: string;
   readonly title: string;
   /** The tab wants global keys too (plugin frame `capturing: true`, P3). */
   readonly capturing: boolean;

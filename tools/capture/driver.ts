@@ -13,9 +13,10 @@ import { OSC7501_QUERY_REPLY } from "../../src/model/agent.ts";
 import { type Pty, spawnPty } from "../../src/session/pty.ts";
 import { HeadlessTerminal } from "../../src/session/terminal.ts";
 import { type MockEvent, type MockRequest, startMockServer } from "./mock/server.ts";
+import { quit, sleep, summarize } from "./driver_util.ts";
 import type { AgentProfile, LaunchSpec, ScenarioName } from "./profile.ts";
 import { captureProcesses, endProcesses, formatProcs } from "./procs.ts";
-import { type At, type InputSource, Recorder } from "./recorder.ts";
+import { type At, type InputSource, Recorder, type TruthState } from "./recorder.ts";
 import { type Player, SCENARIO_BODIES } from "./scenarios.ts";
 import { SideChannels } from "./side.ts";
 
@@ -184,6 +185,22 @@ export async function runCapture(o: CaptureOptions): Promise<CaptureResult> {
     turnWaiters.forEach((w) => w());
   };
 
+  /**
+   * Labels `state` where the screen first shows it (a loaded machine lags
+   * seconds behind a key press), or at the key (`at`) when it never does.
+   */
+  const confirm = async (
+    state: TruthState,
+    note: string,
+    test: ScreenTest,
+    at: At,
+    ms = 20000,
+  ): Promise<void> => {
+    const seen = await waitFor(test, ms, `screen to show ${state}`);
+    if (seen) rec.label(state, `${note} (on screen)`, "screen", seen);
+    else rec.label(state, note, "driver", at);
+  };
+
   const player: Player = {
     agent: o.agent,
     focusOut: o.focusOut ?? false,
@@ -235,9 +252,13 @@ export async function runCapture(o: CaptureOptions): Promise<CaptureResult> {
         at = rec.here();
         send("\r", "user", "Enter again (the first one did not submit)");
       }
-      rec.label("working", `user submitted prompt: ${text}`, "driver", at);
+      const note = `user submitted prompt: ${text}`;
+      const busy = o.agent.busyRe;
+      if (!busy) rec.label("working", note, "driver", at);
+      else await confirm("working", note, (sc, title) => busy.test(sc) || busy.test(title), at);
     },
     key: (data, note) => send(data, "user", note),
+    labelOnScreen: (state, note, test, ms) => confirm(state, note, test, rec.here(), ms),
     label: (state, note, source, at) => rec.label(state, note, source, at),
     note: (text) => rec.event("note", { note: text }),
     procs: snapshotProcs,
@@ -373,69 +394,4 @@ export async function runCapture(o: CaptureOptions): Promise<CaptureResult> {
   }
   log(`wrote ${rec.dir} (${rec.rawLength} bytes raw)${forced ? " [forced]" : ""}`);
   return { name, dir: rec.dir, rawBytes: rec.rawLength, forced, exit, leftovers };
-}
-
-/** Quits like a user (the CLI's quit keys), then SIGTERM, then SIGKILL. */
-async function quit(
-  pty: Pty,
-  keys: readonly string[],
-  send: (data: string, src: InputSource, note: string) => void,
-  exited: Promise<void>,
-  isExited: () => boolean,
-): Promise<void> {
-  const waitExit = (ms: number) => Promise.race([exited, sleep(ms)]);
-  for (const [i, k] of keys.entries()) {
-    if (isExited()) return;
-    send(k, "user", `quit key ${i + 1}/${keys.length}`);
-    await waitExit(500);
-  }
-  await waitExit(5000);
-  for (const signal of ["SIGTERM", "SIGKILL"] as const) {
-    if (isExited()) return;
-    try {
-      pty.kill(signal);
-    } catch {
-      // already gone
-    }
-    await waitExit(3000);
-  }
-}
-
-function summarize(tMs: number, r: MockRequest): Record<string, unknown> {
-  const b = r.body !== null && typeof r.body === "object"
-    ? r.body as Record<string, unknown>
-    : null;
-  const out: Record<string, unknown> = {
-    t_ms: tMs,
-    id: r.id,
-    method: r.method,
-    url: r.url,
-    ua: r.headers["user-agent"],
-  };
-  if (!b) return { ...out, body: String(r.body ?? "").slice(0, 300) };
-  const msgs = (b.messages ?? b.input ?? b.contents ?? []) as unknown[];
-  return {
-    ...out,
-    model: b.model,
-    stream: b.stream,
-    tools: ((b.tools ?? []) as Record<string, unknown>[]).map((t) =>
-      t.name ?? (t.function as { name?: string } | undefined)?.name ?? t.type ?? "functions"
-    ),
-    n_messages: msgs.length,
-    last_message: JSON.stringify(msgs[msgs.length - 1] ?? null).slice(0, 600),
-  };
-}
-
-/** Waits `ms`, or less when `signal` aborts; never leaves a timer behind. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener("abort", done, { once: true });
-  });
 }

@@ -99,19 +99,25 @@ Deno.test({
 
       const truth = JSON.parse(Deno.readTextFileSync(`${dir}/truth.json`));
       const tl = truth.timeline as Label[];
+      // Mock labels interleave with screen ones by timing; check each kind in order.
       assert.deepEqual(
-        tl.map((e) => `${e.state}/${e.source}`),
+        tl.filter((e) => e.source !== "mock").map((e) => `${e.state}/${e.source}`),
         [
           "starting/driver",
           "idle/screen",
-          "working/driver",
-          "working/mock",
-          "working/mock",
+          "working/screen",
           "blocked/screen",
-          "working/driver",
-          "working/mock",
+          "working/screen",
           "done/screen",
           "idle/driver",
+        ],
+      );
+      assert.deepEqual(
+        tl.filter((e) => e.source === "mock").map((e) => e.note.split(" (")[0]),
+        [
+          "mock: streaming text",
+          "mock: finished response with a tool call; permission prompt expected next",
+          "mock: streaming text",
         ],
       );
       for (const [i, e] of tl.entries()) {
@@ -125,6 +131,14 @@ Deno.test({
       const idle = tl.find((e) => e.source === "screen" && e.state === "idle")!;
       assert.match(await screenAt(raw, idle.byte_offset_in_raw), /\? for shortcuts/);
       assert.doesNotMatch(await screenAt(raw, idle.byte_offset_in_raw - 1), /\? for shortcuts/);
+      // Key-driven states are labelled where the screen first shows them.
+      const approved = tl.findLast((e) => e.note.startsWith("user approved"))!;
+      assert.doesNotMatch(
+        await screenAt(raw, approved.byte_offset_in_raw),
+        /Do you want to proceed/,
+      );
+      const submitted = tl.find((e) => e.note.startsWith("user submitted"))!;
+      assert.match(await screenAt(raw, submitted.byte_offset_in_raw), /esc to interrupt/);
       // `done` waits for the working indicator to leave the screen.
       const done = tl.find((e) => e.state === "done")!;
       assert.doesNotMatch(await screenAt(raw, done.byte_offset_in_raw), /esc to interrupt/);

@@ -26,6 +26,13 @@ export interface Player {
   turnsEnded(): number;
   prompt(text: string): Promise<void>;
   key(data: string, note: string): void;
+  /** Labels `state` at the first output after which `test` holds (else now, as a driver label). */
+  labelOnScreen(
+    state: TruthState,
+    note: string,
+    test: (screen: string, title: string) => boolean,
+    ms?: number,
+  ): Promise<void>;
   label(state: TruthState, note: string, source: LabelSource, at?: At): void;
   note(text: string): void;
   procs(tag: string): void;
@@ -35,6 +42,12 @@ export interface Player {
 type Scenario = (p: Player) => Promise<void>;
 
 const TOOL_PROMPT = "LAB-TOOL: please create the marker file lab-file.txt";
+
+/** The CLI shows its working indicator (screen or title). */
+function busy(p: Player, screen: string, title: string): boolean {
+  const re = p.agent.busyRe;
+  return re !== undefined && (re.test(screen) || re.test(title));
+}
 
 async function idle(p: Player, ms = 90000): Promise<boolean> {
   const at = await p.waitScreen(p.agent.idleRe, ms, "main prompt");
@@ -75,7 +88,11 @@ export const SCENARIO_BODIES: Readonly<Record<ScenarioName, Scenario>> = {
     await p.wait(8000);
     p.procs("blocked");
     p.key(p.agent.approveKey, `approve permission prompt (${JSON.stringify(p.agent.approveKey)})`);
-    p.label("working", "user approved the tool call", "driver");
+    await p.labelOnScreen(
+      "working",
+      "user approved the tool call",
+      (s) => !p.agent.blockedRe.test(s),
+    );
     await p.waitTurnEnd(60000);
     await settle(p, "turn ended; prompt waiting for input");
     await p.wait(4000);
@@ -105,11 +122,11 @@ export const SCENARIO_BODIES: Readonly<Record<ScenarioName, Scenario>> = {
       p.key(k, `Esc ${i + 1}/${keys.length} (interrupt the turn)`);
       if (i + 1 < keys.length) await p.wait(700);
     }
-    p.label(
+    await p.labelOnScreen(
       "idle",
       `user pressed Esc${keys.length > 1 ? " twice" : ""} mid-turn; turn interrupted ` +
         '(user-initiated, no "done")',
-      "driver",
+      (s, title) => !busy(p, s, title),
     );
     await p.wait(7000);
   },
@@ -121,7 +138,11 @@ export const SCENARIO_BODIES: Readonly<Record<ScenarioName, Scenario>> = {
     await blocked(p, p.agent.blockedRe, "permission prompt", "permission prompt on screen");
     await p.wait(4000);
     p.key("\x1b", "Esc (deny the permission prompt)");
-    p.label("idle", "user denied with Esc; agent waits for new instructions", "driver");
+    await p.labelOnScreen(
+      "idle",
+      "user denied with Esc; agent waits for new instructions",
+      (s, title) => !p.agent.blockedRe.test(s) && !busy(p, s, title),
+    );
     await p.wait(6000);
   },
 
@@ -153,14 +174,21 @@ export const SCENARIO_BODIES: Readonly<Record<ScenarioName, Scenario>> = {
     await p.wait(6000);
     p.procs("question");
     const before = p.turnsEnded();
+    let answered: Promise<void> = Promise.resolve();
     for (let i = 0; i < 4; i++) {
       p.key("\r", `Enter ${i + 1} (pick the highlighted first option / submit)`);
       if (i === 0) {
-        p.label("working", "user answered the question (Enter on the first option)", "driver");
+        // Working from where the question leaves the screen (some UIs need a second Enter).
+        answered = p.labelOnScreen(
+          "working",
+          "user answered the question (Enter on the first option)",
+          (s) => !p.agent.questionRe.test(s),
+        );
       }
       await p.wait(1500);
       if (!p.agent.questionRe.test(p.screenText()) || p.turnsEnded() > before) break;
     }
+    await answered;
     if (p.turnsEnded() === before) await p.waitTurnEnd(30000);
     await settle(p, "turn ended after the question was answered");
     await p.wait(4000);

@@ -231,6 +231,7 @@ export class TuiApp implements Disposable {
     this.dispatch({
       type: "tabs",
       tabs: this.#tabs.map((t) => ({
+        id: t.id,
         title: t.title,
         capturing: t.capturing,
         commands: t.commands,

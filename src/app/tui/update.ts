@@ -385,7 +385,7 @@ function overlayInput(
         if (keymap.bindings.some((b) => b.action === item.name) || item.name === "restart-group") {
           return act(close, item.name, null, fx);
         }
-        fx.push({ type: "tab-command", tab: s.tab, name: item.name });
+        fx.push({ type: "tab-command", tab: item.tab ?? s.tab, name: item.command ?? item.name });
         return close;
       }
       const query = edit(o.query, ev);

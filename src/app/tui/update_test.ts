@@ -215,6 +215,18 @@ Deno.test("the palette filters commands and runs the chosen one", () => {
   assert.deepEqual(effects, [{ type: "kill", id: "a" }]);
 });
 
+Deno.test("the palette runs `<id> <command>` of any plugin tab, from any tab", () => {
+  const tabs = [
+    { id: "agents", title: "Agents", capturing: false, commands: [] },
+    { id: "hello", title: "Hello", capturing: false, commands: [{ name: "shout", help: "Shout" }] },
+  ];
+  const s = withSessions([row("a")], { tabs });
+  const typed = [..."hello sh"].map((c) => key(c === " " ? " " : c));
+  const { state, effects } = run(s, key(":"), ...typed, key("\r"));
+  assert.equal(state.overlay, null);
+  assert.deepEqual(effects, [{ type: "tab-command", tab: 2, name: "shout" }]);
+});
+
 Deno.test("resize reports the new pane size for the sessions", () => {
   const { effects } = run(withSessions([]), { type: "resize", cols: 100, rows: 30 });
   assert.deepEqual(effects, [{ type: "resize-sessions", cols: 74, rows: 28 }]);

@@ -12,9 +12,12 @@ import { EXITED_MARKER, NO_STATUS_MARKER } from "./marker.ts";
 import { theme } from "./theme.ts";
 
 export interface PaletteItem {
-  /** Keymap action, `restart-group`, or `tab:<command>` of the active tab. */
+  /** Keymap action, `restart-group`, or `<id> <command>` of a plugin tab. */
   readonly name: string;
   readonly help: string;
+  /** For a tab command: the tab (1-based) and the command's own name. */
+  readonly tab?: number;
+  readonly command?: string;
 }
 
 const PALETTE_SKIP = new Set(["up", "down", "goto-tab", "palette", "unfocus"]);
@@ -25,8 +28,17 @@ export function paletteItems(state: TuiState, keymap: Keymap): PaletteItem[] {
     .filter((b) => b.scope === "navigation" && !PALETTE_SKIP.has(b.action))
     .map((b) => ({ name: b.action, help: b.help }));
   items.push({ name: "restart-group", help: "Restart every session of the selected group" });
-  const tab = state.tab > 0 ? state.tabs[state.tab - 1] : undefined;
-  for (const c of tab?.commands ?? []) items.push({ name: c.name, help: c.help });
+  // Every tab's commands as `<id> <name>` (P3), the active tab's first.
+  const order = state.tabs.map((_, i) => i + 1).sort((a, b) =>
+    (b === state.tab ? 1 : 0) - (a === state.tab ? 1 : 0)
+  );
+  for (const index of order) {
+    const tab = state.tabs[index - 1]!;
+    const id = tab.id ?? tab.title.toLowerCase();
+    for (const c of tab.commands) {
+      items.push({ name: `${id} ${c.name}`, help: c.help, tab: index, command: c.name });
+    }
+  }
   const q = state.overlay?.type === "palette" ? state.overlay.query.toLowerCase() : "";
   return items.filter((i) => i.name.includes(q) || i.help.toLowerCase().includes(q));
 }

@@ -1,0 +1,102 @@
+/**
+ * The DetectionHub end to end on real captured bytes: a stand-in executable
+ * named like the agent (so the process table identifies it, S4) writes a
+ * capture's output chunks into a real PTY with their recorded timing (gaps
+ * capped at 45 ms to keep the test short; the 30 ms settle still sees the
+ * same quiet points). The hub's state events must follow the truth.
+ */
+
+import assert from "node:assert/strict";
+import { loadCatalog } from "../src/app/catalog.ts";
+import { DetectionHub } from "../src/app/detection.ts";
+import { readChunks } from "../src/app/fixtures.ts";
+import { SessionStore } from "../src/session/store.ts";
+import { testEnv } from "../src/session/test_util.ts";
+
+const catalog = await loadCatalog({ userDir: null });
+const CAPTURES = new URL("../fixtures/captures/", import.meta.url);
+const MAX_GAP_MS = 45;
+
+/** A bash script replaying chunks [0, end) with their gaps, then waiting. */
+async function standIn(dir: string, agent: string, capture: string, end: number): Promise<string> {
+  const raw = await Deno.readFile(new URL(`${capture}/output.raw`, CAPTURES));
+  const chunks = (await readChunks(new URL(`${capture}/chunks.jsonl`, CAPTURES)))!;
+  const lines = ["#!/bin/bash"];
+  let previous = chunks[0]!.t_ms;
+  for (const c of chunks) {
+    if (c.off >= end) break;
+    const gap = Math.min(c.t_ms - previous, MAX_GAP_MS);
+    previous = c.t_ms;
+    if (gap >= 1) lines.push(`sleep ${(gap / 1000).toFixed(3)}`);
+    const bytes = raw.subarray(c.off, Math.min(end, c.off + c.len));
+    const hex = [...bytes].map((b) => `\\x${b.toString(16).padStart(2, "0")}`).join("");
+    lines.push(`printf '%b' '${hex}'`);
+  }
+  lines.push("sleep 60");
+  const path = `${dir}/${agent}`;
+  await Deno.writeTextFile(path, lines.join("\n") + "\n");
+  await Deno.chmod(path, 0o755);
+  return path;
+}
+
+async function hubStates(agent: string, capture: string, end: number): Promise<string[]> {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = await standIn(dir, agent, capture, end);
+    await using store = new SessionStore({
+      shell: "/bin/bash",
+      env: testEnv(),
+      cols: 120,
+      rows: 32,
+    });
+    using hub = new DetectionHub(store, catalog);
+    const states: string[] = [];
+    const session = store.create({ command: path });
+    const done = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`timed out: ${states.join(" ")}`)), 60_000);
+      hub.on((e) => {
+        if (e.type !== "state" || e.id !== session.id) return;
+        const s = e.status;
+        states.push(`${s.state}${s.kind ? `:${s.kind}` : ""}/${s.source}`);
+        if (s.state === "done") {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+    });
+    await done;
+    assert.equal(hub.agent(session.id), agent);
+    return states;
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("hub on real bytes: claude-tool (screen rules)", async () => {
+  const states = await hubStates("claude", "claude-tool", 17882);
+  assert.deepEqual(states, [
+    "idle/screen",
+    "working/screen",
+    "blocked:permission/screen",
+    "working/screen",
+    "done/screen",
+  ]);
+});
+
+Deno.test("hub on real bytes: claude-tool-osc7501 (declared)", async () => {
+  const states = await hubStates("claude", "claude-tool-osc7501", 17848);
+  assert.deepEqual(states.filter((s) => s.endsWith("/declared")), [
+    "idle/declared",
+    "working/declared",
+    "blocked:permission/declared",
+    "working/declared",
+    "done/declared",
+  ]);
+});
+
+Deno.test("hub on real bytes: codex-tool (declared and screen)", async () => {
+  const states = await hubStates("codex", "codex-tool", 22859);
+  const collapsed = states.map((s) => s.split("/")[0]!).filter((s, i, a) => s !== a[i - 1]);
+  assert.deepEqual(collapsed.slice(-4), ["working", "blocked:permission", "working", "done"]);
+  assert.equal(collapsed.filter((s) => s.startsWith("blocked")).length, 1, states.join(" "));
+});
