@@ -4,7 +4,8 @@
  *   a built-in tab (`lazyshell __plugin stats serve`), against spawning
  *   `sh -c true` to its exit (the cost of any process start);
  * - key → plugin → frame → screen lines: host.key() until the frame is
- *   parsed and sanitised for a 80x24 tab, p50/p95 (target ≤ 5 ms p50),
+ *   parsed, sanitised and turned into styled spans for a 80x24 tab (what
+ *   the TUI's Tab.render returns; the cell diff is bench/tui_latency's), p50/p95 (target ≤ 5 ms p50),
  *   against a bare JSONL round trip through `cat` over the same pipes;
  * - host CPU while a plugin sends 60 frames/s of 80x24 coloured text,
  *   every frame sanitised as the TUI would, against the same host idle.
@@ -13,7 +14,7 @@
 import { builtinEntry, type PluginEntry } from "../src/plugin/discovery.ts";
 import { PluginHost } from "../src/plugin/host.ts";
 import { spawnGroup } from "../src/plugin/procgroup_posix.ts";
-import { sanitizeView } from "../src/plugin/view.ts";
+import { sanitizeView, toSpans } from "../src/plugin/view.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const ENV = { ...Deno.env.toObject() };
@@ -85,7 +86,7 @@ async function keyLatency(entry: PluginEntry, keys: number): Promise<number[]> {
     const t0 = performance.now();
     h.key(ch, ch);
     await until(() => h.state.frame?.view === expect && h.state.frame !== null);
-    sanitizeView(h.state.frame!.view, { width: 80, height: 24 });
+    sanitizeView(h.state.frame!.view, { width: 80, height: 24 }).map(toSpans);
     times.push(performance.now() - t0);
   }
   await h.close();
@@ -123,7 +124,7 @@ async function hostCpu(fps: number, seconds: number): Promise<{ cpu: number; fra
   let frames = 0;
   const h: PluginHost = host(ECHO, () => {
     if (h.state.frame) {
-      sanitizeView(h.state.frame.view, { width: 80, height: 24, background: "\x1b[48;5;235m" });
+      sanitizeView(h.state.frame.view, { width: 80, height: 24 }).map(toSpans);
       frames++;
     }
   }, { ...ENV, BENCH_FLOOD_FPS: String(fps) });

@@ -5,7 +5,8 @@
  * in a 120x32 PTY. Figures: CPU % of one core of lazyshell's process and
  * of tmux's server + client, frames/s written to the host terminal
  * (lazyshell: synchronized-output frames). Targets: ≤ 2 % of a core,
- * ≤ 12 frames/s.
+ * ≤ 12 frames/s. For scale it also measures `lazyshell serve` (the
+ * runtime without a screen) and the floor of node-pty (+ xterm) alone.
  */
 
 import { screenText, waitFor } from "../src/session/test_util.ts";
@@ -96,6 +97,14 @@ console.log(
     runtimeOnly.toFixed(2)
   } % of one core → the TUI adds ${(ours.cpu - runtimeOnly).toFixed(2)} %`,
 );
+const floor = await new Deno.Command(Deno.execPath(), {
+  args: ["run", "-A", new URL("./tui_cpu_floor.ts", import.meta.url).pathname],
+  stdout: "piped",
+}).output();
+for (const line of new TextDecoder().decode(floor.stdout).trim().split("\n")) {
+  const [mode, pct] = line.split(" ");
+  console.log(`floor: ${mode} alone, same 8 spinners: ${pct} % of one core`);
+}
 if (await hasTmux()) {
   const theirs = await tmux();
   console.log(

@@ -83,6 +83,10 @@ Deno.test("stats shows the running turn, the last turn, turns and the stats line
   assert.match(lines[3]!, /sh\s+-\s+-\s+-\s+-\s+0/);
   assert.equal(tab.frame().count, 1);
   assert.equal(tab.ticking(), true);
+  const sent: Outgoing[] = [];
+  tab.handle(key("j"));
+  tab.handle(key("enter"), (m) => void sent.push(m));
+  assert.deepEqual(sent, [{ type: "select_session", session: "session-2" }]);
 });
 
 Deno.test("watchers arms and disarms through requests, capturing while typing", () => {

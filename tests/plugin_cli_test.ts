@@ -59,6 +59,11 @@ Deno.test("lazyshell <id> passes arguments, stdin, stdout, stderr and the exit c
   const hello = await run(env, ["hello", "x"]);
   assert.equal(hello.stdout, "hello from a plugin: x\nLAZYSHELL_PROTOCOL=1\n");
   assert.equal(hello.code, 0);
+  const help = await run(env, ["--help"]);
+  assert.match(
+    help.stdout,
+    /Plugin commands \(lazyshell <id> <args\.\.\.>\):\n {2}bad_doctor .*\n {2}echoer .*echoer\.sh\n {2}hello /,
+  );
   const unknown = await run(env, ["nosuchthing"]);
   assert.notEqual(unknown.code, 0, "an unknown command is still an error");
 });

@@ -6,13 +6,24 @@
  */
 
 import type { HostMessage, SessionEntry } from "../../src/plugin/protocol.ts";
-import { cell, duration, type FrameData, navigate, style, type TabPlugin } from "../_sdk.ts";
+import {
+  cell,
+  duration,
+  type FrameData,
+  navigate,
+  type Outgoing,
+  style,
+  type TabPlugin,
+} from "../_sdk.ts";
 
 export class StatsTab implements TabPlugin {
   readonly manifest = {
     type: "manifest" as const,
     title: "Stats",
-    help: [{ title: "Stats", keys: [["j/k", "move"]] as [string, string][] }],
+    help: [{
+      title: "Stats",
+      keys: [["j/k", "move"], ["enter", "select the session in the sidebar"]] as [string, string][],
+    }],
     commands: [],
     doctor: false,
     subscribe: ["sessions"],
@@ -22,7 +33,12 @@ export class StatsTab implements TabPlugin {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  handle(message: HostMessage): void {
+  handle(message: HostMessage, send: (m: Outgoing) => void = () => {}): void {
+    if (message.type === "key" && message.key === "enter") {
+      const session = this.sessions[this.index];
+      if (session) send({ type: "select_session", session: session.id });
+      return;
+    }
     if (message.type === "sessions") {
       this.sessions = message.sessions;
       this.index = Math.min(this.index, Math.max(0, this.sessions.length - 1));

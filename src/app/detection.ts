@@ -64,6 +64,7 @@ interface Tracked {
   pending: string[];
   flushQueued: boolean;
   firstOutputAt: number | null;
+  lastOutputAt: number;
   settle: ReturnType<typeof setTimeout> | null;
   recheck: ReturnType<typeof setTimeout> | null;
   exited: boolean;
@@ -182,6 +183,7 @@ export class DetectionHub implements Disposable {
       pending: [],
       flushQueued: false,
       firstOutputAt: null,
+      lastOutputAt: 0,
       settle: null,
       recheck: null,
       exited: session.status !== "running",
@@ -240,12 +242,22 @@ export class DetectionHub implements Disposable {
     if (t.exited || this.#disposed) return;
     const now = Date.now();
     t.firstOutputAt ??= now;
-    if (t.settle !== null) clearTimeout(t.settle);
-    const wait = Math.max(0, Math.min(this.#settleMs, t.firstOutputAt + this.#maxWaitMs - now));
+    t.lastOutputAt = now;
+    // One timer per quiet period: output during it only moves lastOutputAt
+    // (no clear/set per chunk under a flood); the timer re-arms itself.
+    if (t.settle === null) this.#arm(t, this.#settleMs);
+  }
+
+  #arm(t: Tracked, wait: number): void {
     t.settle = setTimeout(() => {
       t.settle = null;
-      if (!this.#disposed) this.#classify(t);
-    }, wait);
+      if (this.#disposed || t.firstOutputAt === null) return;
+      const now = Date.now();
+      const quiet = t.lastOutputAt + this.#settleMs - now;
+      const deadline = t.firstOutputAt + this.#maxWaitMs - now;
+      if (quiet > 0 && deadline > 0) this.#arm(t, Math.min(quiet, deadline));
+      else this.#classify(t);
+    }, Math.max(0, wait));
   }
 
   #classify(t: Tracked): void {

@@ -189,7 +189,10 @@ export class PluginTab implements Tab {
   get title(): string {
     const state = this.host.state;
     const title = state.manifest?.title ?? this.host.id;
-    return state.phase === "failed" ? `${title} ✗` : title;
+    if (state.phase === "failed") return `${title} ✗`;
+    // The frame's counter (P3) rides on the title: the tab bar draws titles only.
+    const count = state.frame?.count;
+    return typeof count === "number" ? `${title} (${count})` : title;
   }
 
   get capturing(): boolean {

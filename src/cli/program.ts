@@ -11,7 +11,7 @@ import { registerInit } from "./commands/init.ts";
 import { registerServe } from "./commands/serve.ts";
 import { registerCtl } from "./commands/ctl.ts";
 import { registerDoctor } from "./commands/doctor.ts";
-import { runPluginCommand } from "./commands/plugin_passthrough.ts";
+import { registerPluginHelp, runPluginCommand } from "./commands/plugin_passthrough.ts";
 import { registerDetect } from "./commands/detect.ts";
 
 export type Register = (program: Command, context: { version: string }) => void;
@@ -24,6 +24,7 @@ const COMMANDS: readonly Register[] = [
   registerCtl,
   registerDoctor,
   registerDetect,
+  registerPluginHelp,
 ];
 
 export function buildProgram(version: string): Command {

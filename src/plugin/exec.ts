@@ -101,6 +101,7 @@ export async function runCaptured(
   };
   options.signal.addEventListener("abort", cancel, { once: true });
   try {
+    // Never throws: a broken pipe still ends in an outcome (the group is killed below).
     const [stdout, stderr, status] = await Promise.all([
       readCapped(child.stdout, MAX_EXEC_OUTPUT_BYTES),
       readCapped(child.stderr, MAX_EXEC_OUTPUT_BYTES),
@@ -112,6 +113,9 @@ export async function runCaptured(
       ? `Killed by ${status.signal}`
       : null;
     return { code: status.code, stdout, stderr, error };
+  } catch (error) {
+    child.signal("SIGKILL");
+    return { code: null, stdout: "", stderr: "", error: `Exec failed: ${messageOf(error)}` };
   } finally {
     options.signal.removeEventListener("abort", cancel);
     clearTimeout(killTimer);

@@ -406,9 +406,10 @@ export class PluginHost implements AsyncDisposable {
     };
   }
 
+  /** Keeps an exec/request until it settles; nothing a plugin asks for may reject unhandled. */
   #track(work: Promise<void>): void {
-    this.#execs.add(work);
-    work.finally(() => this.#execs.delete(work));
+    const safe = work.catch(() => {}).finally(() => this.#execs.delete(safe));
+    this.#execs.add(safe);
   }
 
   async #exec(request: ExecRequest): Promise<void> {

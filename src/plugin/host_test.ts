@@ -98,6 +98,25 @@ Deno.test("an interactive exec without a terminal fails clearly", async () => {
   assert.equal(calls.at(-1), "resume");
 });
 
+Deno.test("a running exec is cancelled with its process group when the plugin closes", async () => {
+  const data = Deno.makeTempDirSync({ prefix: "lazyshell-exec-" });
+  await using host = new TestHost({ path: fixture("good"), env: env({ XDG_DATA_HOME: data }) });
+  host.start();
+  await host.until((s) => s.phase === "running", 10_000, "manifest");
+  host.key("l", "l");
+  const pidFile = `${data}/lazyshell/plugins/fixture/exec.pid`;
+  let pid = 0;
+  for (let i = 0; i < 400 && !pid; i++) {
+    await new Promise((r) => setTimeout(r, 25));
+    try {
+      pid = Number(Deno.readTextFileSync(pidFile).trim());
+    } catch { /* not yet */ }
+  }
+  assert.ok(pid > 0 && isAlive(pid), "the exec runs");
+  await host.close();
+  await gone(pid);
+});
+
 Deno.test("an interactive exec goes through the TUI's handover", async () => {
   const runs: unknown[] = [];
   await using host = new TestHost({

@@ -32,6 +32,8 @@ export const SPIN_MS = 100;
 export const ESC_TIMEOUT_MS = 25;
 /** Output this soon after a keystroke in terminal mode is the echo: drawn at once. */
 export const ECHO_WINDOW_MS = 150;
+/** How long a status-line message stays (a key in navigation mode clears it sooner). */
+export const MESSAGE_MS = 6000;
 
 export interface TuiAppOptions {
   readonly runtime: Runtime;
@@ -64,6 +66,7 @@ export class TuiApp implements Disposable {
   #escTimer: ReturnType<typeof setTimeout> | undefined;
   #clock: ReturnType<typeof setInterval> | undefined;
   #clockMs = 0;
+  #messageTimer: ReturnType<typeof setTimeout> | undefined;
   #lastFrame = 0;
   /** When the user last typed into a session (terminal mode), for the echo fast path. */
   #typedAt = -Infinity;
@@ -132,6 +135,16 @@ export class TuiApp implements Disposable {
     if (this.#disposed) return;
     const { state, effects } = update(this.state, event, this.keymap);
     const changed = state !== this.state;
+    const message = state.message;
+    if (message !== this.state.message) {
+      clearTimeout(this.#messageTimer);
+      this.#messageTimer = message
+        ? setTimeout(
+          () => this.dispatch({ type: "message-expired", text: message.text }),
+          MESSAGE_MS,
+        )
+        : undefined;
+    }
     this.state = state;
     for (const fx of effects) runEffect(this.#effects, fx);
     if (changed) this.#invalidate();
@@ -178,6 +191,7 @@ export class TuiApp implements Disposable {
     this.#disposed = true;
     clearTimeout(this.#frameTimer);
     clearTimeout(this.#escTimer);
+    clearTimeout(this.#messageTimer);
     clearInterval(this.#clock);
     this.#port.port1.close();
     this.#port.port2.close();

@@ -23,7 +23,9 @@ export type TuiEvent =
   | { readonly type: "scrolled"; readonly id: string; readonly offset: number }
   | { readonly type: "tick"; readonly now: number }
   | { readonly type: "tabs"; readonly tabs: readonly TabInfo[] }
-  | { readonly type: "message"; readonly text: string; readonly error: boolean };
+  | { readonly type: "message"; readonly text: string; readonly error: boolean }
+  /** A message has been on screen long enough: cleared if it is still this one. */
+  | { readonly type: "message-expired"; readonly text: string };
 
 export type TuiEffect =
   | { readonly type: "send-key"; readonly id: string; readonly key: KeyEvent }

@@ -71,6 +71,8 @@ function reduce(s: TuiState, e: TuiEvent, keymap: Keymap, fx: TuiEffect[]): TuiS
       return { ...s, tabs: e.tabs, tab: Math.min(s.tab, e.tabs.length) };
     case "message":
       return { ...s, message: { text: e.text, error: e.error } };
+    case "message-expired":
+      return s.message?.text === e.text ? { ...s, message: null } : s;
   }
 }
 

@@ -287,3 +287,9 @@ Deno.test("typing in terminal mode brings a scrolled-back view to the live scree
   assert.deepEqual(effects.map((e) => e.type), ["scroll", "send-key"]);
   assert.deepEqual(effects[0], { type: "scroll", id: "a", delta: -12 });
 });
+
+Deno.test("an expired message is cleared only if it is still the one on screen", () => {
+  const s = withSessions([row("a")], { message: { text: "new", error: false } });
+  assert.equal(run(s, { type: "message-expired", text: "old" }).state.message?.text, "new");
+  assert.equal(run(s, { type: "message-expired", text: "new" }).state.message, null);
+});

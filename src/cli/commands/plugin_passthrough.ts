@@ -53,3 +53,15 @@ export async function runPluginCommand(
     for (const s of signals) Deno.removeSignalListener(s, ignore);
   }
 }
+
+/** Lists the user's plugin commands at the end of `lazyshell --help` (SPEC I1). */
+export function registerPluginHelp(program: {
+  addHelpText(position: "after", text: () => string): unknown;
+}): void {
+  program.addHelpText("after", () => {
+    const { plugins } = discoverPlugins({ env: Deno.env.toObject(), builtins: false });
+    if (plugins.length === 0) return "";
+    const rows = plugins.map((p) => `  ${p.id.padEnd(20)} ${p.source}`);
+    return `\nPlugin commands (lazyshell <id> <args...>):\n${rows.join("\n")}`;
+  });
+}

@@ -1,0 +1,45 @@
+/**
+ * The floor under bench/tui_cpu.ts: the same 8 spinners read by node-pty
+ * alone, then node-pty + the headless emulator, in this process — what
+ * any Deno program pays before detection, notifications or a screen.
+ * Run by tui_cpu.ts; prints `<mode> <cpu %>` lines.
+ */
+
+import * as nodePty from "@lydell/node-pty";
+import { HeadlessTerminal } from "../src/session/terminal.ts";
+import { SPINNER } from "./tui_harness.ts";
+
+const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? "30");
+
+function cpu(): number {
+  const s = Deno.readTextFileSync("/proc/self/stat");
+  const r = s.slice(s.lastIndexOf(")") + 2).split(" ");
+  return (Number(r[11]) + Number(r[12])) / 100;
+}
+
+for (const mode of ["node-pty", "node-pty+xterm"] as const) {
+  const terminals: HeadlessTerminal[] = [];
+  const ptys = Array.from({ length: 8 }, () => {
+    const p = nodePty.spawn("/bin/sh", ["-c", SPINNER], {
+      cols: 89,
+      rows: 30,
+      cwd: "/tmp",
+      env: Deno.env.toObject(),
+    });
+    if (mode === "node-pty") p.onData(() => {});
+    else {
+      const t = new HeadlessTerminal({ cols: 89, rows: 30 });
+      terminals.push(t);
+      p.onData((d) => t.write(d));
+    }
+    return p;
+  });
+  await new Promise((r) => setTimeout(r, 2000));
+  const c0 = cpu();
+  const t0 = performance.now();
+  await new Promise((r) => setTimeout(r, SECONDS * 1000));
+  console.log(`${mode} ${((cpu() - c0) / ((performance.now() - t0) / 1000) * 100).toFixed(2)}`);
+  for (const p of ptys) p.kill();
+  for (const t of terminals) t[Symbol.dispose]();
+}
+Deno.exit(0);

@@ -1,0 +1,66 @@
+/**
+ * End-to-end: plugin tabs in the real TUI (`deno run -A main.ts` in a PTY,
+ * read through the headless emulator): a user plugin and a failing one
+ * beside the built-in tabs, keys, the palette's `<id> <name>`, `reload`,
+ * and no plugin process left after quitting.
+ */
+
+import assert from "node:assert/strict";
+import { SessionStore } from "../src/session/store.ts";
+import { screenText, testEnv, waitFor, waitForText } from "../src/session/test_util.ts";
+
+const ROOT = new URL("..", import.meta.url).pathname;
+const WAIT = 30_000;
+
+/** Live processes whose command line mentions `text` (zombies excluded). */
+function processesWith(text: string): string[] {
+  const out: string[] = [];
+  for (const entry of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    try {
+      const stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
+      if (/\) [ZX] /.test(stat)) continue;
+      const cmd = Deno.readTextFileSync(`/proc/${entry.name}/cmdline`).replaceAll("\0", " ");
+      if (cmd.includes(text)) out.push(`${entry.name}: ${cmd}`);
+    } catch { /* gone */ }
+  }
+  return out;
+}
+
+Deno.test("plugin tabs in the TUI: frames, keys, palette commands, failures, clean quit", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "lazyshell-plugin-e2e-" });
+  const plugins = `${dir}/config/lazyshell/plugins`;
+  Deno.mkdirSync(plugins, { recursive: true });
+  Deno.mkdirSync(`${dir}/run`, { mode: 0o700 });
+  Deno.copyFileSync(`${ROOT}examples/plugins/hello`, `${plugins}/hello`);
+  Deno.copyFileSync(`${ROOT}fixtures/plugins/crash`, `${plugins}/crash`);
+  for (const f of ["hello", "crash"]) Deno.chmodSync(`${plugins}/${f}`, 0o755);
+  Deno.writeTextFileSync(`${dir}/config/lazyshell/config.yml`, "hello:\n  greeting: Howdy\n");
+  const env = testEnv({
+    SHELL: "/bin/bash",
+    XDG_CONFIG_HOME: `${dir}/config`,
+    XDG_DATA_HOME: `${dir}/data`,
+    XDG_RUNTIME_DIR: `${dir}/run`,
+  });
+  await using store = new SessionStore({ shell: "/bin/bash", env, cols: 110, rows: 30, cwd: ROOT });
+  const tui = store.create({ command: `deno run -A ${ROOT}main.ts` });
+  await waitForText(tui, "Hello", WAIT); // the tab bar lists the plugin
+  await waitForText(tui, "Crash ✗", WAIT); // the failing plugin is marked, the TUI runs on
+  // Tabs: 1 Sessions, 2 Agents, 3 Watchers, 4 Stats, 5 Env, 6 Crash, 7 Hello.
+  tui.write("7");
+  await waitForText(tui, "Howdy, world!", WAIT); // init.config carried the section
+  tui.write("x");
+  await waitForText(tui, "Keys pressed: 1", WAIT);
+  tui.write(":");
+  tui.write("hello shout");
+  tui.write("\r");
+  await waitForText(tui, "HOWDY, world!", WAIT);
+  tui.write("6");
+  await waitForText(tui, "crash: Exited with code 3", WAIT);
+  await waitForText(tui, "panic: something broke", WAIT);
+  tui.write("q");
+  await waitFor(tui, () => tui.status === "exited", WAIT, "lazyshell to exit");
+  assert.equal(tui.exitCode, 0, screenText(tui));
+  await waitFor(tui, () => processesWith(plugins).length === 0, WAIT, "no plugin left");
+  Deno.removeSync(dir, { recursive: true });
+});
