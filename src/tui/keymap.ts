@@ -165,10 +165,13 @@ export function keyLabel(b: Binding): string {
 }
 
 /** The hint bar's entries for a scope: `key label` pairs. */
-export function hints(keymap: Keymap, scope: KeyScope): { key: string; label: string }[] {
+export function hints(
+  keymap: Keymap,
+  scope: KeyScope,
+): { key: string; label: string; action: string }[] {
   return keymap.bindings
     .filter((b) => b.scope === scope && b.hint !== undefined)
-    .map((b) => ({ key: b.keys[0]!, label: b.hint! }));
+    .map((b) => ({ key: b.keys[0]!, label: b.hint!, action: b.action }));
 }
 
 /** Help overlay rows: [keys, help] per binding, navigation first. */

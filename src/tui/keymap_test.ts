@@ -59,7 +59,11 @@ Deno.test("a key bound twice keeps the first action and says so", () => {
 Deno.test("hints come from the table", () => {
   const { keymap } = resolveKeymap({ quit: "Q" });
   assert.ok(hints(keymap, "navigation").some((h) => h.key === "Q" && h.label === "quit"));
-  assert.deepEqual(hints(keymap, "terminal"), [{ key: "ctrl+]", label: "back" }]);
+  assert.deepEqual(hints(keymap, "terminal"), [{
+    key: "ctrl+]",
+    label: "back",
+    action: "unfocus",
+  }]);
 });
 
 Deno.test("README.md's Keys section is generated from the keymap (run tools/readme_keys.ts)", () => {

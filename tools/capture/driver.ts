@@ -243,19 +243,25 @@ export async function runCapture(o: CaptureOptions): Promise<CaptureResult> {
         await pause(35);
       }
       await pause(700);
-      // Codex sometimes takes an Enter right after typing as part of a paste: if no turn
-      // request reaches the mock in 15 s, press Enter again; the label goes to the one that worked.
+      // If no turn request reaches the mock within a minute the Enter was lost (taken as part
+      // of a paste): press it again; the label goes to the one that worked. Codex can need
+      // 90 s on a loaded machine (it installs its 424 MB app-server daemon into each new HOME).
+      const busy = o.agent.busyRe;
       let at = rec.here();
       send("\r", "user", "Enter (submit prompt)");
-      if (!(await player.waitMock("request", 15000))) {
-        rec.event("note", { note: "no model request 15 s after Enter: pressing Enter again" });
+      // Watch from the key on, so the label lands where the indicator first appears.
+      const shown = busy
+        ? waitFor((sc, title) => busy.test(sc) || busy.test(title), 80000, "working indicator")
+        : Promise.resolve(null);
+      if (!(await player.waitMock("request", 60000))) {
+        rec.event("note", { note: "no model request 60 s after Enter: pressing Enter again" });
         at = rec.here();
         send("\r", "user", "Enter again (the first one did not submit)");
       }
       const note = `user submitted prompt: ${text}`;
-      const busy = o.agent.busyRe;
-      if (!busy) rec.label("working", note, "driver", at);
-      else await confirm("working", note, (sc, title) => busy.test(sc) || busy.test(title), at);
+      const seen = await shown;
+      if (seen) rec.label("working", `${note} (on screen)`, "screen", seen);
+      else rec.label("working", note, "driver", at);
     },
     key: (data, note) => send(data, "user", note),
     labelOnScreen: (state, note, test, ms) => confirm(state, note, test, rec.here(), ms),

@@ -61,6 +61,13 @@ async function blocked(p: Player, re: RegExp, what: string, note: string): Promi
   return at !== null;
 }
 
+/** The prompt never came: press nothing, let the turn end if it will. */
+async function noPrompt(p: Player): Promise<void> {
+  p.note("no permission prompt appeared: no key pressed");
+  await p.waitTurnEnd(30000);
+  await p.wait(3000);
+}
+
 async function settle(p: Player, note: string): Promise<void> {
   await p.wait(2000);
   p.label("idle", note, "driver");
@@ -84,7 +91,9 @@ export const SCENARIO_BODIES: Readonly<Record<ScenarioName, Scenario>> = {
     await p.prompt(TOOL_PROMPT);
     await p.wait(1500);
     p.procs("working");
-    await blocked(p, p.agent.blockedRe, "permission prompt", "permission prompt on screen");
+    if (!await blocked(p, p.agent.blockedRe, "permission prompt", "permission prompt on screen")) {
+      return noPrompt(p);
+    }
     await p.wait(8000);
     p.procs("blocked");
     p.key(p.agent.approveKey, `approve permission prompt (${JSON.stringify(p.agent.approveKey)})`);
@@ -135,7 +144,9 @@ export const SCENARIO_BODIES: Readonly<Record<ScenarioName, Scenario>> = {
     await idle(p);
     await p.wait(3000);
     await p.prompt(TOOL_PROMPT);
-    await blocked(p, p.agent.blockedRe, "permission prompt", "permission prompt on screen");
+    if (!await blocked(p, p.agent.blockedRe, "permission prompt", "permission prompt on screen")) {
+      return noPrompt(p);
+    }
     await p.wait(4000);
     p.key("\x1b", "Esc (deny the permission prompt)");
     await p.labelOnScreen(

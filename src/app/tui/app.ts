@@ -118,6 +118,12 @@ export class TuiApp implements Disposable {
     }));
     const hub = this.#detection;
     if (hub) this.#subs.push(hub.on(() => this.#syncRows()));
+    // W2: the live watcher patterns, however they were armed (v, the watchers tab).
+    this.#subs.push(runtime.notifications.watchers.on((e) => {
+      if (e.type === "armed") {
+        this.dispatch({ type: "watched", id: e.sessionId, pattern: e.pattern });
+      }
+    }));
     // W3: a new agent_stats_command line for the selected session.
     this.#subs.push(runtime.notifications.stats.on(() => this.#syncRows()));
     this.#syncTabs();

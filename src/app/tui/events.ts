@@ -19,6 +19,8 @@ export type TuiEvent =
   | { readonly type: "created"; readonly id: string }
   /** Select a session (e.g. the new one after a restart), staying in navigation mode. */
   | { readonly type: "select"; readonly id: string }
+  /** The live watcher pattern of a session changed (null: disarmed), W2. */
+  | { readonly type: "watched"; readonly id: string; readonly pattern: string | null }
   /** The scrollback view of a session moved to `offset` lines up. */
   | { readonly type: "scrolled"; readonly id: string; readonly offset: number }
   | { readonly type: "tick"; readonly now: number }

@@ -59,6 +59,13 @@ function reduce(s: TuiState, e: TuiEvent, keymap: Keymap, fx: TuiEffect[]): TuiS
       return { ...s, selected: e.id, mode: "terminal", tab: 0, overlay: null };
     case "select":
       return s.sessions.some((r) => r.id === e.id) ? { ...s, selected: e.id } : s;
+    case "watched": {
+      if (!s.sessions.some((r) => r.id === e.id)) return s;
+      const watch = { ...s.watch };
+      if (e.pattern) watch[e.id] = e.pattern;
+      else delete watch[e.id];
+      return { ...s, watch };
+    }
     case "scrolled":
       return { ...s, scroll: { ...s.scroll, [e.id]: Math.max(0, e.offset) } };
     case "tick":
@@ -361,11 +368,9 @@ function overlayInput(
           if (text) fx.push({ type: "rename", id: o.target, name: text });
           return close;
         }
+        // state.watch follows the watchers engine ("watched"), which may refuse a pattern.
         fx.push({ type: "watch", id: o.target, pattern: text || null });
-        const watch = { ...s.watch };
-        if (text) watch[o.target] = text;
-        else delete watch[o.target];
-        return { ...close, watch };
+        return close;
       }
       return { ...s, overlay: { ...o, text: edit(o.text, ev) } };
     }

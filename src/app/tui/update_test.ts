@@ -157,10 +157,13 @@ Deno.test("v arms a watcher pattern and an empty pattern disarms it", () => {
   const s = withSessions([row("a")]);
   const armed = run(s, key("v"), key("E"), key("R"), key("\r"));
   assert.deepEqual(armed.effects, [{ type: "watch", id: "a", pattern: "ER" }]);
-  assert.deepEqual(armed.state.watch, { a: "ER" });
-  const off = run(armed.state, key("v"), key("\x15"), key("\r"));
+  const shown = run(armed.state, { type: "watched", id: "a", pattern: "ER" }).state;
+  assert.deepEqual(shown.watch, { a: "ER" });
+  const reopened = run(shown, key("v")).state.overlay;
+  assert.ok(reopened?.type === "input" && reopened.text === "ER", "v opens with the armed pattern");
+  const off = run(shown, key("v"), key("\x15"), key("\r"));
   assert.deepEqual(off.effects, [{ type: "watch", id: "a", pattern: null }]);
-  assert.deepEqual(off.state.watch, {});
+  assert.deepEqual(run(off.state, { type: "watched", id: "a", pattern: null }).state.watch, {});
 });
 
 Deno.test("W restarts a loose session at once and asks for a grouped one", () => {

@@ -73,7 +73,13 @@ export function drawHintBar(frame: Frame, r: Rect, state: TuiState, keymap: Keym
     spans.push({ text: chord, style: theme.key });
     spans.push({ text: " back", style: theme.hint });
   } else {
-    for (const h of hints(keymap, "navigation")) {
+    // On a plugin tab only the global keys are ours; the tab draws its own help.
+    const global = new Set(["help", "palette", "quit"]);
+    const shown = state.tab === 0 ? hints(keymap, "navigation") : [
+      { key: bindingOf(keymap, "next-tab")?.keys[0] ?? "tab", label: "next tab", action: "" },
+      ...hints(keymap, "navigation").filter((h) => global.has(h.action)),
+    ];
+    for (const h of shown) {
       spans.push({ text: " " }, { text: h.key, style: theme.key }, {
         text: " " + h.label,
         style: theme.hint,

@@ -138,5 +138,7 @@ Deno.test("a plugin tab's lines fill the body", () => {
   const text = view(s, { keymap, screen: null, tabLines: [[{ text: "hello from a plugin" }]] })
     .toText();
   assert.match(text, /2 agents/);
+  assert.match(text, /tab next tab +\? help +: cmd +q quit/, "only the global keys are hinted");
+  assert.doesNotMatch(text, /n new/);
   assert.match(text.split("\n")[1]!, /^hello from a plugin/);
 });

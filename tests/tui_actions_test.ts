@@ -1,0 +1,76 @@
+/**
+ * The TUI's actions carried out on a real Runtime: the loop (TuiApp) is
+ * driven with host-terminal bytes and the sessions are real PTY children.
+ */
+
+import assert from "node:assert/strict";
+import { parseConfig } from "../src/config/config.ts";
+import { Runtime } from "../src/app/runtime.ts";
+import { TuiApp } from "../src/app/tui/app.ts";
+import { testEnv, waitFor, waitForText } from "../src/session/test_util.ts";
+
+const WAIT = 30_000;
+
+async function setup() {
+  const dir = Deno.makeTempDirSync({ prefix: "lazyshell-tui-actions-" });
+  const env = testEnv({ XDG_CONFIG_HOME: `${dir}/c`, XDG_DATA_HOME: `${dir}/d` });
+  const runtime = new Runtime({ env, config: parseConfig("", "config.yml"), cwd: dir });
+  const app = new TuiApp({ runtime, write: () => {}, cols: 100, rows: 30 });
+  app.start();
+  return {
+    runtime,
+    app,
+    async [Symbol.asyncDispose]() {
+      app[Symbol.dispose]();
+      await runtime[Symbol.asyncDispose]();
+      Deno.removeSync(dir, { recursive: true });
+    },
+  };
+}
+
+Deno.test("n, r, v, W and x act on real sessions", async () => {
+  await using t = await setup();
+  const { runtime, app } = t;
+  // n: a new shell, selected, in terminal mode.
+  app.feed("n");
+  assert.equal(runtime.store.list().length, 1);
+  const first = runtime.store.list()[0]!;
+  assert.equal(app.state.selected, first.id);
+  assert.equal(app.state.mode, "terminal");
+  assert.deepEqual(runtime.focus, { selected: first.id, terminal: true });
+  app.feed("\x1d");
+  assert.deepEqual(runtime.focus, { selected: first.id, terminal: false });
+
+  // r: rename through the input line.
+  app.feed("r\x15api\r");
+  assert.equal(first.name, "api");
+
+  // v: arm a watcher pattern, then disarm it with an empty one.
+  app.feed("vERR!\r");
+  assert.equal(runtime.notifications.watchers.armed(first.id), "ERR!");
+  app.feed("v\x15\r");
+  assert.equal(runtime.notifications.watchers.armed(first.id), null);
+  app.feed("v(\r");
+  assert.equal(app.state.message?.error, true, "a bad pattern is one line, not a crash");
+  assert.deepEqual(app.state.watch, {}, "the refused pattern is not shown as armed");
+  app.feed("vERR!\r");
+  assert.deepEqual(app.state.watch, { [first.id]: "ERR!" });
+
+  // W: the same name and command in a new session, selected.
+  app.feed("W");
+  await waitFor(first, () => runtime.store.list().some((s) => s.id !== first.id), WAIT, "restart");
+  const second = runtime.store.list().find((s) => s.name === "api")!;
+  assert.notEqual(second.id, first.id);
+  assert.equal(second.command, first.command);
+  assert.equal(runtime.store.get(first.id), undefined);
+  assert.equal(app.state.selected, second.id);
+
+  // x: kill, then x again removes the exited session.
+  await waitForText(second, /\S/, WAIT);
+  app.feed("x");
+  await second.exited;
+  await waitFor(second, () => app.state.sessions[0]?.status === "exited", WAIT, "exited row");
+  app.feed("x");
+  assert.equal(runtime.store.list().length, 0);
+  assert.equal(app.state.selected, null);
+});
