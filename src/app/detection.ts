@@ -10,7 +10,8 @@
  * read only the rows they need (session/screen_view.ts).
  *
  * Owns: one timer per session at most (settle) plus one for a visible
- * blocker going stale; `dispose` clears them all.
+ * blocker going stale, and a foreground sampler while a declared
+ * working/blocked is live; `dispose` clears them all.
  */
 
 import type { AgentStatus, BlockedKind } from "../model/agent.ts";
@@ -50,6 +51,9 @@ export interface DetectionOptions {
 /** Keys that interrupt a turn: Esc, Ctrl+C (also as kitty keyboard CSI u). */
 const INTERRUPT_KEYS = new Set(["\x1b", "\x1b[27u", "\x1b[27;1u", "\x1b[99;5u", "\x03"]);
 
+/** How often the foreground is sampled while a declared state waits for its program (D5). */
+const FG_SAMPLE_MS = 250;
+
 function isInterrupt(data: string): boolean {
   return INTERRUPT_KEYS.has(data) || data.includes("\x03");
 }
@@ -67,6 +71,8 @@ interface Tracked {
   lastOutputAt: number;
   settle: ReturnType<typeof setTimeout> | null;
   recheck: ReturnType<typeof setTimeout> | null;
+  /** Samples the foreground while a declared working/blocked waits for its program to end. */
+  fgWatch: ReturnType<typeof setInterval> | null;
   exited: boolean;
   /** pid of the last foreground process seen (program exit = the shell is back). */
   foregroundPid: number | null;
@@ -186,6 +192,7 @@ export class DetectionHub implements Disposable {
       lastOutputAt: 0,
       settle: null,
       recheck: null,
+      fgWatch: null,
       exited: session.status !== "running",
       foregroundPid: null,
     };
@@ -221,6 +228,9 @@ export class DetectionHub implements Disposable {
         }
         return;
       case "input":
+        // D7: whatever types into a session (keys or ctl send) first gets a
+        // fresh state from the output that has not been classified yet.
+        if (t.settle !== null) this.#classify(t);
         if (!e.typed) return;
         this.#feed(t, { type: "typed", interrupt: isInterrupt(e.data) });
         return;
@@ -309,6 +319,26 @@ export class DetectionHub implements Disposable {
       this.#emit({ type: "state", id: t.session.id, status, previous });
     }
     this.#armRecheck(t, now);
+    this.#watchForeground(t);
+  }
+
+  /**
+   * A declared working/blocked ends when its program exits (D5), which a
+   * silent program (`printf …; sleep 10`) reports with no output to settle
+   * on: sample the foreground every FG_SAMPLE_MS until the state moves.
+   */
+  #watchForeground(t: Tracked): void {
+    const s = t.state.status;
+    const live = !t.exited && !this.#disposed && s?.source === "declared" &&
+      (s.state === "working" || s.state === "blocked");
+    if (!live) {
+      if (t.fgWatch !== null) clearInterval(t.fgWatch);
+      t.fgWatch = null;
+      return;
+    }
+    t.fgWatch ??= setInterval(() => {
+      if ((t.session.foreground()?.pid ?? null) !== t.foregroundPid) this.#classify(t);
+    }, FG_SAMPLE_MS);
   }
 
   /** A visible blocker waiting for a hook `working` to go stale needs no output to win. */
@@ -326,8 +356,10 @@ export class DetectionHub implements Disposable {
   #stopTimers(t: Tracked): void {
     if (t.settle !== null) clearTimeout(t.settle);
     if (t.recheck !== null) clearTimeout(t.recheck);
+    if (t.fgWatch !== null) clearInterval(t.fgWatch);
     t.settle = null;
     t.recheck = null;
+    t.fgWatch = null;
   }
 
   #emit(e: DetectionEvent): void {

@@ -101,6 +101,22 @@ Deno.test("hub: a Claude-style permission prompt on screen is blocked, by rule",
   }
 });
 
+Deno.test("hub: typing into a session first classifies output still settling (D7)", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await using store = new SessionStore({ shell: "/bin/bash", env, cols: 100, rows: 24 });
+    // Settling never ends on its own here: only the input can classify.
+    using hub = new DetectionHub(store, catalog, { settleMs: 600_000, maxWaitMs: 600_000 });
+    const session = store.create({ command: await fakeClaude(dir, [WORKING, IDLE]) });
+    await waitForText(session, "esc to interrupt");
+    assert.equal(hub.status(session.id), null, "nothing classified yet");
+    session.write("x", false);
+    assert.equal(hub.status(session.id)?.state, "working", "classified before the text went in");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("hub: OSC 7501 from a plain shell shows blocked, with its msg", async () => {
   await using store = new SessionStore({ shell: "/bin/bash", env, cols: 80, rows: 24 });
   const { hub, events } = hubFor(store);
@@ -181,14 +197,13 @@ Deno.test("hub: hook latch, visible blocker over a stale hook, and the user's in
 
 Deno.test("hub: a declaration from a foreground program ends when the shell is back", async () => {
   await using store = new SessionStore({ shell: "/bin/bash", env, cols: 80, rows: 24 });
-  using hub = hubFor(store).hub;
+  // Output never settles here: only the foreground sampler can see `sleep`
+  // (silent) start and end while the declaration (a printf builtin) waits.
+  using hub = new DetectionHub(store, catalog, { settleMs: 600_000, maxWaitMs: 600_000 });
   const session = store.create(); // interactive bash: each command is its own foreground job
-  session.write(
-    "printf '\\033]7501;state=blocked\\033\\\\'; sleep 1; echo back-at-prompt\r",
-    false,
-  );
+  session.write("printf '\\033]7501;state=blocked\\033\\\\'; sleep 1; printf 'back-at-'\r", false);
   await until(hub, session, (h) => h.status(session.id)?.state === "blocked");
-  await waitForText(session, /^back-at-prompt$/m, 10000);
+  await waitForText(session, /back-at-.*[#$] $/m, 10000);
   await until(hub, session, (h) => h.status(session.id)?.state === "idle");
   assert.deepEqual(
     [hub.status(session.id)?.source, hub.status(session.id)?.ruleId],

@@ -15,7 +15,7 @@
 
 import { messageOf } from "../errors.ts";
 import type { GroupSpawner } from "./procgroup.ts";
-import { KILL_AFTER_MS, MAX_EXEC_OUTPUT_BYTES } from "./protocol.ts";
+import { type ExecRequest, KILL_AFTER_MS, MAX_EXEC_OUTPUT_BYTES } from "./protocol.ts";
 
 export interface ExecOutcome {
   readonly code: number | null;
@@ -151,5 +151,51 @@ export async function runInteractive(
     return notRunnable(argv, error);
   } finally {
     await handover.resume();
+  }
+}
+
+/** One plugin's exec requests: background ones cancellable together, interactive ones one at a time. */
+export class ExecRunner {
+  #cancel = new AbortController();
+  #interactive: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly spawn: GroupSpawner,
+    private readonly handover: TerminalHandover | undefined,
+  ) {}
+
+  /** Resolves when no interactive command holds the terminal. */
+  get idle(): Promise<unknown> {
+    return this.#interactive;
+  }
+
+  /** Cancels every running and future background exec (the plugin is going away). */
+  cancel(): void {
+    this.#cancel.abort();
+  }
+
+  /** Runs one request with the plugin's environment; never throws. */
+  async run(request: ExecRequest, env: Record<string, string>): Promise<ExecOutcome> {
+    const cwd = request.dir !== undefined ? { cwd: request.dir } : {};
+    if (!request.interactive) {
+      return await runCaptured(this.spawn, request.argv, {
+        env,
+        signal: this.#cancel.signal,
+        ...cwd,
+      });
+    }
+    const handover = this.handover;
+    if (!handover) {
+      return {
+        code: null,
+        stdout: "",
+        stderr: "",
+        error: "Interactive exec needs the TUI (no terminal to hand over)",
+      };
+    }
+    // One interactive command at a time: the terminal has one owner.
+    const mine = this.#interactive.then(() => handover.run(request.argv, { env, ...cwd }));
+    this.#interactive = mine.catch(() => {});
+    return await mine;
   }
 }

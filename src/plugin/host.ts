@@ -12,7 +12,7 @@
 import type { Env } from "../config/paths.ts";
 import { messageOf, ProtocolError } from "../errors.ts";
 import { pluginDirs, type PluginEntry, pluginEnv } from "./discovery.ts";
-import { type ExecOutcome, runCaptured, type TerminalHandover } from "./exec.ts";
+import { ExecRunner, type TerminalHandover } from "./exec.ts";
 import {
   type Effect,
   initialState,
@@ -23,7 +23,7 @@ import {
   type Timer,
   wants,
 } from "./lifecycle.ts";
-import { LineSplitter } from "./lines.ts";
+import { LineSplitter, TailBuffer } from "./lines.ts";
 import type { GroupProcess, GroupSpawner } from "./procgroup.ts";
 import {
   encodeMessage,
@@ -78,10 +78,9 @@ export class PluginHost implements AsyncDisposable {
   #state: TabState;
   #run: Run | null = null;
   #timers = new Map<Timer, ReturnType<typeof setTimeout>>();
-  #stderr: Uint8Array = new Uint8Array(0);
+  #stderr = new TailBuffer(STDERR_TAIL_BYTES);
   #execs = new Set<Promise<void>>();
-  #cancel = new AbortController();
-  #interactive: Promise<unknown> = Promise.resolve();
+  #runner: ExecRunner;
   #width: number;
   #height: number;
   #closed = false;
@@ -90,6 +89,7 @@ export class PluginHost implements AsyncDisposable {
     this.#state = initialState(options.entry.id);
     this.#width = options.width;
     this.#height = options.height;
+    this.#runner = new ExecRunner(options.spawn, options.handover);
   }
 
   get id(): string {
@@ -102,7 +102,7 @@ export class PluginHost implements AsyncDisposable {
 
   /** The last 4 KiB of the plugin's stderr (shown with a failure). */
   get stderrTail(): string {
-    return new TextDecoder().decode(this.#stderr).replace(/^[\x80-\xbf]+/, "");
+    return this.#stderr.text();
   }
 
   get pid(): number | null {
@@ -172,7 +172,7 @@ export class PluginHost implements AsyncDisposable {
   async restart(): Promise<void> {
     await this.#stop();
     if (this.#closed) return;
-    this.#stderr = new Uint8Array(0);
+    this.#stderr.clear();
     this.#state = initialState(this.id, this.#state.generation + 1);
     this.#launch();
   }
@@ -180,10 +180,10 @@ export class PluginHost implements AsyncDisposable {
   /** Stops the plugin and every exec it started; resolves when all is gone. */
   async close(): Promise<void> {
     this.#closed = true;
-    this.#cancel.abort();
+    this.#runner.cancel();
     await this.#stop();
     await Promise.all([...this.#execs]);
-    await this.#interactive;
+    await this.#runner.idle;
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
@@ -294,12 +294,7 @@ export class PluginHost implements AsyncDisposable {
       while (true) {
         const { value, done } = await reader.read();
         if (done) break;
-        const joined = new Uint8Array(this.#stderr.length + value.length);
-        joined.set(this.#stderr);
-        joined.set(value, this.#stderr.length);
-        this.#stderr = joined.length > STDERR_TAIL_BYTES
-          ? joined.slice(joined.length - STDERR_TAIL_BYTES)
-          : joined;
+        this.#stderr.push(value);
       }
     } catch { /* cancelled */ }
   }
@@ -413,32 +408,7 @@ export class PluginHost implements AsyncDisposable {
   }
 
   async #exec(request: ExecRequest): Promise<void> {
-    const env = pluginEnv(this.options.env, this.id);
-    const cwd = request.dir !== undefined ? { cwd: request.dir } : {};
-    let outcome: ExecOutcome;
-    if (request.interactive) {
-      const handover = this.options.handover;
-      if (!handover) {
-        outcome = {
-          code: null,
-          stdout: "",
-          stderr: "",
-          error: "Interactive exec needs the TUI (no terminal to hand over)",
-        };
-      } else {
-        // One interactive command at a time: the terminal has one owner.
-        const previous = this.#interactive;
-        const mine = previous.then(() => handover.run(request.argv, { env, ...cwd }));
-        this.#interactive = mine.catch(() => {});
-        outcome = await mine;
-      }
-    } else {
-      outcome = await runCaptured(this.options.spawn, request.argv, {
-        env,
-        signal: this.#cancel.signal,
-        ...cwd,
-      });
-    }
+    const outcome = await this.#runner.run(request, pluginEnv(this.options.env, this.id));
     this.send({ type: "exec_result", execId: request.execId, ...outcome });
   }
 

@@ -63,3 +63,19 @@ Deno.test("readLines reads a stream to its end", async () => {
   for await (const item of readLines(stream, 100)) got.push(item);
   assert.deepEqual(got, [{ type: "line", text: "a" }, { type: "line", text: "bc" }]);
 });
+
+Deno.test("the tail keeps the last bytes and never starts with half a character", async () => {
+  const { TailBuffer } = await import("./lines.ts");
+  const tail = new TailBuffer(5);
+  tail.push(enc.encode("abc"));
+  tail.push(enc.encode("dé")); // é is 2 bytes: window is "bcdé"
+  assert.equal(tail.text(), "bcdé");
+  tail.push(enc.encode("x")); // window "cdéx"? 5 bytes: c d 0xC3 0xA9 x
+  assert.equal(tail.text(), "cdéx");
+  tail.push(enc.encode("yz")); // 5 bytes: 0xC3 0xA9 x y z → é x y z
+  assert.equal(tail.text(), "éxyz");
+  tail.push(enc.encode("w")); // 0xA9 x y z w → continuation dropped
+  assert.equal(tail.text(), "xyzw");
+  tail.clear();
+  assert.equal(tail.text(), "");
+});
