@@ -2,7 +2,7 @@
  * `deno task live <agent> [scenario] [--hooks] [--lab DIR] [--hard-limit S]`
  *
  * The product's promise checked end to end: a real agent CLI runs INSIDE
- * `lazyshell serve` (control API on, via a temporary XDG_CONFIG_HOME), against
+ * `lazyshell serve` (control API on, config.yml in the CLI's isolated HOME), against
  * the capture mock on 127.0.0.1, driven through `ctl new` / `send` / `read`
  * like an orchestrator would, with the capture tool's scenarios. lazyshell's
  * view is polled with `list` (state, kind, source, ruleId, seq) and printed
@@ -70,23 +70,7 @@ export async function main(argv: string[]): Promise<number> {
   const name = `live-${agent.id}-${scenario}${values.hooks ? "-hooks" : ""}`;
   const tmp = Deno.makeTempDirSync({ prefix: "lazyshell-live-" });
   const notifyLog = `${tmp}/notifications.txt`;
-  Deno.mkdirSync(`${tmp}/config/lazyshell`, { recursive: true });
   Deno.mkdirSync(`${tmp}/run`, { mode: 0o700 });
-  Deno.writeTextFileSync(
-    `${tmp}/config/lazyshell/config.yml`,
-    [
-      "control:",
-      "  enabled: true",
-      "notify:",
-      `  fallback_command: "cat >> ${notifyLog}"`,
-      "  rate_limit_seconds: 0",
-      "agents:",
-      "  claude:",
-      `    inject_hooks: ${values.hooks}`,
-      "",
-    ].join("\n"),
-  );
-
   const t0 = Date.now();
   const now = () => Date.now() - t0;
   const expected: Expected[] = [];
@@ -116,6 +100,25 @@ export async function main(argv: string[]): Promise<number> {
     name,
     scriptsDir: SCRIPTS_DIR,
   });
+  // lazyshell's config goes in the CLI's isolated HOME: setting XDG_CONFIG_HOME would hide
+  // the CLIs' own seeded config (opencode reads $XDG_CONFIG_HOME/opencode).
+  const configDir = `${spec.env.HOME}/.config/lazyshell`;
+  Deno.mkdirSync(configDir, { recursive: true });
+  Deno.writeTextFileSync(
+    `${configDir}/config.yml`,
+    [
+      "control:",
+      "  enabled: true",
+      "notify:",
+      `  fallback_command: "cat >> ${notifyLog}"`,
+      "  rate_limit_seconds: 0",
+      "agents:",
+      "  claude:",
+      `    inject_hooks: ${values.hooks}`,
+      "",
+    ].join("\n"),
+  );
+
   if (values.hooks) installIntegration(agent.id, spec.env.HOME ?? "/nonexistent");
   // With --hooks, Claude runs as a plain `claude` command so lazyshell injects its own hooks.
   const args = values.hooks && agent.id === "claude"
@@ -124,7 +127,6 @@ export async function main(argv: string[]): Promise<number> {
   const command = [spec.file, ...args].map(shellQuote).join(" ");
   const env = {
     ...spec.env,
-    XDG_CONFIG_HOME: `${tmp}/config`,
     XDG_RUNTIME_DIR: `${tmp}/run`,
     DENO_DIR: Deno.env.get("DENO_DIR") ?? "/root/.cache/deno",
     DENO_NO_UPDATE_CHECK: "1",
