@@ -97,7 +97,9 @@ Deno.test("reduce_motion draws the working marker static", () => {
 Deno.test("terminal mode shows the escape chord and the child's cursor", () => {
   const s: TuiState = { ...busyState(120, 32), mode: "terminal" };
   const f = view(s, { keymap, screen: screen(89, 30), tabLines: null });
-  assert.match(f.toText(), /TERMINAL +keys go to the session · ctrl\+] back/);
+  assert.match(f.toText(), /TERMINAL +ctrl\+] back · keys go to the session/);
+  const narrow = view({ ...s, cols: 24, rows: 6 }, { keymap, screen: null, tabLines: null });
+  assert.match(narrow.toText(), /TERMINAL +ctrl\+] back/, "the chord survives a narrow screen");
   assert.deepEqual(f.cursor, { x: 31 + 3, y: 1 + 1 });
   const nav = view(busyState(120, 32), { keymap, screen: screen(89, 30), tabLines: null });
   assert.equal(nav.cursor, null);
