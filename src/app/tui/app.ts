@@ -17,7 +17,7 @@ import { KeyDecoder } from "../../tui/keys.ts";
 import { type Keymap, resolveKeymap } from "../../tui/keymap.ts";
 import { layout, sessionSize } from "../../tui/layout.ts";
 import { anythingSpins } from "../../tui/view/marker.ts";
-import { view } from "../../tui/view/mod.ts";
+import { repaintPane, view } from "../../tui/view/mod.ts";
 import type { Tab } from "../../tui/tab.ts";
 import { initialTuiState, type TuiState } from "../../model/tui.ts";
 import type { Runtime } from "../runtime.ts";
@@ -61,6 +61,8 @@ export class TuiApp implements Disposable {
   /** The frame before #prev and the last screen read: reused, not reallocated, each frame. */
   #spare: Frame | null = null;
   #screen: Frame | null = null;
+  /** The state the last frame was drawn from. */
+  #drawn: TuiState | null = null;
   #sync = false;
   #frameTimer: ReturnType<typeof setTimeout> | undefined;
   #escTimer: ReturnType<typeof setTimeout> | undefined;
@@ -290,7 +292,11 @@ export class TuiApp implements Disposable {
       const body = layout(s.cols, s.rows).body;
       tabLines = this.#tabs[s.tab - 1]?.render(body.width, body.height) ?? null;
     }
-    const frame = view(s, { keymap: this.keymap, screen, tabLines }, this.#spare);
+    // Same state as the last frame: only the session's screen can have changed.
+    const frame =
+      (this.#prev && this.#drawn === s ? repaintPane(s, this.#prev, screen, this.#spare) : null) ??
+        view(s, { keymap: this.keymap, screen, tabLines }, this.#spare);
+    this.#drawn = s;
     const out = diff(this.#prev, frame, { sync: this.#sync });
     this.#spare = this.#prev;
     this.#prev = frame;

@@ -120,7 +120,20 @@ function without<T>(record: Readonly<Record<string, T>>, id: string): Record<str
   return out;
 }
 
+/** Same rows as before, field by field (the status object is compared by its seq). */
+function sameRows(a: readonly SessionRow[], b: readonly SessionRow[]): boolean {
+  return a.length === b.length && a.every((r, i) => {
+    const q = b[i]!;
+    return r.id === q.id && r.name === q.name && r.group === q.group && r.status === q.status &&
+      r.exitCode === q.exitCode && r.signal === q.signal && r.agent === q.agent &&
+      r.hasRules === q.hasRules && r.stats === q.stats &&
+      r.agentStatus?.seq === q.agentStatus?.seq && r.agentStatus?.state === q.agentStatus?.state;
+  });
+}
+
 function sessions(s: TuiState, rows: readonly SessionRow[]): TuiState {
+  // Nothing to redraw when a sync brings nothing new.
+  if (sameRows(s.sessions, rows)) return s;
   const before = new Map(s.sessions.map((r) => [r.id, r]));
   const ids = new Set(rows.map((r) => r.id));
   let unseenDone: Record<string, true> = {};
