@@ -49,3 +49,20 @@ Deno.test("unknown nested keys are warned, top-level ones kept as plugin section
   assert.deepEqual(sections, { hello: { greeting: "hi" } });
   assert.deepEqual(warnings, ["c.yml:4: Unknown key control.enabeld (ignored)"]);
 });
+
+Deno.test("the README's configuration reference names every key of the schema", () => {
+  const readme = Deno.readTextFileSync(new URL("../../README.md", import.meta.url));
+  const block = /## Configuration[\s\S]*?```yaml\n([\s\S]*?)```/.exec(readme)?.[1] ?? "";
+  const documented = parseConfig(block, "README.md").config;
+  const keys = (o: object, prefix = ""): string[] =>
+    Object.entries(o).flatMap(([k, v]) =>
+      v && typeof v === "object" && !Array.isArray(v) && Object.keys(v).length > 0
+        ? keys(v, `${prefix}${k}.`)
+        : [`${prefix}${k}`]
+    );
+  const missing = keys(DEFAULT_CONFIG).filter((k) =>
+    !new RegExp(`^\\s*${k.split(".").at(-1)}:`, "m").test(block)
+  );
+  assert.deepEqual(missing, []);
+  assert.deepEqual(documented, DEFAULT_CONFIG, "the documented values are the defaults");
+});

@@ -163,6 +163,17 @@ export class Frame {
     }
   }
 
+  /** Becomes a copy of `other` (same size), cursor included. */
+  copyFrom(other: Frame): void {
+    if (other.cols !== this.cols || other.rows !== this.rows) throw new Error("Frame size differs");
+    for (let i = 0; i < other.chars.length; i++) this.chars[i] = other.chars[i]!;
+    this.widths.set(other.widths);
+    this.fg.set(other.fg);
+    this.bg.set(other.bg);
+    this.attrs.set(other.attrs);
+    this.cursor = other.cursor;
+  }
+
   /** Blank again, cursor hidden: lets a renderer reuse one frame instead of allocating. */
   clear(): void {
     this.chars.fill(" ");

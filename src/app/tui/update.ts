@@ -8,15 +8,16 @@
  * ● mark; a `focus` effect follows every change of what the user looks at.
  */
 
-import type { Overlay, SessionRow, TuiState } from "../../model/tui.ts";
-import type { KeyEvent, MouseEvent, UserInput } from "../../tui/keys.ts";
+import type { SessionRow, TuiState } from "../../model/tui.ts";
+import type { MouseEvent, UserInput } from "../../tui/keys.ts";
 import type { Keymap } from "../../tui/keymap.ts";
 import { layout } from "../../tui/layout.ts";
 import { tabAt } from "../../tui/view/bars.ts";
 import { anythingSpins } from "../../tui/view/marker.ts";
-import { paletteItems } from "../../tui/view/overlays.ts";
 import { sessionOrder, sidebarLines } from "../../tui/view/sidebar.ts";
+import { act } from "./actions.ts";
 import type { TuiEffect, TuiEvent } from "./events.ts";
+import { overlayInput } from "./overlay_input.ts";
 
 export interface Update {
   readonly state: TuiState;
@@ -119,7 +120,20 @@ function without<T>(record: Readonly<Record<string, T>>, id: string): Record<str
   return out;
 }
 
+/** Same rows as before, field by field (the status object is compared by its seq). */
+function sameRows(a: readonly SessionRow[], b: readonly SessionRow[]): boolean {
+  return a.length === b.length && a.every((r, i) => {
+    const q = b[i]!;
+    return r.id === q.id && r.name === q.name && r.group === q.group && r.status === q.status &&
+      r.exitCode === q.exitCode && r.signal === q.signal && r.agent === q.agent &&
+      r.hasRules === q.hasRules && r.stats === q.stats &&
+      r.agentStatus?.seq === q.agentStatus?.seq && r.agentStatus?.state === q.agentStatus?.state;
+  });
+}
+
 function sessions(s: TuiState, rows: readonly SessionRow[]): TuiState {
+  // Nothing to redraw when a sync brings nothing new.
+  if (sameRows(s.sessions, rows)) return s;
   const before = new Map(s.sessions.map((r) => [r.id, r]));
   const ids = new Set(rows.map((r) => r.id));
   let unseenDone: Record<string, true> = {};
@@ -189,113 +203,6 @@ function input(s: TuiState, ev: UserInput, keymap: Keymap, fx: TuiEffect[]): Tui
   return act(cleared, action, ev, fx);
 }
 
-function move(s: TuiState, step: number): TuiState {
-  const order = sessionOrder(s.sessions);
-  if (order.length === 0) return s;
-  const i = order.findIndex((r) => r.id === s.selected);
-  const j = Math.min(order.length - 1, Math.max(0, i + step));
-  return { ...s, selected: order[j]!.id };
-}
-
-function selectedRow(s: TuiState): SessionRow | undefined {
-  return s.sessions.find((r) => r.id === s.selected);
-}
-
-/** Runs one keymap action (also used by the palette). */
-export function act(s: TuiState, action: string, key: KeyEvent | null, fx: TuiEffect[]): TuiState {
-  const row = selectedRow(s);
-  const tabs = s.tabs.length + 1;
-  switch (action) {
-    case "down":
-      return move(s, 1);
-    case "up":
-      return move(s, -1);
-    case "focus":
-      if (!row || row.status !== "running") return s;
-      if (s.scroll[row.id]) fx.push({ type: "scroll", id: row.id, delta: -s.scroll[row.id]! });
-      return { ...s, mode: "terminal", tab: 0 };
-    case "new":
-      fx.push({ type: "create" });
-      return s;
-    case "kill":
-      if (!row) return s;
-      fx.push({ type: row.status === "running" ? "kill" : "remove", id: row.id });
-      return s;
-    case "rename":
-      if (!row) return s;
-      return {
-        ...s,
-        overlay: { type: "input", purpose: "rename", target: row.id, text: row.name },
-      };
-    case "watch":
-      if (!row) return s;
-      return {
-        ...s,
-        overlay: { type: "input", purpose: "watch", target: row.id, text: s.watch[row.id] ?? "" },
-      };
-    case "restart":
-      if (!row) return s;
-      if (row.group !== null) {
-        return { ...s, overlay: { type: "restart-choice", target: row.id, group: row.group } };
-      }
-      fx.push({ type: "restart", ids: [row.id] });
-      return s;
-    case "restart-group":
-      if (!row) return s;
-      fx.push({
-        type: "restart",
-        ids: row.group === null
-          ? [row.id]
-          : s.sessions.filter((r) => r.group === row.group).map((r) => r.id),
-      });
-      return s;
-    case "next-blocked":
-      return nextBlocked(s);
-    case "scroll-up":
-    case "scroll-down": {
-      if (!row) return s;
-      const page = Math.max(1, layout(s.cols, s.rows).pane.height - 1);
-      fx.push({ type: "scroll", id: row.id, delta: action === "scroll-up" ? page : -page });
-      return s;
-    }
-    case "help":
-      return { ...s, overlay: { type: "help" } };
-    case "palette":
-      return { ...s, overlay: { type: "palette", query: "", index: 0 } };
-    case "next-tab":
-      return { ...s, tab: (s.tab + 1) % tabs };
-    case "prev-tab":
-      return { ...s, tab: (s.tab + tabs - 1) % tabs };
-    case "goto-tab": {
-      const n = Number(key?.name) - 1;
-      return Number.isInteger(n) && n >= 0 && n < tabs ? { ...s, tab: n } : s;
-    }
-    case "quit": {
-      const running = s.sessions.filter((r) => r.status === "running").length;
-      if (running === 0) {
-        fx.push({ type: "quit" });
-        return s;
-      }
-      return { ...s, overlay: { type: "confirm-quit", running } };
-    }
-    default:
-      return s;
-  }
-}
-
-/** B: the next blocked session after the selected one, in list order, cycling (N3). */
-function nextBlocked(s: TuiState): TuiState {
-  const order = sessionOrder(s.sessions);
-  const i = order.findIndex((r) => r.id === s.selected);
-  for (let k = 1; k <= order.length; k++) {
-    const r = order[(i + k + order.length) % order.length]!;
-    if (r.status === "running" && r.agentStatus?.state === "blocked") {
-      return { ...s, selected: r.id, tab: 0 };
-    }
-  }
-  return { ...s, message: { text: "No blocked session", error: false } };
-}
-
 function mouse(s: TuiState, ev: MouseEvent, fx: TuiEffect[]): TuiState {
   const l = layout(s.cols, s.rows);
   const inside = (r: { x: number; y: number; width: number; height: number }) =>
@@ -330,79 +237,4 @@ function mouse(s: TuiState, ev: MouseEvent, fx: TuiEffect[]): TuiState {
     fx.push({ type: "scroll", id: s.selected, delta: ev.button < 0 ? WHEEL_LINES : -WHEEL_LINES });
   }
   return s;
-}
-
-function overlayInput(
-  s: TuiState,
-  o: Overlay,
-  ev: UserInput,
-  keymap: Keymap,
-  fx: TuiEffect[],
-): TuiState {
-  if (ev.type === "mouse") return s;
-  const close = { ...s, overlay: null };
-  const name = ev.type === "key" ? ev.name : "";
-  switch (o.type) {
-    case "help":
-      return ev.type === "key" && ["esc", "?", "q", "enter"].includes(name) ? close : s;
-    case "confirm-quit":
-      if (name === "y" || name === "Y") fx.push({ type: "quit" });
-      return name === "y" || name === "Y" || name === "n" || name === "N" || name === "esc"
-        ? close
-        : s;
-    case "restart-choice":
-      if (name === "s") fx.push({ type: "restart", ids: [o.target] });
-      if (name === "g") {
-        const ids = s.sessions.filter((r) => r.group === o.group).map((r) => r.id);
-        fx.push({ type: "restart", ids });
-      }
-      return ["s", "g", "esc"].includes(name) ? close : s;
-    case "input": {
-      if (ev.type === "paste") {
-        return { ...s, overlay: { ...o, text: o.text + ev.text.replace(/[\r\n]+/g, " ") } };
-      }
-      if (name === "esc") return close;
-      if (name === "enter") {
-        const text = o.text.trim();
-        if (o.purpose === "rename") {
-          if (text) fx.push({ type: "rename", id: o.target, name: text });
-          return close;
-        }
-        // state.watch follows the watchers engine ("watched"), which may refuse a pattern.
-        fx.push({ type: "watch", id: o.target, pattern: text || null });
-        return close;
-      }
-      return { ...s, overlay: { ...o, text: edit(o.text, ev) } };
-    }
-    case "palette": {
-      if (ev.type === "paste") return s;
-      const items = paletteItems(s, keymap);
-      if (name === "esc") return close;
-      if (name === "up" || name === "ctrl+p") {
-        return { ...s, overlay: { ...o, index: Math.max(0, o.index - 1) } };
-      }
-      if (name === "down" || name === "ctrl+n" || name === "tab") {
-        return { ...s, overlay: { ...o, index: Math.min(items.length - 1, o.index + 1) } };
-      }
-      if (name === "enter") {
-        const item = items[o.index];
-        if (!item) return close;
-        if (keymap.bindings.some((b) => b.action === item.name) || item.name === "restart-group") {
-          return act(close, item.name, null, fx);
-        }
-        fx.push({ type: "tab-command", tab: item.tab ?? s.tab, name: item.command ?? item.name });
-        return close;
-      }
-      const query = edit(o.query, ev);
-      return query === o.query ? s : { ...s, overlay: { ...o, query, index: 0 } };
-    }
-  }
-}
-
-/** Line editing for the input line and the palette: text, backspace, ctrl+u, ctrl+w. */
-function edit(text: string, key: KeyEvent): string {
-  if (key.name === "backspace" || key.name === "ctrl+h") return [...text].slice(0, -1).join("");
-  if (key.name === "ctrl+u") return "";
-  if (key.name === "ctrl+w") return text.replace(/\S+\s*$/, "");
-  return key.text ? text + key.text : text;
 }

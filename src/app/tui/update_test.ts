@@ -296,3 +296,11 @@ Deno.test("an expired message is cleared only if it is still the one on screen",
   assert.equal(run(s, { type: "message-expired", text: "old" }).state.message?.text, "new");
   assert.equal(run(s, { type: "message-expired", text: "new" }).state.message, null);
 });
+
+Deno.test("a sessions sync that brings nothing new leaves the state as it was (no frame)", () => {
+  const s = withSessions([row("a"), row("b", { agent: "claude", agentStatus: status("working") })]);
+  const same = [row("a"), row("b", { agent: "claude", agentStatus: status("working") })];
+  assert.equal(update(s, { type: "sessions", sessions: same }, keymap).state, s);
+  const renamed = [row("a", { name: "z" }), same[1]!];
+  assert.notEqual(update(s, { type: "sessions", sessions: renamed }, keymap).state, s);
+});

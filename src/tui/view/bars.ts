@@ -68,10 +68,10 @@ export function drawHintBar(frame: Frame, r: Rect, state: TuiState, keymap: Keym
   const spans: Span[] = [];
   if (state.mode === "terminal") {
     const chord = bindingOf(keymap, "unfocus")?.keys[0] ?? "ctrl+]";
+    // The way back comes first: it must survive the narrowest screen.
     spans.push({ text: " TERMINAL ", style: theme.terminalBadge });
-    spans.push({ text: " keys go to the session · " });
-    spans.push({ text: chord, style: theme.key });
-    spans.push({ text: " back", style: theme.hint });
+    spans.push({ text: " " }, { text: chord, style: theme.key });
+    spans.push({ text: " back · keys go to the session", style: theme.hint });
   } else {
     // On a plugin tab only the global keys are ours; the tab draws its own help.
     const global = new Set(["help", "palette", "quit"]);

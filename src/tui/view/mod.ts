@@ -24,6 +24,30 @@ export interface ViewInput {
 }
 
 /** Draws the screen; `reuse` (a frame of the same size no longer needed) saves an allocation. */
+/**
+ * The previous frame of the same state with only the session pane redrawn:
+ * what a new screen of the selected session needs (its echo, a spinner),
+ * without rebuilding the list and bars. Null when that is not enough (an
+ * overlay or a plugin tab is shown, the size changed).
+ */
+export function repaintPane(
+  state: TuiState,
+  prev: Frame,
+  screen: Frame | null,
+  reuse?: Frame | null,
+): Frame | null {
+  if (state.tab !== 0 || state.overlay !== null) return null;
+  if (prev.cols !== state.cols || prev.rows !== state.rows) return null;
+  const frame = reuse && reuse.cols === state.cols && reuse.rows === state.rows
+    ? reuse
+    : new Frame(state.cols, state.rows);
+  frame.copyFrom(prev);
+  frame.cursor = null;
+  const row = state.sessions.find((s) => s.id === state.selected) ?? null;
+  drawPane(frame, layout(state.cols, state.rows).pane, state, row, screen);
+  return frame;
+}
+
 export function view(state: TuiState, input: ViewInput, reuse?: Frame | null): Frame {
   let frame: Frame;
   if (reuse && reuse.cols === state.cols && reuse.rows === state.rows) {

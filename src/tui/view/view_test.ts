@@ -3,7 +3,7 @@ import type { AgentStatus } from "../../model/agent.ts";
 import { initialTuiState, type SessionRow, type TuiState } from "../../model/tui.ts";
 import { Frame } from "../frame.ts";
 import { resolveKeymap } from "../keymap.ts";
-import { view } from "./mod.ts";
+import { repaintPane, view } from "./mod.ts";
 
 const { keymap } = resolveKeymap();
 
@@ -97,7 +97,9 @@ Deno.test("reduce_motion draws the working marker static", () => {
 Deno.test("terminal mode shows the escape chord and the child's cursor", () => {
   const s: TuiState = { ...busyState(120, 32), mode: "terminal" };
   const f = view(s, { keymap, screen: screen(89, 30), tabLines: null });
-  assert.match(f.toText(), /TERMINAL +keys go to the session · ctrl\+] back/);
+  assert.match(f.toText(), /TERMINAL +ctrl\+] back · keys go to the session/);
+  const narrow = view({ ...s, cols: 24, rows: 6 }, { keymap, screen: null, tabLines: null });
+  assert.match(narrow.toText(), /TERMINAL +ctrl\+] back/, "the chord survives a narrow screen");
   assert.deepEqual(f.cursor, { x: 31 + 3, y: 1 + 1 });
   const nav = view(busyState(120, 32), { keymap, screen: screen(89, 30), tabLines: null });
   assert.equal(nav.cursor, null);
@@ -141,4 +143,18 @@ Deno.test("a plugin tab's lines fill the body", () => {
   assert.match(text, /tab next tab +\? help +: cmd +q quit/, "only the global keys are hinted");
   assert.doesNotMatch(text, /n new/);
   assert.match(text.split("\n")[1]!, /^hello from a plugin/);
+});
+
+Deno.test("repaintPane() gives the same frame as view() when only the screen changed", () => {
+  const s: TuiState = { ...busyState(120, 32), mode: "terminal" };
+  const before = view(s, { keymap, screen: screen(89, 30), tabLines: null });
+  const next = screen(89, 30);
+  next.text(0, 1, "typed", { fg: 3 });
+  next.cursor = { x: 5, y: 1 };
+  const full = view(s, { keymap, screen: next, tabLines: null });
+  const fast = repaintPane(s, before, next)!;
+  assert.deepEqual(fast.toText(), full.toText());
+  assert.deepEqual([...fast.fg], [...full.fg]);
+  assert.deepEqual(fast.cursor, full.cursor);
+  assert.equal(repaintPane({ ...s, overlay: { type: "help" } }, before, next), null);
 });

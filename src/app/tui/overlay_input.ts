@@ -1,0 +1,86 @@
+/**
+ * Keys while an overlay is open: help, quit confirmation, restart choice,
+ * the input line (rename, watcher pattern) and the command palette. Pure.
+ */
+
+import type { Overlay, TuiState } from "../../model/tui.ts";
+import type { KeyEvent, UserInput } from "../../tui/keys.ts";
+import type { Keymap } from "../../tui/keymap.ts";
+import { paletteItems } from "../../tui/view/overlays.ts";
+import { act } from "./actions.ts";
+import type { TuiEffect } from "./events.ts";
+
+export function overlayInput(
+  s: TuiState,
+  o: Overlay,
+  ev: UserInput,
+  keymap: Keymap,
+  fx: TuiEffect[],
+): TuiState {
+  if (ev.type === "mouse") return s;
+  const close = { ...s, overlay: null };
+  const name = ev.type === "key" ? ev.name : "";
+  switch (o.type) {
+    case "help":
+      return ev.type === "key" && ["esc", "?", "q", "enter"].includes(name) ? close : s;
+    case "confirm-quit":
+      if (name === "y" || name === "Y") fx.push({ type: "quit" });
+      return name === "y" || name === "Y" || name === "n" || name === "N" || name === "esc"
+        ? close
+        : s;
+    case "restart-choice":
+      if (name === "s") fx.push({ type: "restart", ids: [o.target] });
+      if (name === "g") {
+        const ids = s.sessions.filter((r) => r.group === o.group).map((r) => r.id);
+        fx.push({ type: "restart", ids });
+      }
+      return ["s", "g", "esc"].includes(name) ? close : s;
+    case "input": {
+      if (ev.type === "paste") {
+        return { ...s, overlay: { ...o, text: o.text + ev.text.replace(/[\r\n]+/g, " ") } };
+      }
+      if (name === "esc") return close;
+      if (name === "enter") {
+        const text = o.text.trim();
+        if (o.purpose === "rename") {
+          if (text) fx.push({ type: "rename", id: o.target, name: text });
+          return close;
+        }
+        // state.watch follows the watchers engine ("watched"), which may refuse a pattern.
+        fx.push({ type: "watch", id: o.target, pattern: text || null });
+        return close;
+      }
+      return { ...s, overlay: { ...o, text: edit(o.text, ev) } };
+    }
+    case "palette": {
+      if (ev.type === "paste") return s;
+      const items = paletteItems(s, keymap);
+      if (name === "esc") return close;
+      if (name === "up" || name === "ctrl+p") {
+        return { ...s, overlay: { ...o, index: Math.max(0, o.index - 1) } };
+      }
+      if (name === "down" || name === "ctrl+n" || name === "tab") {
+        return { ...s, overlay: { ...o, index: Math.min(items.length - 1, o.index + 1) } };
+      }
+      if (name === "enter") {
+        const item = items[o.index];
+        if (!item) return close;
+        if (keymap.bindings.some((b) => b.action === item.name) || item.name === "restart-group") {
+          return act(close, item.name, null, fx);
+        }
+        fx.push({ type: "tab-command", tab: item.tab ?? s.tab, name: item.command ?? item.name });
+        return close;
+      }
+      const query = edit(o.query, ev);
+      return query === o.query ? s : { ...s, overlay: { ...o, query, index: 0 } };
+    }
+  }
+}
+
+/** Line editing for the input line and the palette: text, backspace, ctrl+u, ctrl+w. */
+function edit(text: string, key: KeyEvent): string {
+  if (key.name === "backspace" || key.name === "ctrl+h") return [...text].slice(0, -1).join("");
+  if (key.name === "ctrl+u") return "";
+  if (key.name === "ctrl+w") return text.replace(/\S+\s*$/, "");
+  return key.text ? text + key.text : text;
+}

@@ -1,0 +1,383 @@
+/**
+ * `deno task live <agent> [scenario] [--hooks] [--lab DIR] [--hard-limit S]`
+ *
+ * The product's promise checked end to end: a real agent CLI runs INSIDE
+ * `lazyshell serve` (control API on, config.yml in the CLI's isolated HOME), against
+ * the capture mock on 127.0.0.1, driven through `ctl new` / `send` / `read`
+ * like an orchestrator would, with the capture tool's scenarios. lazyshell's
+ * view is polled with `list` (state, kind, source, ruleId, seq) and printed
+ * against what the screen showed; the verdict gives the latency from the
+ * prompt on screen to `blocked`, misses and false blocked episodes.
+ *
+ * Keys are sent with `ctl send` (scripted input, not typed by a user): the
+ * user-interrupt rule does not see them; the TUI check does that by hand.
+ * Leftovers (Codex's app-server daemon) are ended by PID (liveness via /proc).
+ */
+
+import { parseArgs } from "node:util";
+import { AGENTS } from "../capture/agents/mod.ts";
+import type { ScenarioName } from "../capture/profile.ts";
+import { type Player, SCENARIO_BODIES } from "../capture/scenarios.ts";
+import { startMockServer } from "../capture/mock/server.ts";
+import { sleep } from "../capture/driver_util.ts";
+import { captureProcesses, endProcesses } from "../capture/procs.ts";
+import { request } from "../../src/ctl/client.ts";
+import { codexNotifyLine } from "../../src/ipc/integrations.ts";
+import { opencodePlugin } from "../../src/ipc/opencode_plugin.ts";
+import { selfCommand } from "../../src/plugin/self.ts";
+import { type Expected, judge, type Observed, render } from "./timeline.ts";
+
+const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
+const SCRIPTS_DIR = `${ROOT}/tools/capture/scripts`;
+
+function shellQuote(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`;
+}
+
+interface Entry {
+  id: string;
+  state: string | null;
+  kind: string | null;
+  source: string | null;
+  ruleId: string | null;
+  seq: number | null;
+  status: string;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      hooks: { type: "boolean", default: false },
+      lab: { type: "string", default: Deno.env.get("LAB_DIR") ?? "/work/lab" },
+      "hard-limit": { type: "string", default: "240" },
+      out: { type: "string" },
+    },
+  });
+  const [agentId, scenarioArg = "tool"] = positionals;
+  const agent = agentId ? AGENTS[agentId] : undefined;
+  if (!agent) {
+    console.error(`Usage: deno task live <${Object.keys(AGENTS).join("|")}> [scenario] [--hooks]`);
+    return 2;
+  }
+  const scenario = scenarioArg as ScenarioName;
+  if (!SCENARIO_BODIES[scenario]) {
+    console.error(`Unknown scenario: ${scenarioArg}`);
+    return 2;
+  }
+  const lab = values.lab;
+  const name = `live-${agent.id}-${scenario}${values.hooks ? "-hooks" : ""}`;
+  const tmp = Deno.makeTempDirSync({ prefix: "lazyshell-live-" });
+  const notifyLog = `${tmp}/notifications.txt`;
+  Deno.mkdirSync(`${tmp}/run`, { mode: 0o700 });
+  const t0 = Date.now();
+  const now = () => Date.now() - t0;
+  const expected: Expected[] = [];
+  const observed: Observed[] = [];
+  const log = (line: string) => console.log(`${(now() / 1000).toFixed(1).padStart(6)}s  ${line}`);
+  const stop = new AbortController();
+  let turnsEnded = 0;
+  const mockListeners = new Set<(type: string) => void>();
+  let onTurnEnd = () => {};
+
+  await using mock = await startMockServer({
+    onEvent(e) {
+      if (e.kind === "aux" || e.type === "unhandled" || e.type === "error") return;
+      if (e.type === "stream_start") log(`mock: streaming (${e.script})`);
+      if (e.type === "turn_end") {
+        log("mock: turn end");
+        onTurnEnd();
+      }
+      mockListeners.forEach((l) => l(e.type));
+    },
+  });
+  const spec = await agent.setup({
+    lab,
+    mockUrl: mock.url,
+    mockPort: mock.port,
+    scenario,
+    name,
+    scriptsDir: SCRIPTS_DIR,
+  });
+  // lazyshell's config goes in the CLI's isolated HOME: setting XDG_CONFIG_HOME would hide
+  // the CLIs' own seeded config (opencode reads $XDG_CONFIG_HOME/opencode).
+  const configDir = `${spec.env.HOME}/.config/lazyshell`;
+  Deno.mkdirSync(configDir, { recursive: true });
+  Deno.writeTextFileSync(
+    `${configDir}/config.yml`,
+    [
+      "control:",
+      "  enabled: true",
+      "notify:",
+      `  fallback_command: "cat >> ${notifyLog}"`,
+      "  rate_limit_seconds: 0",
+      "agents:",
+      "  claude:",
+      `    inject_hooks: ${values.hooks}`,
+      "",
+    ].join("\n"),
+  );
+
+  if (values.hooks) installIntegration(agent.id, spec.env.HOME ?? "/nonexistent");
+  // With --hooks, Claude runs as a plain `claude` command so lazyshell injects its own hooks.
+  const args = values.hooks && agent.id === "claude"
+    ? spec.args.filter((a, i, all) => a !== "--settings" && all[i - 1] !== "--settings")
+    : spec.args;
+  const command = [spec.file, ...args].map(shellQuote).join(" ");
+  const env = {
+    ...spec.env,
+    XDG_RUNTIME_DIR: `${tmp}/run`,
+    DENO_DIR: Deno.env.get("DENO_DIR") ?? "/root/.cache/deno",
+    DENO_NO_UPDATE_CHECK: "1",
+  };
+  log(`${name}: serve + ${command} (mock ${mock.url})`);
+  const serve = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${ROOT}/main.ts`, "serve"],
+    cwd: spec.cwd,
+    env,
+    clearEnv: true,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const stderrLines: string[] = [];
+  const ready = Promise.withResolvers<string>();
+  const pump = (async () => {
+    const decoder = new TextDecoder();
+    let buf = "";
+    for await (const chunk of serve.stderr) {
+      buf += decoder.decode(chunk, { stream: true });
+      let nl;
+      while ((nl = buf.indexOf("\n")) >= 0) {
+        const line = buf.slice(0, nl);
+        buf = buf.slice(nl + 1);
+        stderrLines.push(line);
+        const m = /control: (\S+?),/.exec(line);
+        if (m) ready.resolve(m[1]!);
+      }
+    }
+    ready.reject(new Error(`serve ended: ${stderrLines.join(" | ")}`));
+  })();
+
+  let sock = "";
+  let target = "";
+  let screen = "";
+  let exitCode = 1;
+  const call = async (verb: string, a: Record<string, unknown>, ms = 15000) => {
+    const { response } = await request(sock, verb, a, ms);
+    if (!response.ok) throw new Error(`${verb}: ${response.error}`);
+    return response.result as Record<string, unknown>;
+  };
+  const label = (state: string, note: string, source: string, t = now()) => {
+    expected.push({ t, state, note, source });
+    log(`expect ${state} (${source}): ${note}`);
+  };
+
+  const pollers: Promise<void>[] = [];
+  try {
+    sock = await Promise.race([
+      ready.promise,
+      sleep(60000).then(() => Promise.reject(new Error("serve not ready in 60 s"))),
+    ]);
+    const entry = await call("new", { command, cwd: spec.cwd, name: agent.id });
+    target = String(entry.id);
+    label("starting", "session created", "driver");
+    let last = "";
+    // lazyshell's view: list every 150 ms.
+    pollers.push((async () => {
+      while (!stop.signal.aborted) {
+        try {
+          const r = await call("list", {});
+          const s = (r.sessions as Entry[]).find((x) => x.id === target);
+          const key = s ? `${s.state}|${s.kind}|${s.source}|${s.ruleId}|${s.seq}` : "";
+          if (s && key !== last) {
+            last = key;
+            observed.push({
+              t: now(),
+              state: s.state,
+              kind: s.kind,
+              source: s.source,
+              ruleId: s.ruleId,
+              seq: s.seq,
+            });
+            log(`   lazyshell: ${s.state} kind=${s.kind} source=${s.source} rule=${s.ruleId}`);
+          }
+        } catch { /* exiting */ }
+        await sleep(150, stop.signal);
+      }
+    })());
+    const screenWaiters = new Set<() => void>();
+    pollers.push((async () => {
+      while (!stop.signal.aborted) {
+        try {
+          const r = await call("read", { target });
+          screen = (r.lines as string[]).join("\n");
+          screenWaiters.forEach((w) => w());
+        } catch { /* exiting */ }
+        await sleep(150, stop.signal);
+      }
+    })());
+    const waitFor = (test: () => boolean, ms: number): Promise<number | null> => {
+      if (test()) return Promise.resolve(now());
+      return new Promise((resolve) => {
+        const done = (v: number | null) => {
+          clearTimeout(timer);
+          screenWaiters.delete(w);
+          stop.signal.removeEventListener("abort", abort);
+          resolve(v);
+        };
+        const w = () => test() && done(now());
+        const abort = () => done(null);
+        const timer = setTimeout(abort, ms);
+        stop.signal.addEventListener("abort", abort, { once: true });
+        screenWaiters.add(w);
+      });
+    };
+    const busy = () => agent.busyRe?.test(screen) ?? false;
+    const waitMock = (type: string, ms: number) =>
+      new Promise<boolean>((resolve) => {
+        const l = (t: string) => t === type && done(true);
+        const done = (ok: boolean) => {
+          clearTimeout(timer);
+          mockListeners.delete(l);
+          resolve(ok);
+        };
+        const timer = setTimeout(() => done(false), ms);
+        mockListeners.add(l);
+      });
+    const turnWaiters = new Set<() => void>();
+    const turnEnd = async () => {
+      const t = await waitFor(() => !busy(), 30000);
+      label("done", "model finished; working indicator gone", "screen", t ?? now());
+      turnsEnded++;
+      turnWaiters.forEach((w) => w());
+    };
+    onTurnEnd = () => void turnEnd();
+    const send = (text: string) => call("send", { target, text }).catch((e) => log(String(e)));
+
+    const player: Player = {
+      agent,
+      focusOut: false,
+      wait: (ms) => sleep(ms, stop.signal),
+      async waitScreen(re, ms, what) {
+        const t = await waitFor(() => re.test(screen), ms);
+        if (t === null) log(`(timeout waiting for ${what})`);
+        return t === null ? null : { t_ms: t, off: 0 };
+      },
+      waitMock: (type, ms) => waitMock(type, ms),
+      waitTurnEnd: (ms) =>
+        new Promise((resolve) => {
+          const w = () => done(true);
+          const done = (ok: boolean) => {
+            clearTimeout(timer);
+            turnWaiters.delete(w);
+            resolve(ok);
+          };
+          const timer = setTimeout(() => done(false), ms);
+          turnWaiters.add(w);
+        }),
+      turnsEnded: () => turnsEnded,
+      async prompt(text) {
+        for (const ch of text) {
+          await send(ch);
+          await sleep(35, stop.signal);
+        }
+        await sleep(700, stop.signal);
+        const at = now();
+        await send("\r");
+        const shown = waitFor(busy, 80000);
+        if (!(await waitMock("request", 60000))) {
+          log("no model request 60 s after Enter: pressing Enter again");
+          await send("\r");
+        }
+        const seen = await shown;
+        label("working", `submitted: ${text}`, seen ? "screen" : "driver", seen ?? at);
+      },
+      key(data, note) {
+        log(`key ${JSON.stringify(data)}: ${note}`);
+        void send(data);
+      },
+      async labelOnScreen(state, note, test, ms = 20000) {
+        const at = now();
+        const t = await waitFor(() => test(screen, ""), ms);
+        label(state, note, t === null ? "driver" : "screen", t ?? at);
+      },
+      label: (state, note, source, at) => label(state, note, source, at?.t_ms ?? now()),
+      note: (text) => log(`note: ${text}`),
+      procs: () => {},
+      screenText: () => screen,
+    };
+    const hard = Number(values["hard-limit"]) * 1000;
+    const outcome = await Promise.race([
+      SCENARIO_BODIES[scenario](player).then(() => "ok" as const),
+      sleep(hard, stop.signal).then(() => "hard-limit" as const),
+    ]);
+    if (outcome === "hard-limit") log("HARD LIMIT reached");
+    exitCode = 0;
+  } catch (error) {
+    log(`error: ${(error as Error).stack ?? error}`);
+  } finally {
+    stop.abort();
+    await Promise.allSettled(pollers);
+    if (target) {
+      try {
+        await call("kill", { target }, 10000);
+      } catch (error) {
+        log(`kill: ${error}`);
+      }
+    }
+    try {
+      serve.kill("SIGTERM");
+    } catch { /* gone */ }
+    const status = await Promise.race([serve.status, sleep(10000).then(() => null)]);
+    if (!status) {
+      try {
+        serve.kill("SIGKILL");
+      } catch { /* gone */ }
+      await serve.status;
+    }
+    await pump.catch(() => {});
+    const left = captureProcesses(null, spec.env.HOME ?? "/nonexistent");
+    if (left.length) {
+      const pids = await endProcesses(left.map((p) => p.pid));
+      log(`ended leftover pids ${pids.join(" ")} (${left.map((p) => p.comm).join(" ")})`);
+    }
+  }
+  let notes = "";
+  try {
+    notes = Deno.readTextFileSync(notifyLog);
+  } catch { /* none sent */ }
+  const verdict = judge(expected, observed);
+  const report = [
+    `== ${name} (${spec.version})`,
+    render(expected, observed, verdict),
+    "notifications (fallback_command):",
+    notes.trim() || "(none)",
+  ].join("\n");
+  console.log("\n" + report);
+  if (values.out) Deno.writeTextFileSync(`${values.out}/${name}.txt`, report + "\n");
+  const serveErr = stderrLines.filter((l) => !/ready|ending every session/.test(l));
+  if (serveErr.length) console.log("serve stderr:\n" + serveErr.join("\n"));
+  Deno.removeSync(tmp, { recursive: true });
+  return exitCode;
+}
+
+/**
+ * `--hooks`: what `lazyshell init --agents` prints, installed in the CLI's
+ * isolated HOME (Claude's hooks are injected per launch by lazyshell itself).
+ */
+function installIntegration(agent: string, home: string): void {
+  if (agent === "opencode") {
+    Deno.writeTextFileSync(`${home}/.config/opencode/plugin/lazyshell.js`, opencodePlugin());
+  } else if (agent === "codex") {
+    const file = `${home}/.codex/config.toml`;
+    const toml = Deno.readTextFileSync(file).replace(
+      /^notify = .*$/m,
+      codexNotifyLine(selfCommand()),
+    );
+    Deno.writeTextFileSync(file, toml);
+  }
+}
+
+if (import.meta.main) Deno.exit(await main(Deno.args));
