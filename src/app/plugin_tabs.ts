@@ -160,6 +160,7 @@ export async function startPluginTabs(
     plugins,
     problems: discovered.problems,
     follow(index: number, selected: string | null) {
+      tabs.forEach((t, i) => (t.active = i === index - 1));
       plugins.setActive(index > 0 ? tabs[index - 1]?.id ?? null : null);
       if (selected !== lastSelected) {
         lastSelected = selected;
@@ -179,6 +180,9 @@ const CLICK: Record<number, string> = { 0: "left", 1: "middle", 2: "right" };
 /** One plugin host as a TUI tab: its frame, or its error and stderr tail. */
 export class PluginTab implements Tab {
   #listeners = new Set<() => void>();
+  /** Shown now: every frame redraws. Hidden: only title, capturing or commands changes do. */
+  active = false;
+  #bar = "";
 
   constructor(readonly host: PluginHost) {}
 
@@ -264,8 +268,11 @@ export class PluginTab implements Tab {
     return { [Symbol.dispose]: () => this.#listeners.delete(listener) };
   }
 
-  /** The host says the tab changed. */
+  /** The host says the tab changed; a hidden tab's frames cost the TUI nothing. */
   changed(): void {
+    const bar = JSON.stringify([this.title, this.capturing, this.commands]);
+    if (!this.active && bar === this.#bar) return;
+    this.#bar = bar;
     for (const l of this.#listeners) l();
   }
 }
