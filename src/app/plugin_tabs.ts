@@ -140,7 +140,8 @@ export async function startPluginTabs(
     onChange: (id) => tabsById.get(id)?.changed(),
   });
   plugins.start(discovered.plugins);
-  const tabs = plugins.hosts.map((host) => new PluginTab(host));
+  // `<id> reload` also re-detects agents: a CLI installed meanwhile shows up.
+  const tabs = plugins.hosts.map((host) => new PluginTab(host, () => plugins.refreshAgents()));
   for (const tab of tabs) tabsById.set(tab.id, tab);
 
   let lastSelected: string | null = null;
@@ -160,6 +161,7 @@ export async function startPluginTabs(
     plugins,
     problems: discovered.problems,
     follow(index: number, selected: string | null) {
+      tabs.forEach((t, i) => (t.active = i === index - 1));
       plugins.setActive(index > 0 ? tabs[index - 1]?.id ?? null : null);
       if (selected !== lastSelected) {
         lastSelected = selected;
@@ -179,8 +181,11 @@ const CLICK: Record<number, string> = { 0: "left", 1: "middle", 2: "right" };
 /** One plugin host as a TUI tab: its frame, or its error and stderr tail. */
 export class PluginTab implements Tab {
   #listeners = new Set<() => void>();
+  /** Shown now: every frame redraws. Hidden: only title, capturing or commands changes do. */
+  active = false;
+  #bar = "";
 
-  constructor(readonly host: PluginHost) {}
+  constructor(readonly host: PluginHost, private readonly onReload: () => void = () => {}) {}
 
   get id(): string {
     return this.host.id;
@@ -251,8 +256,10 @@ export class PluginTab implements Tab {
   }
 
   command(name: string): void {
-    if (name === "reload") void this.host.reload().then(() => this.changed());
-    else this.host.command(name);
+    if (name === "reload") {
+      this.onReload();
+      void this.host.reload().then(() => this.changed());
+    } else this.host.command(name);
   }
 
   resize(width: number, height: number): void {
@@ -264,8 +271,11 @@ export class PluginTab implements Tab {
     return { [Symbol.dispose]: () => this.#listeners.delete(listener) };
   }
 
-  /** The host says the tab changed. */
+  /** The host says the tab changed; a hidden tab's frames cost the TUI nothing. */
   changed(): void {
+    const bar = JSON.stringify([this.title, this.capturing, this.commands]);
+    if (!this.active && bar === this.#bar) return;
+    this.#bar = bar;
     for (const l of this.#listeners) l();
   }
 }

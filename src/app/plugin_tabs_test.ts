@@ -96,6 +96,17 @@ Deno.test("plugin tabs run against the runtime: frames, errors, requests, env", 
   good.key({ type: "key", name: "x", text: "x", raw: "x" });
   await until(() => good.host.state.frame?.view === "key x", "key x");
   assert.match(good.title, /^Good \(\d+\)$/, "the frame's count shows on the tab");
+  let redraws = 0;
+  const sub = good.onChange(() => redraws++);
+  good.active = false;
+  good.changed();
+  const before = redraws;
+  good.changed(); // same title, capturing and commands: a hidden tab asks for no redraw
+  assert.equal(redraws, before);
+  good.active = true;
+  good.changed();
+  assert.equal(redraws, before + 1, "the shown tab redraws on every frame");
+  sub[Symbol.dispose]();
   const lines = good.render(60, 10);
   assert.ok(lines.length >= 1);
   assert.ok(lines.every((l) => l.reduce((n, s) => n + [...s.text].length, 0) <= 60), "clipped");

@@ -57,6 +57,8 @@ export class TuiApp implements Disposable {
   readonly #decoder = new KeyDecoder();
   readonly #subs: Disposable[] = [];
   #tabs: readonly Tab[];
+  #tabSubs: Disposable[] = [];
+  #started = false;
   #prev: Frame | null = null;
   /** The frame before #prev and the last screen read: reused, not reallocated, each frame. */
   #spare: Frame | null = null;
@@ -91,6 +93,7 @@ export class TuiApp implements Disposable {
       tabs: () => this.#tabs,
       dispatch: (e) => this.dispatch(e),
       paneSize: () => sessionSize(this.state.cols, this.state.rows),
+      bodySize: () => layout(this.state.cols, this.state.rows).body,
       scrollOf: (id) => this.state.scroll[id] ?? 0,
       quit: (code) => this.quit(code),
     };
@@ -108,6 +111,7 @@ export class TuiApp implements Disposable {
   }
 
   start(): void {
+    this.#started = true;
     this.#port.port1.onmessage = () => {
       if (!this.#immediate) return;
       this.#immediate = false;
@@ -128,15 +132,32 @@ export class TuiApp implements Disposable {
     }));
     // W3: a new agent_stats_command line for the selected session.
     this.#subs.push(runtime.notifications.stats.on(() => this.#syncRows()));
-    this.#syncTabs();
-    for (const tab of this.#tabs) {
-      this.#subs.push(tab.onChange(() => {
-        this.#syncTabs();
-        if (this.state.tab > 0) this.#invalidate();
-      }));
-    }
+    this.#watchTabs();
     this.#syncRows();
     this.#render();
+  }
+
+  /**
+   * Sets the plugin tabs (they may start after the first frame: their
+   * processes cost start-up time the screen need not wait for).
+   */
+  setTabs(tabs: readonly Tab[]): void {
+    if (this.#disposed) return;
+    this.#tabs = tabs;
+    if (this.#started) this.#watchTabs();
+  }
+
+  #watchTabs(): void {
+    for (const s of this.#tabSubs) s[Symbol.dispose]();
+    this.#tabSubs = this.#tabs.map((tab) =>
+      tab.onChange(() => {
+        this.#syncTabs();
+        if (this.state.tab > 0) this.#invalidate();
+      })
+    );
+    this.#syncTabs();
+    const body = layout(this.state.cols, this.state.rows).body;
+    for (const tab of this.#tabs) tab.resize(body.width, body.height);
   }
 
   dispatch(event: TuiEvent): void {
@@ -204,6 +225,7 @@ export class TuiApp implements Disposable {
     this.#port.port1.close();
     this.#port.port2.close();
     for (const s of this.#subs) s[Symbol.dispose]();
+    for (const s of this.#tabSubs) s[Symbol.dispose]();
   }
 
   #handle(events: ReturnType<KeyDecoder["feed"]>): void {

@@ -19,6 +19,8 @@ export interface EffectContext {
   dispatch(event: TuiEvent): void;
   /** The size new and resized sessions get (the pane). */
   paneSize(): { cols: number; rows: number };
+  /** The area plugin tabs draw in (the whole screen under the tab bar). */
+  bodySize(): { width: number; height: number };
   /** Current scrollback offset of a session's view. */
   scrollOf(id: string): number;
   quit(code: number): void;
@@ -95,7 +97,7 @@ export function runEffect(ctx: EffectContext, fx: TuiEffect): void {
         return;
       case "resize-sessions":
         for (const s of store.list()) s.resize(fx.cols, fx.rows);
-        for (const t of ctx.tabs()) t.resize(fx.cols, fx.rows);
+        for (const t of ctx.tabs()) t.resize(ctx.bodySize().width, ctx.bodySize().height);
         return;
       case "tab-key":
         ctx.tabs()[fx.tab - 1]?.key(fx.key);

@@ -12,6 +12,8 @@ export const ENTER =
 export const LEAVE =
   "\x1b[?2026l\x1b[?1006l\x1b[?1002l\x1b[?1000l\x1b[?1003l\x1b[?2004l\x1b[0m\x1b[?25h\x1b[?1049l";
 
+import { quietStderr, restoreStderr } from "./stderr.ts";
+
 const encoder = new TextEncoder();
 
 export class HostTerminal {
@@ -33,8 +35,10 @@ export class HostTerminal {
     for (let n = 0; n < data.length;) n += Deno.stdout.writeSync(data.subarray(n));
   }
 
-  enter(): void {
+  /** `stderrDir`: where stray stderr goes meanwhile (stderr.ts), so it cannot scribble on frames. */
+  enter(stderrDir?: string): void {
     if (this.#entered) return;
+    if (stderrDir) quietStderr(stderrDir);
     Deno.stdin.setRaw(true);
     this.#raw = true;
     this.#entered = true;
@@ -54,5 +58,6 @@ export class HostTerminal {
         Deno.stdin.setRaw(false);
       } catch { /* stdin gone */ }
     }
+    restoreStderr();
   }
 }

@@ -73,39 +73,42 @@ async function run(host: HostTerminal, runtime: Runtime): Promise<number> {
   // Plugin tabs (P7): interactive exec pauses drawing and diverts stdin to the command.
   let paused = false;
   let divert: ((text: string) => void) | null = null;
-  const body = layout(size.cols, size.rows).body;
-  let plugins: WiredPluginTabs | null = null;
-  try {
-    plugins = await startPluginTabs(runtime, {
-      width: body.width,
-      height: body.height,
-      select: (id) => app.dispatch({ type: "select", id }),
-      selected: () => app.state.selected,
-      handover: ptyHandover({
-        write: (t) => host.write(t),
-        size: () => host.size,
-        divert: (sink) => (divert = sink),
-        pause: () => (paused = true),
-        resume: () => {
-          paused = false;
-          app.redraw();
-        },
-      }),
-    });
-  } catch (error) {
-    logTo(env)(`plugin tabs: ${messageOf(error)}`);
-  }
   const app = new TuiApp({
     runtime,
     write: (t) => {
       if (!paused) host.write(t);
     },
     ...size,
-    tabs: plugins?.tabs ?? [],
   });
-  if (plugins?.problems[0]) {
-    app.dispatch({ type: "message", text: plugins.problems[0], error: true });
-  }
+  // Started after the first frame: their processes need not delay it.
+  const plugins: { wired: WiredPluginTabs | null } = { wired: null };
+  const startTabs = async () => {
+    const body = layout(size.cols, size.rows).body;
+    try {
+      plugins.wired = await startPluginTabs(runtime, {
+        width: body.width,
+        height: body.height,
+        select: (id) => app.dispatch({ type: "select", id }),
+        selected: () => app.state.selected,
+        handover: ptyHandover({
+          write: (t) => host.write(t),
+          size: () => host.size,
+          divert: (sink) => (divert = sink),
+          pause: () => (paused = true),
+          resume: () => {
+            paused = false;
+            app.redraw();
+          },
+        }),
+      });
+    } catch (error) {
+      logTo(env)(`plugin tabs: ${messageOf(error)}`);
+      return;
+    }
+    app.setTabs(plugins.wired.tabs);
+    const problem = plugins.wired.problems[0];
+    if (problem) app.dispatch({ type: "message", text: problem, error: true });
+  };
   const onWinch = () => {
     const { cols, rows } = host.size;
     app.resize(cols, rows);
@@ -116,16 +119,18 @@ async function run(host: HostTerminal, runtime: Runtime): Promise<number> {
     return [name as Deno.Signal, handler] as const;
   });
   Deno.addSignalListener("SIGWINCH", onWinch);
+  let tabsStarted: Promise<void> = Promise.resolve();
   try {
-    host.enter();
+    host.enter(dataDir(env));
     splashHandedOver();
     runtime.notifications.setSink((bytes) => host.write(bytes));
     app.start();
+    tabsStarted = startTabs();
     const input = {
       feed: (text: string) => {
         if (divert) return divert(text);
         app.feed(text);
-        plugins?.follow(app.state.tab, app.state.selected);
+        plugins.wired?.follow(app.state.tab, app.state.selected);
       },
       quit: (code: number) => app.quit(code),
     };
@@ -138,7 +143,8 @@ async function run(host: HostTerminal, runtime: Runtime): Promise<number> {
     runtime.notifications.setSink(null);
     app[Symbol.dispose]();
     host.restore();
-    await plugins?.[Symbol.asyncDispose]();
+    await tabsStarted;
+    await plugins.wired?.[Symbol.asyncDispose]();
     Deno.removeSignalListener("SIGWINCH", onWinch);
     for (const [name, handler] of signals) Deno.removeSignalListener(name, handler);
     await runtime[Symbol.asyncDispose]();

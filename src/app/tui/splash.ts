@@ -6,10 +6,12 @@
  * terminal back before the error is printed.
  */
 
+import { dataDir } from "../../config/paths.ts";
 import { initialTuiState } from "../../model/tui.ts";
 import { diff } from "../../tui/diff.ts";
 import { resolveKeymap } from "../../tui/keymap.ts";
 import { view } from "../../tui/view/mod.ts";
+import { quietStderr, restoreStderr } from "./stderr.ts";
 
 export const STARTING = "starting…";
 let shown = false;
@@ -24,6 +26,7 @@ export function showSplash(): void {
     };
     const frame = view(state, { keymap: resolveKeymap().keymap, screen: null, tabLines: null });
     Deno.stdin.setRaw(true);
+    quietStderr(dataDir(Deno.env.toObject()));
     shown = true;
     write("\x1b[?1049h\x1b[?25l" + diff(null, frame));
   } catch { /* no splash, no harm */ }
@@ -42,6 +45,7 @@ export function leaveSplash(): void {
     write("\x1b[0m\x1b[?25h\x1b[?1049l");
     Deno.stdin.setRaw(false);
   } catch { /* terminal gone */ }
+  restoreStderr();
 }
 
 /** The loop took the terminal over: nothing to give back here any more. */

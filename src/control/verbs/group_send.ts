@@ -7,6 +7,7 @@
 
 import { UserError } from "../../errors.ts";
 import { defineVerb, flag, str } from "../verb.ts";
+import { typeInto } from "../typing.ts";
 import { resolveTargets } from "../targets.ts";
 
 export interface MemberResult {
@@ -37,15 +38,17 @@ export default defineVerb({
     },
     { name: "enter", type: "bool", help: "press Enter after the text" },
   ],
-  run({ host }, args): { group: string; count: number; skipped: number; members: MemberResult[] } {
+  async run(
+    { host },
+    args,
+  ): Promise<{ group: string; count: number; skipped: number; members: MemberResult[] }> {
     const group = str(args, "group")!;
     const members = resolveTargets(host.store, { group });
     const running = members.filter((s) => s.status === "running");
     if (running.length === 0) {
       throw new UserError(`Every session of group ${group} has exited: nothing sent`);
     }
-    const data = str(args, "text")! + (flag(args, "enter") ? "\r" : "");
-    for (const s of running) s.write(data, false);
+    await typeInto(running, str(args, "text")!, flag(args, "enter"));
     return {
       group,
       count: running.length,

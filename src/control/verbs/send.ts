@@ -11,6 +11,7 @@ import { isAgentState } from "../../model/agent.ts";
 import { defineVerb, flag, str } from "../verb.ts";
 import { label } from "../entry.ts";
 import { resolveTarget } from "../targets.ts";
+import { typeInto } from "../typing.ts";
 
 export default defineVerb({
   name: "send",
@@ -40,7 +41,10 @@ export default defineVerb({
       help: "only if the session is in agent state S right now",
     },
   ],
-  run({ host }, args): { id: string; name: string; bytes: number; state: string | null } {
+  async run(
+    { host },
+    args,
+  ): Promise<{ id: string; name: string; bytes: number; state: string | null }> {
     const session = resolveTarget(host.store, str(args, "target")!);
     if (session.status === "exited") throw new UserError(`${label(session)} has exited`);
     const ifState = str(args, "ifState");
@@ -56,8 +60,10 @@ export default defineVerb({
         );
       }
     }
-    const data = str(args, "text")! + (flag(args, "enter") ? "\r" : "");
-    session.write(data, false);
+    const text = str(args, "text")!;
+    const enter = flag(args, "enter");
+    const data = text + (enter ? "\r" : "");
+    await typeInto([session], text, enter);
     return {
       id: session.id,
       name: session.name,

@@ -1,0 +1,70 @@
+/**
+ * Keeps stray stderr output off the TUI's screen. While the TUI owns the
+ * terminal, fd 2 points to `<data dir>/tui-stderr.log` (this run's), and
+ * is pointed back before anything is printed for the user.
+ *
+ * Why: Deno clears its progress bar on stderr (`ESC[0G ESC[2K ESC[J`) at
+ * every dynamic import when stderr is a terminal, even when it shows none:
+ * one `await import()` after the first frame erased the screen below the
+ * cursor (found with tests/tui_e2e_test.ts). Library warnings would do the
+ * same. Done with dup/dup2 through FFI; without FFI nothing changes.
+ */
+
+interface Libc {
+  creat(path: Uint8Array, mode: number): number;
+  dup(fd: number): number;
+  dup2(fd: number, to: number): number;
+  close(fd: number): number;
+}
+
+let libc: Libc | null | undefined;
+let saved = -1;
+
+function load(): Libc | null {
+  if (libc !== undefined) return libc;
+  libc = null;
+  if (Deno.build.os !== "linux" && Deno.build.os !== "darwin") return libc;
+  try {
+    const lib = Deno.dlopen(
+      Deno.build.os === "linux" ? "libc.so.6" : "/usr/lib/libSystem.B.dylib",
+      {
+        creat: { parameters: ["buffer", "u32"], result: "i32" },
+        dup: { parameters: ["i32"], result: "i32" },
+        dup2: { parameters: ["i32", "i32"], result: "i32" },
+        close: { parameters: ["i32"], result: "i32" },
+      } as const,
+    );
+    libc = lib.symbols;
+  } catch {
+    libc = null;
+  }
+  return libc;
+}
+
+/** Sends fd 2 to `<dir>/tui-stderr.log` until restoreStderr(); idempotent. */
+export function quietStderr(dir: string): void {
+  if (saved >= 0) return;
+  const c = load();
+  if (!c) return;
+  try {
+    Deno.mkdirSync(dir, { recursive: true });
+  } catch { /* creat reports it */ }
+  const fd = c.creat(new TextEncoder().encode(`${dir}/tui-stderr.log\0`), 0o600);
+  if (fd < 0) return;
+  const copy = c.dup(2);
+  if (copy < 0 || c.dup2(fd, 2) < 0) {
+    if (copy >= 0) c.close(copy);
+    c.close(fd);
+    return;
+  }
+  c.close(fd);
+  saved = copy;
+}
+
+/** Points fd 2 back at the terminal; idempotent. */
+export function restoreStderr(): void {
+  if (saved < 0 || !libc) return;
+  libc.dup2(saved, 2);
+  libc.close(saved);
+  saved = -1;
+}
