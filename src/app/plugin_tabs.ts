@@ -140,7 +140,8 @@ export async function startPluginTabs(
     onChange: (id) => tabsById.get(id)?.changed(),
   });
   plugins.start(discovered.plugins);
-  const tabs = plugins.hosts.map((host) => new PluginTab(host));
+  // `<id> reload` also re-detects agents: a CLI installed meanwhile shows up.
+  const tabs = plugins.hosts.map((host) => new PluginTab(host, () => plugins.refreshAgents()));
   for (const tab of tabs) tabsById.set(tab.id, tab);
 
   let lastSelected: string | null = null;
@@ -184,7 +185,7 @@ export class PluginTab implements Tab {
   active = false;
   #bar = "";
 
-  constructor(readonly host: PluginHost) {}
+  constructor(readonly host: PluginHost, private readonly onReload: () => void = () => {}) {}
 
   get id(): string {
     return this.host.id;
@@ -255,8 +256,10 @@ export class PluginTab implements Tab {
   }
 
   command(name: string): void {
-    if (name === "reload") void this.host.reload().then(() => this.changed());
-    else this.host.command(name);
+    if (name === "reload") {
+      this.onReload();
+      void this.host.reload().then(() => this.changed());
+    } else this.host.command(name);
   }
 
   resize(width: number, height: number): void {
