@@ -118,6 +118,10 @@ export async function runCapture(o: CaptureOptions): Promise<CaptureResult> {
   type ScreenTest = (screen: string, title: string) => boolean;
   const watchers = new Set<{ test: ScreenTest; hit: (at: At) => void }>();
   let turnsEnded = 0;
+  /** Where the CLI's current busy spell began (null while it shows no working indicator). */
+  let busyOnset: At | null = null;
+  const isBusy = (screen: string, title: string) =>
+    o.agent.busyRe !== undefined && (o.agent.busyRe.test(screen) || o.agent.busyRe.test(title));
   const turnWaiters = new Set<() => void>();
   /** End offsets of chunks handed to the emulator and not parsed yet. */
   const parsing: At[] = [];
@@ -249,17 +253,17 @@ export async function runCapture(o: CaptureOptions): Promise<CaptureResult> {
       const busy = o.agent.busyRe;
       let at = rec.here();
       send("\r", "user", "Enter (submit prompt)");
-      // Watch from the key on, so the label lands where the indicator first appears.
-      const shown = busy
-        ? waitFor((sc, title) => busy.test(sc) || busy.test(title), 80000, "working indicator")
-        : Promise.resolve(null);
       if (!(await player.waitMock("request", 60000))) {
         rec.event("note", { note: "no model request 60 s after Enter: pressing Enter again" });
         at = rec.here();
         send("\r", "user", "Enter again (the first one did not submit)");
       }
       const note = `user submitted prompt: ${text}`;
-      const seen = await shown;
+      // Working from the onset of the busy spell the turn's request falls in (a loaded CLI
+      // may blink busy/idle before the turn really starts), or the next onset.
+      const seen = !busy
+        ? null
+        : busyOnset ?? await waitFor((sc, title) => isBusy(sc, title), 20000, "working indicator");
       if (seen) rec.label("working", `${note} (on screen)`, "screen", seen);
       else rec.label("working", note, "driver", at);
     },
@@ -336,9 +340,11 @@ export async function runCapture(o: CaptureOptions): Promise<CaptureResult> {
       parsing.push(at);
       term?.write(data, () => {
         parsing.shift();
-        if (watchers.size === 0) return;
+        if (watchers.size === 0 && !o.agent.busyRe) return;
         const screen = screenText();
         const title = term?.title ?? "";
+        if (!isBusy(screen, title)) busyOnset = null;
+        else busyOnset ??= at;
         for (const w of [...watchers]) if (w.test(screen, title)) w.hit(at);
       });
     });
