@@ -231,7 +231,11 @@ export class DetectionHub implements Disposable {
         // D7: whatever types into a session (keys or ctl send) first gets a
         // fresh state from the output that has not been classified yet.
         if (t.settle !== null) this.#classify(t);
-        if (!e.typed) return;
+        if (!e.typed) {
+          // An interrupt key from `ctl send` still ends the turn idle (not done).
+          if (isInterrupt(e.data)) this.#feed(t, { type: "scripted-interrupt" });
+          return;
+        }
         this.#feed(t, { type: "typed", interrupt: isInterrupt(e.data) });
         return;
       case "exit":

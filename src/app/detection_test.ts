@@ -195,6 +195,23 @@ Deno.test("hub: hook latch, visible blocker over a stale hook, and the user's in
   }
 });
 
+Deno.test("hub: Esc from ctl send (not typed) interrupts the turn too", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await using store = new SessionStore({ shell: "/bin/bash", env, cols: 100, rows: 24 });
+    using hub = hubFor(store).hub;
+    const session = store.create({ command: await fakeClaude(dir, [WORKING, IDLE]) });
+    await until(hub, session, (h) => h.status(session.id)?.state === "working");
+    hub.hook(session.id, { state: "working", kind: null, msg: null, event: "UserPromptSubmit" });
+    session.write("\x1b", false); // an orchestrator's Esc mid-turn
+    session.write("\r", false);
+    await until(hub, session, (h) => h.status(session.id)?.state === "idle");
+    assert.equal(hub.status(session.id)?.ruleId, "interrupt");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("hub: a declaration from a foreground program ends when the shell is back", async () => {
   await using store = new SessionStore({ shell: "/bin/bash", env, cols: 80, rows: 24 });
   // Output never settles here: only the foreground sampler can see `sleep`

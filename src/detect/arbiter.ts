@@ -7,8 +7,9 @@
  * - visible blocker: a `visible_blocker` rule on screen overrides a hook
  *   `working` that is older than BLOCKER_STALE_MS and predates the repaint
  *   showing it; it reverts when the prompt leaves the screen;
- * - interrupt: Esc / Ctrl+C typed while `working`, followed by settled
- *   output, ends the turn (`idle`) — no hook fires on interrupt.
+ * - interrupt: Esc / Ctrl+C typed (or sent alone by `ctl send`, which
+ *   otherwise is not typing) while `working`, followed by settled output,
+ *   ends the turn (`idle`, not `done`) — no hook fires on interrupt.
  * - answered prompt (the same evidence, for a hook `blocked`): keys typed
  *   after it, then a settled screen with no blocked rule, mean the user
  *   answered: Esc / Ctrl+C denied it (`idle`; Claude fires no hook on a
@@ -44,6 +45,11 @@ export type Evidence =
   | { readonly type: "agent"; readonly agent: string | null }
   /** The user typed (not `ctl send`); `interrupt` for Esc / Ctrl+C. */
   | { readonly type: "typed"; readonly interrupt: boolean }
+  /**
+   * Esc / Ctrl+C sent by a script (`ctl send`): it interrupts the turn or
+   * denies a prompt like a typed one, but is not the user looking (done stays).
+   */
+  | { readonly type: "scripted-interrupt" }
   | { readonly type: "hook"; readonly event: HookEvidence }
   /** A settled-screen classification; null when no manifest with rules applies. */
   | { readonly type: "screen"; readonly result: RuleResult | null }
@@ -161,6 +167,15 @@ function apply(s: ArbiterState, e: Evidence, now: number): ArbiterState {
         screenDerived: seen(s.screenDerived),
         cleared: declared !== s.declared ? seen(s.status) : seen(s.cleared),
         interruptAt: e.interrupt && working ? now : s.interruptAt,
+      };
+    }
+    case "scripted-interrupt": {
+      const blockedHook = s.latched && s.hook?.state === "blocked" && s.answered === null;
+      return {
+        ...s,
+        answeredAt: blockedHook ? s.answeredAt ?? now : s.answeredAt,
+        answeredByInterrupt: blockedHook || s.answeredByInterrupt,
+        interruptAt: s.status?.state === "working" ? now : s.interruptAt,
       };
     }
     case "hook":

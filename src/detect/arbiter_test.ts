@@ -62,6 +62,17 @@ const scenarios: [string, Step[], ("idle" | "done")?][] = [
     [100, typed(true), "working/screen/working-title"],
     [200, screen("idle", "ready-title"), "idle/screen/ready-title"],
   ], "done"],
+  ["turn_end done: an Esc from ctl send ends the turn idle too (qwen, tools/live)", [
+    [0, screen("working", "working-title"), "working/screen/working-title"],
+    [100, { type: "scripted-interrupt" }, "working/screen/working-title"],
+    [200, screen("idle", "ready-title"), "idle/screen/ready-title"],
+  ], "done"],
+  ["a scripted interrupt is not the user looking: done stays", [
+    [0, screen("working", "working-title"), "working/screen/working-title"],
+    [100, screen("idle", "ready-title"), "done/screen/turn-end"],
+    [200, { type: "scripted-interrupt" }, "done/screen/turn-end"],
+    [300, screen("idle", "ready-title"), "done/screen/turn-end"],
+  ], "done"],
   ["hook: an idle report after done (Claude's idle_prompt, 60 s later) keeps done until typed", [
     [0, hook("working", "UserPromptSubmit"), "working/hook/hook:UserPromptSubmit"],
     [100, hook("done", "Stop"), "done/hook/hook:Stop"],
@@ -137,6 +148,11 @@ const scenarios: [string, Step[], ("idle" | "done")?][] = [
   ["denied prompt: Esc on a hook blocked, prompt gone → idle (no hook fires)", [
     [0, hook("blocked", "PermissionRequest"), "blocked/hook/hook:PermissionRequest"],
     [100, typed(true), "blocked/hook/hook:PermissionRequest"],
+    [200, screen("idle", "idle-prompt"), "idle/input/interrupt"],
+  ]],
+  ["denied by a script: Esc from ctl send on a hook blocked, prompt gone → idle", [
+    [0, hook("blocked", "PermissionRequest"), "blocked/hook/hook:PermissionRequest"],
+    [100, { type: "scripted-interrupt" }, "blocked/hook/hook:PermissionRequest"],
     [200, screen("idle", "idle-prompt"), "idle/input/interrupt"],
   ]],
   ["a hook blocked with no keys typed stays blocked whatever the screen", [
