@@ -130,7 +130,7 @@ for (const file of process.argv.slice(2)) {
 await new Promise((r) => setTimeout(r, 1000));
 `,
   );
-  const files = ["opencode-tool", "opencode-interrupt"].map((n) =>
+  const files = ["opencode-tool", "opencode-interrupt", "opencode-deny"].map((n) =>
     new URL(`${n}.plugin-events.jsonl`, FIXTURES).pathname
   );
   const result = await run([Deno.execPath(), "run", "-A", "--quiet", driver, ...files], {
@@ -143,6 +143,11 @@ await new Promise((r) => setTimeout(r, 1000));
     ["working", null],
     ["done", null],
     ["working", null],
+    ["idle", null],
+    // opencode-deny (real opencode under lazyshell, tools/live): Esc on the permission prompt
+    // is `permission.replied` reply=reject, then `session.idle`: idle, never a "done".
+    ["working", null],
+    ["blocked", "permission"],
     ["idle", null],
   ]);
 });

@@ -11,7 +11,7 @@ import { testEnv, waitFor, waitForText } from "../src/session/test_util.ts";
 
 const WAIT = 30_000;
 
-async function setup() {
+function setup() {
   const dir = Deno.makeTempDirSync({ prefix: "lazyshell-tui-actions-" });
   const env = testEnv({ XDG_CONFIG_HOME: `${dir}/c`, XDG_DATA_HOME: `${dir}/d` });
   const runtime = new Runtime({ env, config: parseConfig("", "config.yml"), cwd: dir });
@@ -29,7 +29,7 @@ async function setup() {
 }
 
 Deno.test("n, r, v, W and x act on real sessions", async () => {
-  await using t = await setup();
+  await using t = setup();
   const { runtime, app } = t;
   // n: a new shell, selected, in terminal mode.
   app.feed("n");

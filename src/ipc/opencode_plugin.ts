@@ -5,7 +5,8 @@
  * event to its `event` hook — captured in fixtures/hooks/opencode-*.plugin-events.jsonl:
  * `session.status {status:{type:"busy"}}` at submit and per model request,
  * `permission.asked` / `question.asked` when it waits for the user,
- * `*.replied` after the answer, `session.error` (MessageAbortedError on
+ * `*.replied` after the answer (`permission.replied` with `reply: "reject"`
+ * when the user denied: the turn ends, idle — not done), `session.error` (MessageAbortedError on
  * Esc Esc) then `session.idle` at the end of a turn.
  *
  * The plugin writes hook messages straight to `$LAZYSHELL_SOCK` with
@@ -56,6 +57,10 @@ export const Lazyshell = async () => {
         case "permission.asked": send("blocked", "permission", event.type); break;
         case "question.asked": send("blocked", "question", event.type); break;
         case "permission.replied":
+          // A rejected permission ends the turn (session.idle follows): the user's choice, not done.
+          if (p.reply === "reject") { aborted = true; send("idle", null, event.type); }
+          else send("working", null, event.type);
+          break;
         case "question.replied": send("working", null, event.type); break;
         case "session.error":
           if (p.error?.name === "MessageAbortedError") { aborted = true; send("idle", null, event.type); }

@@ -89,14 +89,38 @@ export function readProcess(
   return { pid, startTime: before.startTime, comm: before.comm, argv, exe };
 }
 
+const CACHE_MS = 1000;
+
 export class LinuxProcessTable implements ProcessTable {
+  /**
+   * Last answer per session leader. Detection asks after every settled
+   * output (a 10 Hz spinner: 10 times a second); while the same process
+   * (same pid, start time and comm) holds the foreground its argv is
+   * re-read at most every CACHE_MS (a program may rewrite its argv, and a
+   * read racing an exec may see the old one).
+   */
+  #last = new Map<number, { info: ProcessInfo; at: number }>();
+
   foreground(leaderPid: number): ProcessInfo | null {
     const leader = readProcStat(leaderPid);
-    if (!leader || leader.tpgid <= 0) return null;
-    const direct = readProcess(leader.tpgid);
-    if (direct) return direct;
+    if (!leader || leader.tpgid <= 0) {
+      this.#last.delete(leaderPid);
+      return null;
+    }
+    const cached = this.#last.get(leaderPid);
+    if (cached?.info.pid === leader.tpgid && performance.now() - cached.at < CACHE_MS) {
+      const now = leader.tpgid === leaderPid ? leader : readProcStat(leader.tpgid);
+      const info = cached.info;
+      // exec keeps pid and start time but changes comm: then argv is read again.
+      if (now?.startTime === info.startTime && now.comm === info.comm && now.state !== "Z") {
+        return info;
+      }
+    }
     // The group leader of a pipeline may be gone while members remain.
-    return this.#firstMemberOf(leader.tpgid);
+    const info = readProcess(leader.tpgid) ?? this.#firstMemberOf(leader.tpgid);
+    if (info) this.#last.set(leaderPid, { info, at: performance.now() });
+    else this.#last.delete(leaderPid);
+    return info;
   }
 
   #firstMemberOf(pgrp: number): ProcessInfo | null {

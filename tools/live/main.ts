@@ -296,7 +296,12 @@ export async function main(argv: string[]): Promise<number> {
       },
       key(data, note) {
         log(`key ${JSON.stringify(data)}: ${note}`);
-        void send(data);
+        // Answers to a prompt go the orchestrator's safe way: only while lazyshell says blocked.
+        if (/^(approve|Esc \(deny)/.test(note)) {
+          void call("send", { target, text: data, ifState: "blocked" }).catch((e) =>
+            log(`REFUSED ${e}`)
+          );
+        } else void send(data);
       },
       async labelOnScreen(state, note, test, ms = 20000) {
         const at = now();
