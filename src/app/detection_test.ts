@@ -198,11 +198,13 @@ Deno.test("hub: hook latch, visible blocker over a stale hook, and the user's in
 Deno.test("hub: Esc from ctl send (not typed) interrupts the turn too", async () => {
   const dir = await Deno.makeTempDir();
   try {
+    let clock = 1_000_000;
     await using store = new SessionStore({ shell: "/bin/bash", env, cols: 100, rows: 24 });
-    using hub = hubFor(store).hub;
+    using hub = hubFor(store, () => clock).hub;
     const session = store.create({ command: await fakeClaude(dir, [WORKING, IDLE]) });
     await until(hub, session, (h) => h.status(session.id)?.state === "working");
     hub.hook(session.id, { state: "working", kind: null, msg: null, event: "UserPromptSubmit" });
+    clock += 100;
     session.write("\x1b", false); // an orchestrator's Esc mid-turn
     session.write("\r", false);
     await until(hub, session, (h) => h.status(session.id)?.state === "idle");
