@@ -2,7 +2,7 @@
  * Detection latency (issue #3, "Measurements"): a fake agent that draws like
  * Claude Code (bench/fake_claude.ts) runs in a real PTY under a real
  * SessionStore, watched by the detector; a bot answers each permission prompt
- * 1–3 s after it appears and types the next task 1–3 s after a turn ends.
+ * 1–3 s after it appears and types the next task 0.3–1 s after a turn ends.
  * The agent writes its true state (with the time the frame was written) to a
  * side file; the detector's state changes are timestamped as they happen.
  *
@@ -11,7 +11,7 @@
  * false-blocked episodes while the agent works and while it is idle.
  * Targets: 0 misses, 0 false episodes, afterglow ≤ 0.1 s, p95 ≤ 100 ms.
  *
- *   deno run -A bench/detect_latency.ts [--prompts 26] [--seed 7] [--verbose]
+ *   deno run -A bench/detect_latency.ts [--prompts 25] [--seed 7] [--verbose]
  */
 
 import { parseArgs } from "node:util";
@@ -24,7 +24,7 @@ import { analyse, type Change, type TruthRecord } from "./detect_latency_stats.t
 const args = parseArgs({
   args: Deno.args,
   options: {
-    prompts: { type: "string", default: "26" },
+    prompts: { type: "string", default: "25" },
     verbose: { type: "boolean", default: false },
     seed: { type: "string", default: "7" },
     "hard-limit": { type: "string", default: "420" },
@@ -127,7 +127,8 @@ async function main(): Promise<number> {
           finished = true;
           break;
         }
-        await sleep(between(1000, 3000));
+        // The next task comes sooner than an answer: only prompts are timed against the bot.
+        await sleep(between(300, 1000));
         const task = TASKS[tasks++ % TASKS.length]!;
         for (const ch of task) {
           session.write(ch);
