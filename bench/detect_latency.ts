@@ -20,6 +20,7 @@ import { SessionStore } from "../src/session/store.ts";
 import { loadCatalog } from "../src/app/catalog.ts";
 import { attachDetector } from "./detect_latency_detector.ts";
 import { analyse, type Change, type TruthRecord } from "./detect_latency_stats.ts";
+import { rng } from "./corpus.ts";
 
 const args = parseArgs({
   args: Deno.args,
@@ -34,17 +35,7 @@ const PROMPTS = Number(args.values.prompts);
 const SEED = Number(args.values.seed);
 const HARD_LIMIT_MS = Number(args.values["hard-limit"]) * 1000;
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const rand = mulberry32(SEED * 7919);
+const rand = rng(SEED * 7919);
 const between = (lo: number, hi: number) => lo + (hi - lo) * rand();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
