@@ -2,7 +2,7 @@
  * Detection latency (issue #3, "Measurements"): a fake agent that draws like
  * Claude Code (bench/fake_claude.ts) runs in a real PTY under a real
  * SessionStore, watched by the detector; a bot answers each permission prompt
- * 1–3 s after it appears and types the next task 1–3 s after a turn ends.
+ * 1–3 s after it appears and types the next task 0.3–1 s after a turn ends.
  * The agent writes its true state (with the time the frame was written) to a
  * side file; the detector's state changes are timestamped as they happen.
  *
@@ -11,7 +11,7 @@
  * false-blocked episodes while the agent works and while it is idle.
  * Targets: 0 misses, 0 false episodes, afterglow ≤ 0.1 s, p95 ≤ 100 ms.
  *
- *   deno run -A bench/detect_latency.ts [--prompts 26] [--seed 7] [--verbose]
+ *   deno run -A bench/detect_latency.ts [--prompts 25] [--seed 7] [--verbose]
  */
 
 import { parseArgs } from "node:util";
@@ -20,11 +20,12 @@ import { SessionStore } from "../src/session/store.ts";
 import { loadCatalog } from "../src/app/catalog.ts";
 import { attachDetector } from "./detect_latency_detector.ts";
 import { analyse, type Change, type TruthRecord } from "./detect_latency_stats.ts";
+import { rng } from "./corpus.ts";
 
 const args = parseArgs({
   args: Deno.args,
   options: {
-    prompts: { type: "string", default: "26" },
+    prompts: { type: "string", default: "25" },
     verbose: { type: "boolean", default: false },
     seed: { type: "string", default: "7" },
     "hard-limit": { type: "string", default: "420" },
@@ -34,17 +35,7 @@ const PROMPTS = Number(args.values.prompts);
 const SEED = Number(args.values.seed);
 const HARD_LIMIT_MS = Number(args.values["hard-limit"]) * 1000;
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const rand = mulberry32(SEED * 7919);
+const rand = rng(SEED * 7919);
 const between = (lo: number, hi: number) => lo + (hi - lo) * rand();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -127,7 +118,8 @@ async function main(): Promise<number> {
           finished = true;
           break;
         }
-        await sleep(between(1000, 3000));
+        // The next task comes sooner than an answer: only prompts are timed against the bot.
+        await sleep(between(300, 1000));
         const task = TASKS[tasks++ % TASKS.length]!;
         for (const ch of task) {
           session.write(ch);

@@ -16,6 +16,8 @@
  * Randomness comes from $FAKE_SEED (mulberry32), so runs repeat.
  */
 
+import { rng } from "./corpus.ts";
+
 const enc = new TextEncoder();
 const COLS = (() => {
   try {
@@ -27,17 +29,7 @@ const COLS = (() => {
 const truthFile = Deno.env.get("FAKE_TRUTH") ?? "/dev/null";
 const truth = Deno.openSync(truthFile, { create: true, append: true });
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const rand = mulberry32(Number(Deno.env.get("FAKE_SEED") ?? "1"));
+const rand = rng(Number(Deno.env.get("FAKE_SEED") ?? "1"));
 const between = (lo: number, hi: number) => lo + (hi - lo) * rand();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

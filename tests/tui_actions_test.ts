@@ -8,6 +8,7 @@ import { parseConfig } from "../src/config/config.ts";
 import { Runtime } from "../src/app/runtime.ts";
 import { TuiApp } from "../src/app/tui/app.ts";
 import { testEnv, waitFor, waitForText } from "../src/session/test_util.ts";
+import { within } from "../src/util/async.ts";
 
 const WAIT = 30_000;
 
@@ -65,10 +66,17 @@ Deno.test("n, r, v, W and x act on real sessions", async () => {
   assert.equal(runtime.store.get(first.id), undefined);
   assert.equal(app.state.selected, second.id);
 
-  // x: kill, then x again removes the exited session.
+  // x: kill, then x again removes the exited session. The app's rows follow
+  // the store asynchronously: wait for the row before acting on it.
   await waitForText(second, /\S/, WAIT);
+  await waitFor(
+    second,
+    () => app.state.sessions.some((r) => r.id === second.id && r.status === "running"),
+    WAIT,
+    "the restarted session's row",
+  );
   app.feed("x");
-  await second.exited;
+  assert.ok(await within(second.exited, WAIT), "x ended the session");
   await waitFor(second, () => app.state.sessions[0]?.status === "exited", WAIT, "exited row");
   app.feed("x");
   assert.equal(runtime.store.list().length, 0);

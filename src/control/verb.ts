@@ -22,6 +22,16 @@ export interface ArgSpec {
   readonly help: string;
 }
 
+/** The positional TARGET every single-session verb takes (resolved by targets.ts). */
+export const TARGET_ARG: ArgSpec = {
+  name: "target",
+  type: "string",
+  positional: true,
+  required: true,
+  meta: "TARGET",
+  help: "session id or exact name",
+};
+
 export type Args = Readonly<Record<string, string | number | boolean | undefined>>;
 
 export interface VerbContext {

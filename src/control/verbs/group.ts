@@ -1,6 +1,6 @@
 /** `group TARGET GROUP`: puts a session in a group (C2). */
 
-import { defineVerb, str } from "../verb.ts";
+import { defineVerb, str, TARGET_ARG } from "../verb.ts";
 import { label } from "../entry.ts";
 import { resolveTarget } from "../targets.ts";
 
@@ -8,14 +8,7 @@ export default defineVerb({
   name: "group",
   summary: "Put a session in a group",
   args: [
-    {
-      name: "target",
-      type: "string",
-      positional: true,
-      required: true,
-      meta: "TARGET",
-      help: "session id or exact name",
-    },
+    TARGET_ARG,
     {
       name: "group",
       type: "string",

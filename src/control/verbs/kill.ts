@@ -7,7 +7,7 @@
 import { UserError } from "../../errors.ts";
 import type { Session } from "../../session/session.ts";
 import { within } from "../../util/async.ts";
-import { defineVerb, str } from "../verb.ts";
+import { defineVerb, str, TARGET_ARG } from "../verb.ts";
 import { entryOf, label, type SessionEntry } from "../entry.ts";
 import { resolveTarget } from "../targets.ts";
 import type { ControlHost } from "../host.ts";
@@ -16,14 +16,7 @@ export default defineVerb({
   name: "kill",
   summary: "End a session's process (it stays listed as exited)",
   args: [
-    {
-      name: "target",
-      type: "string",
-      positional: true,
-      required: true,
-      meta: "TARGET",
-      help: "session id or exact name",
-    },
+    TARGET_ARG,
   ],
   async run({ host }, args): Promise<SessionEntry> {
     const session = resolveTarget(host.store, str(args, "target")!);

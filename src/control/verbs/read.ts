@@ -4,21 +4,14 @@
  * screen. Returns secrets verbatim: nothing is masked (docs/control-api.md).
  */
 
-import { defineVerb, num, str } from "../verb.ts";
+import { defineVerb, num, str, TARGET_ARG } from "../verb.ts";
 import { resolveTarget } from "../targets.ts";
 
 export default defineVerb({
   name: "read",
   summary: "Print a session's screen (or its last N lines) as plain text",
   args: [
-    {
-      name: "target",
-      type: "string",
-      positional: true,
-      required: true,
-      meta: "TARGET",
-      help: "session id or exact name",
-    },
+    TARGET_ARG,
     { name: "tail", type: "int", meta: "N", help: "the last N lines of scrollback and screen" },
   ],
   run({ host }, args): { id: string; name: string; lines: string[] } {

@@ -1,20 +1,13 @@
 /** `rename TARGET NAME` (C2). */
 
-import { defineVerb, str } from "../verb.ts";
+import { defineVerb, str, TARGET_ARG } from "../verb.ts";
 import { resolveTarget } from "../targets.ts";
 
 export default defineVerb({
   name: "rename",
   summary: "Rename a session",
   args: [
-    {
-      name: "target",
-      type: "string",
-      positional: true,
-      required: true,
-      meta: "TARGET",
-      help: "session id or exact name",
-    },
+    TARGET_ARG,
     {
       name: "name",
       type: "string",

@@ -8,7 +8,7 @@
 
 import { UserError } from "../../errors.ts";
 import { isAgentState } from "../../model/agent.ts";
-import { defineVerb, flag, str } from "../verb.ts";
+import { defineVerb, flag, str, TARGET_ARG } from "../verb.ts";
 import { label } from "../entry.ts";
 import { resolveTarget } from "../targets.ts";
 import { typeInto } from "../typing.ts";
@@ -17,14 +17,7 @@ export default defineVerb({
   name: "send",
   summary: "Type text into a session, as if typed",
   args: [
-    {
-      name: "target",
-      type: "string",
-      positional: true,
-      required: true,
-      meta: "TARGET",
-      help: "session id or exact name",
-    },
+    TARGET_ARG,
     {
       name: "text",
       type: "string",

@@ -1,6 +1,6 @@
 /** `ungroup TARGET`: takes a session out of its group (C2). */
 
-import { defineVerb, str } from "../verb.ts";
+import { defineVerb, str, TARGET_ARG } from "../verb.ts";
 import { label } from "../entry.ts";
 import { resolveTarget } from "../targets.ts";
 
@@ -8,14 +8,7 @@ export default defineVerb({
   name: "ungroup",
   summary: "Take a session out of its group",
   args: [
-    {
-      name: "target",
-      type: "string",
-      positional: true,
-      required: true,
-      meta: "TARGET",
-      help: "session id or exact name",
-    },
+    TARGET_ARG,
   ],
   run({ host }, args): { id: string; name: string; previous: string | null } {
     const session = resolveTarget(host.store, str(args, "target")!);
