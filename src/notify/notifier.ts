@@ -18,6 +18,7 @@
 import type { AgentStatus } from "../model/agent.ts";
 import { messageOf } from "../errors.ts";
 import { within } from "../util/async.ts";
+import { readText } from "../util/streams.ts";
 import {
   type FocusLike,
   hostBytes,
@@ -195,7 +196,7 @@ export class Notifier implements AsyncDisposable {
       timedOut = true;
       kill(child);
     }, timeoutMs);
-    const stderr = readBounded(child.stderr, 4096);
+    const stderr = readText(child.stderr, { max: 4096 });
     try {
       const [, status] = await Promise.all([writeAll(child.stdin, `${text}\n`), child.status]);
       // A backgrounded grandchild may keep stderr open: do not wait for it.
@@ -238,25 +239,4 @@ async function writeAll(stream: WritableStream<Uint8Array>, text: string): Promi
       await writer.abort();
     } catch { /* closed already */ }
   }
-}
-
-/** Reads a stream to its end (or until cancelled), keeping at most `max` characters. */
-function readBounded(
-  stream: ReadableStream<Uint8Array>,
-  max: number,
-): { text: Promise<string>; cancel: () => void } {
-  const reader = stream.getReader();
-  const decoder = new TextDecoder();
-  const text = (async () => {
-    let out = "";
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        if (out.length < max) out += decoder.decode(value, { stream: true });
-      }
-    } catch { /* cancelled */ }
-    return out.slice(0, max);
-  })();
-  return { text, cancel: () => void reader.cancel().catch(() => {}) };
 }

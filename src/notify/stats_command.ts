@@ -12,6 +12,7 @@
 
 import { within } from "../util/async.ts";
 import { sanitize } from "./policy.ts";
+import { readText } from "../util/streams.ts";
 
 export const STATS_INTERVAL_MS = 5000;
 
@@ -134,7 +135,7 @@ export class StatsCommand implements AsyncDisposable {
       stderr: "null",
     }).spawn();
     this.#child = child;
-    const stdout = firstLine(child.stdout);
+    const stdout = readText(child.stdout, { max: 65536, firstLine: true });
     try {
       const timeoutMs = this.#options.timeoutMs ?? 3000;
       if (!(await within(child.status, timeoutMs))) {
@@ -159,26 +160,4 @@ export class StatsCommand implements AsyncDisposable {
       this.#child = null;
     }
   }
-}
-
-/** Reads up to the first newline (or 64 KiB), then stops reading. */
-function firstLine(
-  stream: ReadableStream<Uint8Array>,
-): { text: Promise<string>; cancel: () => void } {
-  const reader = stream.getReader();
-  const decoder = new TextDecoder();
-  const text = (async () => {
-    let out = "";
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        out += decoder.decode(value, { stream: true });
-        if (out.includes("\n") || out.length > 65536) break;
-      }
-    } catch { /* cancelled */ }
-    void reader.cancel().catch(() => {});
-    return out.split("\n")[0] ?? "";
-  })();
-  return { text, cancel: () => void reader.cancel().catch(() => {}) };
 }
