@@ -32,6 +32,16 @@ export const TARGET_ARG: ArgSpec = {
   help: "session id or exact name",
 };
 
+/** The positional GROUP of the broadcast verbs. */
+export const GROUP_ARG: ArgSpec = {
+  name: "group",
+  type: "string",
+  positional: true,
+  required: true,
+  meta: "GROUP",
+  help: "group name",
+};
+
 export type Args = Readonly<Record<string, string | number | boolean | undefined>>;
 
 export interface VerbContext {

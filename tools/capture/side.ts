@@ -7,6 +7,7 @@
 
 import type { LaunchSpec } from "./profile.ts";
 import type { Recorder } from "./recorder.ts";
+import { pause } from "../../src/util/async.ts";
 
 const decoder = new TextDecoder();
 
@@ -159,17 +160,4 @@ export class SideChannels {
     );
     copy(this.spec.notifyLog, "notify.jsonl");
   }
-}
-
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done, { once: true });
-  });
 }

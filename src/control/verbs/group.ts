@@ -1,6 +1,6 @@
 /** `group TARGET GROUP`: puts a session in a group (C2). */
 
-import { defineVerb, str, TARGET_ARG } from "../verb.ts";
+import { defineVerb, GROUP_ARG, str, TARGET_ARG } from "../verb.ts";
 import { label } from "../entry.ts";
 import { resolveTarget } from "../targets.ts";
 
@@ -9,14 +9,7 @@ export default defineVerb({
   summary: "Put a session in a group",
   args: [
     TARGET_ARG,
-    {
-      name: "group",
-      type: "string",
-      positional: true,
-      required: true,
-      meta: "GROUP",
-      help: "group name",
-    },
+    GROUP_ARG,
   ],
   run({ host }, args): { id: string; name: string; group: string | null } {
     const session = resolveTarget(host.store, str(args, "target")!);

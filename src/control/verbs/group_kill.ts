@@ -4,7 +4,7 @@
  */
 
 import { UserError } from "../../errors.ts";
-import { defineVerb, str } from "../verb.ts";
+import { defineVerb, GROUP_ARG, str } from "../verb.ts";
 import { resolveTargets } from "../targets.ts";
 import { endSession } from "./kill.ts";
 
@@ -12,14 +12,7 @@ export default defineVerb({
   name: "group-kill",
   summary: "End every running session of a group",
   args: [
-    {
-      name: "group",
-      type: "string",
-      positional: true,
-      required: true,
-      meta: "GROUP",
-      help: "group name",
-    },
+    GROUP_ARG,
   ],
   async run({ host }, args): Promise<{
     group: string;

@@ -6,7 +6,7 @@
  */
 
 import { UserError } from "../../errors.ts";
-import { defineVerb, flag, str } from "../verb.ts";
+import { defineVerb, flag, GROUP_ARG, str } from "../verb.ts";
 import { typeInto } from "../typing.ts";
 import { resolveTargets } from "../targets.ts";
 
@@ -20,14 +20,7 @@ export default defineVerb({
   name: "group-send",
   summary: "Type text into every running session of a group",
   args: [
-    {
-      name: "group",
-      type: "string",
-      positional: true,
-      required: true,
-      meta: "GROUP",
-      help: "group name",
-    },
+    GROUP_ARG,
     {
       name: "text",
       type: "string",

@@ -9,6 +9,7 @@
 
 import { anthropic, type ApiAdapter, chat, gemini, responses } from "./apis.ts";
 import { chunksOf, decide, plan, type ScriptName, toolCallFor } from "./scripts.ts";
+import { pause } from "../../../src/util/async.ts";
 
 export type MockEventType =
   | "request"
@@ -210,19 +211,5 @@ function json(data: unknown, status = 200): Response {
   return new Response(JSON.stringify(data), {
     status,
     headers: { "content-type": "application/json" },
-  });
-}
-
-/** Waits `ms`, or less when `signal` aborts; never leaves a timer behind. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done, { once: true });
   });
 }
