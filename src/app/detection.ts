@@ -11,7 +11,9 @@
  *
  * Owns: one timer per session at most (settle) plus one for a visible
  * blocker going stale, and a foreground sampler while a declared
- * working/blocked is live; `dispose` clears them all.
+ * working/blocked is live, all on the shared timer grid (util/ticker.ts:
+ * the settle checks of busy sessions ride the PTY reactor's wake-ups);
+ * `dispose` clears them all.
  */
 
 import type { AgentStatus, BlockedKind } from "../model/agent.ts";
@@ -23,6 +25,7 @@ import { classify } from "../detect/rules.ts";
 import { identify } from "../session/identity.ts";
 import type { AgentIdentity } from "../session/identity.ts";
 import { terminalView } from "../session/screen_view.ts";
+import { ticker } from "../util/ticker.ts";
 import type { Session } from "../session/session.ts";
 import type { SessionEvent } from "../session/session_events.ts";
 import type { SessionStore, StoreEvent } from "../session/store.ts";
@@ -69,10 +72,10 @@ interface Tracked {
   flushQueued: boolean;
   firstOutputAt: number | null;
   lastOutputAt: number;
-  settle: ReturnType<typeof setTimeout> | null;
-  recheck: ReturnType<typeof setTimeout> | null;
+  settle: Disposable | null;
+  recheck: Disposable | null;
   /** Samples the foreground while a declared working/blocked waits for its program to end. */
-  fgWatch: ReturnType<typeof setInterval> | null;
+  fgWatch: Disposable | null;
   exited: boolean;
   /** pid of the last foreground process seen (program exit = the shell is back). */
   foregroundPid: number | null;
@@ -263,7 +266,7 @@ export class DetectionHub implements Disposable {
   }
 
   #arm(t: Tracked, wait: number): void {
-    t.settle = setTimeout(() => {
+    t.settle = ticker.after(wait, () => {
       t.settle = null;
       if (this.#disposed || t.firstOutputAt === null) return;
       const now = Date.now();
@@ -271,11 +274,11 @@ export class DetectionHub implements Disposable {
       const deadline = t.firstOutputAt + this.#maxWaitMs - now;
       if (quiet > 0 && deadline > 0) this.#arm(t, Math.min(quiet, deadline));
       else this.#classify(t);
-    }, Math.max(0, wait));
+    });
   }
 
   #classify(t: Tracked): void {
-    if (t.settle !== null) clearTimeout(t.settle);
+    t.settle?.[Symbol.dispose]();
     t.settle = null;
     t.firstOutputAt = null;
     this.#flushDeclared(t);
@@ -336,31 +339,31 @@ export class DetectionHub implements Disposable {
     const live = !t.exited && !this.#disposed && s?.source === "declared" &&
       (s.state === "working" || s.state === "blocked");
     if (!live) {
-      if (t.fgWatch !== null) clearInterval(t.fgWatch);
+      t.fgWatch?.[Symbol.dispose]();
       t.fgWatch = null;
       return;
     }
-    t.fgWatch ??= setInterval(() => {
+    t.fgWatch ??= ticker.every(FG_SAMPLE_MS, () => {
       if ((t.session.foreground()?.pid ?? null) !== t.foregroundPid) this.#classify(t);
-    }, FG_SAMPLE_MS);
+    });
   }
 
   /** A visible blocker waiting for a hook `working` to go stale needs no output to win. */
   #armRecheck(t: Tracked, now: number): void {
-    if (t.recheck !== null) clearTimeout(t.recheck);
+    t.recheck?.[Symbol.dispose]();
     t.recheck = null;
     const at = nextCheckAt(t.state, now);
     if (at === null || this.#disposed) return;
-    t.recheck = setTimeout(() => {
+    t.recheck = ticker.after(Math.max(1, at - now), () => {
       t.recheck = null;
       if (!this.#disposed) this.#feed(t, { type: "tick" });
-    }, Math.max(1, at - now));
+    });
   }
 
   #stopTimers(t: Tracked): void {
-    if (t.settle !== null) clearTimeout(t.settle);
-    if (t.recheck !== null) clearTimeout(t.recheck);
-    if (t.fgWatch !== null) clearInterval(t.fgWatch);
+    t.settle?.[Symbol.dispose]();
+    t.recheck?.[Symbol.dispose]();
+    t.fgWatch?.[Symbol.dispose]();
     t.settle = null;
     t.recheck = null;
     t.fgWatch = null;

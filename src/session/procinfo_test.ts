@@ -117,3 +117,22 @@ Deno.test("an OS without a process-table implementation fails with a clear error
     );
   }
 });
+
+Deno.test("an unchanged foreground group reuses the answer; a new group reads /proc again", async () => {
+  await using store = new SessionStore({ shell: "/bin/bash", env, cols: 80, rows: 24 });
+  const session = store.create();
+  await waitFor(session, () => session.foreground()?.comm === "bash", 15_000, "bash");
+  const table = processTableFor(Deno.build.os);
+  const first = table.foreground(session.pid, session.pid);
+  assert.equal(first?.comm, "bash");
+  session.write("sleep 30\r");
+  await waitFor(session, () => session.foreground()?.comm === "sleep", 15_000, "sleep");
+  // A caller whose group has not changed gets the answer it had, without /proc.
+  assert.equal(table.foreground(session.pid, session.pid), first);
+  // The group hint says the foreground moved: /proc is read and tells sleep.
+  assert.equal(table.foreground(session.pid, -2)?.comm, "sleep");
+  const group = table.foreground(session.pid, -2)!.pid;
+  assert.equal(table.foreground(session.pid, group)?.comm, "sleep");
+  session.write("\x03exit\r");
+  await session.exited;
+});

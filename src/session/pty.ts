@@ -7,6 +7,8 @@
 
 import * as nodePty from "@lydell/node-pty";
 import { PtyWriter } from "./pty_writer.ts";
+import { spawnPolled } from "./pty_polled.ts";
+import { ptyReactor } from "./pty_reactor.ts";
 
 export const HIGH_WATER = 1 << 20;
 export const LOW_WATER = 1 << 18;
@@ -35,9 +37,19 @@ export interface Pty {
   resume(): void;
   onData(listener: (data: string) => void): void;
   onExit(listener: (exit: PtyExit) => void): void;
+  /** Optional: read the child's answer to input just written if it comes within `ms` (blocks). */
+  awaitEcho?(ms: number): void;
+  /** Optional: the terminal's foreground process group (tcgetpgrp), -1 when unknown. */
+  foregroundGroup?(): number;
 }
 
 export function spawnPty(spec: PtySpawn): Pty {
+  const reactor = ptyReactor();
+  return reactor ? spawnPolled(spec, reactor) : spawnNodePty(spec);
+}
+
+/** node-pty's own streams: Windows, macOS, or no FFI. */
+export function spawnNodePty(spec: PtySpawn): Pty {
   const child = nodePty.spawn(spec.file, [...spec.args], {
     name: spec.env.TERM ?? "xterm-256color",
     cols: spec.cols,

@@ -10,45 +10,10 @@
  * libc) the caller keeps node-pty's own write.
  */
 
-const EAGAIN = 11;
-const EINTR = 4;
+import { EAGAIN, EINTR, type Libc, libc } from "./libc.ts";
+
 const RETRY_MIN_MS = 1;
 const RETRY_MAX_MS = 50;
-
-interface Libc {
-  write(fd: number, buf: Uint8Array, len: bigint): number | bigint;
-  errno(): number;
-}
-
-let libc: Libc | null | undefined;
-
-function loadLibc(): Libc | null {
-  if (libc !== undefined) return libc;
-  libc = null;
-  if (Deno.build.os !== "linux" && Deno.build.os !== "darwin") return libc;
-  try {
-    const name = Deno.build.os === "linux" ? "libc.so.6" : "/usr/lib/libSystem.B.dylib";
-    const errnoSymbol = Deno.build.os === "linux" ? "__errno_location" : "__error";
-    const lib = Deno.dlopen(
-      name,
-      {
-        write: { parameters: ["i32", "buffer", "usize"], result: "isize", nonblocking: false },
-        [errnoSymbol]: { parameters: [], result: "pointer" },
-      } as const,
-    );
-    const errnoFn = (lib.symbols as Record<string, () => Deno.PointerValue>)[errnoSymbol]!;
-    libc = {
-      write: (fd, buf, len) => lib.symbols.write(fd, buf, len),
-      errno: () => {
-        const p = errnoFn();
-        return p === null ? 0 : new Deno.UnsafePointerView(p).getInt32();
-      },
-    };
-  } catch {
-    libc = null;
-  }
-  return libc;
-}
 
 export class PtyWriter {
   readonly #fd: number;
@@ -66,7 +31,7 @@ export class PtyWriter {
   /** A writer for this fd, or null when FFI is not available (use node-pty's write). */
   static open(fd: number | undefined): PtyWriter | null {
     if (typeof fd !== "number" || fd < 0) return null;
-    const lib = loadLibc();
+    const lib = libc();
     return lib ? new PtyWriter(fd, lib) : null;
   }
 
@@ -93,7 +58,7 @@ export class PtyWriter {
     this.#timer = undefined;
     while (this.#queue.length > 0) {
       const head = this.#queue[0]!;
-      const n = Number(this.#libc.write(this.#fd, head, BigInt(head.length)));
+      const n = this.#libc.write(this.#fd, head, head.length);
       if (n < 0) {
         const errno = this.#libc.errno();
         if (errno === EINTR) continue;

@@ -136,6 +136,15 @@ export class Session implements Disposable {
     this.#emit({ type: "input", data, typed });
   }
 
+  /**
+   * Blocks up to `ms` for the child's answer to keys just written and
+   * applies it now, so that their echo is drawn in the same event-loop turn
+   * as the keys (the TUI calls this once it has handled a read of stdin).
+   */
+  awaitEcho(ms: number): void {
+    if (this.#status === "running") this.pty.awaitEcho?.(ms);
+  }
+
   resize(cols: number, rows: number): void {
     if (cols < 1 || rows < 1 || (cols === this.cols && rows === this.rows)) return;
     this.terminal.resize(cols, rows);
@@ -175,7 +184,7 @@ export class Session implements Disposable {
   /** An OS without process-table support yet (see procinfo.ts) gives no identity, not a crash. */
   #foreground(): ProcessInfo | null {
     try {
-      return this.processes.foreground(this.pid);
+      return this.processes.foreground(this.pid, this.pty.foregroundGroup?.());
     } catch {
       return null;
     }

@@ -33,8 +33,29 @@ export interface TerminalOptions {
   readonly reply?: (data: string) => void;
 }
 
+/**
+ * xterm's write queue parses a write at once, instead of after a
+ * setTimeout(0) (2–4 ms in Deno: input echo latency, one more event-loop
+ * wake-up per chunk), when the write follows user input. Output is written
+ * through that path whenever nothing is queued; a long write still yields
+ * after xterm's 12 ms slice. Private field of @xterm/headless 6.0.0, checked
+ * at construction (the public path when it is missing); terminal_test.ts
+ * fails if an upgrade drops it.
+ */
+interface WriteQueue {
+  _didUserInput: boolean;
+}
+
+function writeQueue(term: XTerm): WriteQueue | null {
+  const queue = (term as unknown as { _core?: { _writeBuffer?: unknown } })._core?._writeBuffer;
+  return typeof queue === "object" && queue !== null && "_didUserInput" in queue
+    ? queue as WriteQueue
+    : null;
+}
+
 export class HeadlessTerminal implements Disposable {
   readonly xterm: XTerm;
+  readonly #queue: WriteQueue | null;
   #listeners = new Set<TerminalListener>();
   #title = "";
   #disposed = false;
@@ -48,6 +69,7 @@ export class HeadlessTerminal implements Disposable {
       allowProposedApi: true,
       windowOptions: { getWinSizeChars: true },
     });
+    this.#queue = writeQueue(this.xterm);
     if (reply) this.xterm.onData(reply);
     this.xterm.onTitleChange((title) => {
       this.#title = title;
@@ -98,10 +120,19 @@ export class HeadlessTerminal implements Disposable {
     return { [Symbol.dispose]: () => this.#listeners.delete(listener) };
   }
 
-  /** Parse bytes; `done` runs once they are applied to the screen. */
+  /**
+   * Parse bytes; `done` runs once they are applied to the screen — before
+   * this returns when nothing else waits to be parsed.
+   */
   write(data: string | Uint8Array, done?: () => void): void {
     if (this.#disposed) return;
+    if (this.#queue) this.#queue._didUserInput = true;
     this.xterm.write(data, done);
+  }
+
+  /** True when writes are parsed synchronously (see WriteQueue). */
+  get parsesAtOnce(): boolean {
+    return this.#queue !== null;
   }
 
   /** Resolves once everything written so far is parsed. */

@@ -81,3 +81,18 @@ Deno.test("visible lines are the screen, tail() includes scrollback and joins wr
   assert.deepEqual(term.visibleLines(), ["four", "0123456789", "abc"]);
   assert.deepEqual(term.tail(3), ["three", "four", "0123456789abc"]);
 });
+
+Deno.test("a write is on screen when write() returns (no setTimeout(0) per chunk)", () => {
+  using term = new HeadlessTerminal({ cols: 20, rows: 3 });
+  assert.equal(
+    term.parsesAtOnce,
+    true,
+    "xterm's private write-queue field is gone: see WriteQueue",
+  );
+  let done = false;
+  term.write("hello", () => done = true);
+  assert.equal(done, true);
+  assert.equal(term.visibleLines()[0]?.trimEnd(), "hello");
+  term.write("\r\nworld");
+  assert.equal(term.visibleLines()[1]?.trimEnd(), "world");
+});

@@ -26,12 +26,15 @@ import type { TuiEvent } from "./events.ts";
 import { detectionOf, type DetectionView, sessionRows } from "./rows.ts";
 import { readScreen } from "./screen.ts";
 import { update } from "./update.ts";
+import { ticker } from "../../util/ticker.ts";
 
 export const FRAME_MS = 16;
 export const SPIN_MS = 100;
 export const ESC_TIMEOUT_MS = 25;
 /** Output this soon after a keystroke in terminal mode is the echo: drawn at once. */
 export const ECHO_WINDOW_MS = 150;
+/** How long a read of typed keys may block the event loop waiting for their echo. */
+const ECHO_WAIT_MS = 2;
 /** How long a status-line message stays (a key in navigation mode clears it sooner). */
 export const MESSAGE_MS = 6000;
 
@@ -68,7 +71,7 @@ export class TuiApp implements Disposable {
   #sync = false;
   #frameTimer: ReturnType<typeof setTimeout> | undefined;
   #escTimer: ReturnType<typeof setTimeout> | undefined;
-  #clock: ReturnType<typeof setInterval> | undefined;
+  #clock: Disposable | undefined;
   #clockMs = 0;
   #messageTimer: ReturnType<typeof setTimeout> | undefined;
   #lastFrame = 0;
@@ -183,11 +186,14 @@ export class TuiApp implements Disposable {
   /** Bytes from the host terminal's stdin. */
   feed(text: string): void {
     clearTimeout(this.#escTimer);
-    if (this.state.mode === "terminal") {
+    const typedInto = this.state.mode === "terminal" ? this.state.selected : null;
+    if (typedInto) {
       this.#typedAt = this.#now();
       this.#echoFrame = false;
     }
     this.#handle(this.#decoder.feed(text));
+    // The echo of what was just typed, drawn in this turn when it comes quickly.
+    if (typedInto) this.#runtime.store.get(typedInto)?.awaitEcho(ECHO_WAIT_MS);
     if (this.#decoder.pending) {
       this.#escTimer = setTimeout(() => this.#handle(this.#decoder.flush()), ESC_TIMEOUT_MS);
     }
@@ -221,7 +227,7 @@ export class TuiApp implements Disposable {
     clearTimeout(this.#frameTimer);
     clearTimeout(this.#escTimer);
     clearTimeout(this.#messageTimer);
-    clearInterval(this.#clock);
+    this.#clock?.[Symbol.dispose]();
     this.#port.port1.close();
     this.#port.port2.close();
     for (const s of this.#subs) s[Symbol.dispose]();
@@ -332,11 +338,12 @@ export class TuiApp implements Disposable {
     const s = this.state;
     const want = anythingSpins(s) ? (s.reduceMotion ? 1000 : SPIN_MS) : 0;
     if (want === this.#clockMs || this.#disposed) return;
-    clearInterval(this.#clock);
+    this.#clock?.[Symbol.dispose]();
     this.#clock = undefined;
     this.#clockMs = want;
     if (want > 0) {
-      this.#clock = setInterval(() => this.dispatch({ type: "tick", now: this.#now() }), want);
+      // On the shared grid: the spinners move in the wake-ups that read the sessions' output.
+      this.#clock = ticker.every(want, () => this.dispatch({ type: "tick", now: this.#now() }));
     }
   }
 }

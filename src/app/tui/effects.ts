@@ -36,7 +36,6 @@ export function runEffect(ctx: EffectContext, fx: TuiEffect): void {
       case "send-key": {
         const s = store.get(fx.id);
         if (!s) return;
-        expectEcho(s.terminal.xterm);
         s.write(keyBytes(fx.key, s.terminal.xterm.modes.applicationCursorKeysMode));
         return;
       }
@@ -119,16 +118,6 @@ export function runEffect(ctx: EffectContext, fx: TuiEffect): void {
     if (!(error instanceof UserError)) throw error;
     ctx.dispatch({ type: "message", text: messageOf(error), error: true });
   }
-}
-
-/**
- * Tells the emulator the user just typed, as xterm's own input path does:
- * its next write (the echo) is then parsed at once instead of after a
- * setTimeout(0), which costs ~2 ms in Deno (bench/tui_latency.ts).
- * `input("", true)` fires onUserInput and sends nothing.
- */
-function expectEcho(xterm: XTerm): void {
-  xterm.input("", true);
 }
 
 /** Moves a session's scrollback view by `delta` lines (up is positive), clamped. */

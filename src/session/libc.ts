@@ -1,0 +1,134 @@
+/**
+ * The few libc calls the PTY layer makes through FFI (Linux, macOS):
+ * write(2) for input that must not stall (pty_writer.ts), and read/poll/
+ * eventfd for the output reactor (pty_reactor.ts, Linux only). Loaded once,
+ * lazily; null where FFI or libc is unavailable (Windows, no --allow-ffi),
+ * and callers then keep node-pty's own streams.
+ */
+
+export const EINTR = 4;
+export const EAGAIN = 11;
+export const POLLIN = 0x1;
+/** setvbuf: unbuffered. */
+const IONBF = 2;
+/** Linux: eventfd and fcntl flag values. */
+const EFD_NONBLOCK = 0o4000;
+const EFD_CLOEXEC = 0o2000000;
+
+export interface Libc {
+  write(fd: number, buf: Uint8Array, len: number): number;
+  read(fd: number, buf: Uint8Array, len: number): number;
+  close(fd: number): number;
+  /** The foreground process group of the terminal (a PTY master works too), or -1. */
+  tcgetpgrp(fd: number): number;
+  /** poll(2) on this thread (timeout 0 for a non-blocking check). */
+  poll(fds: Uint8Array, count: number, timeoutMs: number): number;
+  /** poll(2) on a worker thread: the event loop keeps running while it waits. */
+  pollAsync(fds: Uint8Array, count: number, timeoutMs: number): Promise<number>;
+  /** A non-blocking eventfd (Linux), or -1. */
+  eventfd(): number;
+  /**
+   * An unbuffered stdio stream reading a dup of `fd`, or null: `readAllAsync`
+   * on it reads on a worker thread until `len` bytes, EOF or EAGAIN.
+   */
+  openStream(fd: number): Deno.PointerValue;
+  readAllAsync(
+    stream: NonNullable<Deno.PointerValue>,
+    buf: Uint8Array,
+    len: number,
+  ): Promise<number>;
+  /** Closes the stream and its dup (not the original fd). */
+  closeStream(stream: NonNullable<Deno.PointerValue>): void;
+  errno(): number;
+}
+
+let loaded: Libc | null | undefined;
+
+export function libc(): Libc | null {
+  if (loaded === undefined) loaded = open();
+  return loaded;
+}
+
+function open(): Libc | null {
+  const os = Deno.build.os;
+  if (os !== "linux" && os !== "darwin") return null;
+  const errnoSymbol = os === "linux" ? "__errno_location" : "__error";
+  try {
+    const lib = Deno.dlopen(
+      os === "linux" ? "libc.so.6" : "/usr/lib/libSystem.B.dylib",
+      {
+        write: { parameters: ["i32", "buffer", "usize"], result: "isize" },
+        read: { parameters: ["i32", "buffer", "usize"], result: "isize" },
+        close: { parameters: ["i32"], result: "i32" },
+        tcgetpgrp: { parameters: ["i32"], result: "i32" },
+        poll: { parameters: ["buffer", "u64", "i32"], result: "i32" },
+        pollAsync: {
+          name: "poll",
+          parameters: ["buffer", "u64", "i32"],
+          result: "i32",
+          nonblocking: true,
+        },
+        dup: { parameters: ["i32"], result: "i32" },
+        fdopen: { parameters: ["i32", "buffer"], result: "pointer" },
+        setvbuf: { parameters: ["pointer", "pointer", "i32", "usize"], result: "i32" },
+        clearerr: { parameters: ["pointer"], result: "void" },
+        freadAsync: {
+          name: "fread",
+          parameters: ["buffer", "usize", "usize", "pointer"],
+          result: "usize",
+          nonblocking: true,
+        },
+        fclose: { parameters: ["pointer"], result: "i32" },
+        [errnoSymbol]: { parameters: [], result: "pointer" },
+      } as const,
+    );
+    const s = lib.symbols;
+    const errnoFn = (s as unknown as Record<string, () => Deno.PointerValue>)[errnoSymbol]!;
+    const eventfd = os === "linux" ? openEventfd() : null;
+    return {
+      write: (fd, buf, len) => Number(s.write(fd, buf, BigInt(len))),
+      read: (fd, buf, len) => Number(s.read(fd, buf, BigInt(len))),
+      close: (fd) => s.close(fd),
+      tcgetpgrp: (fd) => s.tcgetpgrp(fd),
+      poll: (fds, count, timeoutMs) => s.poll(fds, BigInt(count), timeoutMs),
+      pollAsync: (fds, count, timeoutMs) => s.pollAsync(fds, BigInt(count), timeoutMs),
+      eventfd: () => eventfd ? eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC) : -1,
+      openStream: (fd) => {
+        const copy = s.dup(fd);
+        if (copy < 0) return null;
+        const stream = s.fdopen(copy, new TextEncoder().encode("r\0"));
+        if (stream === null) {
+          s.close(copy);
+          return null;
+        }
+        s.setvbuf(stream, null, IONBF, 0n);
+        return stream;
+      },
+      readAllAsync: async (stream, buf, len) => {
+        s.clearerr(stream);
+        return Number(await s.freadAsync(buf, 1n, BigInt(len), stream));
+      },
+      closeStream: (stream) => void s.fclose(stream),
+      errno: () => {
+        const p = errnoFn();
+        return p === null ? 0 : new Deno.UnsafePointerView(p).getInt32();
+      },
+    };
+  } catch {
+    return null;
+  }
+}
+
+function openEventfd(): ((initval: number, flags: number) => number) | null {
+  try {
+    const lib = Deno.dlopen(
+      "libc.so.6",
+      {
+        eventfd: { parameters: ["u32", "i32"], result: "i32" },
+      } as const,
+    );
+    return (initval, flags) => lib.symbols.eventfd(initval, flags);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,395 @@
+/**
+ * Reads every PTY master of the process with poll(2) and read(2) through FFI
+ * (Linux), so that many busy sessions cost one event-loop wake-up per tick
+ * rather than one per chunk. Why: a wake-up of Deno's event loop costs about
+ * 0.1 ms of CPU, and 8 spinners at 10 Hz read through node-pty's streams were
+ * 80 wake-ups a second before anything was parsed (issue #5, bench/tui_cpu.ts).
+ *
+ * Two loops share the fds, each fd in one of them:
+ * - live: fds written to in the last LIVE_MS (a typed key's echo, the answer
+ *   to a terminal query) wait in poll(2) on a worker thread and are read the
+ *   moment bytes arrive;
+ * - batch: every other fd. Idle, it waits in poll(2) on a worker thread until
+ *   any fd has bytes; busy, it reads whatever arrived in all of them at each
+ *   point of the shared timer grid (util/ticker.ts, 40 ms: detection's
+ *   latency budget is 100 ms at p95), with poll timeout 0 on this thread;
+ *   after QUIET_TICKS empty ticks it is idle again, so an idle lazyshell
+ *   does not wake at all.
+ * A drain of FLOOD_BYTES or more (a flood) hands the fd to a read-ahead
+ * reader on a worker thread until the flood ends (#startFlood).
+ *
+ * An fd leaves through `remove()`, which resolves once no worker poll holds
+ * it any more: only then may its owner close it.
+ */
+
+import { ticker } from "../util/ticker.ts";
+import { EAGAIN, EINTR, type Libc, libc, POLLIN } from "./libc.ts";
+
+/** How long after a write an fd is read without batching. */
+export const LIVE_MS = 1000;
+const QUIET_TICKS = 3;
+const BUFFER_BYTES = 256 * 1024;
+/**
+ * A drain this large means the writer was blocked on a full PTY buffer
+ * (a flood): read again at once, not at the next tick.
+ */
+const FLOOD_BYTES = 16 * 1024;
+/** A PTY read returns at most ~4 KiB; one this much smaller took all there was. */
+const SMALL_READ = 1024;
+const POLLFD_BYTES = 8;
+const POLLHUP = 0x10;
+const READY = POLLIN | 0x8 /* POLLERR */ | POLLHUP;
+
+export interface PtySource {
+  /** Bytes read from the fd; the array is only valid during the call. */
+  data(bytes: Uint8Array): void;
+  /** The other side is closed (read gave EOF or EIO): no more data will come. */
+  hangup(): void;
+}
+
+interface Entry {
+  readonly fd: number;
+  readonly source: PtySource;
+  paused: boolean;
+  liveUntil: number;
+  gone: boolean;
+  /** Read gave EOF or EIO: never polled again. */
+  hungUp: boolean;
+  /** The flood reader of this fd while it runs (then the loops leave the fd alone). */
+  flood: Promise<void> | null;
+  stream: Deno.PointerValue;
+}
+
+interface Loop {
+  readonly wakeFd: number;
+  running: boolean;
+  /** fds of the worker poll in flight. */
+  polled: ReadonlySet<number>;
+  /** Called when the worker poll in flight returns. */
+  released: Array<() => void>;
+}
+
+export interface PtyHandle {
+  /** Marks the fd live for LIVE_MS: its next bytes are read without batching. */
+  touch(): void;
+  pause(): void;
+  resume(): void;
+  /** Reads what is still buffered, even while paused (the child has exited). */
+  flush(): Promise<void>;
+  /**
+   * Waits up to `ms` on this thread for the child's answer to input just
+   * written (a typed key's echo) and reads it at once: the echo is drawn in
+   * the same event-loop turn as the key, with no worker-thread hop.
+   */
+  awaitData(ms: number): void;
+  /** Stops reading; resolves when the fd may be closed. */
+  remove(): Promise<void>;
+}
+
+export class PtyReactor {
+  readonly #libc: Libc;
+  readonly #buffer = new Uint8Array(BUFFER_BYTES);
+  readonly #entries = new Map<number, Entry>();
+  readonly #live: Loop;
+  readonly #batch: Loop;
+  #tick: { timer: Disposable; resolve: () => void } | null = null;
+  /** A drain is delivering bytes (no nested drain from a listener). */
+  #draining = false;
+
+  constructor(lib: Libc, liveWake: number, batchWake: number) {
+    this.#libc = lib;
+    this.#live = { wakeFd: liveWake, running: false, polled: new Set(), released: [] };
+    this.#batch = { wakeFd: batchWake, running: false, polled: new Set(), released: [] };
+  }
+
+  add(fd: number, source: PtySource): PtyHandle {
+    const entry: Entry = {
+      fd,
+      source,
+      paused: false,
+      liveUntil: 0,
+      gone: false,
+      hungUp: false,
+      flood: null,
+      stream: null,
+    };
+    this.#entries.set(fd, entry);
+    this.#changed(this.#batch);
+    return {
+      touch: () => this.#touch(entry),
+      pause: () => void (entry.paused = true),
+      resume: () => {
+        if (!entry.paused) return;
+        entry.paused = false;
+        this.#changed(this.#isLive(entry) ? this.#live : this.#batch);
+      },
+      flush: async () => {
+        await entry.flood;
+        this.#drainOne(entry, true);
+      },
+      remove: () => this.#remove(entry),
+      awaitData: (ms) => {
+        if (this.#draining || entry.gone || entry.paused || entry.hungUp || entry.flood) return;
+        const fds = this.#pollfds([fd]);
+        if (this.#libc.poll(fds, 1, ms) > 0) this.#drainOne(entry, false);
+      },
+    };
+  }
+
+  #isLive(entry: Entry): boolean {
+    return entry.liveUntil > performance.now();
+  }
+
+  #touch(entry: Entry): void {
+    const wasLive = this.#isLive(entry);
+    entry.liveUntil = performance.now() + LIVE_MS;
+    if (!wasLive && !entry.gone) this.#changed(this.#live);
+  }
+
+  #remove(entry: Entry): Promise<void> {
+    if (entry.gone) return Promise.resolve();
+    entry.gone = true;
+    this.#entries.delete(entry.fd);
+    if (this.#tick && this.#members(false).length === 0) this.#endTick();
+    const holders = [this.#live, this.#batch].filter((l) => l.polled.has(entry.fd));
+    return Promise.all([
+      entry.flood,
+      ...holders.map((loop) =>
+        new Promise<void>((resolve) => {
+          loop.released.push(resolve);
+          this.#wake(loop);
+        })
+      ),
+    ]).then(() => {
+      if (entry.stream !== null) this.#libc.closeStream(entry.stream);
+      entry.stream = null;
+    });
+  }
+
+  /** Membership of `loop` changed: start it, or make its worker poll start over. */
+  #changed(loop: Loop): void {
+    if (!loop.running) {
+      loop.running = true;
+      const run = loop === this.#live ? this.#runLive() : this.#runBatch();
+      run.catch((e) =>
+        queueMicrotask(() => {
+          throw e;
+        })
+      );
+    } else if (loop.polled.size > 0) this.#wake(loop);
+  }
+
+  #wake(loop: Loop): void {
+    const one = new Uint8Array(8);
+    one[0] = 1;
+    this.#libc.write(loop.wakeFd, one, 8);
+  }
+
+  #members(live: boolean): Entry[] {
+    const now = performance.now();
+    const out: Entry[] = [];
+    for (const e of this.#entries.values()) {
+      if (!e.paused && !e.hungUp && e.flood === null && (e.liveUntil > now) === live) out.push(e);
+    }
+    return out;
+  }
+
+  async #runLive(): Promise<void> {
+    const loop = this.#live;
+    try {
+      for (;;) {
+        const members = this.#members(true);
+        if (members.length === 0) break;
+        const expires = Math.min(...members.map((e) => e.liveUntil)) - performance.now();
+        const ready = await this.#pollWorker(loop, members, Math.max(1, Math.ceil(expires)));
+        this.#drain(ready, true);
+        if (members.some((e) => !e.gone && !this.#isLive(e))) this.#changed(this.#batch);
+      }
+    } finally {
+      loop.running = false;
+    }
+  }
+
+  async #runBatch(): Promise<void> {
+    const loop = this.#batch;
+    let busy = false;
+    let quiet = 0;
+    try {
+      for (;;) {
+        const members = this.#members(false);
+        if (members.length === 0) break;
+        let ready: Entry[];
+        if (busy) {
+          await this.#sleepTick();
+          ready = this.#pollNow(this.#members(false));
+        } else {
+          ready = await this.#pollWorker(loop, members, -1);
+        }
+        const bytes = this.#drain(ready, false);
+        if (bytes > 0) {
+          busy = true;
+          quiet = 0;
+        } else if (busy && ++quiet >= QUIET_TICKS) busy = false;
+      }
+    } finally {
+      loop.running = false;
+    }
+  }
+
+  #sleepTick(): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = ticker.after(1, () => this.#endTick());
+      this.#tick = { timer, resolve };
+    });
+  }
+
+  #endTick(): void {
+    const tick = this.#tick;
+    this.#tick = null;
+    if (!tick) return;
+    tick.timer[Symbol.dispose]();
+    tick.resolve();
+  }
+
+  /** struct pollfd[] asking POLLIN of each fd. */
+  #pollfds(fdList: readonly number[]): Uint8Array {
+    const fds = new Uint8Array(fdList.length * POLLFD_BYTES);
+    const view = new DataView(fds.buffer);
+    fdList.forEach((fd, i) => {
+      view.setInt32(i * POLLFD_BYTES, fd, true);
+      view.setInt16(i * POLLFD_BYTES + 4, POLLIN, true);
+    });
+    return fds;
+  }
+
+  #readyOf(fds: Uint8Array, members: readonly Entry[]): Entry[] {
+    const view = new DataView(fds.buffer);
+    return members.filter((_, i) => (view.getInt16(i * POLLFD_BYTES + 6, true) & READY) !== 0);
+  }
+
+  async #pollWorker(loop: Loop, members: readonly Entry[], timeoutMs: number): Promise<Entry[]> {
+    const fds = this.#pollfds([...members.map((e) => e.fd), loop.wakeFd]);
+    loop.polled = new Set(members.map((e) => e.fd));
+    let n: number;
+    try {
+      n = await this.#libc.pollAsync(fds, members.length + 1, timeoutMs);
+    } finally {
+      loop.polled = new Set();
+      for (const release of loop.released.splice(0)) release();
+    }
+    if (n <= 0) return [];
+    const view = new DataView(fds.buffer);
+    if (view.getInt16(members.length * POLLFD_BYTES + 6, true) & POLLIN) {
+      this.#libc.read(loop.wakeFd, new Uint8Array(8), 8);
+    }
+    return this.#readyOf(fds, members);
+  }
+
+  #pollNow(members: readonly Entry[]): Entry[] {
+    if (members.length === 0) return [];
+    const fds = this.#pollfds(members.map((e) => e.fd));
+    return this.#libc.poll(fds, members.length, 0) > 0 ? this.#readyOf(fds, members) : [];
+  }
+
+  /** Reads the ready fds that still belong to this loop; a flood gets its own reader. */
+  #drain(ready: readonly Entry[], live: boolean): number {
+    let bytes = 0;
+    for (const entry of ready) {
+      if (entry.gone || entry.paused || entry.flood || this.#isLive(entry) !== live) continue;
+      const n = this.#drainOne(entry, false);
+      bytes += n;
+      if (n >= FLOOD_BYTES && !entry.paused) this.#startFlood(entry);
+    }
+    return bytes;
+  }
+
+  /**
+   * A flood: read-ahead on a worker thread (whole buffers through an
+   * unbuffered stdio stream) while this thread parses the previous buffer.
+   * A read(2) of a PTY returns at most 4 KiB and costs ~40 µs on the VMs we
+   * measure on, as much as parsing it: overlapping the two is what makes a
+   * flood as fast as tmux (bench/throughput.ts). Ends when a read comes back
+   * short; the loops take the fd back.
+   */
+  #startFlood(entry: Entry): void {
+    entry.stream ??= this.#libc.openStream(entry.fd);
+    const stream = entry.stream;
+    if (stream === null) return;
+    const run = async () => {
+      let front = new Uint8Array(BUFFER_BYTES);
+      let back = new Uint8Array(BUFFER_BYTES);
+      let pending: Promise<number> | null = this.#libc.readAllAsync(stream, front, front.length);
+      while (pending) {
+        const n: number = await pending;
+        pending = null;
+        const chunk = front;
+        if (n >= FLOOD_BYTES && !entry.gone && !entry.paused) {
+          pending = this.#libc.readAllAsync(stream, back, back.length);
+          [front, back] = [back, chunk];
+        }
+        if (n > 0 && !entry.gone) entry.source.data(chunk.subarray(0, n));
+      }
+    };
+    entry.flood = run().finally(() => {
+      entry.flood = null;
+      if (!entry.gone) this.#changed(this.#isLive(entry) ? this.#live : this.#batch);
+    });
+  }
+
+  #closedOnOtherSide(fd: number): boolean {
+    const fds = this.#pollfds([fd]);
+    return this.#libc.poll(fds, 1, 0) > 0 &&
+      (new DataView(fds.buffer).getInt16(6, true) & POLLHUP) !== 0;
+  }
+
+  #drainOne(entry: Entry, force: boolean): number {
+    if (entry.gone || entry.hungUp || (entry.paused && !force)) return 0;
+    const buffer = this.#buffer;
+    let n = 0;
+    let hungUp = false;
+    while (n < buffer.length) {
+      const r = this.#libc.read(entry.fd, buffer.subarray(n), buffer.length - n);
+      if (r > 0) {
+        n += r;
+        // A small read emptied the PTY (a spinner frame, an echo): spare the
+        // read that would only say EAGAIN — a syscall costs ~40 µs on the
+        // VMs we measure on; bytes that come later wake the next poll.
+        if (r < SMALL_READ) break;
+        continue;
+      }
+      const errno = r === 0 ? 0 : this.#libc.errno();
+      if (errno === EINTR) continue;
+      // EOF, or EIO once the child side is closed. errno is read after the
+      // call returned to JS: confirm with poll(2) before giving up on the fd.
+      if (errno !== EAGAIN) hungUp = r === 0 || this.#closedOnOtherSide(entry.fd);
+      break;
+    }
+    if (n > 0) {
+      this.#draining = true;
+      try {
+        entry.source.data(buffer.subarray(0, n));
+      } finally {
+        this.#draining = false;
+      }
+    }
+    if (hungUp && !entry.gone && !entry.hungUp) {
+      entry.hungUp = true; // nothing more to poll; the owner removes it
+      entry.source.hangup();
+    }
+    return n;
+  }
+}
+
+let shared: PtyReactor | null | undefined;
+
+/** The process's reactor, or null where it cannot run (not Linux, no FFI). */
+export function ptyReactor(): PtyReactor | null {
+  if (shared !== undefined) return shared;
+  shared = null;
+  const lib = Deno.build.os === "linux" ? libc() : null;
+  if (!lib) return shared;
+  const live = lib.eventfd();
+  const batch = lib.eventfd();
+  if (live >= 0 && batch >= 0) shared = new PtyReactor(lib, live, batch);
+  return shared;
+}

@@ -1,0 +1,127 @@
+import assert from "node:assert/strict";
+import { delay } from "../util/async.ts";
+import { isAlive } from "./procinfo.ts";
+import { type Pty, type PtyExit, type PtySpawn, spawnNodePty, spawnPty } from "./pty.ts";
+import { ptyReactor } from "./pty_reactor.ts";
+import { testEnv } from "./test_util.ts";
+
+function spec(command: string, cols = 80, rows = 24): PtySpawn {
+  return { file: "/bin/sh", args: ["-c", command], cwd: "/tmp", env: testEnv(), cols, rows };
+}
+
+/** Collects a PTY's output and exit; `until` waits for text without sleeping blindly. */
+function watch(pty: Pty) {
+  let out = "";
+  const waiters = new Set<() => void>();
+  pty.onData((d) => {
+    out += d;
+    for (const w of waiters) w();
+  });
+  const exit = new Promise<PtyExit & { out: string }>((resolve) =>
+    pty.onExit((e) => resolve({ ...e, out }))
+  );
+  return {
+    get out() {
+      return out;
+    },
+    exit,
+    until(text: string, ms = 15_000): Promise<void> {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          if (!out.includes(text)) return;
+          waiters.delete(check);
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(
+            new Error(`Timed out waiting for ${JSON.stringify(text)}; got ${JSON.stringify(out)}`),
+          );
+        }, ms);
+        waiters.add(check);
+        check();
+      });
+    },
+  };
+}
+
+Deno.test("the reactor reads PTYs on Linux (node-pty's streams elsewhere)", () => {
+  assert.equal(ptyReactor() !== null, Deno.build.os === "linux");
+});
+
+Deno.test("all output arrives before the exit, with code and signal", async () => {
+  const ok = watch(
+    spawnPty(spec("i=0; while [ $i -lt 2000 ]; do echo line-$i; i=$((i+1)); done; exit 7")),
+  );
+  const got = await ok.exit;
+  assert.equal(got.exitCode, 7);
+  assert.equal(got.signal, 0);
+  assert.match(got.out, /line-0\r\n/);
+  assert.match(got.out, /line-1999\r\n$/);
+  assert.equal(got.out.match(/line-\d+/g)?.length, 2000);
+  const killed = spawnPty(spec("echo up; sleep 30"));
+  const k = watch(killed);
+  await k.until("up");
+  killed.kill("SIGKILL");
+  assert.equal((await k.exit).signal, 9);
+});
+
+Deno.test("eight busy sessions each get their own bytes, in order", async () => {
+  const sessions = Array.from(
+    { length: 8 },
+    (_, n) =>
+      watch(spawnPty(spec(`i=0; while [ $i -lt 300 ]; do echo s${n}-$i; i=$((i+1)); done`))),
+  );
+  for (const [n, s] of sessions.entries()) {
+    const { out } = await s.exit;
+    const lines = out.trim().split("\r\n");
+    assert.deepEqual(lines, Array.from({ length: 300 }, (_, i) => `s${n}-${i}`));
+  }
+});
+
+Deno.test("a paused PTY delivers nothing until resumed, then everything", async () => {
+  const pty = spawnPty(spec("stty -echo; read x; echo got-$x; read y; exit 0"));
+  const w = watch(pty);
+  pty.pause();
+  pty.write("one\r");
+  // Absence cannot be awaited: give the child ample time to answer while paused.
+  await delay(400);
+  assert.doesNotMatch(w.out, /got-one/);
+  pty.resume();
+  await w.until("got-one");
+  pty.write("two\r");
+  await w.exit;
+});
+
+Deno.test("a grandchild holding the terminal does not hold back the exit", async () => {
+  const pty = spawnPty(spec("sleep 60 & echo bg=$!; exit 3"));
+  const w = watch(pty);
+  await w.until("bg=");
+  const got = await w.exit;
+  assert.equal(got.exitCode, 3);
+  const pid = Number(/bg=(\d+)/.exec(got.out)![1]);
+  // Closing the master hangs the grandchild up, as a closed terminal window would.
+  for (let i = 0; i < 200 && isAlive(pid); i++) await delay(25);
+  assert.equal(isAlive(pid), false);
+});
+
+Deno.test("resize reaches the child; typed input is echoed", async () => {
+  const pty = spawnPty(spec("read x; stty size; read y", 80, 24));
+  const w = watch(pty);
+  pty.resize(100, 30);
+  pty.write("hello\r");
+  await w.until("30 100");
+  assert.match(w.out, /hello/);
+  pty.write("\r");
+  await w.exit;
+});
+
+Deno.test("node-pty's own streams still work (the fallback off Linux)", async () => {
+  const pty = spawnNodePty(spec("read x; echo got-$x; exit 5"));
+  const w = watch(pty);
+  pty.write("it\r");
+  const got = await w.exit;
+  assert.match(got.out, /got-it/);
+  assert.equal(got.exitCode, 5);
+});
