@@ -95,6 +95,8 @@ export function readProcess(
 }
 
 const CACHE_MS = 1000;
+/** How long an answer holds while the caller's foreground group stays the same. */
+const SAME_GROUP_MS = 5000;
 
 export class LinuxProcessTable implements ProcessTable {
   /**
@@ -112,7 +114,9 @@ export class LinuxProcessTable implements ProcessTable {
     // Same foreground group as last time: 8 spinner sessions ask ~80 times a
     // second, and each /proc file read is ~5 syscalls (~40 µs each on the VMs
     // we measure on). An exec in place is seen when the answer ages out.
-    if (group !== undefined && group > 0 && cached?.group === group && t - cached.at < CACHE_MS) {
+    if (
+      group !== undefined && group > 0 && cached?.group === group && t - cached.at < SAME_GROUP_MS
+    ) {
       return cached.info;
     }
     const leader = readProcStat(leaderPid);
