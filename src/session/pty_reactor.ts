@@ -214,13 +214,17 @@ export class PtyReactor {
     const loop = this.#batch;
     let busy = false;
     let quiet = 0;
+    let next: Promise<void> | null = null;
     try {
       for (;;) {
         const members = this.#members(false);
         if (members.length === 0) break;
         let ready: Entry[];
         if (busy) {
-          await this.#sleepTick();
+          await (next ?? this.#sleepTick());
+          // The next tick is booked before reading, so that what the reading
+          // schedules on the grid shares its timer.
+          next = this.#sleepTick();
           ready = this.#pollNow(this.#members(false));
         } else {
           ready = await this.#pollWorker(loop, members, -1);
@@ -230,8 +234,13 @@ export class PtyReactor {
           busy = true;
           quiet = 0;
         } else if (busy && ++quiet >= QUIET_TICKS) busy = false;
+        if (!busy && next) {
+          this.#cancelTick();
+          next = null;
+        }
       }
     } finally {
+      this.#cancelTick();
       loop.running = false;
     }
   }
@@ -241,6 +250,11 @@ export class PtyReactor {
       const timer = ticker.after(1, () => this.#endTick());
       this.#tick = { timer, resolve };
     });
+  }
+
+  #cancelTick(): void {
+    this.#tick?.timer[Symbol.dispose]();
+    this.#tick = null;
   }
 
   #endTick(): void {

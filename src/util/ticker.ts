@@ -25,6 +25,12 @@ export class Ticker {
   #entries: Entry[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
   #armedAt = Infinity;
+  /**
+   * From a grid point until the microtasks it started have run: whatever
+   * they schedule waits for the one re-arm at the end (one setTimeout per
+   * grid point, not one per callback).
+   */
+  #settling = false;
   /** Grid points that fired (tests, diagnostics). */
   wakeups = 0;
 
@@ -38,7 +44,7 @@ export class Ticker {
     const at = Math.ceil((this.#now() + Math.max(0, ms)) / this.period) * this.period;
     const entry: Entry = { at, fn, cancelled: false };
     this.#entries.push(entry);
-    if (at < this.#armedAt) this.#arm();
+    if (!this.#settling && at < this.#armedAt) this.#arm();
     return {
       [Symbol.dispose]: () => {
         if (entry.cancelled) return;
@@ -94,6 +100,7 @@ export class Ticker {
     const now = this.#now() + 1;
     const due = this.#entries.filter((e) => e.at <= now).sort((a, b) => a.at - b.at);
     this.#entries = this.#entries.filter((e) => e.at > now);
+    this.#settling = true;
     for (const entry of due) {
       entry.cancelled = true;
       try {
@@ -104,7 +111,12 @@ export class Ticker {
         });
       }
     }
-    if (this.#timer === undefined) this.#arm();
+    // Promise continuations of the callbacks (the PTY reactor's batch read)
+    // were queued before this and run first.
+    queueMicrotask(() => {
+      this.#settling = false;
+      this.#arm();
+    });
   }
 }
 
