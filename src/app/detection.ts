@@ -57,6 +57,9 @@ const INTERRUPT_KEYS = new Set(["\x1b", "\x1b[27u", "\x1b[27;1u", "\x1b[99;5u", 
 /** How often the foreground is sampled while a declared state waits for its program (D5). */
 const FG_SAMPLE_MS = 250;
 
+/** How often a session with nothing to classify (no agent, no declaration) is identified. */
+const IDENTITY_MS = 500;
+
 function isInterrupt(data: string): boolean {
   return INTERRUPT_KEYS.has(data) || data.includes("\x03");
 }
@@ -79,6 +82,8 @@ interface Tracked {
   exited: boolean;
   /** pid of the last foreground process seen (program exit = the shell is back). */
   foregroundPid: number | null;
+  /** When the foreground was last looked at while nothing could be classified. */
+  identifiedAt: number;
 }
 
 export class DetectionHub implements Disposable {
@@ -140,7 +145,7 @@ export class DetectionHub implements Disposable {
   classifyNow(id: string): AgentStatus | null {
     const t = this.#sessions.get(id);
     if (!t || this.#disposed) return null;
-    this.#classify(t);
+    this.#classify(t, true);
     return t.state.status;
   }
 
@@ -198,6 +203,7 @@ export class DetectionHub implements Disposable {
       fgWatch: null,
       exited: session.status !== "running",
       foregroundPid: null,
+      identifiedAt: -Infinity,
     };
     this.#sessions.set(session.id, t);
     if (!t.exited) this.#schedule(t);
@@ -233,7 +239,7 @@ export class DetectionHub implements Disposable {
       case "input":
         // D7: whatever types into a session (keys or ctl send) first gets a
         // fresh state from the output that has not been classified yet.
-        if (t.settle !== null) this.#classify(t);
+        if (t.settle !== null) this.#classify(t, true);
         if (!e.typed) {
           // An interrupt key from `ctl send` still ends the turn idle (not done).
           if (isInterrupt(e.data)) this.#feed(t, { type: "scripted-interrupt" });
@@ -277,12 +283,29 @@ export class DetectionHub implements Disposable {
     });
   }
 
-  #classify(t: Tracked): void {
+  /** `fresh`: someone is about to act on the answer (D7): no identity rate limit. */
+  #classify(t: Tracked, fresh = false): void {
     t.settle?.[Symbol.dispose]();
     t.settle = null;
     t.firstOutputAt = null;
     this.#flushDeclared(t);
     if (t.exited) return;
+    // No agent, no declaration: no rule can say anything about this screen,
+    // only a new program can change that. Look for one at most every
+    // IDENTITY_MS (a busy plain session would otherwise pay a foreground
+    // lookup and a classification per settle), and once more after the
+    // output stops so that a program started meanwhile is not missed.
+    if (t.manifest === null && t.state.status === null) {
+      const since = performance.now() - t.identifiedAt;
+      if (!fresh && since < IDENTITY_MS) {
+        t.settle = ticker.after(IDENTITY_MS - since, () => {
+          t.settle = null;
+          if (!this.#disposed) this.#classify(t);
+        });
+        return;
+      }
+      t.identifiedAt = performance.now();
+    }
     const fg = t.session.foreground();
     // A program that ran in the foreground exited and the shell is back (D5 lifetimes).
     if (

@@ -99,6 +99,9 @@ const CACHE_MS = 1000;
 const SAME_GROUP_MS = 5000;
 
 export class LinuxProcessTable implements ProcessTable {
+  /** `sameGroupMs`: how long an answer holds for an unchanged group (tests lengthen it). */
+  constructor(private readonly sameGroupMs = SAME_GROUP_MS) {}
+
   /**
    * Last answer per session leader. Detection asks after every settled
    * output (a 10 Hz spinner: 10 times a second); while the same process
@@ -106,16 +109,21 @@ export class LinuxProcessTable implements ProcessTable {
    * re-read at most every CACHE_MS (a program may rewrite its argv, and a
    * read racing an exec may see the old one).
    */
-  #last = new Map<number, { info: ProcessInfo; at: number; group: number }>();
+  #last = new Map<
+    number,
+    { info: ProcessInfo; at: number; group: number; settled: boolean }
+  >();
 
   foreground(leaderPid: number, group?: number): ProcessInfo | null {
     const cached = this.#last.get(leaderPid);
     const t = performance.now();
     // Same foreground group as last time: 8 spinner sessions ask ~80 times a
     // second, and each /proc file read is ~5 syscalls (~40 µs each on the VMs
-    // we measure on). An exec in place is seen when the answer ages out.
+    // we measure on). Not for a child of the shell that has not exec'd its
+    // program yet (same comm as the shell): that one changes in place.
     if (
-      group !== undefined && group > 0 && cached?.group === group && t - cached.at < SAME_GROUP_MS
+      group !== undefined && group > 0 && cached?.group === group && cached.settled &&
+      t - cached.at < this.sameGroupMs
     ) {
       return cached.info;
     }
@@ -134,8 +142,10 @@ export class LinuxProcessTable implements ProcessTable {
     }
     // The group leader of a pipeline may be gone while members remain.
     const info = readProcess(leader.tpgid) ?? this.#firstMemberOf(leader.tpgid);
-    if (info) this.#last.set(leaderPid, { info, at: t, group: leader.tpgid });
-    else this.#last.delete(leaderPid);
+    if (info) {
+      const settled = info.pid === leaderPid || info.comm !== leader.comm;
+      this.#last.set(leaderPid, { info, at: t, group: leader.tpgid, settled });
+    } else this.#last.delete(leaderPid);
     return info;
   }
 
