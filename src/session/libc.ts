@@ -9,6 +9,11 @@
 export const EINTR = 4;
 export const EAGAIN = 11;
 export const POLLIN = 0x1;
+/** fcntl commands and flags (same values on Linux and macOS). */
+const F_SETFD = 2;
+const FD_CLOEXEC = 1;
+/** Linux. */
+const F_DUPFD_CLOEXEC = 1030;
 /** setvbuf: unbuffered. */
 const IONBF = 2;
 /** Linux: eventfd and fcntl flag values. */
@@ -19,6 +24,8 @@ export interface Libc {
   write(fd: number, buf: Uint8Array, len: number): number;
   read(fd: number, buf: Uint8Array, len: number): number;
   close(fd: number): number;
+  /** Marks the fd close-on-exec, so that later children do not inherit it. */
+  setCloexec(fd: number): void;
   /** The foreground process group of the terminal (a PTY master works too), or -1. */
   tcgetpgrp(fd: number): number;
   /** poll(2) on this thread (timeout 0 for a non-blocking check). */
@@ -68,7 +75,9 @@ function open(): Libc | null {
           result: "i32",
           nonblocking: true,
         },
-        dup: { parameters: ["i32"], result: "i32" },
+        // fcntl is variadic; its int third argument is passed like a fixed
+        // one on the ABIs the reactor runs on (Linux x86-64 and arm64).
+        fcntl: { parameters: ["i32", "i32", "i32"], result: "i32" },
         fdopen: { parameters: ["i32", "buffer"], result: "pointer" },
         setvbuf: { parameters: ["pointer", "pointer", "i32", "usize"], result: "i32" },
         clearerr: { parameters: ["pointer"], result: "void" },
@@ -90,11 +99,12 @@ function open(): Libc | null {
       read: (fd, buf, len) => Number(s.read(fd, buf, BigInt(len))),
       close: (fd) => s.close(fd),
       tcgetpgrp: (fd) => s.tcgetpgrp(fd),
+      setCloexec: (fd) => void s.fcntl(fd, F_SETFD, FD_CLOEXEC),
       poll: (fds, count, timeoutMs) => s.poll(fds, BigInt(count), timeoutMs),
       pollAsync: (fds, count, timeoutMs) => s.pollAsync(fds, BigInt(count), timeoutMs),
       eventfd: () => eventfd ? eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC) : -1,
       openStream: (fd) => {
-        const copy = s.dup(fd);
+        const copy = s.fcntl(fd, F_DUPFD_CLOEXEC, 0);
         if (copy < 0) return null;
         const stream = s.fdopen(copy, new TextEncoder().encode("r\0"));
         if (stream === null) {

@@ -65,6 +65,9 @@ export function spawnPolled(spec: PtySpawn, reactor: PtyReactor): Pty {
       else grace = setTimeout(() => void finish(), EXIT_GRACE_MS);
     },
   );
+  // node-pty leaves the master inheritable: every later child would hold it
+  // open, and this session's terminal would not hang up when it ends.
+  libc()!.setCloexec(child.fd);
   const writer = PtyWriter.open(child.fd)!;
   const handle = reactor.add(child.fd, {
     data: (bytes) => {

@@ -125,3 +125,15 @@ Deno.test("node-pty's own streams still work (the fallback off Linux)", async ()
   assert.match(got.out, /got-it/);
   assert.equal(got.exitCode, 5);
 });
+
+Deno.test("a later child does not inherit an earlier session's PTY master", async () => {
+  const first = spawnPty(spec("echo up; sleep 30"));
+  const f = watch(first);
+  await f.until("up");
+  const second = watch(spawnPty(spec("ls -l /proc/self/fd")));
+  const { out } = await second.exit;
+  assert.match(out, /\/dev\/pts\//, "the listing ran");
+  assert.doesNotMatch(out, /ptmx/, "no master open in the child");
+  first.kill("SIGKILL");
+  await f.exit;
+});
