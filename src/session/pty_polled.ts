@@ -101,7 +101,10 @@ export function spawnPolled(spec: PtySpawn, reactor: PtyReactor): Pty {
     resize: (cols, rows) => {
       if (!closed) binding().resize(child.fd, cols, rows);
     },
-    kill: (signal) => Deno.kill(child.pid, signal ?? "SIGHUP"),
+    kill: (signal) => {
+      // Once the child is reaped its pid may belong to someone else.
+      if (exit === null) Deno.kill(child.pid, signal ?? "SIGHUP");
+    },
     foregroundGroup: () => closed ? -1 : libc()!.tcgetpgrp(child.fd),
     awaitEcho: (ms) => {
       if (!closed) handle.awaitData(ms);
