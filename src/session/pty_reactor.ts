@@ -55,6 +55,8 @@ interface Entry {
   gone: boolean;
   /** Read gave EOF or EIO: never polled again. */
   hungUp: boolean;
+  /** The owner is collecting the last bytes before removing the fd. */
+  closing: boolean;
   /** The flood reader of this fd while it runs (then the loops leave the fd alone). */
   flood: Promise<void> | null;
   stream: Deno.PointerValue;
@@ -110,6 +112,7 @@ export class PtyReactor {
       liveUntil: 0,
       gone: false,
       hungUp: false,
+      closing: false,
       flood: null,
       stream: null,
     };
@@ -124,6 +127,9 @@ export class PtyReactor {
         this.#changed(this.#isLive(entry) ? this.#live : this.#batch);
       },
       flush: async () => {
+        // The child is gone: a flood reader stops after the read in flight
+        // (a grandchild still flooding must not hold the exit back).
+        entry.closing = true;
         await entry.flood;
         this.#drainOne(entry, true);
       },
@@ -337,7 +343,7 @@ export class PtyReactor {
         const n: number = await pending;
         pending = null;
         const chunk = front;
-        if (n >= FLOOD_BYTES && !entry.gone && !entry.paused) {
+        if (n >= FLOOD_BYTES && !entry.gone && !entry.paused && !entry.closing) {
           pending = this.#libc.readAllAsync(stream, back, back.length);
           [front, back] = [back, chunk];
         }

@@ -137,3 +137,14 @@ Deno.test("a later child does not inherit an earlier session's PTY master", asyn
   first.kill("SIGKILL");
   await f.exit;
 });
+
+Deno.test("a grandchild still flooding the terminal does not hold back the exit", async () => {
+  // It ignores SIGHUP, so only a closed master (EIO on write) stops it.
+  const pty = spawnPty(spec("(trap '' HUP; exec yes flood) & echo bg=$!; sleep 0.5; exit 4"));
+  const w = watch(pty);
+  const got = await w.exit;
+  assert.equal(got.exitCode, 4);
+  const pid = Number(/bg=(\d+)/.exec(got.out)![1]);
+  for (let i = 0; i < 200 && isAlive(pid); i++) await delay(25);
+  assert.equal(isAlive(pid), false, "closing the master hung the flooder up");
+});
