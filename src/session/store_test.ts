@@ -3,6 +3,7 @@ import { SessionStore } from "./store.ts";
 import { isAlive } from "./procinfo.ts";
 import { UserError } from "../errors.ts";
 import { testEnv, waitFor, waitForText } from "./test_util.ts";
+import { within } from "../util/async.ts";
 
 const SHELL = "/bin/bash";
 const quietEnv = testEnv();
@@ -136,4 +137,14 @@ Deno.test("disposing the store ends every child (checked through /proc)", async 
   await waitFor(sessions[2]!, () => true);
   await s[Symbol.asyncDispose]();
   for (const pid of pids) assert.equal(isAlive(pid), false, `pid ${pid} still alive`);
+});
+
+Deno.test("a session removed while running still reports its exit", async () => {
+  await using s = store();
+  const session = s.create({ command: "echo up; sleep 30" });
+  await waitForText(session, "up");
+  s.remove(session.id);
+  assert.ok(await within(session.exited, 15_000), "exited resolves after the removal's SIGKILL");
+  assert.equal(session.signal, 9);
+  assert.equal(isAlive(session.pid), false);
 });

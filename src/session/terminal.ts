@@ -122,10 +122,12 @@ export class HeadlessTerminal implements Disposable {
 
   /**
    * Parse bytes; `done` runs once they are applied to the screen — before
-   * this returns when nothing else waits to be parsed.
+   * this returns when nothing else waits to be parsed — or at once when the
+   * emulator is already disposed (a session removed before its child's exit
+   * still reports the exit).
    */
   write(data: string | Uint8Array, done?: () => void): void {
-    if (this.#disposed) return;
+    if (this.#disposed) return done?.();
     if (this.#queue) this.#queue._didUserInput = true;
     this.xterm.write(data, done);
   }
@@ -137,7 +139,7 @@ export class HeadlessTerminal implements Disposable {
 
   /** Resolves once everything written so far is parsed. */
   flush(): Promise<void> {
-    return new Promise((resolve) => this.xterm.write("", resolve));
+    return new Promise((resolve) => this.write("", resolve));
   }
 
   resize(cols: number, rows: number): void {

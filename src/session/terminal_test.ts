@@ -96,3 +96,11 @@ Deno.test("a write is on screen when write() returns (no setTimeout(0) per chunk
   term.write("\r\nworld");
   assert.equal(term.visibleLines()[1]?.trimEnd(), "world");
 });
+
+Deno.test("a write after dispose still calls back (nothing waits forever on a removed session)", () => {
+  const term = new HeadlessTerminal({ cols: 20, rows: 3 });
+  term[Symbol.dispose]();
+  let done = false;
+  term.write("late", () => done = true);
+  assert.equal(done, true);
+});
