@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { Ticker } from "./ticker.ts";
+import { Ticker, type Timers } from "./ticker.ts";
 
 function fired(ticker: Ticker, ms: number, log: string[], name: string): Promise<number> {
   return new Promise((resolve) =>
@@ -53,4 +53,75 @@ Deno.test("every() repeats on the grid until disposed", async () => {
   sub[Symbol.dispose]();
   assert.equal(n, 3);
   assert.equal(ticker.pending, 0);
+});
+
+/** The host's timers, counted. */
+function counted(): Timers & { timeouts: number; intervals: number } {
+  const c = {
+    timeouts: 0,
+    intervals: 0,
+    setTimeout: (fn: () => void, ms: number) => (c.timeouts++, setTimeout(fn, ms)),
+    clearTimeout: (id: ReturnType<typeof setTimeout> | undefined) => clearTimeout(id),
+    setInterval: (fn: () => void, ms: number) => (c.intervals++, setInterval(fn, ms)),
+    clearInterval: (id: ReturnType<typeof setTimeout> | undefined) => clearInterval(id),
+  };
+  return c;
+}
+
+Deno.test("a callback that books the next grid point each time runs on one interval, then stops", async () => {
+  const timers = counted();
+  const ticker = new Ticker(10, () => performance.now(), timers);
+  const times: number[] = [];
+  const done = Promise.withResolvers<void>();
+  const again = () => {
+    times.push(performance.now());
+    if (times.length < 6) ticker.after(1, again);
+    else done.resolve();
+  };
+  ticker.after(1, again);
+  await done.promise;
+  assert.equal(ticker.wakeups, 6);
+  assert.equal(ticker.pending, 0);
+  // One timer to the first point, then one interval: re-arming a timer at
+  // every point costs Deno's loop a second wake-up each time.
+  assert.equal(timers.timeouts, 1);
+  assert.equal(timers.intervals, 1);
+  for (let i = 1; i < times.length; i++) {
+    assert.ok(times[i]! - times[i - 1]! >= 9, `grid points ${i - 1} and ${i} are a period apart`);
+  }
+  // The sanitizer fails if the interval were left running.
+});
+
+Deno.test("a late callback booked while the grid is busy still runs once, at its own point", async () => {
+  const ticker = new Ticker(10);
+  let busy = 0;
+  const stop = Promise.withResolvers<void>();
+  const again = () => {
+    if (++busy < 3) ticker.after(1, again);
+    else stop.resolve();
+  };
+  const t0 = performance.now();
+  const late = new Promise<number>((resolve) => ticker.after(60, () => resolve(performance.now())));
+  ticker.after(1, again);
+  await stop.promise;
+  assert.ok((await late) - t0 >= 60);
+  assert.equal(ticker.pending, 0);
+});
+
+Deno.test("whenSettled runs after the grid point's callbacks and their microtasks, in the same wake-up", async () => {
+  const ticker = new Ticker(10);
+  const log: string[] = [];
+  assert.equal(ticker.whenSettled(() => log.push("outside")), false);
+  const done = Promise.withResolvers<void>();
+  ticker.after(1, () => {
+    log.push("callback");
+    ticker.whenSettled(() => {
+      log.push("settled");
+      done.resolve();
+    });
+    Promise.resolve().then(() => log.push("microtask"));
+  });
+  await done.promise;
+  assert.deepEqual(log, ["callback", "microtask", "settled"]);
+  assert.equal(ticker.wakeups, 1);
 });
