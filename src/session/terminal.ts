@@ -53,12 +53,58 @@ function writeQueue(term: XTerm): WriteQueue | null {
     : null;
 }
 
+/**
+ * Viewport rows `start`..`end` (inclusive) redrawn since the last look, or
+ * "all" (scrolled, resized, switched buffer, or not tracked), or null.
+ */
+export type ChangedRows = { readonly start: number; readonly end: number } | "all" | null;
+
+/**
+ * xterm's parser reports the viewport rows each write touched (what its
+ * renderer repaints; headless has no renderer). Private API of
+ * @xterm/headless 6.0.0, checked at construction (every row counts as
+ * changed when it is missing); terminal_test.ts fails if an upgrade drops it.
+ */
+interface RefreshRows {
+  onRequestRefreshRows(listener: (range?: { start: number; end: number }) => void): unknown;
+}
+
+function refreshRows(term: XTerm): RefreshRows | null {
+  const handler = (term as unknown as { _core?: { _inputHandler?: Partial<RefreshRows> } })._core
+    ?._inputHandler;
+  return typeof handler?.onRequestRefreshRows === "function" ? handler as RefreshRows : null;
+}
+
+/** The parts of xterm's InputHandler the ED 1 workaround below uses. */
+interface EraseInternals {
+  _restrictCursor(maxCol: number): void;
+  _eraseInBufferLine(
+    y: number,
+    start: number,
+    end: number,
+    clearWrap: boolean,
+    protect: boolean,
+  ): void;
+  _resetBufferLine(y: number, protect: boolean): void;
+}
+
+function eraseInternals(term: XTerm): EraseInternals | null {
+  const h = (term as unknown as { _core?: { _inputHandler?: Partial<EraseInternals> } })._core
+    ?._inputHandler;
+  return typeof h?._restrictCursor === "function" &&
+      typeof h._eraseInBufferLine === "function" && typeof h._resetBufferLine === "function"
+    ? h as EraseInternals
+    : null;
+}
+
 export class HeadlessTerminal implements Disposable {
   readonly xterm: XTerm;
   readonly #queue: WriteQueue | null;
   #listeners = new Set<TerminalListener>();
   #title = "";
   #disposed = false;
+  #tracksRows: boolean;
+  #changed: ChangedRows = "all";
 
   constructor(options: TerminalOptions) {
     const reply = options.reply;
@@ -70,16 +116,23 @@ export class HeadlessTerminal implements Disposable {
       windowOptions: { getWinSizeChars: true },
     });
     this.#queue = writeQueue(this.xterm);
+    const rows = refreshRows(this.xterm);
+    this.#tracksRows = rows !== null;
+    rows?.onRequestRefreshRows((range) => this.#rowsChanged(range ?? "all"));
+    this.xterm.onScroll(() => this.#rowsChanged("all"));
+    this.xterm.onResize(() => this.#rowsChanged("all"));
     if (reply) this.xterm.onData(reply);
     this.xterm.onTitleChange((title) => {
       this.#title = title;
       this.#emit({ type: "title", title });
     });
     this.xterm.onBell(() => this.#emit({ type: "bell" }));
-    this.xterm.buffer.onBufferChange((b) =>
-      this.#emit({ type: "alt-screen", active: b.type === "alternate" })
-    );
+    this.xterm.buffer.onBufferChange((b) => {
+      this.#rowsChanged("all");
+      this.#emit({ type: "alt-screen", active: b.type === "alternate" });
+    });
     const parser = this.xterm.parser;
+    this.#fixEraseAbove();
     parser.registerOscHandler(7501, (data) => {
       if (data.startsWith("?")) {
         reply?.(OSC7501_QUERY_REPLY);
@@ -130,6 +183,16 @@ export class HeadlessTerminal implements Disposable {
     if (this.#disposed) return done?.();
     if (this.#queue) this.#queue._didUserInput = true;
     this.xterm.write(data, done);
+  }
+
+  /**
+   * The viewport rows changed since the last call (one reader: the TUI's
+   * pane, which then reads only those rows back). "all" when untracked.
+   */
+  takeChangedRows(): ChangedRows {
+    const changed = this.#tracksRows ? this.#changed : "all";
+    this.#changed = null;
+    return changed;
   }
 
   /** True when writes are parsed synchronously (see WriteQueue). */
@@ -200,6 +263,44 @@ export class HeadlessTerminal implements Disposable {
     this.#disposed = true;
     this.#listeners.clear();
     this.xterm.dispose();
+  }
+
+  /**
+   * @xterm/headless 6.0.0 throws in ED 1 ("erase above", CSI 1 J, and
+   * DECSED CSI ? 1 J) when the cursor is in the last column of the last row
+   * of a normal screen whose output has not scrolled yet (a program that
+   * starts by clearing what is above it): it clears the next line's wrap
+   * flag without checking that the line exists. The throw leaves the lines
+   * above as they were and the emulator stuck: no later write shows
+   * (measured). Here that case is erased as xterm would (the current line
+   * through the cursor, every line above); the others go to xterm's own
+   * handler.
+   */
+  #fixEraseAbove(): void {
+    const internals = eraseInternals(this.xterm);
+    if (!internals) return;
+    for (const protect of [false, true]) {
+      const id = protect ? { prefix: "?", final: "J" } : { final: "J" };
+      this.xterm.parser.registerCsiHandler(id, (params) => {
+        const b = this.xterm.buffer.active;
+        const cols = this.xterm.cols;
+        if (params[0] !== 1 || b.cursorX < cols - 1 || b.length > b.cursorY + 1) return false;
+        internals._restrictCursor(cols);
+        const y = b.cursorY;
+        internals._eraseInBufferLine(y, 0, cols, true, protect);
+        for (let row = 0; row < y; row++) internals._resetBufferLine(row, protect);
+        this.#rowsChanged({ start: 0, end: y });
+        return true;
+      });
+    }
+  }
+
+  #rowsChanged(range: { start: number; end: number } | "all"): void {
+    const was = this.#changed;
+    if (was === "all") return;
+    this.#changed = range === "all" || was === null
+      ? range
+      : { start: Math.min(was.start, range.start), end: Math.max(was.end, range.end) };
   }
 
   #emit(event: TerminalEvent): void {

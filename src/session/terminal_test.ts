@@ -104,3 +104,34 @@ Deno.test("a write after dispose still calls back (nothing waits forever on a re
   term.write("late", () => done = true);
   assert.equal(done, true);
 });
+
+Deno.test("takeChangedRows() reports the rows a write redrew; scrolling, resizing and the alternate screen report all", () => {
+  using t = new HeadlessTerminal({ cols: 20, rows: 6 });
+  assert.equal(t.takeChangedRows(), "all", "nothing read yet");
+  assert.equal(t.takeChangedRows(), null);
+  t.write("\x1b[4;1H");
+  t.takeChangedRows(); // a cursor move marks the row it leaves and the row it enters
+  t.write("spinner |");
+  assert.deepEqual(t.takeChangedRows(), { start: 3, end: 3 });
+  t.write("\r-");
+  t.write("\r\\");
+  assert.deepEqual(t.takeChangedRows(), { start: 3, end: 3 }, "writes between two looks add up");
+  t.write("\x1b[2;1Ha\x1b[5;1Hb");
+  assert.deepEqual(t.takeChangedRows(), { start: 1, end: 4 });
+  t.write("\x1b[6;1H\r\nscrolled");
+  assert.equal(t.takeChangedRows(), "all");
+  t.resize(30, 6);
+  assert.equal(t.takeChangedRows(), "all");
+  t.write("\x1b[?1049h");
+  assert.equal(t.takeChangedRows(), "all");
+});
+
+Deno.test("erase above (ED 1, DECSED 1) in the bottom-right corner of a screen that never scrolled erases and parsing goes on", () => {
+  for (const seq of ["\x1b[1J", "\x1b[?1J"]) {
+    using t = new HeadlessTerminal({ cols: 6, rows: 3 });
+    t.write("AAAAAABBBBBBCCCCC\x1b[3;6H");
+    t.write(seq); // @xterm/headless 6.0.0 throws here on its own
+    t.write("\x1b[1;1Hok");
+    assert.deepEqual(t.visibleLines(), ["ok", "", ""], seq);
+  }
+});

@@ -26,6 +26,11 @@ import {
 export interface DiffOptions {
   /** Wrap the update in synchronized output (mode 2026) so it appears at once. */
   readonly sync?: boolean;
+  /**
+   * Rows [from, to): the caller knows every other row equals `prev` (only
+   * the pane's changed rows were redrawn); a repaint ignores it.
+   */
+  readonly rows?: readonly [number, number] | undefined;
 }
 
 export const SYNC_BEGIN = "\x1b[?2026h";
@@ -42,7 +47,8 @@ export function diff(prev: Frame | null, next: Frame, options: DiffOptions = {})
   let cx = -1;
   let cy = -1;
   const cols = next.cols;
-  for (let y = 0; y < next.rows; y++) {
+  const [from, to] = full || !options.rows ? [0, next.rows] : options.rows;
+  for (let y = Math.max(0, from); y < Math.min(next.rows, to); y++) {
     const row = y * cols;
     for (let x = 0; x < cols; x++) {
       const i = row + x;

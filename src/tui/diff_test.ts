@@ -72,3 +72,29 @@ Deno.test("diff() emits 256-colour and truecolor SGR", () => {
   });
   assert.equal(esc(diff(a, b)), "⎋[?25l⎋[1;1H⎋[0;38;5;200;101ma⎋[0;38;2;16;32;48mb⎋[0m");
 });
+
+Deno.test("diff() told which rows changed writes the same as a diff of every row", () => {
+  const a = frame(12, 5, (f) => {
+    f.text(0, 0, "top bar", { fg: 4 });
+    f.text(0, 2, "spinner |");
+    f.text(0, 4, "hints");
+  });
+  const b = frame(12, 5);
+  b.copyFrom(a);
+  b.text(0, 2, "spinner /", { attrs: BOLD });
+  b.text(3, 3, "界");
+  b.cursor = { x: 9, y: 2 };
+  assert.equal(diff(a, b, { rows: [2, 4] }), diff(a, b));
+  assert.equal(
+    diff(a, b, { rows: [0, 0] }),
+    diff(
+      a,
+      frame(12, 5, (f) => {
+        f.copyFrom(a);
+        f.cursor = b.cursor;
+      }),
+    ),
+    "no row: only the cursor",
+  );
+  assert.equal(diff(null, b, { rows: [2, 3] }), diff(null, b), "a repaint draws every row");
+});

@@ -184,6 +184,18 @@ export class Frame {
     this.cursor = null;
   }
 
+  /** Rows y0..y1 (exclusive) blank again. */
+  clearRows(y0: number, y1: number): void {
+    const from = this.index(0, Math.max(0, y0));
+    const to = this.index(0, Math.min(this.rows, y1));
+    if (from >= to) return;
+    this.chars.fill(" ", from, to);
+    this.widths.fill(1, from, to);
+    this.fg.fill(DEFAULT_COLOR, from, to);
+    this.bg.fill(DEFAULT_COLOR, from, to);
+    this.attrs.fill(0, from, to);
+  }
+
   /** The visible text of row y (continuation cells skipped), for tests and debugging. */
   rowText(y: number): string {
     let out = "";

@@ -21,6 +21,7 @@ import { repaintPane, view } from "../../tui/view/mod.ts";
 import type { Tab } from "../../tui/tab.ts";
 import { initialTuiState, type TuiState } from "../../model/tui.ts";
 import type { Runtime } from "../runtime.ts";
+import type { HeadlessTerminal } from "../../session/terminal.ts";
 import { type EffectContext, runEffect } from "./effects.ts";
 import type { TuiEvent } from "./events.ts";
 import { detectionOf, type DetectionView, sessionRows } from "./rows.ts";
@@ -66,6 +67,8 @@ export class TuiApp implements Disposable {
   /** The frame before #prev and the last screen read: reused, not reallocated, each frame. */
   #spare: Frame | null = null;
   #screen: Frame | null = null;
+  /** The emulator whose live viewport #screen holds as last read (null: none, or scrollback). */
+  #screenOf: HeadlessTerminal | null = null;
   /** The state the last frame was drawn from. */
   #drawn: TuiState | null = null;
   #sync = false;
@@ -307,11 +310,24 @@ export class TuiApp implements Disposable {
     this.#lastFrame = this.#now();
     const s = this.state;
     let screen: Frame | null = null;
+    let rows: readonly [number, number] | null = null;
     if (s.tab === 0 && s.selected) {
       const session = this.#runtime.store.get(s.selected);
       if (session) {
-        screen = readScreen(session.terminal.xterm, s.scroll[s.selected] ?? 0, this.#screen).frame;
+        // Only the rows the emulator redrew since this screen was last read.
+        const terminal = session.terminal;
+        const changed = terminal.takeChangedRows();
+        const offset = s.scroll[s.selected] ?? 0;
+        const read = readScreen(
+          terminal.xterm,
+          offset,
+          this.#screen,
+          this.#screenOf === terminal ? changed : "all",
+        );
+        screen = read.frame;
+        rows = read.rows;
         this.#screen = screen;
+        this.#screenOf = read.offset === 0 ? terminal : null;
       }
     }
     let tabLines = null;
@@ -320,11 +336,18 @@ export class TuiApp implements Disposable {
       tabLines = this.#tabs[s.tab - 1]?.render(body.width, body.height) ?? null;
     }
     // Same state as the last frame: only the session's screen can have changed.
-    const frame =
-      (this.#prev && this.#drawn === s ? repaintPane(s, this.#prev, screen, this.#spare) : null) ??
-        view(s, { keymap: this.keymap, screen, tabLines }, this.#spare);
+    const paneOnly = this.#prev && this.#drawn === s
+      ? repaintPane(s, this.#prev, screen, this.#spare, rows ?? undefined)
+      : null;
+    const frame = paneOnly ?? view(s, { keymap: this.keymap, screen, tabLines }, this.#spare);
     this.#drawn = s;
-    const out = diff(this.#prev, frame, { sync: this.#sync });
+    const pane = layout(s.cols, s.rows).pane;
+    const out = diff(this.#prev, frame, {
+      sync: this.#sync,
+      rows: paneOnly && rows
+        ? [pane.y + rows[0], pane.y + Math.min(rows[1], pane.height)]
+        : undefined,
+    });
     this.#spare = this.#prev;
     this.#prev = frame;
     if (out) {

@@ -7,7 +7,7 @@
  * index or 0xRRGGBB depending on the colour mode; one reused null cell.
  */
 
-import type { XTerm } from "../../session/terminal.ts";
+import type { ChangedRows, XTerm } from "../../session/terminal.ts";
 import {
   BLINK,
   BOLD,
@@ -26,6 +26,8 @@ export interface ScreenRead {
   readonly frame: Frame;
   /** The scrollback offset actually used (clamped to what exists). */
   readonly offset: number;
+  /** The rows read again, [from, to), the rest of `reuse` kept as it was; null: all of it. */
+  readonly rows: readonly [number, number] | null;
 }
 
 /** How far up the scrollback of this emulator goes (0 on the alternate screen). */
@@ -38,22 +40,41 @@ export function maxScroll(xterm: XTerm): number {
  * The emulator's viewport `offset` lines above the bottom, as a frame of
  * the emulator's size; the cursor is set when the live screen is shown and
  * the child has not hidden it.
+ *
+ * `changed`: when `reuse` is this emulator's live viewport as last read,
+ * the rows changed since (HeadlessTerminal.takeChangedRows): only those are
+ * read again — a spinner or an echo touches one row of sixty.
  */
-export function readScreen(xterm: XTerm, offset = 0, reuse?: Frame | null): ScreenRead {
+export function readScreen(
+  xterm: XTerm,
+  offset = 0,
+  reuse?: Frame | null,
+  changed: ChangedRows = "all",
+): ScreenRead {
   const b = xterm.buffer.active;
   const used = Math.max(0, Math.min(offset, maxScroll(xterm)));
   const top = b.baseY - used;
   const cols = xterm.cols;
   const rows = xterm.rows;
   let frame: Frame;
+  let y0 = 0;
+  let y1 = rows;
+  let partial = false;
   if (reuse && reuse.cols === cols && reuse.rows === rows) {
-    reuse.clear();
     frame = reuse;
+    if (changed === "all" || used > 0) frame.clear();
+    else {
+      y0 = changed === null ? rows : Math.max(0, changed.start);
+      y1 = changed === null ? rows : Math.min(rows, changed.end + 1);
+      frame.clearRows(y0, y1);
+      frame.cursor = null;
+      partial = true;
+    }
   } else {
     frame = new Frame(cols, rows);
   }
   const cell = b.getNullCell();
-  for (let y = 0; y < rows; y++) {
+  for (let y = y0; y < y1; y++) {
     const line = b.getLine(top + y);
     if (!line) continue;
     const row = y * cols;
@@ -92,7 +113,7 @@ export function readScreen(xterm: XTerm, offset = 0, reuse?: Frame | null): Scre
     }
   }
   if (used === 0 && !cursorHidden(xterm)) frame.cursor = { x: b.cursorX, y: b.cursorY };
-  return { frame, offset: used };
+  return { frame, offset: used, rows: partial ? [y0, y1] : null };
 }
 
 /** DECTCEM state; xterm keeps it in its core service (no public API in headless). */

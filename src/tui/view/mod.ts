@@ -28,13 +28,15 @@ export interface ViewInput {
  * The previous frame of the same state with only the session pane redrawn:
  * what a new screen of the selected session needs (its echo, a spinner),
  * without rebuilding the list and bars. Null when that is not enough (an
- * overlay or a plugin tab is shown, the size changed).
+ * overlay or a plugin tab is shown, the size changed). `rows` [from, to):
+ * the only screen rows that changed since `prev` was drawn.
  */
 export function repaintPane(
   state: TuiState,
   prev: Frame,
   screen: Frame | null,
   reuse?: Frame | null,
+  rows?: readonly [number, number],
 ): Frame | null {
   if (state.tab !== 0 || state.overlay !== null) return null;
   if (prev.cols !== state.cols || prev.rows !== state.rows) return null;
@@ -44,7 +46,7 @@ export function repaintPane(
   frame.copyFrom(prev);
   frame.cursor = null;
   const row = state.sessions.find((s) => s.id === state.selected) ?? null;
-  drawPane(frame, layout(state.cols, state.rows).pane, state, row, screen);
+  drawPane(frame, layout(state.cols, state.rows).pane, state, row, screen, rows);
   return frame;
 }
 

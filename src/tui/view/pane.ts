@@ -11,11 +11,11 @@ import type { Rect } from "../layout.ts";
 import { stringWidth } from "../width.ts";
 import { theme } from "./theme.ts";
 
-/** Copies `src` into `dst` at the rectangle's origin, clipped to it. */
-export function blit(dst: Frame, r: Rect, src: Frame): void {
-  const h = Math.min(r.height, src.rows, dst.rows - r.y);
+/** Copies rows `from`..`to` (exclusive) of `src` into `dst` at the rectangle's origin, clipped to it. */
+export function blit(dst: Frame, r: Rect, src: Frame, from = 0, to = src.rows): void {
+  const h = Math.min(r.height, src.rows, dst.rows - r.y, to);
   const w = Math.min(r.width, src.cols, dst.cols - r.x);
-  for (let y = 0; y < h; y++) {
+  for (let y = Math.max(0, from); y < h; y++) {
     const from = y * src.cols;
     const to = (r.y + y) * dst.cols + r.x;
     for (let x = 0; x < w; x++) {
@@ -31,22 +31,31 @@ export function blit(dst: Frame, r: Rect, src: Frame): void {
   }
 }
 
+/**
+ * `rows` [from, to) of the screen: only those changed since `frame` was
+ * drawn with the same state and the previous read of the same screen.
+ */
 export function drawPane(
   frame: Frame,
   r: Rect,
   state: TuiState,
   row: SessionRow | null,
   screen: Frame | null,
+  rows?: readonly [number, number],
 ): void {
   if (r.width <= 0 || r.height <= 0) return;
-  frame.fill(r.x, r.y, r.width, r.height);
   if (!row || !screen) {
+    frame.fill(r.x, r.y, r.width, r.height);
     const text = state.sessions.length === 0 ? "Press n to start a shell" : "";
     const x = r.x + Math.max(0, Math.floor((r.width - stringWidth(text)) / 2));
     frame.text(x, r.y + Math.floor(r.height / 2), text, theme.dim, r.x + r.width);
     return;
   }
-  blit(frame, r, screen);
+  const [from, to] = rows ?? [0, r.height];
+  const y0 = Math.max(0, from);
+  const y1 = Math.min(r.height, to);
+  if (y0 < y1) frame.fill(r.x, r.y + y0, r.width, y1 - y0);
+  blit(frame, r, screen, y0, y1);
   const scrolled = (state.scroll[row.id] ?? 0) > 0;
   if (scrolled) {
     const label = ` ↑ ${state.scroll[row.id]} lines · pgdown `;

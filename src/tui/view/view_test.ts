@@ -4,6 +4,8 @@ import { initialTuiState, type SessionRow, type TuiState } from "../../model/tui
 import { Frame } from "../frame.ts";
 import { resolveKeymap } from "../keymap.ts";
 import { repaintPane, view } from "./mod.ts";
+import { diff } from "../diff.ts";
+import { layout } from "../layout.ts";
 
 const { keymap } = resolveKeymap();
 
@@ -157,4 +159,12 @@ Deno.test("repaintPane() gives the same frame as view() when only the screen cha
   assert.deepEqual([...fast.fg], [...full.fg]);
   assert.deepEqual(fast.cursor, full.cursor);
   assert.equal(repaintPane({ ...s, overlay: { type: "help" } }, before, next), null);
+  // Told which screen rows changed, it redraws only those, to the same frame.
+  const rows = repaintPane(s, before, next, null, [1, 2])!;
+  assert.deepEqual(rows.toText(), full.toText());
+  assert.deepEqual([...rows.fg], [...full.fg]);
+  assert.deepEqual(rows.cursor, full.cursor);
+  // diff() limited to the pane rows that changed writes the same bytes.
+  const pane = layout(120, 32).pane;
+  assert.equal(diff(before, rows, { rows: [pane.y + 1, pane.y + 2] }), diff(before, full));
 });
