@@ -43,6 +43,7 @@ export class Session implements Disposable {
   #taps = new Set<(data: string) => void>();
   #exited: Promise<void>;
   #disposed = false;
+  #faults = new Set<string>();
 
   constructor(
     params: SessionParams,
@@ -67,10 +68,16 @@ export class Session implements Disposable {
       const size = data.length;
       flow.queued(size);
       for (const tap of this.#taps) tap(data);
-      this.terminal.write(data, () => {
+      try {
+        this.terminal.write(data, () => {
+          flow.parsed(size);
+          this.#emit({ type: "output" });
+        });
+      } catch (error) {
+        // An emulator bug must not stop the reading of every session.
         flow.parsed(size);
-        this.#emit({ type: "output" });
-      });
+        this.#fault("the terminal emulator failed on its output", error);
+      }
     });
     this.#exited = new Promise((resolve) => {
       pty.onExit((exit) => {
@@ -214,6 +221,20 @@ export class Session implements Disposable {
   }
 
   #emit(event: SessionEvent): void {
-    for (const listener of this.#listeners) listener(event);
+    for (const listener of this.#listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.#fault(`a listener of its "${event.type}" events failed`, error);
+      }
+    }
+  }
+
+  /** One line on stderr (the TUI's error log) per kind of fault, not one per chunk. */
+  #fault(what: string, error: unknown): void {
+    if (this.#faults.has(what)) return;
+    this.#faults.add(what);
+    const message = error instanceof Error ? error.message : String(error);
+    console.error(`lazyshell: session ${this.name}: ${what}: ${message}`);
   }
 }

@@ -148,3 +148,23 @@ Deno.test("a session removed while running still reports its exit", async () => 
   assert.equal(session.signal, 9);
   assert.equal(isAlive(session.pid), false);
 });
+
+Deno.test("a listener that throws is reported once and the sessions keep being read", async () => {
+  await using s = store();
+  const bad = s.create({ command: "for i in 1 2 3; do echo bad-$i; sleep 0.05; done; sleep 30" });
+  const good = s.create({ command: "sleep 0.3; echo good-output; sleep 30" });
+  using _sub = bad.on((e) => {
+    if (e.type === "output") throw new Error("listener bug");
+  });
+  const logged: string[] = [];
+  const error = console.error;
+  console.error = (...args: unknown[]) => void logged.push(args.join(" "));
+  try {
+    await waitForText(good, "good-output");
+    await waitForText(bad, "bad-3");
+  } finally {
+    console.error = error;
+  }
+  assert.equal(logged.length, 1, logged.join("\n"));
+  assert.match(logged[0]!, /session .*: a listener of its "output" events failed: listener bug/);
+});
