@@ -26,6 +26,7 @@ import { identify } from "../session/identity.ts";
 import type { AgentIdentity } from "../session/identity.ts";
 import { terminalView } from "../session/screen_view.ts";
 import { ticker } from "../util/ticker.ts";
+import type { ProcessInfo } from "../model/snapshot.ts";
 import type { Session } from "../session/session.ts";
 import type { SessionEvent } from "../session/session_events.ts";
 import type { SessionStore, StoreEvent } from "../session/store.ts";
@@ -82,6 +83,8 @@ interface Tracked {
   exited: boolean;
   /** pid of the last foreground process seen (program exit = the shell is back). */
   foregroundPid: number | null;
+  /** The process table's answer at the last classification (same object: same process). */
+  foreground: ProcessInfo | null;
   /** When the foreground was last looked at while nothing could be classified. */
   identifiedAt: number;
 }
@@ -203,6 +206,7 @@ export class DetectionHub implements Disposable {
       fgWatch: null,
       exited: session.status !== "running",
       foregroundPid: null,
+      foreground: null,
       identifiedAt: -Infinity,
     };
     this.#sessions.set(session.id, t);
@@ -239,7 +243,7 @@ export class DetectionHub implements Disposable {
       case "input":
         // D7: whatever types into a session (keys or ctl send) first gets a
         // fresh state from the output that has not been classified yet.
-        if (t.settle !== null) this.#classify(t, true);
+        if (t.settle !== null && !this.#nothingNew(t)) this.#classify(t, true);
         if (!e.typed) {
           // An interrupt key from `ctl send` still ends the turn idle (not done).
           if (isInterrupt(e.data)) this.#feed(t, { type: "scripted-interrupt" });
@@ -258,6 +262,17 @@ export class DetectionHub implements Disposable {
       case "bell":
         return;
     }
+  }
+
+  /**
+   * Nothing a classification could find: no agent, no declaration, no
+   * record waiting, and the same foreground process as last time (the
+   * process table answers with the same object). Typing into a shell then
+   * costs no classification per key.
+   */
+  #nothingNew(t: Tracked): boolean {
+    return t.manifest === null && t.state.status === null && t.pending.length === 0 &&
+      t.foreground !== null && t.session.foreground() === t.foreground;
   }
 
   /** Trailing debounce with a maximum wait (D7). */
@@ -307,6 +322,7 @@ export class DetectionHub implements Disposable {
       t.identifiedAt = performance.now();
     }
     const fg = t.session.foreground();
+    t.foreground = fg;
     // A program that ran in the foreground exited and the shell is back (D5 lifetimes).
     if (
       fg !== null && fg.pid === t.session.pid && t.foregroundPid !== null &&

@@ -117,6 +117,34 @@ Deno.test("hub: typing into a session first classifies output still settling (D7
   }
 });
 
+Deno.test("hub: typing into a shell whose foreground became an agent classifies it before the keys go in (D7)", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await using store = new SessionStore({
+      shell: "/bin/bash",
+      env,
+      cols: 100,
+      rows: 24,
+      cwd: dir,
+    });
+    using hub = new DetectionHub(store, catalog, { settleMs: 600_000, maxWaitMs: 600_000 });
+    await fakeClaude(dir, [WORKING, IDLE]);
+    const session = store.create(); // interactive bash: the agent gets its own foreground group
+    await waitForText(session, /[#$] $/m);
+    session.write("echo plain\r", false); // classified fresh: a plain shell
+    await waitForText(session, /^plain/m);
+    session.write("x", false); // the same shell in front: nothing new to classify
+    assert.equal(hub.agent(session.id), null);
+    session.write("\x15./claude\r", false);
+    await waitForText(session, "esc to interrupt");
+    session.write("x", false);
+    assert.equal(hub.agent(session.id), "claude", "identified before the key went in");
+    assert.equal(hub.status(session.id)?.state, "working");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("hub: OSC 7501 from a plain shell shows blocked, with its msg", async () => {
   await using store = new SessionStore({ shell: "/bin/bash", env, cols: 80, rows: 24 });
   const { hub, events } = hubFor(store);
