@@ -74,8 +74,8 @@ export class Session implements Disposable {
           this.#emit({ type: "output" });
         });
       } catch (error) {
-        // An emulator bug must not stop the reading of every session.
-        flow.parsed(size);
+        // An emulator bug must not stop the reading of every session (the
+        // emulator has called back and parses the next output again).
         this.#fault("the terminal emulator failed on its output", error);
       }
     });

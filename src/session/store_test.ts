@@ -168,3 +168,26 @@ Deno.test("a listener that throws is reported once and the sessions keep being r
   assert.equal(logged.length, 1, logged.join("\n"));
   assert.match(logged[0]!, /session .*: a listener of its "output" events failed: listener bug/);
 });
+
+Deno.test("output the emulator throws on is reported once; the session's later output still shows", async () => {
+  await using s = store();
+  const session = s.create({
+    command: "read -r _; printf 'x\\033[Z\\n'; read -r _; echo after-fault; sleep 30",
+  });
+  session.terminal.xterm.parser.registerCsiHandler({ final: "Z" }, () => {
+    throw new Error("emulator bug");
+  });
+  const logged: string[] = [];
+  const error = console.error;
+  console.error = (...args: unknown[]) => void logged.push(args.join(" "));
+  try {
+    session.write("\r");
+    await waitFor(session, () => logged.length > 0, 15_000, "the fault on stderr");
+    session.write("\r");
+    await waitForText(session, "after-fault");
+  } finally {
+    console.error = error;
+  }
+  assert.equal(logged.length, 1, logged.join("\n"));
+  assert.match(logged[0]!, /the terminal emulator failed on its output: emulator bug/);
+});

@@ -44,13 +44,39 @@ export interface TerminalOptions {
  */
 interface WriteQueue {
   _didUserInput: boolean;
+  _writeBuffer: unknown[];
+  _callbacks: Array<(() => void) | undefined>;
+  _pendingData: number;
+  _bufferOffset: number;
 }
 
 function writeQueue(term: XTerm): WriteQueue | null {
   const queue = (term as unknown as { _core?: { _writeBuffer?: unknown } })._core?._writeBuffer;
-  return typeof queue === "object" && queue !== null && "_didUserInput" in queue
+  if (typeof queue !== "object" || queue === null) return null;
+  const q = queue as Partial<WriteQueue>;
+  return typeof q._didUserInput === "boolean" && Array.isArray(q._writeBuffer) &&
+      Array.isArray(q._callbacks) && typeof q._bufferOffset === "number"
     ? queue as WriteQueue
     : null;
+}
+
+/**
+ * After the parser threw: resets the parser (it stopped mid-sequence),
+ * drops what is queued (the rest of the failing write included) and calls
+ * its callbacks, as xterm does once a write is parsed. Without this every later write stays queued behind the one that
+ * threw and the screen never changes again (measured on 6.0.0).
+ */
+function unstick(term: XTerm, queue: WriteQueue): void {
+  const parser =
+    (term as unknown as { _core?: { _inputHandler?: { _parser?: { reset?(): void } } } })
+      ._core?._inputHandler?._parser;
+  parser?.reset?.();
+  const waiting = queue._callbacks.slice(queue._bufferOffset);
+  queue._writeBuffer.length = 0;
+  queue._callbacks.length = 0;
+  queue._pendingData = 0;
+  queue._bufferOffset = 0;
+  for (const callback of waiting) callback?.();
 }
 
 /**
@@ -182,7 +208,15 @@ export class HeadlessTerminal implements Disposable {
   write(data: string | Uint8Array, done?: () => void): void {
     if (this.#disposed) return done?.();
     if (this.#queue) this.#queue._didUserInput = true;
-    this.xterm.write(data, done);
+    try {
+      this.xterm.write(data, done);
+    } catch (error) {
+      // An emulator bug: the rest of this write is lost, `done` is called,
+      // later writes are parsed again; the caller hears of it.
+      if (this.#queue) unstick(this.xterm, this.#queue);
+      else done?.();
+      throw error;
+    }
   }
 
   /**

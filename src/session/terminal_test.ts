@@ -135,3 +135,16 @@ Deno.test("erase above (ED 1, DECSED 1) in the bottom-right corner of a screen t
     assert.deepEqual(t.visibleLines(), ["ok", "", ""], seq);
   }
 });
+
+Deno.test("a write the emulator throws on calls back, and the next writes still show", () => {
+  using t = new HeadlessTerminal({ cols: 20, rows: 3 });
+  // Stands for any emulator bug: a handler that throws mid-write.
+  t.xterm.parser.registerCsiHandler({ final: "Z" }, () => {
+    throw new Error("emulator bug");
+  });
+  let called = false;
+  assert.throws(() => t.write("before\x1b[Zlost", () => called = true), /emulator bug/);
+  assert.equal(called, true);
+  t.write("\r\nafter");
+  assert.deepEqual(t.visibleLines().slice(0, 2), ["before", "after"]);
+});
