@@ -63,8 +63,9 @@ function writeQueue(term: XTerm): WriteQueue | null {
 /**
  * After the parser threw: resets the parser (it stopped mid-sequence),
  * drops what is queued (the rest of the failing write included) and calls
- * its callbacks, as xterm does once a write is parsed. Without this every later write stays queued behind the one that
- * threw and the screen never changes again (measured on 6.0.0).
+ * its callbacks, as xterm does once a write is parsed. Without this every
+ * later write stays queued behind the one that threw and the screen never
+ * changes again (measured on 6.0.0).
  */
 function unstick(term: XTerm, queue: WriteQueue): void {
   const parser =

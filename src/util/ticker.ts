@@ -22,9 +22,9 @@ export const GRID_MS = 50;
 /** A timer may fire a fraction of a millisecond before its point. */
 const EARLY_MS = 1;
 
-/** The host's timers (tests count them). */
 type TimerId = ReturnType<typeof setTimeout>;
 
+/** The host's timers (tests count them). */
 export interface Timers {
   setTimeout(fn: () => void, ms: number): TimerId;
   clearTimeout(id: TimerId | undefined): void;

@@ -81,7 +81,7 @@ export class TuiApp implements Disposable {
   /** When the user last typed into a session (terminal mode), for the echo fast path. */
   #typedAt = -Infinity;
   #echoFrame = false;
-  /** Runs a frame on the next event-loop turn (faster than setTimeout(0)). */
+  /** A frame is due in this wake-up (at the end of the grid point, or in a microtask). */
   #immediate = false;
   #done = Promise.withResolvers<number>();
   readonly #effects: EffectContext;

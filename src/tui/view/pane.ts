@@ -11,11 +11,11 @@ import type { Rect } from "../layout.ts";
 import { stringWidth } from "../width.ts";
 import { theme } from "./theme.ts";
 
-/** Copies rows `from`..`to` (exclusive) of `src` into `dst` at the rectangle's origin, clipped to it. */
-export function blit(dst: Frame, r: Rect, src: Frame, from = 0, to = src.rows): void {
-  const h = Math.min(r.height, src.rows, dst.rows - r.y, to);
+/** Copies rows `firstRow`..`endRow` (exclusive) of `src` into `dst` at the rectangle's origin, clipped to it. */
+export function blit(dst: Frame, r: Rect, src: Frame, firstRow = 0, endRow = src.rows): void {
+  const h = Math.min(r.height, src.rows, dst.rows - r.y, endRow);
   const w = Math.min(r.width, src.cols, dst.cols - r.x);
-  for (let y = Math.max(0, from); y < h; y++) {
+  for (let y = Math.max(0, firstRow); y < h; y++) {
     const from = y * src.cols;
     const to = (r.y + y) * dst.cols + r.x;
     for (let x = 0; x < w; x++) {
