@@ -6,6 +6,13 @@ export function percentile(samples: readonly number[], p: number): number {
   return sorted[index] ?? NaN;
 }
 
+/** The middle value; the mean of the two middle ones for an even count. */
+export function median(samples: readonly number[]): number {
+  const s = [...samples].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
 /**
  * Wall times (ms) of several commands, run round-robin (one of each per
  * round) so that load changes on a shared machine hit them all alike.

@@ -5,8 +5,11 @@
  * in a 120x32 PTY. Figures: CPU % of one core of lazyshell's process and
  * of tmux's server + client, frames/s written to the host terminal
  * (lazyshell: synchronized-output frames). Targets: ≤ 2 % of a core,
- * ≤ 12 frames/s. For scale it also measures `lazyshell serve` (the
- * runtime without a screen) and the floor of node-pty (+ xterm) alone.
+ * ≤ 12 frames/s. lazyshell and tmux alternate for BENCH_ROUNDS rounds
+ * (default 2) and the medians are reported: the load of a shared machine
+ * moves by tenths of a point between runs. For scale it also measures
+ * `lazyshell serve` (the runtime without a screen) and the floor of
+ * node-pty (+ xterm) alone.
  */
 
 import { screenText, waitFor } from "../src/session/test_util.ts";
@@ -22,6 +25,7 @@ import {
   startTmux,
   tmuxCommand,
 } from "./tui_harness.ts";
+import { median } from "./stats.ts";
 
 const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? "30");
 const SPINNERS = Array.from({ length: 8 }, () => SPINNER);
@@ -84,18 +88,43 @@ async function tmux(): Promise<{ cpu: number; writesPerSecond: number }> {
   }
 }
 
-console.log(`tui_cpu: 8 sessions with a 10 Hz spinner, 120x32, ${SECONDS} s each`);
-const ours = await lazyshell();
+const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? "2");
+
 console.log(
-  `lazyshell: ${ours.cpu.toFixed(2)} % of one core, ${
-    ours.fps.toFixed(1)
+  `tui_cpu: 8 sessions with a 10 Hz spinner, 120x32, ${SECONDS} s each; lazyshell and tmux ` +
+    `alternate for ${ROUNDS} rounds (this machine's load moves between runs)`,
+);
+const withTmux = await hasTmux();
+if (!withTmux) console.log("tmux not installed: no reference");
+const ours: Array<{ cpu: number; fps: number }> = [];
+const ratios: number[] = [];
+for (let round = 1; round <= ROUNDS; round++) {
+  const run = await lazyshell();
+  ours.push(run);
+  console.log(
+    `round ${round}: lazyshell ${run.cpu.toFixed(2)} % of one core, ${run.fps.toFixed(1)} frames/s`,
+  );
+  if (!withTmux) continue;
+  const theirs = await tmux();
+  ratios.push(run.cpu / theirs.cpu);
+  console.log(
+    `round ${round}: tmux (server + client) ${theirs.cpu.toFixed(2)} % of one core, ${
+      theirs.writesPerSecond.toFixed(1)
+    } output chunks/s → ratio ${(run.cpu / theirs.cpu).toFixed(2)}`,
+  );
+}
+const cpu = median(ours.map((r) => r.cpu));
+console.log(
+  `lazyshell: median ${cpu.toFixed(2)} % of one core, ${
+    median(ours.map((r) => r.fps)).toFixed(1)
   } frames/s (targets ≤ 2 %, ≤ 12 fps)`,
 );
+if (ratios.length > 0) console.log(`ratio lazyshell/tmux CPU: median ${median(ratios).toFixed(2)}`);
 const runtimeOnly = await serve();
 console.log(
   `lazyshell serve (same sessions, no TUI): ${
     runtimeOnly.toFixed(2)
-  } % of one core → the TUI adds ${(ours.cpu - runtimeOnly).toFixed(2)} %`,
+  } % of one core → the TUI adds ${(cpu - runtimeOnly).toFixed(2)} %`,
 );
 const floor = await new Deno.Command(Deno.execPath(), {
   args: ["run", "-A", new URL("./tui_cpu_floor.ts", import.meta.url).pathname],
@@ -104,15 +133,4 @@ const floor = await new Deno.Command(Deno.execPath(), {
 for (const line of new TextDecoder().decode(floor.stdout).trim().split("\n")) {
   const [mode, pct] = line.split(" ");
   console.log(`floor: ${mode} alone, same 8 spinners: ${pct} % of one core`);
-}
-if (await hasTmux()) {
-  const theirs = await tmux();
-  console.log(
-    `tmux (server + client): ${theirs.cpu.toFixed(2)} % of one core, ${
-      theirs.writesPerSecond.toFixed(1)
-    } output chunks/s`,
-  );
-  console.log(`ratio lazyshell/tmux CPU: ${(ours.cpu / theirs.cpu).toFixed(2)}`);
-} else {
-  console.log("tmux not installed: no reference");
 }
