@@ -3,10 +3,32 @@
  * before use (the public path, or nothing, when an upgrade drops it) and
  * covered by terminal_test.ts, which fails if one disappears: the
  * synchronous write path, the rows each write redrew, recovery after the
- * parser throws, and a workaround for one crash of 6.0.0.
+ * parser throws, a workaround for one crash of 6.0.0, and two states with
+ * no public API (cursor hidden, mouse encoding).
  */
 
 import type { XTerm } from "./terminal.ts";
+
+/** xterm's core object, where each internal below lives (fields unknown until checked). */
+function core(term: XTerm): Record<string, unknown> | undefined {
+  return (term as unknown as { _core?: Record<string, unknown> })._core;
+}
+
+function inputHandler<T>(term: XTerm): Partial<T> | undefined {
+  return core(term)?._inputHandler as Partial<T> | undefined;
+}
+
+/** DECTCEM state (cursor hidden by the child): no public API in headless. */
+export function cursorHidden(term: XTerm): boolean {
+  const service = core(term)?.coreService as { isCursorHidden?: boolean } | undefined;
+  return service?.isCursorHidden === true;
+}
+
+/** The mouse report encoding the child chose: no public API in headless. */
+export function mouseEncoding(term: XTerm): string {
+  const service = core(term)?.coreMouseService as { activeEncoding?: string } | undefined;
+  return service?.activeEncoding ?? "SGR";
+}
 
 /**
  * xterm's write queue parses a write at once, instead of after a
@@ -26,7 +48,7 @@ export interface WriteQueue {
 }
 
 export function writeQueue(term: XTerm): WriteQueue | null {
-  const queue = (term as unknown as { _core?: { _writeBuffer?: unknown } })._core?._writeBuffer;
+  const queue = core(term)?._writeBuffer;
   if (typeof queue !== "object" || queue === null) return null;
   const q = queue as Partial<WriteQueue>;
   return typeof q._didUserInput === "boolean" && Array.isArray(q._writeBuffer) &&
@@ -43,9 +65,7 @@ export function writeQueue(term: XTerm): WriteQueue | null {
  * changes again (measured on 6.0.0).
  */
 export function unstick(term: XTerm, queue: WriteQueue): void {
-  const parser =
-    (term as unknown as { _core?: { _inputHandler?: { _parser?: { reset?(): void } } } })
-      ._core?._inputHandler?._parser;
+  const parser = inputHandler<{ _parser: { reset?(): void } }>(term)?._parser;
   parser?.reset?.();
   const waiting = queue._callbacks.slice(queue._bufferOffset);
   queue._writeBuffer.length = 0;
@@ -66,8 +86,7 @@ export interface RefreshRows {
 }
 
 export function refreshRows(term: XTerm): RefreshRows | null {
-  const handler = (term as unknown as { _core?: { _inputHandler?: Partial<RefreshRows> } })._core
-    ?._inputHandler;
+  const handler = inputHandler<RefreshRows>(term);
   return typeof handler?.onRequestRefreshRows === "function" ? handler as RefreshRows : null;
 }
 
@@ -85,8 +104,7 @@ interface EraseInternals {
 }
 
 function eraseInternals(term: XTerm): EraseInternals | null {
-  const h = (term as unknown as { _core?: { _inputHandler?: Partial<EraseInternals> } })._core
-    ?._inputHandler;
+  const h = inputHandler<EraseInternals>(term);
   return typeof h?._restrictCursor === "function" &&
       typeof h._eraseInBufferLine === "function" && typeof h._resetBufferLine === "function"
     ? h as EraseInternals

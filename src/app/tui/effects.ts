@@ -7,7 +7,7 @@
 import { messageOf, UserError } from "../../errors.ts";
 import { encodeLegacyMouse, encodeSgrMouse, keyBytes, type MouseEvent } from "../../tui/keys.ts";
 import type { Tab } from "../../tui/tab.ts";
-import type { XTerm } from "../../session/terminal.ts";
+import { mouseEncoding } from "../../session/xterm_internals.ts";
 import type { Runtime } from "../runtime.ts";
 import { within } from "../../util/async.ts";
 import type { TuiEffect, TuiEvent } from "./events.ts";
@@ -127,14 +127,6 @@ function scroll(ctx: EffectContext, id: string, delta: number): void {
   const max = maxScroll(s.terminal.xterm);
   const offset = Math.max(0, Math.min(max, ctx.scrollOf(id) + delta));
   if (offset !== ctx.scrollOf(id)) ctx.dispatch({ type: "scrolled", id, offset });
-}
-
-/** The mouse report encoding the child chose (xterm keeps it in a core service, no public API). */
-function mouseEncoding(xterm: XTerm): string {
-  const core = (xterm as unknown as {
-    _core?: { coreMouseService?: { activeEncoding?: string } };
-  })._core;
-  return core?.coreMouseService?.activeEncoding ?? "SGR";
 }
 
 /** Which mouse events a child asked for (xterm's mouseTrackingMode). */

@@ -8,6 +8,7 @@
  */
 
 import type { ChangedRows, XTerm } from "../../session/terminal.ts";
+import { cursorHidden } from "../../session/xterm_internals.ts";
 import {
   BLINK,
   BOLD,
@@ -114,11 +115,4 @@ export function readScreen(
   }
   if (used === 0 && !cursorHidden(xterm)) frame.cursor = { x: b.cursorX, y: b.cursorY };
   return { frame, offset: used, rows: partial ? [y0, y1] : null };
-}
-
-/** DECTCEM state; xterm keeps it in its core service (no public API in headless). */
-function cursorHidden(xterm: XTerm): boolean {
-  const core = (xterm as unknown as { _core?: { coreService?: { isCursorHidden?: boolean } } })
-    ._core;
-  return core?.coreService?.isCursorHidden === true;
 }
