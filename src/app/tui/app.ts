@@ -15,7 +15,7 @@ import type { Frame } from "../../tui/frame.ts";
 import { diff } from "../../tui/diff.ts";
 import { KeyDecoder } from "../../tui/keys.ts";
 import { type Keymap, resolveKeymap } from "../../tui/keymap.ts";
-import { layout, sessionSize } from "../../tui/layout.ts";
+import { layout, type Rect, sessionSize } from "../../tui/layout.ts";
 import { anythingSpins } from "../../tui/view/marker.ts";
 import { repaintPane, view } from "../../tui/view/mod.ts";
 import type { Tab } from "../../tui/tab.ts";
@@ -341,12 +341,9 @@ export class TuiApp implements Disposable {
       : null;
     const frame = paneOnly ?? view(s, { keymap: this.keymap, screen, tabLines }, this.#spare);
     this.#drawn = s;
-    const pane = layout(s.cols, s.rows).pane;
     const out = diff(this.#prev, frame, {
       sync: this.#sync,
-      rows: paneOnly && rows
-        ? [pane.y + rows[0], pane.y + Math.min(rows[1], pane.height)]
-        : undefined,
+      rows: paneOnly && rows ? paneRows(layout(s.cols, s.rows).pane, rows) : undefined,
     });
     this.#spare = this.#prev;
     this.#prev = frame;
@@ -368,4 +365,9 @@ export class TuiApp implements Disposable {
       this.#clock = ticker.every(want, () => this.dispatch({ type: "tick", now: this.#now() }));
     }
   }
+}
+
+/** Screen rows [from, to) as frame rows of the pane, clipped to it. */
+function paneRows(pane: Rect, rows: readonly [number, number]): [number, number] {
+  return [pane.y + rows[0], pane.y + Math.min(rows[1], pane.height)];
 }
