@@ -8,8 +8,8 @@
  * ≤ 12 frames/s. lazyshell and tmux alternate for BENCH_ROUNDS rounds
  * (default 2) and the medians are reported: the load of a shared machine
  * moves by tenths of a point between runs. For scale it also measures
- * `lazyshell serve` (the runtime without a screen) and the floor of
- * node-pty (+ xterm) alone.
+ * `lazyshell serve` (the runtime without a screen), the floor of
+ * node-pty (+ xterm) alone and that of the timer grid's wake-ups alone.
  */
 
 import { screenText, waitFor } from "../src/session/test_util.ts";
@@ -132,5 +132,9 @@ const floor = await new Deno.Command(Deno.execPath(), {
 }).output();
 for (const line of new TextDecoder().decode(floor.stdout).trim().split("\n")) {
   const [mode, pct] = line.split(" ");
-  console.log(`floor: ${mode} alone, same 8 spinners: ${pct} % of one core`);
+  console.log(
+    mode!.startsWith("empty-")
+      ? `floor: ${mode} (the grid's wake-ups alone, nothing read): ${pct} % of one core`
+      : `floor: ${mode} alone, same 8 spinners: ${pct} % of one core`,
+  );
 }

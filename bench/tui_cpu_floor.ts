@@ -1,12 +1,15 @@
 /**
  * The floor under bench/tui_cpu.ts: the same 8 spinners read by node-pty
  * alone, then node-pty + the headless emulator, in this process — what
- * any Deno program pays before detection, notifications or a screen.
+ * any Deno program pays before detection, notifications or a screen —
+ * and an empty timer on lazyshell's grid (util/ticker.ts), which wakes
+ * the event loop as often as a busy lazyshell does and does nothing else.
  * Run by tui_cpu.ts; prints `<mode> <cpu %>` lines.
  */
 
 import * as nodePty from "@lydell/node-pty";
 import { HeadlessTerminal } from "../src/session/terminal.ts";
+import { GRID_MS } from "../src/util/ticker.ts";
 import { SPINNER } from "./tui_harness.ts";
 
 const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? "30");
@@ -15,6 +18,20 @@ function cpu(): number {
   const s = Deno.readTextFileSync("/proc/self/stat");
   const r = s.slice(s.lastIndexOf(")") + 2).split(" ");
   return (Number(r[11]) + Number(r[12])) / 100;
+}
+
+async function measure(): Promise<string> {
+  await new Promise((r) => setTimeout(r, 2000));
+  const c0 = cpu();
+  const t0 = performance.now();
+  await new Promise((r) => setTimeout(r, SECONDS * 1000));
+  return ((cpu() - c0) / ((performance.now() - t0) / 1000) * 100).toFixed(2);
+}
+
+{
+  const grid = setInterval(() => {}, GRID_MS);
+  console.log(`empty-${GRID_MS}ms-interval ${await measure()}`);
+  clearInterval(grid);
 }
 
 for (const mode of ["node-pty", "node-pty+xterm"] as const) {
@@ -34,11 +51,7 @@ for (const mode of ["node-pty", "node-pty+xterm"] as const) {
     }
     return p;
   });
-  await new Promise((r) => setTimeout(r, 2000));
-  const c0 = cpu();
-  const t0 = performance.now();
-  await new Promise((r) => setTimeout(r, SECONDS * 1000));
-  console.log(`${mode} ${((cpu() - c0) / ((performance.now() - t0) / 1000) * 100).toFixed(2)}`);
+  console.log(`${mode} ${await measure()}`);
   for (const p of ptys) p.kill();
   for (const t of terminals) t[Symbol.dispose]();
 }
