@@ -5,7 +5,9 @@
  * - latency: one key written to the host PTY → the child's echo visible on
  *   the host screen (the child is `cat` in terminal mode; the echo comes
  *   from its PTY), p50/p95 over BENCH_KEYS keys (default 200). Target:
- *   lazyshell ÷ tmux ≤ 1.0.
+ *   lazyshell ÷ tmux ≤ 1.0. For scale, the same for the floor: a bare Deno
+ *   process that only passes keys to a PTY and its echo back
+ *   (tui_latency_floor.ts).
  * - first frame: spawn → the hint bar on screen, p50 of 5 starts
  *   (`deno run`, cached). Target ≤ 300 ms.
  */
@@ -67,6 +69,21 @@ async function lazyshellLatency(): Promise<number[]> {
   return times;
 }
 
+async function floorLatency(): Promise<number[]> {
+  await using l = lab();
+  const floor = new URL("./tui_latency_floor.ts", import.meta.url).pathname;
+  const s = l.store.create({ command: `exec deno run -A ${floor}` });
+  // Started once it answers: the first key's echo comes back.
+  s.write("x");
+  await waitFor(s, () => screenText(s).includes("x"), 60_000, "the floor's echo");
+  s.write("\x15");
+  await delay(500);
+  const times = await typeAndTime(s);
+  s.kill("SIGTERM");
+  await s.exited;
+  return times;
+}
+
 async function tmuxLatency(): Promise<number[]> {
   await using l = lab();
   const socket = `lazyshell-bench-lat-${Deno.pid}`;
@@ -108,13 +125,17 @@ const fmt = (xs: number[]) =>
 console.log(`tui_latency: ${KEYS} keys, child echo through a 120x32 PTY`);
 const ours = await lazyshellLatency();
 console.log(`lazyshell: ${fmt(ours)}`);
+const floor = await floorLatency();
+console.log(`floor (a bare Deno key-to-PTY-to-stdout pass-through): ${fmt(floor)}`);
 if (await hasTmux()) {
   const theirs = await tmuxLatency();
   console.log(`tmux:      ${fmt(theirs)}`);
   console.log(
     `ratio lazyshell/tmux: p50 ${(percentile(ours, 50) / percentile(theirs, 50)).toFixed(2)}, p95 ${
       (percentile(ours, 95) / percentile(theirs, 95)).toFixed(2)
-    } (target ≤ 1.0)`,
+    } (target ≤ 1.0); floor/tmux p50 ${
+      (percentile(floor, 50) / percentile(theirs, 50)).toFixed(2)
+    }`,
   );
 }
 const versions: number[] = [];
