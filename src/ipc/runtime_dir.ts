@@ -48,6 +48,13 @@ function mkdirPrivate(path: string): void {
   try {
     Deno.mkdirSync(path, { mode: 0o700 });
   } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      const parent = path.slice(0, path.lastIndexOf("/")) || "/";
+      throw new UserError(
+        `Cannot create runtime directory ${path}: ${parent} does not exist ` +
+          `(XDG_RUNTIME_DIR or TMPDIR names a missing directory)`,
+      );
+    }
     if (!(error instanceof Deno.errors.AlreadyExists)) {
       throw new UserError(`Cannot create runtime directory ${path}: ${(error as Error).message}`);
     }

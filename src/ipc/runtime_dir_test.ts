@@ -91,3 +91,18 @@ Deno.test("a runtime root that cannot be created is one clear error", () => {
     (e: unknown) => e instanceof UserError && /Cannot create runtime directory/.test(e.message),
   );
 });
+
+Deno.test("a runtime root under a missing directory names the directory that is missing", () => {
+  const base = Deno.makeTempDirSync();
+  try {
+    assert.throws(
+      () => ensureRuntimeRoot({ XDG_RUNTIME_DIR: `${base}/gone` }),
+      (e: unknown) =>
+        e instanceof UserError && !e.message.includes("\n") &&
+        e.message.includes(`${base}/gone does not exist`) &&
+        e.message.includes("XDG_RUNTIME_DIR"),
+    );
+  } finally {
+    Deno.removeSync(base, { recursive: true });
+  }
+});
