@@ -38,7 +38,7 @@ async function main(args: string[]): Promise<number> {
   const tui = args.length === 0 || (args.length === 2 && first === "--project") ||
     (args.length === 1 && first!.startsWith("--project="));
   // The TUI: its first frame before commander and the runtime load (issue #5, ≤ 300 ms).
-  const splash = tui ? await import("./src/app/tui/splash.ts") : null;
+  const splash = tui ? await import("./src/tui/splash.ts") : null;
   splash?.showSplash();
   try {
     const { runProgram } = await import("./src/cli/program.ts");

@@ -4,8 +4,8 @@
  * socket round trip alone (connect, request, reply) and `true`.
  */
 
-import { Runtime } from "../src/app/runtime.ts";
-import { startSockets } from "../src/app/sockets.ts";
+import { Runtime } from "../src/runtime/runtime.ts";
+import { startSockets } from "../src/runtime/sockets.ts";
 import { parseConfig } from "../src/config/config.ts";
 import { request } from "../src/ctl/client.ts";
 import { selfCommand } from "../src/plugin/self.ts";

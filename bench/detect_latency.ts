@@ -17,7 +17,7 @@
 import { parseArgs } from "node:util";
 import type { AgentStatus } from "../src/model/agent.ts";
 import { SessionStore } from "../src/session/store.ts";
-import { loadCatalog } from "../src/app/catalog.ts";
+import { loadCatalog } from "../src/runtime/catalog.ts";
 import { attachDetector } from "./detect_latency_detector.ts";
 import { analyse, type Change, type TruthRecord } from "./detect_latency_stats.ts";
 import { rng } from "./corpus.ts";

@@ -1,12 +1,12 @@
 /**
  * The detector under test in bench/detect_latency.ts: the production
- * DetectionHub (src/app/detection.ts) over the real SessionStore, reporting
+ * DetectionHub (src/runtime/detection.ts) over the real SessionStore, reporting
  * the state changes of one session.
  */
 
 import type { AgentStatus } from "../src/model/agent.ts";
-import type { Catalog } from "../src/app/catalog.ts";
-import { DetectionHub } from "../src/app/detection.ts";
+import type { Catalog } from "../src/runtime/catalog.ts";
+import { DetectionHub } from "../src/runtime/detection.ts";
 import type { Session } from "../src/session/session.ts";
 import type { SessionStore } from "../src/session/store.ts";
 
@@ -25,7 +25,7 @@ export function attachDetector(
     if (e.type === "state" && e.id === session.id) onChange(e.status);
   });
   return {
-    name: "DetectionHub (src/app/detection.ts, default settle 30 ms / max wait 100 ms)",
+    name: "DetectionHub (src/runtime/detection.ts, default settle 30 ms / max wait 100 ms)",
     [Symbol.dispose]() {
       sub[Symbol.dispose]();
       hub[Symbol.dispose]();

@@ -186,9 +186,9 @@ console.log(
 
 /** The same flood drawn by the real TUI loop (Runtime + TuiApp), the plugin's tab shown. */
 async function tuiCpu(fps: number, seconds: number): Promise<{ cpu: number; frames: number }> {
-  const { Runtime } = await import("../src/app/runtime.ts");
-  const { TuiApp } = await import("../src/app/tui/app.ts");
-  const { startPluginTabs } = await import("../src/app/plugin_tabs.ts");
+  const { Runtime } = await import("../src/runtime/runtime.ts");
+  const { TuiApp } = await import("../src/tui/app.ts");
+  const { startPluginTabs } = await import("../src/tui/plugin_tabs.ts");
   const dir = Deno.makeTempDirSync({ prefix: "lazyshell-bench-tui-" });
   Deno.mkdirSync(`${dir}/lazyshell/plugins`, { recursive: true });
   Deno.writeTextFileSync(

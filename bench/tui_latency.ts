@@ -12,7 +12,7 @@
  *   (`deno run`, cached). Target ≤ 300 ms.
  */
 
-import { STARTING } from "../src/app/tui/splash.ts";
+import { STARTING } from "../src/tui/splash.ts";
 import type { Session } from "../src/session/session.ts";
 import { screenText, waitFor } from "../src/session/test_util.ts";
 import {

@@ -1,7 +1,7 @@
 /** A real Runtime with its sockets in a temp runtime dir, and a client for its control socket. */
 
-import { Runtime } from "../src/app/runtime.ts";
-import { type Sockets, startSockets } from "../src/app/sockets.ts";
+import { Runtime } from "../src/runtime/runtime.ts";
+import { type Sockets, startSockets } from "../src/runtime/sockets.ts";
 import { parseConfig } from "../src/config/config.ts";
 import { request } from "../src/ctl/client.ts";
 import type { ControlResponse } from "../src/ipc/protocol.ts";

@@ -6,9 +6,9 @@
  */
 
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { loadCatalog } from "../src/app/catalog.ts";
-import { replay } from "../src/app/replay.ts";
-import { type Expectation, expectations, listCaptures } from "../src/app/fixtures.ts";
+import { loadCatalog } from "../src/runtime/catalog.ts";
+import { replay } from "../src/replay/replay.ts";
+import { type Expectation, expectations, listCaptures } from "../src/replay/fixtures.ts";
 
 const ROOT = new URL("../fixtures/captures/", import.meta.url);
 const catalog = await loadCatalog({ userDir: null });

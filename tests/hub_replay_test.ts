@@ -7,9 +7,9 @@
  */
 
 import assert from "node:assert/strict";
-import { loadCatalog } from "../src/app/catalog.ts";
-import { DetectionHub } from "../src/app/detection.ts";
-import { readChunks } from "../src/app/fixtures.ts";
+import { loadCatalog } from "../src/runtime/catalog.ts";
+import { DetectionHub } from "../src/runtime/detection.ts";
+import { readChunks } from "../src/replay/fixtures.ts";
 import { SessionStore } from "../src/session/store.ts";
 import { testEnv } from "../src/session/test_util.ts";
 

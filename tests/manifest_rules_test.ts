@@ -5,7 +5,7 @@
  */
 
 import assert from "node:assert/strict";
-import { loadCatalogSync } from "../src/app/catalog.ts";
+import { loadCatalogSync } from "../src/runtime/catalog.ts";
 import { evaluate } from "../src/detect/rules.ts";
 
 const catalog = loadCatalogSync({ userDir: null });

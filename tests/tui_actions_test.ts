@@ -5,8 +5,8 @@
 
 import assert from "node:assert/strict";
 import { parseConfig } from "../src/config/config.ts";
-import { Runtime } from "../src/app/runtime.ts";
-import { TuiApp } from "../src/app/tui/app.ts";
+import { Runtime } from "../src/runtime/runtime.ts";
+import { TuiApp } from "../src/tui/app.ts";
 import { testEnv, waitFor, waitForText } from "../src/session/test_util.ts";
 import { within } from "../src/util/async.ts";
 

@@ -5,9 +5,9 @@
  * with screen rules alone. Exit code 1 when any label is missed.
  */
 
-import { loadCatalog } from "../src/app/catalog.ts";
-import { expectations, listCaptures } from "../src/app/fixtures.ts";
-import { replay } from "../src/app/replay.ts";
+import { loadCatalog } from "../src/runtime/catalog.ts";
+import { expectations, listCaptures } from "../src/replay/fixtures.ts";
+import { replay } from "../src/replay/replay.ts";
 
 const root = Deno.args[0]
   ? new URL(`${Deno.args[0].replace(/\/?$/, "/")}`, `file://${Deno.cwd()}/`)

@@ -9,9 +9,9 @@
  * it is a terminal.
  */
 
-import { Runtime } from "../app/runtime.ts";
-import { launchProject } from "../app/project.ts";
-import { startSockets } from "../app/sockets.ts";
+import { Runtime } from "../runtime/runtime.ts";
+import { launchProject } from "../runtime/project.ts";
+import { startSockets } from "../runtime/sockets.ts";
 
 export interface ServeOptions {
   readonly project?: string | undefined;

@@ -1,6 +1,6 @@
 /**
  * What the control verbs may touch: the session store, the agent states
- * (the DetectionHub of src/app/detection.ts, structurally), and session
+ * (the DetectionHub of src/runtime/detection.ts, structurally), and session
  * creation through the runtime (which never moves the user's focus: `ctl
  * new` does not steal selection or keyboard, C2). control/ never imports
  * app/; the app passes these in.

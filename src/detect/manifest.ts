@@ -1,7 +1,7 @@
 /**
  * Agent manifests (SPEC D1–D3, docs/manifests.md): YAML text → a validated,
  * compiled manifest, or a ManifestError naming the file, the line and the
- * reason. Pure: reading files is the caller's (src/app/catalog.ts).
+ * reason. Pure: reading files is the caller's (src/runtime/catalog.ts).
  */
 
 import { isMap, isScalar, isSeq, LineCounter, parseDocument } from "yaml";

@@ -1,6 +1,6 @@
 /**
  * The TUI's state (STYLE.md 2): plain, JSON-able data. The reducer in
- * src/app/tui/update.ts changes it; the pure view in src/tui/view draws it.
+ * src/tui/update.ts changes it; the pure view in src/tui/view draws it.
  * Live things (PTYs, emulators, plugin processes, timers) live beside it
  * in the app's maps, keyed by the same ids.
  */

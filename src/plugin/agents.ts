@@ -3,7 +3,7 @@
  * catalogued agent, whether one of its executables is on PATH, its
  * `--version`, where its manifest came from and its hook integration.
  *
- * Takes the catalog as plain data (the caller maps src/app/catalog.ts), so
+ * Takes the catalog as plain data (the caller maps src/runtime/catalog.ts), so
  * this runtime module never imports app/.
  */
 

@@ -8,7 +8,7 @@
  *
  * Interactive: the TUI hands over the terminal (TerminalHandover.run): it
  * stops drawing, the command owns the terminal, the TUI is restored after,
- * whatever happens. src/app/plugin_handover.ts is the TUI's implementation
+ * whatever happens. src/tui/plugin_handover.ts is the TUI's implementation
  * (a PTY, so no keystroke is split between two readers of the tty);
  * inheritHandover() is the plain one (stdio inherited) for simpler hosts.
  */

@@ -4,7 +4,7 @@
  * extension data (sessions, env, watchers, visibility), routes their host
  * requests, and stops them all on close (SPEC P1–P7, DESIGN §7).
  *
- * Data comes through the PluginFeed interface, which src/app adapts from
+ * Data comes through the PluginFeed interface, which src/tui/plugin_tabs.ts adapts from
  * the Runtime; this runtime module imports neither app/ nor tui/.
  */
 

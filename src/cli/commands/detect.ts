@@ -9,7 +9,7 @@
 
 import type { Command } from "@commander-js/extra-typings";
 import { UserError } from "../../errors.ts";
-import type { ReplayPoint } from "../../app/replay.ts";
+import type { ReplayPoint } from "../../replay/replay.ts";
 
 export interface DetectRow {
   readonly offset: number;
@@ -74,9 +74,9 @@ export interface DetectOptions {
 
 /** The command's work, for tests: results in `at` order (or one for the end of the file). */
 export async function detectFile(file: string, options: DetectOptions): Promise<DetectRow[]> {
-  const { loadCatalog } = await import("../../app/catalog.ts");
-  const { replay } = await import("../../app/replay.ts");
-  const { readChunks } = await import("../../app/fixtures.ts");
+  const { loadCatalog } = await import("../../runtime/catalog.ts");
+  const { replay } = await import("../../replay/replay.ts");
+  const { readChunks } = await import("../../replay/fixtures.ts");
   const { bytes, meta, dir } = await readCapture(file);
   const chunks = dir ? await readChunks(`${file}/chunks.jsonl`) : null;
   const catalog = await loadCatalog();

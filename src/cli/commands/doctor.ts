@@ -11,7 +11,7 @@
  */
 
 import type { Command } from "@commander-js/extra-typings";
-import { loadCatalog } from "../../app/catalog.ts";
+import { loadCatalog } from "../../runtime/catalog.ts";
 import { loadConfig } from "../../config/load.ts";
 import { type Env, userManifestDir } from "../../config/paths.ts";
 import type { LoadedConfig } from "../../config/config.ts";

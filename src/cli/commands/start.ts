@@ -1,4 +1,4 @@
-/** `lazyshell` with no command: the TUI (src/app/tui/main.ts). */
+/** `lazyshell` with no command: the TUI (src/tui/main.ts). */
 
 import type { Command } from "@commander-js/extra-typings";
 
@@ -11,7 +11,7 @@ export function registerStart(program: Command): void {
       "start the sessions of this project file (default: ./lazyshell.yml)",
     )
     .action(async (options) => {
-      const { runTui } = await import("../../app/tui/main.ts");
+      const { runTui } = await import("../../tui/main.ts");
       process.exitCode = await runTui({ project: options.project });
     });
 }

@@ -1,8 +1,8 @@
 /**
  * view(state, inputs) → Frame: the whole TUI screen from plain state plus
  * what the runtime read for this frame (the selected session's screen,
- * the active plugin tab's lines). Pure: src/tui imports no runtime (no
- * Deno.*, node-pty or xterm) and nothing from src/app.
+ * the active plugin tab's lines). Pure: the view imports no runtime (no
+ * Deno.*, node-pty or xterm) and nothing from the engine (src/runtime).
  */
 
 import type { TuiState } from "../../model/tui.ts";

@@ -8,13 +8,13 @@
  * ● mark; a `focus` effect follows every change of what the user looks at.
  */
 
-import type { SessionRow, TuiState } from "../../model/tui.ts";
-import type { MouseEvent, UserInput } from "../../tui/keys.ts";
-import type { Keymap } from "../../tui/keymap.ts";
-import { layout } from "../../tui/layout.ts";
-import { tabAt } from "../../tui/view/bars.ts";
-import { anythingSpins } from "../../tui/view/marker.ts";
-import { sessionOrder, sidebarLines } from "../../tui/view/sidebar.ts";
+import type { SessionRow, TuiState } from "../model/tui.ts";
+import type { MouseEvent, UserInput } from "./keys.ts";
+import type { Keymap } from "./keymap.ts";
+import { layout } from "./layout.ts";
+import { tabAt } from "./view/bars.ts";
+import { anythingSpins } from "./view/marker.ts";
+import { sessionOrder, sidebarLines } from "./view/sidebar.ts";
 import { act } from "./actions.ts";
 import type { TuiEffect, TuiEvent } from "./events.ts";
 import { overlayInput } from "./overlay_input.ts";

@@ -15,7 +15,7 @@ import { parseBurst } from "../detect/osc7501.ts";
 import { classify, identifyByHints } from "../detect/rules.ts";
 import { terminalView } from "../session/screen_view.ts";
 import { HeadlessTerminal } from "../session/terminal.ts";
-import type { Catalog } from "./catalog.ts";
+import type { Catalog } from "../runtime/catalog.ts";
 
 export interface ReplayOptions {
   readonly cols: number;

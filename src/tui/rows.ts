@@ -3,11 +3,11 @@
  * sessions plus what detection says about each (agent, state, rules).
  */
 
-import type { AgentStatus } from "../../model/agent.ts";
-import type { SessionRow } from "../../model/tui.ts";
-import type { Runtime } from "../runtime.ts";
+import type { AgentStatus } from "../model/agent.ts";
+import type { SessionRow } from "../model/tui.ts";
+import type { Runtime } from "../runtime/runtime.ts";
 
-/** What the TUI reads from the DetectionHub (src/app/detection.ts). */
+/** What the TUI reads from the DetectionHub (src/runtime/detection.ts). */
 export interface DetectionView {
   status(id: string): AgentStatus | null;
   agent(id: string): string | null;

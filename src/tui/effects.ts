@@ -4,12 +4,12 @@
  * are the user's (bad name, bad pattern) come back as a message event.
  */
 
-import { messageOf, UserError } from "../../errors.ts";
-import { encodeLegacyMouse, encodeSgrMouse, keyBytes, type MouseEvent } from "../../tui/keys.ts";
-import type { Tab } from "../../tui/tab.ts";
-import { mouseEncoding } from "../../session/xterm_internals.ts";
-import type { Runtime } from "../runtime.ts";
-import { within } from "../../util/async.ts";
+import { messageOf, UserError } from "../errors.ts";
+import { encodeLegacyMouse, encodeSgrMouse, keyBytes, type MouseEvent } from "./keys.ts";
+import type { Tab } from "./tab.ts";
+import { mouseEncoding } from "../session/xterm_internals.ts";
+import type { Runtime } from "../runtime/runtime.ts";
+import { within } from "../util/async.ts";
 import type { TuiEffect, TuiEvent } from "./events.ts";
 import { maxScroll } from "./screen.ts";
 

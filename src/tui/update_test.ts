@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import type { AgentStatus } from "../../model/agent.ts";
-import { initialTuiState, type SessionRow, type TuiState } from "../../model/tui.ts";
-import { KeyDecoder, type UserInput } from "../../tui/keys.ts";
-import { resolveKeymap } from "../../tui/keymap.ts";
+import type { AgentStatus } from "../model/agent.ts";
+import { initialTuiState, type SessionRow, type TuiState } from "../model/tui.ts";
+import { KeyDecoder, type UserInput } from "./keys.ts";
+import { resolveKeymap } from "./keymap.ts";
 import type { TuiEvent } from "./events.ts";
 import { update } from "./update.ts";
 

@@ -7,8 +7,8 @@
  * index or 0xRRGGBB depending on the colour mode; one reused null cell.
  */
 
-import type { ChangedRows, XTerm } from "../../session/terminal.ts";
-import { cursorHidden } from "../../session/xterm_internals.ts";
+import type { ChangedRows, XTerm } from "../session/terminal.ts";
+import { cursorHidden } from "../session/xterm_internals.ts";
 import {
   BLINK,
   BOLD,
@@ -21,7 +21,7 @@ import {
   rgb,
   STRIKE,
   UNDERLINE,
-} from "../../tui/frame.ts";
+} from "./frame.ts";
 
 export interface ScreenRead {
   readonly frame: Frame;

@@ -4,7 +4,7 @@
  * the user reads one line saying where.
  */
 
-import { messageOf } from "../../errors.ts";
+import { messageOf } from "../errors.ts";
 
 /** Restores, logs, and returns the one line to print. */
 export function reportCrash(restore: () => void, dir: string, error: unknown): string {

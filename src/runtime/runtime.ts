@@ -50,7 +50,7 @@ export class Runtime implements AsyncDisposable {
   readonly notifications: Notifications;
   /** Agent manifests (built-in + user); `catalog.errors` lists broken files (D3). */
   readonly catalog: Catalog;
-  /** Agent identity and state per session (src/app/detection.ts). */
+  /** Agent identity and state per session (src/runtime/detection.ts). */
   readonly detection: DetectionHub;
   #listeners = new Set<(event: RuntimeEvent) => void>();
   #disposers: (() => void | Promise<void>)[] = [];

@@ -4,9 +4,9 @@
  * travel here: only keys, derived facts and commands.
  */
 
-import type { SessionRow, TabInfo } from "../../model/tui.ts";
-import type { KeyEvent, MouseEvent, UserInput } from "../../tui/keys.ts";
-import type { TabMouse } from "../../tui/tab.ts";
+import type { SessionRow, TabInfo } from "../model/tui.ts";
+import type { KeyEvent, MouseEvent, UserInput } from "./keys.ts";
+import type { TabMouse } from "./tab.ts";
 
 export type TuiEvent =
   | { readonly type: "input"; readonly input: UserInput }

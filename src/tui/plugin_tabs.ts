@@ -7,9 +7,9 @@
  * instance and disposes it on quit.
  */
 
-import type { KeyEvent } from "../tui/keys.ts";
-import type { StyledLine } from "../tui/frame.ts";
-import type { Tab, TabCommand, TabMouse } from "../tui/tab.ts";
+import type { KeyEvent } from "./keys.ts";
+import type { StyledLine } from "./frame.ts";
+import type { Tab, TabCommand, TabMouse } from "./tab.ts";
 import { UserError } from "../errors.ts";
 import { detectAgents, toAgentEntry } from "../plugin/agents.ts";
 import { discoverPlugins } from "../plugin/discovery.ts";
@@ -21,7 +21,7 @@ import { processEnvironment } from "../plugin/session_env.ts";
 import { type PluginFeed, PluginTabs } from "../plugin/tabs.ts";
 import { sanitizeView, toSpans } from "../plugin/view.ts";
 import { userManifestDir } from "../config/paths.ts";
-import type { Runtime } from "./runtime.ts";
+import type { Runtime } from "../runtime/runtime.ts";
 
 export interface PluginTabsOptions {
   /** The tab body size. */

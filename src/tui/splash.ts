@@ -6,11 +6,11 @@
  * terminal back before the error is printed.
  */
 
-import { dataDir } from "../../config/paths.ts";
-import { initialTuiState } from "../../model/tui.ts";
-import { diff } from "../../tui/diff.ts";
-import { resolveKeymap } from "../../tui/keymap.ts";
-import { view } from "../../tui/view/mod.ts";
+import { dataDir } from "../config/paths.ts";
+import { initialTuiState } from "../model/tui.ts";
+import { diff } from "./diff.ts";
+import { resolveKeymap } from "./keymap.ts";
+import { view } from "./view/mod.ts";
 import { quietStderr, restoreStderr } from "./stderr.ts";
 
 export const STARTING = "starting…";

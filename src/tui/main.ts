@@ -5,19 +5,19 @@
  * `<data dir>/crash.log` and reported in one line (STYLE.md 11).
  */
 
-import { dataDir } from "../../config/paths.ts";
-import { messageOf, UserError } from "../../errors.ts";
-import { sessionSize } from "../../tui/layout.ts";
-import { logTo } from "../notifications.ts";
-import { launchProject } from "../project.ts";
-import { Runtime } from "../runtime.ts";
-import { startSockets } from "../sockets.ts";
+import { dataDir } from "../config/paths.ts";
+import { messageOf, UserError } from "../errors.ts";
+import { sessionSize } from "./layout.ts";
+import { logTo } from "../runtime/notifications.ts";
+import { launchProject } from "../runtime/project.ts";
+import { Runtime } from "../runtime/runtime.ts";
+import { startSockets } from "../runtime/sockets.ts";
 import { TuiApp } from "./app.ts";
 import { reportCrash } from "./crash.ts";
 import { HostTerminal } from "./host.ts";
-import { startPluginTabs, type WiredPluginTabs } from "../plugin_tabs.ts";
-import { ptyHandover } from "../plugin_handover.ts";
-import { layout } from "../../tui/layout.ts";
+import { startPluginTabs, type WiredPluginTabs } from "./plugin_tabs.ts";
+import { ptyHandover } from "./plugin_handover.ts";
+import { layout } from "./layout.ts";
 import { leaveSplash, splashHandedOver } from "./splash.ts";
 
 const SIGNAL_CODES = { SIGTERM: 143, SIGHUP: 129 } as const;

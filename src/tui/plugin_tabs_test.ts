@@ -10,10 +10,10 @@ import {
   RGB_FLAG,
   STRIKE,
   UNDERLINE,
-} from "../tui/frame.ts";
-import type { StyledLine } from "../tui/frame.ts";
+} from "./frame.ts";
+import type { StyledLine } from "./frame.ts";
 import { VIEW_ATTRS, VIEW_RGB_FLAG, type ViewSpan } from "../plugin/view.ts";
-import { Runtime } from "./runtime.ts";
+import { Runtime } from "../runtime/runtime.ts";
 import { startPluginTabs } from "./plugin_tabs.ts";
 
 Deno.test("the plugin view encoding is the TUI frame's", () => {

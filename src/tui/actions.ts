@@ -3,10 +3,10 @@
  * the palette and overlays). Pure, like the reducer that calls them.
  */
 
-import type { SessionRow, TuiState } from "../../model/tui.ts";
-import type { KeyEvent } from "../../tui/keys.ts";
-import { layout } from "../../tui/layout.ts";
-import { sessionOrder } from "../../tui/view/sidebar.ts";
+import type { SessionRow, TuiState } from "../model/tui.ts";
+import type { KeyEvent } from "./keys.ts";
+import { layout } from "./layout.ts";
+import { sessionOrder } from "./view/sidebar.ts";
 import type { TuiEffect } from "./events.ts";
 
 function move(s: TuiState, step: number): TuiState {

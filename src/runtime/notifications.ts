@@ -19,7 +19,7 @@ import { StatsCommand } from "../notify/stats_command.ts";
 import { type TurnInfo, TurnTracker } from "../notify/turns.ts";
 import type { Runtime } from "./runtime.ts";
 
-/** What notifications need from the DetectionHub (src/app/detection.ts). */
+/** What notifications need from the DetectionHub (src/runtime/detection.ts). */
 export interface DetectionLike {
   agent(id: string): string | null;
   on(

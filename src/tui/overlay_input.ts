@@ -3,10 +3,10 @@
  * the input line (rename, watcher pattern) and the command palette. Pure.
  */
 
-import type { Overlay, TuiState } from "../../model/tui.ts";
-import type { KeyEvent, UserInput } from "../../tui/keys.ts";
-import type { Keymap } from "../../tui/keymap.ts";
-import { paletteItems } from "../../tui/view/overlays.ts";
+import type { Overlay, TuiState } from "../model/tui.ts";
+import type { KeyEvent, UserInput } from "./keys.ts";
+import type { Keymap } from "./keymap.ts";
+import { paletteItems } from "./view/overlays.ts";
 import { act } from "./actions.ts";
 import type { TuiEffect } from "./events.ts";
 

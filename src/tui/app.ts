@@ -11,23 +11,23 @@
  * runtime (main.ts does) so it can be driven in tests.
  */
 
-import type { Frame } from "../../tui/frame.ts";
-import { diff } from "../../tui/diff.ts";
-import { KeyDecoder } from "../../tui/keys.ts";
-import { type Keymap, resolveKeymap } from "../../tui/keymap.ts";
-import { layout, type Rect, sessionSize } from "../../tui/layout.ts";
-import { anythingSpins } from "../../tui/view/marker.ts";
-import { repaintPane, view } from "../../tui/view/mod.ts";
-import type { Tab } from "../../tui/tab.ts";
-import { initialTuiState, type TuiState } from "../../model/tui.ts";
-import type { Runtime } from "../runtime.ts";
-import type { HeadlessTerminal } from "../../session/terminal.ts";
+import type { Frame } from "./frame.ts";
+import { diff } from "./diff.ts";
+import { KeyDecoder } from "./keys.ts";
+import { type Keymap, resolveKeymap } from "./keymap.ts";
+import { layout, type Rect, sessionSize } from "./layout.ts";
+import { anythingSpins } from "./view/marker.ts";
+import { repaintPane, view } from "./view/mod.ts";
+import type { Tab } from "./tab.ts";
+import { initialTuiState, type TuiState } from "../model/tui.ts";
+import type { Runtime } from "../runtime/runtime.ts";
+import type { HeadlessTerminal } from "../session/terminal.ts";
 import { type EffectContext, runEffect } from "./effects.ts";
 import type { TuiEvent } from "./events.ts";
 import { detectionOf, type DetectionView, sessionRows } from "./rows.ts";
 import { readScreen } from "./screen.ts";
 import { update } from "./update.ts";
-import { ticker } from "../../util/ticker.ts";
+import { ticker } from "../util/ticker.ts";
 
 export const FRAME_MS = 16;
 export const SPIN_MS = 100;

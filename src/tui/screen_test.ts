@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { HeadlessTerminal } from "../../session/terminal.ts";
-import { BOLD, DEFAULT_COLOR, INVERSE, ITALIC, rgb, UNDERLINE } from "../../tui/frame.ts";
+import { HeadlessTerminal } from "../session/terminal.ts";
+import { BOLD, DEFAULT_COLOR, INVERSE, ITALIC, rgb, UNDERLINE } from "./frame.ts";
 import { maxScroll, readScreen } from "./screen.ts";
 
 async function terminal(bytes: string, cols = 20, rows = 4): Promise<HeadlessTerminal> {
