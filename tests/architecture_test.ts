@@ -142,3 +142,16 @@ Deno.test("folders form no import cycle", () => {
   for (const node of edges.keys()) visit(node, []);
   assert.deepEqual(cycles, []);
 });
+
+Deno.test("the emulator (xterm) stays in the session layer: others read screens through Session", () => {
+  const problems = sources()
+    .filter((f) => !f.path.startsWith("src/session/"))
+    .flatMap((f) => [
+      ...f.imports.filter((s) => s === "src/session/xterm_internals.ts" || /@xterm\//.test(s))
+        .map((s) => `${f.path} imports ${s}`),
+      ...(/\.xterm\b/.test(f.text.replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, ""))
+        ? [`${f.path} touches .xterm`]
+        : []),
+    ]);
+  assert.deepEqual(problems, []);
+});

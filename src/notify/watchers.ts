@@ -130,7 +130,7 @@ export class Watchers implements Disposable {
     } else if (!entry.feed) {
       const { watches } = entry;
       const lines = new LineAssembler(
-        entry.session.terminal.altScreen,
+        entry.session.altScreen,
         (text, from) => watches.find(text, from),
       );
       const onLine = (line: string) => this.#onLine(entry, line);

@@ -24,7 +24,6 @@ import { type Osc7501Record, parseBurst, RecordLog } from "../detect/osc7501.ts"
 import { classify } from "../detect/rules.ts";
 import { identify } from "../session/identity.ts";
 import type { AgentIdentity } from "../session/identity.ts";
-import { terminalView } from "../session/screen_view.ts";
 import { ticker } from "../util/ticker.ts";
 import type { ProcessInfo } from "../model/snapshot.ts";
 import type { Session } from "../session/session.ts";
@@ -334,7 +333,7 @@ export class DetectionHub implements Disposable {
     this.#setAgent(t, fg === null ? null : identify(fg, this.#identities));
     this.#feed(t, {
       type: "screen",
-      result: classify(t.manifest, terminalView(t.session.terminal)),
+      result: classify(t.manifest, t.session.screenView()),
     });
   }
 

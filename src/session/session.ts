@@ -6,12 +6,15 @@
  * keeps its emulator (screen and scrollback) until it is disposed.
  */
 
-import type { ProcessInfo, Snapshot } from "../model/snapshot.ts";
+import type { Cells, InputModes } from "../model/cells.ts";
+import type { ProcessInfo, ScreenView, Snapshot } from "../model/snapshot.ts";
 import type { SessionStatus } from "../model/session.ts";
 import { FlowControl, type Pty, type PtyExit } from "./pty.ts";
 import type { ProcessTable } from "./procinfo.ts";
 import type { SessionEvent } from "./session_events.ts";
 import { HeadlessTerminal } from "./terminal.ts";
+import { maxScroll, ScreenReader } from "./screen_read.ts";
+import { terminalView } from "./screen_view.ts";
 
 export interface SessionParams {
   readonly id: string;
@@ -164,6 +167,49 @@ export class Session implements Disposable {
     try {
       this.pty.kill(signal);
     } catch { /* already gone */ }
+  }
+
+  /**
+   * A reader of this session's screen as cells, for one pane (a TUI client):
+   * it reads again only the rows redrawn since its last read. Dispose it
+   * when the pane shows another session.
+   */
+  screenReader<G extends Cells>(make: (cols: number, rows: number) => G): ScreenReader<G> {
+    return new ScreenReader(this.terminal, make);
+  }
+
+  /** What the program asked of its input: cursor keys, bracketed paste, mouse reports. */
+  inputModes(): InputModes {
+    return this.terminal.inputModes();
+  }
+
+  /** A lazy view of the visible rows and title: what detection reads (rows on demand). */
+  screenView(): ScreenView {
+    return terminalView(this.terminal);
+  }
+
+  /** The visible rows as text, trailing blanks trimmed. */
+  visibleLines(): string[] {
+    return this.terminal.visibleLines();
+  }
+
+  /** The last `count` lines of history and screen as text (`ctl read --tail`). */
+  tail(count: number): string[] {
+    return this.terminal.tail(count);
+  }
+
+  /** How many lines of scrollback are above the screen (0 on the alternate screen). */
+  maxScroll(): number {
+    return maxScroll(this.terminal.xterm);
+  }
+
+  /** A full-screen program holds the alternate screen. */
+  get altScreen(): boolean {
+    return this.terminal.altScreen;
+  }
+
+  get title(): string {
+    return this.terminal.title;
   }
 
   /** The picture detection reads; the foreground process only while running. */

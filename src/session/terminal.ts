@@ -12,8 +12,10 @@ import xterm from "@xterm/headless";
 import { OSC7501_QUERY_REPLY } from "../model/agent.ts";
 import type { Cursor } from "../model/snapshot.ts";
 import type { Osc133Mark, TerminalEvent, TerminalListener } from "./terminal_events.ts";
+import type { InputModes, MouseTracking } from "../model/cells.ts";
 import {
   fixEraseAbove,
+  mouseEncoding,
   refreshRows,
   unstick,
   type WriteQueue,
@@ -46,6 +48,16 @@ export interface TerminalOptions {
  */
 export type ChangedRows = { readonly start: number; readonly end: number } | "all" | null;
 
+/** One reader's view of which rows changed (each TUI client reading a screen has its own). */
+export interface RowTracker extends Disposable {
+  /** The viewport rows changed since the last take(); "all" at the first one, or when untracked. */
+  take(): ChangedRows;
+}
+
+interface Tracked {
+  changed: ChangedRows;
+}
+
 export class HeadlessTerminal implements Disposable {
   readonly xterm: XTerm;
   readonly #queue: WriteQueue | null;
@@ -53,7 +65,7 @@ export class HeadlessTerminal implements Disposable {
   #title = "";
   #disposed = false;
   #tracksRows: boolean;
-  #changed: ChangedRows = "all";
+  #trackers = new Set<Tracked>();
 
   constructor(options: TerminalOptions) {
     const reply = options.reply;
@@ -143,13 +155,22 @@ export class HeadlessTerminal implements Disposable {
   }
 
   /**
-   * The viewport rows changed since the last call (one reader: the TUI's
-   * pane, which then reads only those rows back). "all" when untracked.
+   * Follows which viewport rows change, for one reader (a TUI pane then
+   * reads only those rows back). Dispose it when done reading.
    */
-  takeChangedRows(): ChangedRows {
-    const changed = this.#tracksRows ? this.#changed : "all";
-    this.#changed = null;
-    return changed;
+  trackRows(): RowTracker {
+    const tracked: Tracked = { changed: "all" };
+    const trackers = this.#trackers;
+    trackers.add(tracked);
+    const tracks = this.#tracksRows;
+    return {
+      take() {
+        const changed = tracks ? tracked.changed : "all";
+        tracked.changed = null;
+        return changed;
+      },
+      [Symbol.dispose]: () => trackers.delete(tracked),
+    };
   }
 
   /** True when writes are parsed synchronously (see WriteQueue). */
@@ -180,6 +201,17 @@ export class HeadlessTerminal implements Disposable {
 
   get altScreen(): boolean {
     return this.xterm.buffer.active.type === "alternate";
+  }
+
+  /** What the program asked of its input (how keys, pastes and the mouse are encoded for it). */
+  inputModes(): InputModes {
+    const modes = this.xterm.modes;
+    return {
+      applicationCursorKeys: modes.applicationCursorKeysMode,
+      bracketedPaste: modes.bracketedPasteMode,
+      mouseTracking: modes.mouseTrackingMode as MouseTracking,
+      mouseEncoding: mouseEncoding(this.xterm),
+    };
   }
 
   get cursor(): Cursor {
@@ -219,15 +251,18 @@ export class HeadlessTerminal implements Disposable {
     if (this.#disposed) return;
     this.#disposed = true;
     this.#listeners.clear();
+    this.#trackers.clear();
     this.xterm.dispose();
   }
 
   #rowsChanged(range: { start: number; end: number } | "all"): void {
-    const was = this.#changed;
-    if (was === "all") return;
-    this.#changed = range === "all" || was === null
-      ? range
-      : { start: Math.min(was.start, range.start), end: Math.max(was.end, range.end) };
+    for (const t of this.#trackers) {
+      const was = t.changed;
+      if (was === "all") continue;
+      t.changed = range === "all" || was === null
+        ? range
+        : { start: Math.min(was.start, range.start), end: Math.max(was.end, range.end) };
+    }
   }
 
   #emit(event: TerminalEvent): void {

@@ -105,25 +105,41 @@ Deno.test("a write after dispose still calls back (nothing waits forever on a re
   assert.equal(done, true);
 });
 
-Deno.test("takeChangedRows() reports the rows a write redrew; scrolling, resizing and the alternate screen report all", () => {
+Deno.test("trackRows() reports the rows a write redrew; scrolling, resizing and the alternate screen report all", () => {
   using t = new HeadlessTerminal({ cols: 20, rows: 6 });
-  assert.equal(t.takeChangedRows(), "all", "nothing read yet");
-  assert.equal(t.takeChangedRows(), null);
+  using rows = t.trackRows();
+  assert.equal(rows.take(), "all", "nothing read yet");
+  assert.equal(rows.take(), null);
   t.write("\x1b[4;1H");
-  t.takeChangedRows(); // a cursor move marks the row it leaves and the row it enters
+  rows.take(); // a cursor move marks the row it leaves and the row it enters
   t.write("spinner |");
-  assert.deepEqual(t.takeChangedRows(), { start: 3, end: 3 });
+  assert.deepEqual(rows.take(), { start: 3, end: 3 });
   t.write("\r-");
   t.write("\r\\");
-  assert.deepEqual(t.takeChangedRows(), { start: 3, end: 3 }, "writes between two looks add up");
+  assert.deepEqual(rows.take(), { start: 3, end: 3 }, "writes between two looks add up");
   t.write("\x1b[2;1Ha\x1b[5;1Hb");
-  assert.deepEqual(t.takeChangedRows(), { start: 1, end: 4 });
+  assert.deepEqual(rows.take(), { start: 1, end: 4 });
   t.write("\x1b[6;1H\r\nscrolled");
-  assert.equal(t.takeChangedRows(), "all");
+  assert.equal(rows.take(), "all");
   t.resize(30, 6);
-  assert.equal(t.takeChangedRows(), "all");
+  assert.equal(rows.take(), "all");
   t.write("\x1b[?1049h");
-  assert.equal(t.takeChangedRows(), "all");
+  assert.equal(rows.take(), "all");
+});
+
+Deno.test("two readers each see every change, whoever took first", () => {
+  using t = new HeadlessTerminal({ cols: 20, rows: 6 });
+  using a = t.trackRows();
+  using b = t.trackRows();
+  t.write("\x1b[3;1H");
+  a.take();
+  b.take();
+  t.write("x");
+  assert.deepEqual(a.take(), { start: 2, end: 2 });
+  t.write("\r\ny");
+  assert.deepEqual(a.take(), { start: 2, end: 3 });
+  assert.deepEqual(b.take(), { start: 2, end: 3 }, "b still has both writes");
+  assert.equal(a.take(), null);
 });
 
 Deno.test("erase above (ED 1, DECSED 1) in the bottom-right corner of a screen that never scrolled erases and parsing goes on", () => {

@@ -11,7 +11,7 @@
  * runtime (main.ts does) so it can be driven in tests.
  */
 
-import type { Frame } from "./frame.ts";
+import { Frame } from "./frame.ts";
 import { diff } from "./diff.ts";
 import { KeyDecoder } from "./keys.ts";
 import { type Keymap, resolveKeymap } from "./keymap.ts";
@@ -21,11 +21,10 @@ import { repaintPane, view } from "./view/mod.ts";
 import type { Tab } from "./tab.ts";
 import { initialTuiState, type TuiState } from "../model/tui.ts";
 import type { Runtime } from "../runtime/runtime.ts";
-import type { HeadlessTerminal } from "../session/terminal.ts";
+import type { ScreenReader } from "../session/screen_read.ts";
 import { type EffectContext, runEffect } from "./effects.ts";
 import type { TuiEvent } from "./events.ts";
 import { detectionOf, type DetectionView, sessionRows } from "./rows.ts";
-import { readScreen } from "./screen.ts";
 import { update } from "./update.ts";
 import { ticker } from "../util/ticker.ts";
 
@@ -67,8 +66,8 @@ export class TuiApp implements Disposable {
   /** The frame before #prev and the last screen read: reused, not reallocated, each frame. */
   #spare: Frame | null = null;
   #screen: Frame | null = null;
-  /** The emulator whose live viewport #screen holds as last read (null: none, or scrollback). */
-  #screenOf: HeadlessTerminal | null = null;
+  /** Reads the shown session's screen (only the rows redrawn since its last read). */
+  #reader: { readonly id: string; readonly reader: ScreenReader<Frame> } | null = null;
   /** The state the last frame was drawn from. */
   #drawn: TuiState | null = null;
   #sync = false;
@@ -225,6 +224,8 @@ export class TuiApp implements Disposable {
     clearTimeout(this.#escTimer);
     clearTimeout(this.#messageTimer);
     this.#clock?.[Symbol.dispose]();
+    this.#reader?.reader[Symbol.dispose]();
+    this.#reader = null;
     for (const s of this.#subs) s[Symbol.dispose]();
     for (const s of this.#tabSubs) s[Symbol.dispose]();
   }
@@ -314,20 +315,17 @@ export class TuiApp implements Disposable {
     if (s.tab === 0 && s.selected) {
       const session = this.#runtime.store.get(s.selected);
       if (session) {
-        // Only the rows the emulator redrew since this screen was last read.
-        const terminal = session.terminal;
-        const changed = terminal.takeChangedRows();
-        const offset = s.scroll[s.selected] ?? 0;
-        const read = readScreen(
-          terminal.xterm,
-          offset,
-          this.#screen,
-          this.#screenOf === terminal ? changed : "all",
-        );
-        screen = read.frame;
+        if (this.#reader?.id !== session.id) {
+          this.#reader?.reader[Symbol.dispose]();
+          this.#reader = {
+            id: session.id,
+            reader: session.screenReader((cols, rows) => new Frame(cols, rows)),
+          };
+        }
+        const read = this.#reader.reader.read(s.scroll[s.selected] ?? 0, this.#screen);
+        screen = read.grid;
         rows = read.rows;
         this.#screen = screen;
-        this.#screenOf = read.offset === 0 ? terminal : null;
       }
     }
     let tabLines = null;

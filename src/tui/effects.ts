@@ -7,11 +7,9 @@
 import { messageOf, UserError } from "../errors.ts";
 import { encodeLegacyMouse, encodeSgrMouse, keyBytes, type MouseEvent } from "./keys.ts";
 import type { Tab } from "./tab.ts";
-import { mouseEncoding } from "../session/xterm_internals.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import { within } from "../util/async.ts";
 import type { TuiEffect, TuiEvent } from "./events.ts";
-import { maxScroll } from "./screen.ts";
 
 export interface EffectContext {
   readonly runtime: Runtime;
@@ -36,7 +34,7 @@ export function runEffect(ctx: EffectContext, fx: TuiEffect): void {
       case "send-key": {
         const s = store.get(fx.id);
         if (!s) return;
-        s.write(keyBytes(fx.key, s.terminal.xterm.modes.applicationCursorKeysMode));
+        s.write(keyBytes(fx.key, s.inputModes().applicationCursorKeys));
         return;
       }
       case "paste": {
@@ -44,20 +42,21 @@ export function runEffect(ctx: EffectContext, fx: TuiEffect): void {
         if (!s) return;
         const text = fx.text.replaceAll(PASTE_END, "");
         s.write(
-          s.terminal.xterm.modes.bracketedPasteMode ? `\x1b[200~${text}${PASTE_END}` : text,
+          s.inputModes().bracketedPaste ? `\x1b[200~${text}${PASTE_END}` : text,
         );
         return;
       }
       case "mouse": {
         const s = store.get(fx.id);
         if (!s) return;
-        if (!wants(s.terminal.xterm.modes.mouseTrackingMode, fx.event)) {
+        const modes = s.inputModes();
+        if (!wants(modes.mouseTracking, fx.event)) {
           // A child that did not ask for the mouse: the wheel scrolls its scrollback.
           if (fx.event.kind === "wheel") scroll(ctx, fx.id, fx.event.button < 0 ? 3 : -3);
           return;
         }
         if (fx.x >= s.cols || fx.y >= s.rows) return;
-        const bytes = mouseEncoding(s.terminal.xterm) === "DEFAULT"
+        const bytes = modes.mouseEncoding === "DEFAULT"
           ? encodeLegacyMouse(fx.event, fx.x, fx.y)
           : encodeSgrMouse(fx.event, fx.x, fx.y);
         if (bytes) s.write(bytes);
@@ -124,7 +123,7 @@ export function runEffect(ctx: EffectContext, fx: TuiEffect): void {
 function scroll(ctx: EffectContext, id: string, delta: number): void {
   const s = ctx.runtime.store.get(id);
   if (!s) return;
-  const max = maxScroll(s.terminal.xterm);
+  const max = s.maxScroll();
   const offset = Math.max(0, Math.min(max, ctx.scrollOf(id) + delta));
   if (offset !== ctx.scrollOf(id)) ctx.dispatch({ type: "scrolled", id, offset });
 }

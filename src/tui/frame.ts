@@ -11,23 +11,21 @@
 
 import { charWidth, stringWidth, truncate } from "./width.ts";
 
-/** -1 default, 0–255 palette, RGB as `RGB_FLAG | 0xRRGGBB`. */
-export type Color = number;
-export const DEFAULT_COLOR = -1;
-export const RGB_FLAG = 0x1000000;
-
-export function rgb(value: number): Color {
-  return RGB_FLAG | (value & 0xffffff);
-}
-
-export const BOLD = 1;
-export const DIM = 2;
-export const ITALIC = 4;
-export const UNDERLINE = 8;
-export const BLINK = 16;
-export const INVERSE = 32;
-export const INVISIBLE = 64;
-export const STRIKE = 128;
+export {
+  BLINK,
+  BOLD,
+  type Color,
+  DEFAULT_COLOR,
+  DIM,
+  INVERSE,
+  INVISIBLE,
+  ITALIC,
+  rgb,
+  RGB_FLAG,
+  STRIKE,
+  UNDERLINE,
+} from "../model/cells.ts";
+import { type CellCursor, Cells, type Color, DEFAULT_COLOR } from "../model/cells.ts";
 
 export interface Style {
   readonly fg?: Color;
@@ -43,41 +41,10 @@ export interface Span {
 }
 export type StyledLine = readonly Span[];
 
-export interface FrameCursor {
-  readonly x: number;
-  readonly y: number;
-}
+export type FrameCursor = CellCursor;
 
-export class Frame {
-  readonly cols: number;
-  readonly rows: number;
-  readonly chars: string[];
-  readonly widths: Uint8Array;
-  readonly fg: Int32Array;
-  readonly bg: Int32Array;
-  readonly attrs: Uint8Array;
-  /** Where the host cursor goes (shown), or null (hidden). */
-  cursor: FrameCursor | null = null;
-
-  constructor(cols: number, rows: number) {
-    this.cols = Math.max(0, Math.floor(cols));
-    this.rows = Math.max(0, Math.floor(rows));
-    const n = this.cols * this.rows;
-    this.chars = new Array<string>(n).fill(" ");
-    this.widths = new Uint8Array(n).fill(1);
-    this.fg = new Int32Array(n).fill(DEFAULT_COLOR);
-    this.bg = new Int32Array(n).fill(DEFAULT_COLOR);
-    this.attrs = new Uint8Array(n);
-  }
-
-  index(x: number, y: number): number {
-    return y * this.cols + x;
-  }
-
-  inside(x: number, y: number): boolean {
-    return x >= 0 && y >= 0 && x < this.cols && y < this.rows;
-  }
-
+/** A Cells grid the views draw on (styles, text, wide characters kept whole). */
+export class Frame extends Cells {
   /**
    * Puts one character of `width` columns at (x, y). A wide character that
    * would not fit before `limit` becomes a space. Returns the next x.
@@ -161,53 +128,6 @@ export class Frame {
       this.bg.fill(bg, from, to);
       this.attrs.fill(attrs, from, to);
     }
-  }
-
-  /** Becomes a copy of `other` (same size), cursor included. */
-  copyFrom(other: Frame): void {
-    if (other.cols !== this.cols || other.rows !== this.rows) throw new Error("Frame size differs");
-    for (let i = 0; i < other.chars.length; i++) this.chars[i] = other.chars[i]!;
-    this.widths.set(other.widths);
-    this.fg.set(other.fg);
-    this.bg.set(other.bg);
-    this.attrs.set(other.attrs);
-    this.cursor = other.cursor;
-  }
-
-  /** Blank again, cursor hidden: lets a renderer reuse one frame instead of allocating. */
-  clear(): void {
-    this.chars.fill(" ");
-    this.widths.fill(1);
-    this.fg.fill(DEFAULT_COLOR);
-    this.bg.fill(DEFAULT_COLOR);
-    this.attrs.fill(0);
-    this.cursor = null;
-  }
-
-  /** Rows y0..y1 (exclusive) blank again. */
-  clearRows(y0: number, y1: number): void {
-    const from = this.index(0, Math.max(0, y0));
-    const to = this.index(0, Math.min(this.rows, y1));
-    if (from >= to) return;
-    this.chars.fill(" ", from, to);
-    this.widths.fill(1, from, to);
-    this.fg.fill(DEFAULT_COLOR, from, to);
-    this.bg.fill(DEFAULT_COLOR, from, to);
-    this.attrs.fill(0, from, to);
-  }
-
-  /** The visible text of row y (continuation cells skipped), for tests and debugging. */
-  rowText(y: number): string {
-    let out = "";
-    for (let x = 0; x < this.cols; x++) out += this.chars[this.index(x, y)];
-    return out;
-  }
-
-  /** All rows as text, trailing blanks trimmed. */
-  toText(): string {
-    const rows: string[] = [];
-    for (let y = 0; y < this.rows; y++) rows.push(this.rowText(y).trimEnd());
-    return rows.join("\n");
   }
 
   /** When (x, y) is one half of a wide character, blanks the other half. */

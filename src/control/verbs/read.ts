@@ -17,9 +17,7 @@ export default defineVerb({
   run({ host }, args): { id: string; name: string; lines: string[] } {
     const session = resolveTarget(host.store, str(args, "target")!);
     const tail = num(args, "tail");
-    const lines = tail === undefined
-      ? trimTrailing(session.terminal.visibleLines())
-      : session.terminal.tail(tail);
+    const lines = tail === undefined ? trimTrailing(session.visibleLines()) : session.tail(tail);
     return { id: session.id, name: session.name, lines };
   },
   format({ lines }) {

@@ -1,8 +1,16 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { HeadlessTerminal } from "../session/terminal.ts";
-import { BOLD, DEFAULT_COLOR, INVERSE, ITALIC, rgb, UNDERLINE } from "./frame.ts";
-import { maxScroll, readScreen } from "./screen.ts";
+import { HeadlessTerminal } from "./terminal.ts";
+import { BOLD, Cells, DEFAULT_COLOR, INVERSE, ITALIC, rgb, UNDERLINE } from "../model/cells.ts";
+import { maxScroll, readScreen, type ScreenRead, ScreenReader } from "./screen_read.ts";
+
+const cells = (cols: number, rows: number) => new Cells(cols, rows);
+
+/** The whole viewport `offset` lines up, read afresh. */
+function whole(t: HeadlessTerminal, offset = 0): ScreenRead<Cells> & { frame: Cells } {
+  const read = readScreen(t.xterm, cells, offset);
+  return { ...read, frame: read.grid };
+}
 
 async function terminal(bytes: string, cols = 20, rows = 4): Promise<HeadlessTerminal> {
   const t = new HeadlessTerminal({ cols, rows, scrollback: 100 });
@@ -15,7 +23,7 @@ Deno.test("readScreen() keeps characters, colours of every mode and attributes",
   using t = await terminal(
     "\x1b[1;31mR\x1b[0m\x1b[38;5;200mP\x1b[38;2;1;2;3;48;2;4;5;6mT\x1b[0m\x1b[3;4;7mA\x1b[0m ok",
   );
-  const { frame } = readScreen(t.xterm);
+  const { frame } = whole(t);
   assert.equal(frame.rowText(0).trimEnd(), "RPTA ok");
   assert.deepEqual([frame.fg[0], frame.attrs[0]], [1, BOLD]);
   assert.equal(frame.fg[1], 200);
@@ -26,27 +34,27 @@ Deno.test("readScreen() keeps characters, colours of every mode and attributes",
 
 Deno.test("readScreen() keeps wide characters as a start cell and a continuation", async () => {
   using t = await terminal("a界b");
-  const { frame } = readScreen(t.xterm);
+  const { frame } = whole(t);
   assert.deepEqual([...frame.widths.subarray(0, 4)], [1, 2, 0, 1]);
   assert.deepEqual(frame.chars.slice(0, 4), ["a", "界", "", "b"]);
 });
 
 Deno.test("readScreen() places the cursor, and hides it when the child did", async () => {
   using t = await terminal("\x1b[3;5Hx");
-  assert.deepEqual(readScreen(t.xterm).frame.cursor, { x: 5, y: 2 });
+  assert.deepEqual(whole(t).frame.cursor, { x: 5, y: 2 });
   t.write("\x1b[?25l");
   await t.flush();
-  assert.equal(readScreen(t.xterm).frame.cursor, null);
+  assert.equal(whole(t).frame.cursor, null);
 });
 
 Deno.test("readScreen() shows the scrollback at an offset, clamped, without cursor", async () => {
   using t = await terminal(Array.from({ length: 10 }, (_, i) => `line ${i}`).join("\r\n"));
   assert.equal(maxScroll(t.xterm), 6);
-  const up = readScreen(t.xterm, 2);
+  const up = whole(t, 2);
   assert.equal(up.offset, 2);
   assert.equal(up.frame.rowText(0).trimEnd(), "line 4");
   assert.equal(up.frame.cursor, null);
-  const top = readScreen(t.xterm, 99);
+  const top = whole(t, 99);
   assert.equal(top.offset, 6);
   assert.equal(top.frame.rowText(0).trimEnd(), "line 0");
 });
@@ -81,17 +89,18 @@ Deno.test("reading only the changed rows gives the same screen as reading all of
   fc.assert(
     fc.property(fc.array(chunks, { maxLength: 40 }), (writes) => {
       using t = new HeadlessTerminal({ cols: 12, rows: 6, scrollback: 20 });
-      let kept = readScreen(t.xterm, 0, null, t.takeChangedRows()).frame;
+      using reader = new ScreenReader(t, cells);
+      let kept = reader.read(0, null).grid;
       for (const w of writes) {
         t.write(w);
-        kept = readScreen(t.xterm, 0, kept, t.takeChangedRows()).frame;
-        const whole = readScreen(t.xterm).frame;
-        assert.deepEqual(kept.chars, whole.chars, JSON.stringify(writes));
-        assert.deepEqual([...kept.widths], [...whole.widths]);
-        assert.deepEqual([...kept.fg], [...whole.fg]);
-        assert.deepEqual([...kept.bg], [...whole.bg]);
-        assert.deepEqual([...kept.attrs], [...whole.attrs]);
-        assert.deepEqual(kept.cursor, whole.cursor);
+        kept = reader.read(0, kept).grid;
+        const all = whole(t).frame;
+        assert.deepEqual(kept.chars, all.chars, JSON.stringify(writes));
+        assert.deepEqual([...kept.widths], [...all.widths]);
+        assert.deepEqual([...kept.fg], [...all.fg]);
+        assert.deepEqual([...kept.bg], [...all.bg]);
+        assert.deepEqual([...kept.attrs], [...all.attrs]);
+        assert.deepEqual(kept.cursor, all.cursor);
       }
     }),
     { numRuns: 300 },
@@ -100,18 +109,34 @@ Deno.test("reading only the changed rows gives the same screen as reading all of
 
 Deno.test("an unchanged screen is not read again, and a scrolled-back view always is", async () => {
   using t = await terminal("one\r\ntwo");
-  const first = readScreen(t.xterm, 0, null, t.takeChangedRows());
+  using reader = new ScreenReader(t, cells);
+  const first = reader.read(0, null);
   assert.equal(first.rows, null);
-  const again = readScreen(t.xterm, 0, first.frame, t.takeChangedRows());
+  const again = reader.read(0, first.grid);
   assert.deepEqual(again.rows, [4, 4], "no row read");
-  assert.equal(again.frame.rowText(1).trimEnd(), "two");
+  assert.equal(again.grid.rowText(1).trimEnd(), "two");
   t.write("\x1b[1;1HONE");
-  const changed = readScreen(t.xterm, 0, first.frame, t.takeChangedRows());
+  const changed = reader.read(0, first.grid);
   assert.equal(changed.rows?.[0], 0);
-  assert.equal(changed.frame.rowText(0).trimEnd(), "ONE");
-  assert.equal(changed.frame.rowText(1).trimEnd(), "two");
+  assert.equal(changed.grid.rowText(0).trimEnd(), "ONE");
+  assert.equal(changed.grid.rowText(1).trimEnd(), "two");
   t.write("\r\n3\r\n4\r\n5\r\n6"); // one line into the scrollback
-  const back = readScreen(t.xterm, 1, first.frame, { start: 0, end: 0 });
+  const back = reader.read(1, first.grid);
   assert.equal(back.rows, null);
-  assert.equal(back.frame.rowText(0).trimEnd(), "ONE");
+  assert.equal(back.grid.rowText(0).trimEnd(), "ONE");
+  const live = reader.read(0, back.grid);
+  assert.equal(live.rows, null, "after a scrolled-back read, the live screen is read whole");
+});
+
+Deno.test("two readers of one screen each read the rows changed since their own last read", async () => {
+  using t = await terminal("one\r\ntwo");
+  using a = new ScreenReader(t, cells);
+  using b = new ScreenReader(t, cells);
+  const ga = a.read(0, null).grid;
+  const gb = b.read(0, null).grid;
+  t.write("\x1b[1;1HONE");
+  assert.equal(a.read(0, ga).grid.rowText(0).trimEnd(), "ONE");
+  t.write("\x1b[2;1HTWO");
+  const rb = b.read(0, gb);
+  assert.deepEqual([rb.grid.rowText(0).trimEnd(), rb.grid.rowText(1).trimEnd()], ["ONE", "TWO"]);
 });

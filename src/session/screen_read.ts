@@ -1,0 +1,166 @@
+/**
+ * Reads a session's emulator (xterm headless buffer) into a plain cell
+ * grid (model/cells.ts): characters, widths, colours, attributes and the
+ * cursor. The xterm object never leaves src/session: the TUI gets cells
+ * through Session.screenReader(), the input modes through
+ * Session.inputModes().
+ *
+ * xterm's style checks return numbers (0/1), getFgColor() is a palette
+ * index or 0xRRGGBB depending on the colour mode; one reused null cell.
+ */
+
+import {
+  BLINK,
+  BOLD,
+  Cells,
+  DEFAULT_COLOR,
+  DIM,
+  INVERSE,
+  INVISIBLE,
+  ITALIC,
+  rgb,
+  STRIKE,
+  UNDERLINE,
+} from "../model/cells.ts";
+import type { ChangedRows, HeadlessTerminal, RowTracker, XTerm } from "./terminal.ts";
+import { cursorHidden } from "./xterm_internals.ts";
+
+export interface ScreenRead<G extends Cells> {
+  readonly grid: G;
+  /** The scrollback offset actually used (clamped to what exists). */
+  readonly offset: number;
+  /** The rows read again, [from, to), the rest of `reuse` kept as it was; null: all of it. */
+  readonly rows: readonly [number, number] | null;
+}
+
+/** How far up the scrollback of this emulator goes (0 on the alternate screen). */
+export function maxScroll(xterm: XTerm): number {
+  const b = xterm.buffer.active;
+  return b.type === "alternate" ? 0 : b.baseY;
+}
+
+/**
+ * The emulator's viewport `offset` lines above the bottom, as a grid of
+ * the emulator's size (`reuse` when it has that size, else `make`); the
+ * cursor is set when the live screen is shown and the child has not
+ * hidden it.
+ *
+ * `changed`: when `reuse` is this emulator's live viewport as last read,
+ * the rows changed since (a RowTracker's take()): only those are read
+ * again — a spinner or an echo touches one row of sixty.
+ */
+export function readScreen<G extends Cells>(
+  xterm: XTerm,
+  make: (cols: number, rows: number) => G,
+  offset = 0,
+  reuse?: G | null,
+  changed: ChangedRows = "all",
+): ScreenRead<G> {
+  const b = xterm.buffer.active;
+  const used = Math.max(0, Math.min(offset, maxScroll(xterm)));
+  const top = b.baseY - used;
+  const cols = xterm.cols;
+  const rows = xterm.rows;
+  let grid: G;
+  let y0 = 0;
+  let y1 = rows;
+  let partial = false;
+  if (reuse && reuse.cols === cols && reuse.rows === rows) {
+    grid = reuse;
+    if (changed === "all" || used > 0) grid.clear();
+    else {
+      y0 = changed === null ? rows : Math.max(0, changed.start);
+      y1 = changed === null ? rows : Math.min(rows, changed.end + 1);
+      grid.clearRows(y0, y1);
+      grid.cursor = null;
+      partial = true;
+    }
+  } else {
+    grid = make(cols, rows);
+  }
+  const cell = b.getNullCell();
+  for (let y = y0; y < y1; y++) {
+    const line = b.getLine(top + y);
+    if (!line) continue;
+    const row = y * cols;
+    for (let x = 0; x < cols; x++) {
+      if (!line.getCell(x, cell)) break;
+      const i = row + x;
+      const width = cell.getWidth();
+      if (width === 0) {
+        grid.chars[i] = "";
+        grid.widths[i] = 0;
+      } else {
+        const ch = cell.getChars();
+        grid.chars[i] = ch === "" ? " " : ch;
+        grid.widths[i] = width === 2 && x + 1 < cols ? 2 : 1;
+      }
+      grid.fg[i] = cell.isFgRGB()
+        ? rgb(cell.getFgColor())
+        : cell.isFgPalette()
+        ? cell.getFgColor()
+        : DEFAULT_COLOR;
+      grid.bg[i] = cell.isBgRGB()
+        ? rgb(cell.getBgColor())
+        : cell.isBgPalette()
+        ? cell.getBgColor()
+        : DEFAULT_COLOR;
+      let attrs = 0;
+      if (cell.isBold()) attrs |= BOLD;
+      if (cell.isDim()) attrs |= DIM;
+      if (cell.isItalic()) attrs |= ITALIC;
+      if (cell.isUnderline()) attrs |= UNDERLINE;
+      if (cell.isBlink()) attrs |= BLINK;
+      if (cell.isInverse()) attrs |= INVERSE;
+      if (cell.isInvisible()) attrs |= INVISIBLE;
+      if (cell.isStrikethrough()) attrs |= STRIKE;
+      grid.attrs[i] = attrs;
+    }
+  }
+  if (used === 0 && !cursorHidden(xterm)) grid.cursor = { x: b.cursorX, y: b.cursorY };
+  return { grid, offset: used, rows: partial ? [y0, y1] : null };
+}
+
+/**
+ * One reader of one session's screen (a TUI client's pane): reads the
+ * viewport into the caller's grid, again only the rows redrawn since its
+ * own last live read into that same grid. Dispose it when the pane shows
+ * another session.
+ */
+export class ScreenReader<G extends Cells> implements Disposable {
+  readonly #xterm: XTerm;
+  readonly #rows: RowTracker;
+  readonly #make: (cols: number, rows: number) => G;
+  /** The grid holding this emulator's live viewport as last read, if any. */
+  #live: G | null = null;
+
+  constructor(terminal: HeadlessTerminal, make: (cols: number, rows: number) => G) {
+    this.#xterm = terminal.xterm;
+    this.#rows = terminal.trackRows();
+    this.#make = make;
+  }
+
+  /** The viewport `offset` lines above the bottom, into `reuse` when it fits. */
+  read(offset = 0, reuse: G | null = null): ScreenRead<G> {
+    const changed = this.#rows.take();
+    const read = readScreen(
+      this.#xterm,
+      this.#make,
+      offset,
+      reuse,
+      reuse !== null && reuse === this.#live ? changed : "all",
+    );
+    this.#live = read.offset === 0 ? read.grid : null;
+    return read;
+  }
+
+  /** How far up the scrollback goes (0 on the alternate screen). */
+  maxScroll(): number {
+    return maxScroll(this.#xterm);
+  }
+
+  [Symbol.dispose](): void {
+    this.#rows[Symbol.dispose]();
+    this.#live = null;
+  }
+}
