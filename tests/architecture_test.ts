@@ -13,6 +13,7 @@ const ROOT = new URL("../", import.meta.url).pathname;
 /** Pure: folders, or single files inside otherwise-runtime folders. */
 const PURE = [
   "src/model/",
+  "src/runtime/state.ts",
   "src/detect/",
   "src/tui/view/",
   "src/tui/frame.ts",

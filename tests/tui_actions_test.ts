@@ -53,9 +53,10 @@ Deno.test("n, r, v, W and x act on real sessions", async () => {
   assert.equal(runtime.notifications.watchers.armed(first.id), null);
   app.feed("v(\r");
   assert.equal(app.state.message?.error, true, "a bad pattern is one line, not a crash");
-  assert.deepEqual(app.state.watch, {}, "the refused pattern is not shown as armed");
+  assert.equal(runtime.view(first.id)?.watcher, null, "the refused pattern is not armed");
   app.feed("vERR!\r");
-  assert.deepEqual(app.state.watch, { [first.id]: "ERR!" });
+  assert.equal(runtime.view(first.id)?.watcher, "ERR!");
+  assert.equal(app.state.sessions.find((s) => s.id === first.id)?.watcher, "ERR!");
 
   // W: the same name and command in a new session, selected.
   app.feed("W");

@@ -1,6 +1,7 @@
-/** One session as the control API reports it: plain data, agent state and its provenance (A3). */
+/** One session as the control API reports it (`ctl list --json`): a flat projection of its view. */
 
 import type { AgentStatus } from "../model/agent.ts";
+import type { SessionView } from "../model/session.ts";
 import type { Session } from "../session/session.ts";
 import type { ControlHost } from "./host.ts";
 
@@ -24,22 +25,23 @@ export interface SessionEntry {
   readonly seq: number | null;
   readonly since: number | null;
   readonly msg: string | null;
+  /** The program asked the OSC 7501 `?` query: it can declare its own state. */
+  readonly capable: boolean;
 }
 
-export function entryOf(host: ControlHost, session: Session): SessionEntry {
-  const info = host.info(session);
-  const status = host.states?.status(session.id) ?? info.agentStatus ?? null;
+export function sessionEntry(view: SessionView): SessionEntry {
+  const status = view.agentStatus;
   return {
-    id: info.id,
-    name: info.name,
-    group: info.group,
-    status: info.status,
-    exitCode: info.exitCode,
-    signal: info.signal,
-    command: info.command,
-    cwd: info.cwd,
-    pid: info.pid,
-    agent: host.states?.agent(session.id) ?? info.agent,
+    id: view.id,
+    name: view.name,
+    group: view.group,
+    status: view.status,
+    exitCode: view.exitCode,
+    signal: view.signal,
+    command: view.command,
+    cwd: view.cwd,
+    pid: view.pid,
+    agent: view.agent,
     state: status?.state ?? null,
     kind: status?.kind ?? null,
     source: status?.source ?? null,
@@ -47,7 +49,15 @@ export function entryOf(host: ControlHost, session: Session): SessionEntry {
     seq: status?.seq ?? null,
     since: status?.since ?? null,
     msg: status?.msg ?? null,
+    capable: view.capable,
   };
+}
+
+/** The entry of a live session (created or acted on by this request). */
+export function entryOf(host: ControlHost, session: Session): SessionEntry {
+  const view = host.view(session.id);
+  if (!view) throw new Error(`${session.id} is not in the runtime's state`);
+  return sessionEntry(view);
 }
 
 /** `session-2 (build)` */

@@ -51,7 +51,7 @@ export function waitForState(
   const ids = new Set(sessions.map((s) => s.id));
   const reached = new Set<string>();
   let first: string | null = null;
-  const current = (s: Session) => host.states?.status(s.id)?.state ?? null;
+  const current = (s: Session) => host.view(s.id)?.agentStatus?.state ?? null;
   const gone = (s: Session) => s.status === "exited" || host.store.get(s.id) !== s;
 
   return new Promise<WaitResult>((resolve, reject) => {
@@ -104,20 +104,21 @@ export function waitForState(
     );
     const onAbort = () => finish(new UserError("lazyshell is shutting down"));
     options.signal.addEventListener("abort", onAbort);
-    if (host.states) {
-      subs.push(host.states.on((e) => {
-        if (e.type === "state" && ids.has(e.id)) {
-          if (e.status.state === wanted && !reached.has(e.id)) {
-            reached.add(e.id);
-            first ??= e.id;
+    // The runtime's change stream: state moves, exits and removals of the members.
+    subs.push(host.subscribe((change) => {
+      if (change.type === "problems") return;
+      const id = change.type === "removed" ? change.previous.id : change.session.id;
+      if (!ids.has(id)) return;
+      if (change.type === "updated") {
+        const status = change.session.agentStatus;
+        if (status?.state === wanted && status !== change.previous.agentStatus) {
+          if (!reached.has(id)) {
+            reached.add(id);
+            first ??= id;
           }
-          check();
         }
-      }));
-    }
-    subs.push(host.store.on((e) => {
-      const id = e.type === "removed" ? e.id : e.session.id;
-      if (ids.has(id) && (e.type !== "session" || e.event.type === "exit")) check();
+      }
+      check();
     }));
     check();
   });

@@ -20,6 +20,7 @@
  */
 
 import type { AgentStateName, AgentStatus, BlockedKind, EvidenceSource } from "../model/agent.ts";
+import type { HookEvent } from "../model/events.ts";
 import { applyRecord, onPromptOrExit, onTyped } from "./osc7501.ts";
 import type { Declared, Osc7501Record } from "./osc7501.ts";
 import type { RuleResult } from "./rules.ts";
@@ -28,12 +29,8 @@ export const BLOCKER_STALE_MS = 2000;
 /** An interrupt still pending after this long with the screen working is forgotten. */
 export const INTERRUPT_PENDING_MS = 3000;
 
-export interface HookEvidence {
-  readonly state: "idle" | "working" | "blocked" | "done";
-  readonly kind: BlockedKind | null;
-  readonly msg: string | null;
-  readonly event: string | null;
-}
+/** A hook event (src/model/events.ts) as evidence. */
+export type HookEvidence = HookEvent;
 
 export type Evidence =
   | { readonly type: "declare"; readonly records: readonly Osc7501Record[] }

@@ -17,16 +17,10 @@
  */
 
 import type { BlockedKind } from "../model/agent.ts";
+import type { HookEvent } from "../model/events.ts";
 import type { HookMessage, HookPayload, HookState } from "./protocol.ts";
 
-/** What reaches DetectionHub.hook(id, event). */
-export interface HookEvent {
-  readonly state: HookState;
-  readonly kind: BlockedKind | null;
-  readonly msg: string | null;
-  /** The agent's event name (`PermissionRequest`, `agent-turn-complete`, ...) or `hook`. */
-  readonly event: string;
-}
+export type { HookEvent } from "../model/events.ts";
 
 /** Opening of Codex 0.171's hidden title prompt (codex-tool/notify.jsonl). */
 const CODEX_TITLE_PROMPT = /^Generate a concise, single-line task title\b/;

@@ -27,9 +27,9 @@ function apply(
 }
 
 /** Replays a Claude capture through the hooks `init --agents` prints. */
-function replayClaude(name: string): [string, string, string | null][] {
+function replayClaude(name: string): [string | null, string, string | null][] {
   const interpreter = new HookInterpreter();
-  const out: [string, string, string | null][] = [];
+  const out: [string | null, string, string | null][] = [];
   for (const line of lines(name)) {
     const hook = CLAUDE_HOOKS.find((h) => h.event === line.event);
     if (!hook) continue;

@@ -22,9 +22,8 @@ import { AGENT_STATES, BLOCKED_KINDS } from "../model/agent.ts";
 
 export const PROTOCOL_VERSION = 1;
 
-/** States a hook may report (`error` is OSC 7501 only). */
-export const HOOK_STATES = ["idle", "working", "blocked", "done"] as const;
-export type HookState = typeof HOOK_STATES[number];
+import { HOOK_STATES } from "../model/events.ts";
+export { HOOK_STATES, type HookState } from "../model/events.ts";
 
 const text = z.string().max(16 * 1024);
 

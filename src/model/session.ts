@@ -1,10 +1,27 @@
-/** Plain session data (S1) as listed by the store, the TUI and `ctl list`. */
+/**
+ * One session as every consumer sees it (SPEC S1, A1–A3, W2–W3): plain,
+ * serialisable data kept by the runtime's one reducer (src/runtime/state.ts)
+ * and read by the TUI, the plugin feed, the control verbs and the
+ * notifications. Adding a session fact means adding it here and in that
+ * reducer; the wire formats (ctl list --json, the plugin `sessions`
+ * message) are projections of it.
+ */
 
 import type { AgentStatus } from "./agent.ts";
 
 export type SessionStatus = "running" | "exited";
 
-export interface SessionInfo {
+/** The turns of an agent session (A2): a turn runs while the state is `working`. */
+export interface TurnView {
+  /** Epoch ms the running turn started, or null when no turn runs. */
+  readonly startedAt: number | null;
+  /** Duration of the last finished turn in ms, or null. */
+  readonly lastMs: number | null;
+  /** Turns started so far. */
+  readonly count: number;
+}
+
+export interface SessionView {
   readonly id: string;
   readonly name: string;
   readonly group: string | null;
@@ -18,8 +35,79 @@ export interface SessionInfo {
   readonly exitCode: number | null;
   /** Signal number that ended the process, or null. */
   readonly signal: number | null;
+  /** Epoch ms. */
   readonly createdAt: number;
   /** Catalog id of the foreground agent, or null for a plain session. */
   readonly agent: string | null;
+  /** The agent has detection rules (A1: a dim "no status" mark otherwise). */
+  readonly hasRules: boolean;
+  /** The arbitrated agent state with its provenance, or null (nothing to show). */
   readonly agentStatus: AgentStatus | null;
+  /** The program asked the OSC 7501 `?` query: it can declare its own state. */
+  readonly capable: boolean;
+  readonly turn: TurnView;
+  /** First line of `agent_stats_command` for this session (W3), if any. */
+  readonly stats: string | null;
+  /** The live watcher pattern (`v`, W2), or null. */
+  readonly watcher: string | null;
+  /**
+   * Epoch ms of the last output, at most one update a second (enough for
+   * "new output since you looked"; the screen itself is read, not sent).
+   */
+  readonly outputAt: number;
+}
+
+/** What the store knows of a session when it starts. */
+export type SessionFacts = Pick<
+  SessionView,
+  | "id"
+  | "name"
+  | "group"
+  | "command"
+  | "cwd"
+  | "pid"
+  | "cols"
+  | "rows"
+  | "status"
+  | "exitCode"
+  | "signal"
+  | "createdAt"
+>;
+
+export const NO_TURN: TurnView = { startedAt: null, lastMs: null, count: 0 };
+
+/** A session that just started: nothing detected yet. */
+export function newSessionView(facts: SessionFacts): SessionView {
+  return {
+    ...facts,
+    agent: null,
+    hasRules: false,
+    agentStatus: null,
+    capable: false,
+    turn: NO_TURN,
+    stats: null,
+    watcher: null,
+    outputAt: 0,
+  };
+}
+
+/** A view from a few facts (tests and fixtures): the rest as a new session has it. */
+export function sessionView(id: string, more: Partial<SessionView> = {}): SessionView {
+  return {
+    ...newSessionView({
+      id,
+      name: id,
+      group: null,
+      command: "",
+      cwd: "/",
+      pid: 0,
+      cols: 80,
+      rows: 24,
+      status: "running",
+      exitCode: null,
+      signal: null,
+      createdAt: 0,
+    }),
+    ...more,
+  };
 }

@@ -1,31 +1,15 @@
 /**
- * The TUI's state (STYLE.md 2): plain, JSON-able data. The reducer in
+ * The TUI's state (STYLE.md 2): plain, JSON-able data, one per client: its
+ * own selection, tab, mode and marks, over the sessions of the runtime's
+ * state (SessionView, src/model/session.ts). The reducer in
  * src/tui/update.ts changes it; the pure view in src/tui/view draws it.
  * Live things (PTYs, emulators, plugin processes, timers) live beside it
  * in the app's maps, keyed by the same ids.
  */
 
-import type { AgentStatus } from "./agent.ts";
-import type { SessionStatus } from "./session.ts";
+import type { SessionView } from "./session.ts";
 
 export type TuiMode = "navigation" | "terminal";
-
-/** What the session list needs to know about one session. */
-export interface SessionRow {
-  readonly id: string;
-  readonly name: string;
-  readonly group: string | null;
-  readonly status: SessionStatus;
-  readonly exitCode: number | null;
-  readonly signal: number | null;
-  /** Catalog id of the foreground agent, or null for a plain session. */
-  readonly agent: string | null;
-  readonly agentStatus: AgentStatus | null;
-  /** Whether the identified agent has detection rules (A1 "no status" otherwise). */
-  readonly hasRules: boolean;
-  /** First line of agent_stats_command output (W3), if any. */
-  readonly stats: string | null;
-}
 
 export type Overlay =
   | { readonly type: "help" }
@@ -53,7 +37,7 @@ export interface TuiState {
   readonly cols: number;
   readonly rows: number;
   /** In creation order; the list view groups and orders them. */
-  readonly sessions: readonly SessionRow[];
+  readonly sessions: readonly SessionView[];
   readonly selected: string | null;
   readonly mode: TuiMode;
   /** 0 is the Sessions tab; 1.. are plugin tabs. */
@@ -67,8 +51,6 @@ export interface TuiState {
   readonly activity: Readonly<Record<string, true>>;
   /** Scrollback offset (lines up from the bottom) per session. */
   readonly scroll: Readonly<Record<string, number>>;
-  /** The live watcher pattern armed with `v`, per session (W2). */
-  readonly watch: Readonly<Record<string, string>>;
   /** Epoch ms of the last clock tick (durations). */
   readonly now: number;
   /** Animation frame counter of the one shared clock (T3). */
@@ -95,7 +77,6 @@ export function initialTuiState(
     unseenDone: {},
     activity: {},
     scroll: {},
-    watch: {},
     now,
     spin: 0,
     reduceMotion,

@@ -16,7 +16,8 @@
  * `dispose` clears them all.
  */
 
-import type { AgentStatus, BlockedKind } from "../model/agent.ts";
+import type { AgentStatus } from "../model/agent.ts";
+import type { DetectionEvent, HookEvent } from "../model/events.ts";
 import { initialState, nextCheckAt, reduce } from "../detect/arbiter.ts";
 import type { ArbiterState, Evidence } from "../detect/arbiter.ts";
 import type { Manifest } from "../detect/manifest.ts";
@@ -31,17 +32,7 @@ import type { SessionEvent } from "../session/session_events.ts";
 import type { SessionStore, StoreEvent } from "../session/store.ts";
 import type { Catalog } from "./catalog.ts";
 
-export interface HookEvent {
-  readonly state: "idle" | "working" | "blocked" | "done";
-  readonly kind: BlockedKind | null;
-  readonly msg: string | null;
-  /** The agent's event name, e.g. "PermissionRequest", "Stop", "agent-turn-complete". */
-  readonly event: string | null;
-}
-
-export type DetectionEvent =
-  | { type: "state"; id: string; status: AgentStatus; previous: AgentStatus | null }
-  | { type: "agent"; id: string; agent: string | null };
+export type { DetectionEvent, HookEvent } from "../model/events.ts";
 
 export interface DetectionOptions {
   readonly now?: () => number;
@@ -231,7 +222,10 @@ export class DetectionHub implements Disposable {
         }
         return;
       case "osc7501-query":
-        t.capable = true;
+        if (!t.capable) {
+          t.capable = true;
+          this.#emit({ type: "capable", id: t.session.id });
+        }
         return;
       case "osc133":
         if (e.mark === "A") {

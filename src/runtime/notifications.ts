@@ -8,7 +8,6 @@
  * fallback command (if configured) delivers.
  */
 
-import type { AgentStatus } from "../model/agent.ts";
 import { dataDir } from "../config/paths.ts";
 import { FailedCommands } from "../notify/failed_commands.ts";
 import { Notifier, type Sink } from "../notify/notifier.ts";
@@ -16,32 +15,12 @@ import { failedText } from "../notify/policy.ts";
 import { Watchers } from "../notify/watchers.ts";
 import type { WatchSpec } from "../notify/watch_rules.ts";
 import { StatsCommand } from "../notify/stats_command.ts";
-import { type TurnInfo, TurnTracker } from "../notify/turns.ts";
 import type { Runtime } from "./runtime.ts";
-
-/** What notifications need from the DetectionHub (src/runtime/detection.ts). */
-export interface DetectionLike {
-  agent(id: string): string | null;
-  on(
-    listener: (
-      event:
-        | {
-          readonly type: "state";
-          readonly id: string;
-          readonly status: AgentStatus;
-          readonly previous: AgentStatus | null;
-        }
-        | { readonly type: "agent"; readonly id: string; readonly agent: string | null },
-    ) => void,
-  ): Disposable;
-}
 
 export class Notifications {
   readonly notifier: Notifier;
   /** Pattern watchers (W1–W2): the project file's and one live pattern per session. */
   readonly watchers: Watchers;
-  /** Turn durations from the arbiter's transitions (A2). */
-  readonly turns: TurnTracker;
   /** `agent_stats_command` for the selected session (W3): `stats.line(id)`. */
   readonly stats: StatsCommand;
   readonly #runtime: Runtime;
@@ -49,12 +28,11 @@ export class Notifications {
 
   constructor(
     runtime: Runtime,
-    parts: { notifier: Notifier; watchers: Watchers; turns: TurnTracker; stats: StatsCommand },
+    parts: { notifier: Notifier; watchers: Watchers; stats: StatsCommand },
   ) {
     this.#runtime = runtime;
     this.notifier = parts.notifier;
     this.watchers = parts.watchers;
-    this.turns = parts.turns;
     this.stats = parts.stats;
   }
 
@@ -71,11 +49,6 @@ export class Notifications {
   /** Project watchers declared for a session name, if any. */
   declaredWatches(name: string): readonly WatchSpec[] {
     return this.#declared.get(name) ?? [];
-  }
-
-  /** The turn of a session now: running duration (`⏱`), last one, count. */
-  turn(id: string, now = Date.now()): TurnInfo {
-    return this.turns.turn(id, now);
   }
 
   /**
@@ -116,10 +89,7 @@ export function logTo(env: Runtime["env"]): (line: string) => void {
   };
 }
 
-export function startNotifications(
-  runtime: Runtime,
-  detection: DetectionLike | null,
-): Notifications {
+export function startNotifications(runtime: Runtime): Notifications {
   const config = runtime.config.notify;
   const notifier = new Notifier({
     tmux: Boolean(runtime.env.TMUX),
@@ -131,14 +101,11 @@ export function startNotifications(
   });
   const watchers = new Watchers({ notify: (n) => notifier.notify(n) });
   const failed = new FailedCommands();
-  const turns = new TurnTracker();
   const stats = new StatsCommand({ command: runtime.config.agent_stats_command, env: runtime.env });
-  const nameOf = (id: string) => runtime.store.get(id)?.name ?? id;
-  const agentNow = (id: string) => detection?.agent(id) != null;
+  const agentNow = (id: string) => runtime.view(id)?.agent != null;
 
-  const runtimeSub = runtime.on((e) => {
-    if (e.type !== "focus") return;
-    const session = e.selected === null ? undefined : runtime.store.get(e.selected);
+  const focusSub = runtime.onFocus((focus) => {
+    const session = focus.selected === null ? undefined : runtime.store.get(focus.selected);
     stats.select(session ? { id: session.id, cwd: session.cwd } : null);
   });
   let notifications: Notifications | null = null;
@@ -150,13 +117,11 @@ export function startNotifications(
     }
     if (e.type === "removed") {
       watchers.remove(e.id);
-      turns.forget(e.id);
       stats.forget(e.id);
       return failed.forget(e.id);
     }
     if (e.type !== "session") return;
     const { session, event } = e;
-    if (event.type === "exit") turns.ended(session.id, Date.now());
     if (event.type === "input" && event.typed) notifier.answered(session.id);
     if (event.type !== "osc133") return;
     if (event.mark === "C") failed.commandStarted(session.id, agentNow(session.id));
@@ -172,24 +137,25 @@ export function startNotifications(
       }
     }
   });
-  const hubSub = detection?.on((e) => {
-    if (e.type === "agent") {
-      if (e.agent !== null) failed.agentSeen(e.id);
-      return;
-    }
+  // Agent transitions, from the runtime's one state (src/runtime/state.ts).
+  const stateSub = runtime.subscribe((change) => {
+    if (change.type !== "updated") return;
+    const { session, previous } = change;
+    if (session.agent !== previous.agent && session.agent !== null) failed.agentSeen(session.id);
+    const status = session.agentStatus;
+    if (status === null || status === previous.agentStatus) return;
     // A program that declares or shows agent states is an agent for N2.
-    if (e.status.state !== "idle") failed.agentSeen(e.id);
-    turns.transition(e.id, e.status, e.previous, Date.now());
-    notifier.agentState({ id: e.id, name: nameOf(e.id) }, e.status, e.previous);
+    if (status.state !== "idle") failed.agentSeen(session.id);
+    notifier.agentState({ id: session.id, name: session.name }, status, previous.agentStatus);
   });
   runtime.own(async () => {
-    runtimeSub[Symbol.dispose]();
+    focusSub[Symbol.dispose]();
     storeSub[Symbol.dispose]();
-    hubSub?.[Symbol.dispose]();
+    stateSub[Symbol.dispose]();
     watchers[Symbol.dispose]();
     await stats[Symbol.asyncDispose]();
     await notifier[Symbol.asyncDispose]();
   });
-  notifications = new Notifications(runtime, { notifier, watchers, turns, stats });
+  notifications = new Notifications(runtime, { notifier, watchers, stats });
   return notifications;
 }

@@ -5,8 +5,6 @@ import type { Notification } from "../notify/policy.ts";
 import type { Outcome } from "../notify/notifier.ts";
 import { waitFor } from "../session/test_util.ts";
 import type { Session } from "../session/session.ts";
-import type { DetectionLike } from "./notifications.ts";
-import { startNotifications } from "./notifications.ts";
 import { Runtime } from "./runtime.ts";
 
 async function withBash(
@@ -17,7 +15,6 @@ async function withBash(
     ends: () => number;
     run: (line: string) => Promise<void>;
   }) => Promise<void>,
-  detection: DetectionLike | null = null,
 ) {
   const dir = await Deno.makeTempDir();
   const snippet = `${dir}/integration.bash`;
@@ -30,15 +27,13 @@ async function withBash(
   });
   try {
     const sent: Notification[] = [];
-    const notifications = detection
-      ? startNotifications(runtime, detection)
-      : runtime.notifications;
+    const notifications = runtime.notifications;
     notifications.setSink(() => {});
     using _sub = notifications.notifier.on((n: Notification, outcome: Outcome) => {
       if (outcome === "sent") sent.push(n);
     });
     let ends = 0;
-    using _ends = runtime.on((e) => {
+    using _ends = runtime.store.on((e) => {
       if (e.type === "session" && e.event.type === "osc133" && e.event.mark === "D") ends++;
     });
     const session = runtime.createSession({ command: "bash --norc --noprofile -i" });
@@ -94,33 +89,6 @@ Deno.test("a failing command repeated without typing is rate-limited", async () 
   });
 });
 
-Deno.test("an agent session never notifies a failed command", async () => {
-  const listeners = new Set<Parameters<DetectionLike["on"]>[0]>();
-  let agent: string | null = null;
-  const hub: DetectionLike = {
-    agent: () => agent,
-    on: (l) => {
-      listeners.add(l);
-      return { [Symbol.dispose]: () => listeners.delete(l) };
-    },
-  };
-  await withBash(async ({ session, sent, run }) => {
-    agent = "claude";
-    await run("false");
-    // The agent exits with a failure: the shell is back, the command was an agent's.
-    agent = null;
-    let started = 0;
-    using _s = session.on((e) => {
-      if (e.type === "osc133" && e.mark === "C") started++;
-    });
-    session.write("read -r line; false\n");
-    await waitFor(session, () => started === 1, 15_000, "command start");
-    for (const l of listeners) l({ type: "agent", id: session.id, agent: "claude" });
-    await run("");
-    assert.deepEqual(sent, []);
-  }, hub);
-});
-
 Deno.test("Runtime: arm() by session name notifies through the notifier; bad input is refused", async () => {
   const dir = await Deno.makeTempDir();
   const runtime = new Runtime({
@@ -169,12 +137,9 @@ Deno.test("Runtime: the stats command runs for the session the user selects", as
     });
     runtime.setFocus({ selected: session.id, terminal: false });
     assert.equal(await got, `${session.id} ${session.id} ${await Deno.realPath(dir)}`);
-    assert.deepEqual(runtime.notifications.turn(session.id), {
-      working: false,
-      current: null,
-      last: null,
-      count: 0,
-    });
+    // The line is part of the runtime's state, as every consumer reads it.
+    assert.equal(runtime.view(session.id)?.stats, `${session.id} ${await Deno.realPath(dir)}`);
+    assert.deepEqual(runtime.view(session.id)?.turn, { startedAt: null, lastMs: null, count: 0 });
   } finally {
     await runtime[Symbol.asyncDispose]();
     await Deno.remove(dir, { recursive: true });

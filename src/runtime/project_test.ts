@@ -99,7 +99,7 @@ Deno.test("launchProject(): an invalid file starts nothing and names file:line:r
         assert.match(e.message, expected);
         return true;
       });
-      assert.deepEqual(runtime.list(), [], `a session was left from:\n${text}`);
+      assert.deepEqual(runtime.state.sessions, [], `a session was left from:\n${text}`);
     }
   });
 });

@@ -1,23 +1,28 @@
 /**
- * The lazyshell runtime: everything but the screen. `lazyshell serve` runs
- * it alone; the TUI runs it and draws it. Keeping it separate from the TUI
- * is the step toward detach/reattach (DESIGN §2).
+ * The lazyshell runtime, the headless engine: everything but the screen.
+ * `lazyshell serve` runs it alone; the TUI runs it and draws it.
  *
  * Owns: config, the session store and the services wired to it (detection,
- * hook and control sockets, notifications, watchers). Services are added
+ * hook and control sockets, notifications, watchers), and the one
+ * RuntimeState every consumer reads (src/model/runtime.ts): the engine's
+ * events go through one reducer (state.ts) and come out as one ordered
+ * change stream (`subscribe`). Consumers read that state and its changes,
+ * never the detection hub's or the store's own events. Services are added
  * here additively; each is disposed with the runtime, in reverse order.
- * Nothing imports app/ except the CLI entry points.
+ * Must not import the TUI.
  */
 
 import type { LoadedConfig } from "../config/config.ts";
 import { loadConfig } from "../config/load.ts";
 import type { Env } from "../config/paths.ts";
-import type { SessionInfo } from "../model/session.ts";
+import { EMPTY_STATE, type RuntimeChange, type RuntimeState } from "../model/runtime.ts";
+import type { SessionView } from "../model/session.ts";
 import { type SessionSpec, SessionStore, type StoreEvent } from "../session/store.ts";
 import type { Session } from "../session/session.ts";
 import { type Notifications, startNotifications } from "./notifications.ts";
 import { type Catalog, loadCatalogSync } from "./catalog.ts";
 import { DetectionHub } from "./detection.ts";
+import { type EngineEvent, reduceRuntime } from "./state.ts";
 
 export interface RuntimeOptions {
   readonly env?: Env;
@@ -29,11 +34,6 @@ export interface RuntimeOptions {
   /** Working directory for new sessions (default: the current one). */
   readonly cwd?: string;
 }
-
-/** What the screen (or a headless owner) follows. */
-export type RuntimeEvent =
-  | StoreEvent
-  | { readonly type: "focus"; readonly selected: string | null; readonly terminal: boolean };
 
 export interface Focus {
   /** The session the user is looking at, if any. */
@@ -52,7 +52,10 @@ export class Runtime implements AsyncDisposable {
   readonly catalog: Catalog;
   /** Agent identity and state per session (src/runtime/detection.ts). */
   readonly detection: DetectionHub;
-  #listeners = new Set<(event: RuntimeEvent) => void>();
+  #state: RuntimeState = EMPTY_STATE;
+  #changes = new Set<(change: RuntimeChange) => void>();
+  #outputs = new Set<(id: string) => void>();
+  #focusListeners = new Set<(focus: Focus) => void>();
   #disposers: (() => void | Promise<void>)[] = [];
   #focus: Focus = { selected: null, terminal: false };
 
@@ -67,16 +70,63 @@ export class Runtime implements AsyncDisposable {
       rows: options.rows ?? config.default_size.rows,
       scrollback: config.scrollback,
     });
-    const sub = this.store.on((event) => this.#emit(event));
+    const sub = this.store.on((event) => this.#onStore(event));
     this.own(() => sub[Symbol.dispose]());
     this.catalog = loadCatalogSync({ env: this.env });
+    this.#dispatch({ type: "problems", problems: this.catalog.errors.map((e) => e.message) });
     this.detection = new DetectionHub(this.store, this.catalog);
     this.own(() => this.detection[Symbol.dispose]());
-    this.notifications = startNotifications(this, this.detection);
+    const hub = this.detection.on((e) => {
+      if (e.type === "state") {
+        this.#dispatch({ type: "state", id: e.id, status: e.status, at: Date.now() });
+      } else if (e.type === "agent") {
+        const hasRules = e.agent !== null && this.detection.hasRules(e.agent);
+        this.#dispatch({ type: "agent", id: e.id, agent: e.agent, hasRules });
+      } else this.#dispatch({ type: "capable", id: e.id });
+    });
+    this.own(() => hub[Symbol.dispose]());
+    this.notifications = startNotifications(this);
+    const stats = this.notifications.stats.on((id, line) =>
+      this.#dispatch({ type: "stats", id, line: line.text })
+    );
+    const watchers = this.notifications.watchers.on((e) => {
+      if (e.type === "armed") {
+        this.#dispatch({ type: "watcher", id: e.sessionId, pattern: e.pattern });
+      }
+    });
+    this.own(() => {
+      stats[Symbol.dispose]();
+      watchers[Symbol.dispose]();
+    });
   }
 
   get config(): LoadedConfig["config"] {
     return this.loaded.config;
+  }
+
+  /** The runtime's state: every session as plain data (src/model/runtime.ts). */
+  get state(): RuntimeState {
+    return this.#state;
+  }
+
+  /** One session's view, or undefined. */
+  view(id: string): SessionView | undefined {
+    return this.#state.sessions.find((s) => s.id === id);
+  }
+
+  /** Every change of the state from now on, in order (listeners must not throw). */
+  subscribe(listener: (change: RuntimeChange) => void): Disposable {
+    this.#changes.add(listener);
+    return { [Symbol.dispose]: () => this.#changes.delete(listener) };
+  }
+
+  /**
+   * A session's screen changed (output applied, resized, buffer switched):
+   * a pane showing it redraws. Not state: screens are read, not sent.
+   */
+  onOutput(listener: (id: string) => void): Disposable {
+    this.#outputs.add(listener);
+    return { [Symbol.dispose]: () => this.#outputs.delete(listener) };
   }
 
   get focus(): Focus {
@@ -86,29 +136,16 @@ export class Runtime implements AsyncDisposable {
   /** The TUI says what the user is looking at (no notification for it, N1). */
   setFocus(focus: Focus): void {
     this.#focus = focus;
-    this.#emit({ type: "focus", ...focus });
+    for (const listener of this.#focusListeners) listener(focus);
+  }
+
+  onFocus(listener: (focus: Focus) => void): Disposable {
+    this.#focusListeners.add(listener);
+    return { [Symbol.dispose]: () => this.#focusListeners.delete(listener) };
   }
 
   createSession(spec: SessionSpec = {}): Session {
     return this.store.create(spec);
-  }
-
-  /** Plain data of one session, agent state included. */
-  info(session: Session): SessionInfo {
-    return {
-      ...this.store.info(session),
-      agent: this.detection.agent(session.id),
-      agentStatus: this.detection.status(session.id),
-    };
-  }
-
-  list(): SessionInfo[] {
-    return this.store.list().map((s) => this.info(s));
-  }
-
-  on(listener: (event: RuntimeEvent) => void): Disposable {
-    this.#listeners.add(listener);
-    return { [Symbol.dispose]: () => this.#listeners.delete(listener) };
   }
 
   /** Registers a service's cleanup; run in reverse order on dispose. */
@@ -124,10 +161,62 @@ export class Runtime implements AsyncDisposable {
     }
     this.#disposers = [];
     await this.store[Symbol.asyncDispose]();
-    this.#listeners.clear();
+    this.#changes.clear();
+    this.#outputs.clear();
+    this.#focusListeners.clear();
   }
 
-  #emit(event: RuntimeEvent): void {
-    for (const listener of this.#listeners) listener(event);
+  #onStore(e: StoreEvent): void {
+    switch (e.type) {
+      case "added":
+        return this.#dispatch({ type: "session-added", session: this.store.facts(e.session) });
+      case "changed":
+        return this.#dispatch({
+          type: "session-changed",
+          id: e.session.id,
+          name: e.session.name,
+          group: e.session.group,
+        });
+      case "removed":
+        return this.#dispatch({ type: "session-removed", id: e.id });
+      case "session": {
+        const id = e.session.id;
+        const ev = e.event;
+        if (ev.type === "output") {
+          this.#output(id);
+          this.#dispatch({ type: "output", id, at: Date.now() });
+        } else if (ev.type === "resize") {
+          this.#output(id);
+          this.#dispatch({ type: "session-resized", id, cols: ev.cols, rows: ev.rows });
+        } else if (ev.type === "alt-screen") {
+          this.#output(id);
+        } else if (ev.type === "exit") {
+          this.#dispatch({
+            type: "session-exited",
+            id,
+            exitCode: ev.exitCode,
+            signal: ev.signal,
+            at: Date.now(),
+          });
+        }
+      }
+    }
+  }
+
+  #output(id: string): void {
+    for (const listener of this.#outputs) listener(id);
+  }
+
+  #dispatch(event: EngineEvent): void {
+    const { state, change } = reduceRuntime(this.#state, event);
+    this.#state = state;
+    if (!change) return;
+    for (const listener of this.#changes) {
+      try {
+        listener(change);
+      } catch (error) {
+        console.error("lazyshell: a runtime subscriber failed:", error);
+      }
+    }
   }
 }

@@ -8,7 +8,6 @@
  */
 
 import { ControlServer } from "../control/server.ts";
-import type { StateSource } from "../control/host.ts";
 import { HookServer, type HookSink } from "../ipc/hook_server.ts";
 import { claudeSettings, isPlainClaudeCommand, shellQuote } from "../ipc/integrations.ts";
 import { CONTROL_SOCKET, createInstanceDir, removeInstanceDir } from "../ipc/runtime_dir.ts";
@@ -23,14 +22,11 @@ export interface Sockets {
   readonly control: ControlServer | null;
 }
 
-/** DetectionHub as the sockets see it: where hook events go and where states come from. */
-export type Detection = HookSink & StateSource;
-
 export async function startSockets(
   runtime: Runtime,
   log: (line: string) => void = () => {},
 ): Promise<Sockets> {
-  const detection: Detection = runtime.detection;
+  const detection: HookSink = runtime.detection;
   const dir = await createInstanceDir(runtime.env);
   const hooks = new HookServer(dir, { hook: (id, event) => detection.hook(id, event) });
   let control: ControlServer | null = null;
@@ -38,9 +34,10 @@ export async function startSockets(
     if (runtime.config.control.enabled) {
       control = await ControlServer.listen(`${dir}/${CONTROL_SOCKET}`, {
         store: runtime.store,
-        states: detection,
+        view: (id) => runtime.view(id),
+        subscribe: (listener) => runtime.subscribe(listener),
+        classifyNow: (id) => void runtime.detection.classifyNow(id),
         createSession: (spec) => runtime.createSession(spec),
-        info: (session) => runtime.info(session),
       }, log);
     }
   } catch (error) {

@@ -12,7 +12,7 @@
 import {
   BLINK,
   BOLD,
-  Cells,
+  type Cells,
   DEFAULT_COLOR,
   DIM,
   INVERSE,

@@ -9,7 +9,7 @@
 
 import { UserError } from "../errors.ts";
 import { within } from "../util/async.ts";
-import type { SessionInfo } from "../model/session.ts";
+import type { SessionFacts } from "../model/session.ts";
 import { basename } from "./identity.ts";
 import { type ProcessTable, processTableFor } from "./procinfo.ts";
 import { type Pty, type PtySpawn, spawnPty } from "./pty.ts";
@@ -195,7 +195,8 @@ export class SessionStore implements Disposable, AsyncDisposable {
     this.#emit({ type: "removed", id: session.id });
   }
 
-  info(session: Session): SessionInfo {
+  /** What the store knows of a session (the runtime's state adds what detection finds). */
+  facts(session: Session): SessionFacts {
     return {
       id: session.id,
       name: session.name,
@@ -209,8 +210,6 @@ export class SessionStore implements Disposable, AsyncDisposable {
       exitCode: session.exitCode,
       signal: session.signal,
       createdAt: session.createdAt,
-      agent: null,
-      agentStatus: null,
     };
   }
 

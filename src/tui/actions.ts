@@ -3,7 +3,8 @@
  * the palette and overlays). Pure, like the reducer that calls them.
  */
 
-import type { SessionRow, TuiState } from "../model/tui.ts";
+import type { TuiState } from "../model/tui.ts";
+import type { SessionView } from "../model/session.ts";
 import type { KeyEvent } from "./keys.ts";
 import { layout } from "./layout.ts";
 import { sessionOrder } from "./view/sidebar.ts";
@@ -17,7 +18,7 @@ function move(s: TuiState, step: number): TuiState {
   return { ...s, selected: order[j]!.id };
 }
 
-function selectedRow(s: TuiState): SessionRow | undefined {
+function selectedRow(s: TuiState): SessionView | undefined {
   return s.sessions.find((r) => r.id === s.selected);
 }
 
@@ -51,7 +52,7 @@ export function act(s: TuiState, action: string, key: KeyEvent | null, fx: TuiEf
       if (!row) return s;
       return {
         ...s,
-        overlay: { type: "input", purpose: "watch", target: row.id, text: s.watch[row.id] ?? "" },
+        overlay: { type: "input", purpose: "watch", target: row.id, text: row.watcher ?? "" },
       };
     case "restart":
       if (!row) return s;

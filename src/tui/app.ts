@@ -24,8 +24,7 @@ import type { Runtime } from "../runtime/runtime.ts";
 import type { ScreenReader } from "../session/screen_read.ts";
 import { type EffectContext, runEffect } from "./effects.ts";
 import type { TuiEvent } from "./events.ts";
-import { detectionOf, type DetectionView, sessionRows } from "./rows.ts";
-import { update } from "./update.ts";
+import { sameDrawing, update } from "./update.ts";
 import { ticker } from "../util/ticker.ts";
 
 export const FRAME_MS = 16;
@@ -56,7 +55,6 @@ export class TuiApp implements Disposable {
   readonly #runtime: Runtime;
   readonly #write: (text: string) => void;
   readonly #now: () => number;
-  readonly #detection: DetectionView | null;
   readonly #decoder = new KeyDecoder();
   readonly #subs: Disposable[] = [];
   #tabs: readonly Tab[];
@@ -91,7 +89,6 @@ export class TuiApp implements Disposable {
     this.#write = options.write;
     this.#now = options.now ?? Date.now;
     this.#tabs = options.tabs ?? [];
-    this.#detection = detectionOf(options.runtime);
     this.#effects = {
       runtime: options.runtime,
       tabs: () => this.#tabs,
@@ -117,20 +114,10 @@ export class TuiApp implements Disposable {
   start(): void {
     this.#started = true;
     const runtime = this.#runtime;
-    this.#subs.push(runtime.on((e) => {
-      if (e.type === "added" || e.type === "changed" || e.type === "removed") this.#syncRows();
-      else if (e.type === "session") this.#onSession(e.session.id, e.event.type);
-    }));
-    const hub = this.#detection;
-    if (hub) this.#subs.push(hub.on(() => this.#syncRows()));
-    // W2: the live watcher patterns, however they were armed (v, the watchers tab).
-    this.#subs.push(runtime.notifications.watchers.on((e) => {
-      if (e.type === "armed") {
-        this.dispatch({ type: "watched", id: e.sessionId, pattern: e.pattern });
-      }
-    }));
-    // W3: a new agent_stats_command line for the selected session.
-    this.#subs.push(runtime.notifications.stats.on(() => this.#syncRows()));
+    // The runtime's state (sessions, agent states, stats lines, watchers, output clocks).
+    this.#subs.push(runtime.subscribe(() => this.#syncRows()));
+    // The screen of the session shown here changed: redraw its pane.
+    this.#subs.push(runtime.onOutput((id) => this.#onOutput(id)));
     this.#watchTabs();
     this.#syncRows();
     this.#render();
@@ -240,23 +227,13 @@ export class TuiApp implements Disposable {
     }
   }
 
-  #onSession(id: string, type: string): void {
+  #onOutput(id: string): void {
     const s = this.state;
-    if (type === "output" || type === "resize" || type === "alt-screen") {
-      if (s.tab === 0 && s.selected === id) this.#invalidate(s.mode === "terminal");
-      else if (type === "output" && !s.activity[id]) this.dispatch({ type: "activity", id });
-    } else if (type === "exit") {
-      this.#syncRows();
-    }
+    if (s.tab === 0 && s.selected === id) this.#invalidate(s.mode === "terminal");
   }
 
   #syncRows(): void {
-    const stats = this.#runtime.notifications.stats;
-    const line = (id: string) => stats.line(id)?.text ?? null;
-    this.dispatch({
-      type: "sessions",
-      sessions: sessionRows(this.#runtime, this.#detection, line),
-    });
+    this.dispatch({ type: "sessions", sessions: this.#runtime.state.sessions });
   }
 
   #syncTabs(): void {
@@ -334,7 +311,7 @@ export class TuiApp implements Disposable {
       tabLines = this.#tabs[s.tab - 1]?.render(body.width, body.height) ?? null;
     }
     // Same state as the last frame: only the session's screen can have changed.
-    const paneOnly = this.#prev && this.#drawn === s
+    const paneOnly = this.#prev && sameDrawing(this.#drawn, s)
       ? repaintPane(s, this.#prev, screen, this.#spare, rows ?? undefined)
       : null;
     const frame = paneOnly ?? view(s, { keymap: this.keymap, screen, tabLines }, this.#spare);

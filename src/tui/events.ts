@@ -4,23 +4,20 @@
  * travel here: only keys, derived facts and commands.
  */
 
-import type { SessionRow, TabInfo } from "../model/tui.ts";
+import type { TabInfo } from "../model/tui.ts";
+import type { SessionView } from "../model/session.ts";
 import type { KeyEvent, MouseEvent, UserInput } from "./keys.ts";
 import type { TabMouse } from "./tab.ts";
 
 export type TuiEvent =
   | { readonly type: "input"; readonly input: UserInput }
   | { readonly type: "resize"; readonly cols: number; readonly rows: number }
-  /** The sessions as the runtime now sees them (store + detection). */
-  | { readonly type: "sessions"; readonly sessions: readonly SessionRow[] }
-  /** A session produced output. */
-  | { readonly type: "activity"; readonly id: string }
+  /** The sessions of the runtime's state, as they are now. */
+  | { readonly type: "sessions"; readonly sessions: readonly SessionView[] }
   /** A session the user asked for exists now: select it and type into it. */
   | { readonly type: "created"; readonly id: string }
   /** Select a session (e.g. the new one after a restart), staying in navigation mode. */
   | { readonly type: "select"; readonly id: string }
-  /** The live watcher pattern of a session changed (null: disarmed), W2. */
-  | { readonly type: "watched"; readonly id: string; readonly pattern: string | null }
   /** The scrollback view of a session moved to `offset` lines up. */
   | { readonly type: "scrolled"; readonly id: string; readonly offset: number }
   | { readonly type: "tick"; readonly now: number }

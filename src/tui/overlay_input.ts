@@ -46,7 +46,7 @@ export function overlayInput(
           if (text) fx.push({ type: "rename", id: o.target, name: text });
           return close;
         }
-        // state.watch follows the watchers engine ("watched"), which may refuse a pattern.
+        // The session's `watcher` follows the watchers engine, which may refuse a pattern.
         fx.push({ type: "watch", id: o.target, pattern: text || null });
         return close;
       }

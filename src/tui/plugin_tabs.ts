@@ -21,6 +21,7 @@ import { processEnvironment } from "../plugin/session_env.ts";
 import { type PluginFeed, PluginTabs } from "../plugin/tabs.ts";
 import { sanitizeView, toSpans } from "../plugin/view.ts";
 import { userManifestDir } from "../config/paths.ts";
+import type { SessionView } from "../model/session.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 
 export interface PluginTabsOptions {
@@ -58,29 +59,12 @@ export function runtimeFeed(
   const notifications = runtime.notifications;
   return {
     sessions(): SessionEntry[] {
-      const now = Date.now();
       const selected = selectedOf();
-      return runtime.list().map((s) => {
-        const turn = notifications.turn(s.id, now);
-        return {
-          id: s.id,
-          name: s.name,
-          group: s.group,
-          status: s.status,
-          agent: s.agent,
-          state: s.agentStatus?.state ?? null,
-          since: s.agentStatus?.since ?? null,
-          stats: notifications.stats.line(s.id)?.text ?? null,
-          turns: turn.count,
-          turnStartedAt: turn.working && turn.current !== null ? now - turn.current : null,
-          lastTurnMs: turn.last,
-          selected: s.id === selected,
-        };
-      });
+      return runtime.state.sessions.map((s) => pluginSession(s, s.id === selected));
     },
     environment(id) {
-      const session = runtime.store.get(id);
-      return session ? processEnvironment(runtime.info(session).pid) : null;
+      const view = runtime.view(id);
+      return view ? processEnvironment(view.pid) : null;
     },
     selected: selectedOf,
     watchers(): WatcherEntry[] {
@@ -119,6 +103,31 @@ export function runtimeFeed(
   };
 }
 
+/** One session as the plugin protocol's `sessions` message carries it (docs/plugin-protocol.md). */
+export function pluginSession(s: SessionView, selected: boolean): SessionEntry {
+  return {
+    id: s.id,
+    name: s.name,
+    group: s.group,
+    status: s.status,
+    agent: s.agent,
+    state: s.agentStatus?.state ?? null,
+    since: s.agentStatus?.since ?? null,
+    stats: s.stats,
+    turns: s.turn.count,
+    turnStartedAt: s.turn.startedAt,
+    lastTurnMs: s.turn.lastMs,
+    selected,
+  };
+}
+
+/** A change plugins see (output alone is not one: they get no `sessions` message for it). */
+function pluginFieldsDiffer(a: SessionView, b: SessionView): boolean {
+  return a.name !== b.name || a.group !== b.group || a.status !== b.status ||
+    a.agent !== b.agent || a.agentStatus !== b.agentStatus || a.stats !== b.stats ||
+    a.turn !== b.turn;
+}
+
 /** Starts every plugin tab and keeps them fed until disposed. */
 export async function startPluginTabs(
   runtime: Runtime,
@@ -146,15 +155,14 @@ export async function startPluginTabs(
 
   let lastSelected: string | null = null;
   const subs: Disposable[] = [
-    runtime.on((e) => {
-      if (e.type === "focus") plugins.selectionChanged();
-      else if (e.type === "added" || e.type === "changed" || e.type === "removed") {
+    runtime.onFocus(() => plugins.selectionChanged()),
+    runtime.subscribe((change) => {
+      if (change.type === "problems") return;
+      if (change.type !== "updated" || pluginFieldsDiffer(change.session, change.previous)) {
         plugins.sessionsChanged();
       }
     }),
-    runtime.detection.on(() => plugins.sessionsChanged()),
     runtime.notifications.watchers.on(() => plugins.watchersChanged()),
-    runtime.notifications.stats.on(() => plugins.sessionsChanged()),
   ];
   return {
     tabs,

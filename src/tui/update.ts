@@ -8,7 +8,8 @@
  * ● mark; a `focus` effect follows every change of what the user looks at.
  */
 
-import type { SessionRow, TuiState } from "../model/tui.ts";
+import type { TuiState } from "../model/tui.ts";
+import type { SessionView } from "../model/session.ts";
 import type { MouseEvent, UserInput } from "./keys.ts";
 import type { Keymap } from "./keymap.ts";
 import { layout } from "./layout.ts";
@@ -50,23 +51,11 @@ function reduce(s: TuiState, e: TuiEvent, keymap: Keymap, fx: TuiEffect[]): TuiS
     }
     case "sessions":
       return sessions(s, e.sessions);
-    case "activity": {
-      const row = s.sessions.find((r) => r.id === e.id);
-      if (!row || row.agent !== null || s.activity[e.id] || viewing(s) === e.id) return s;
-      return { ...s, activity: { ...s.activity, [e.id]: true } };
-    }
     case "created":
       if (!s.sessions.some((r) => r.id === e.id)) return s;
       return { ...s, selected: e.id, mode: "terminal", tab: 0, overlay: null };
     case "select":
       return s.sessions.some((r) => r.id === e.id) ? { ...s, selected: e.id } : s;
-    case "watched": {
-      if (!s.sessions.some((r) => r.id === e.id)) return s;
-      const watch = { ...s.watch };
-      if (e.pattern) watch[e.id] = e.pattern;
-      else delete watch[e.id];
-      return { ...s, watch };
-    }
     case "scrolled":
       return { ...s, scroll: { ...s.scroll, [e.id]: Math.max(0, e.offset) } };
     case "tick":
@@ -120,31 +109,70 @@ function without<T>(record: Readonly<Record<string, T>>, id: string): Record<str
   return out;
 }
 
-/** Same rows as before, field by field (the status object is compared by its seq). */
-function sameRows(a: readonly SessionRow[], b: readonly SessionRow[]): boolean {
-  return a.length === b.length && a.every((r, i) => {
-    const q = b[i]!;
-    return r.id === q.id && r.name === q.name && r.group === q.group && r.status === q.status &&
-      r.exitCode === q.exitCode && r.signal === q.signal && r.agent === q.agent &&
-      r.hasRules === q.hasRules && r.stats === q.stats &&
-      r.agentStatus?.seq === q.agentStatus?.seq && r.agentStatus?.state === q.agentStatus?.state;
-  });
+/** The same session as drawn: everything but the output clock (which only sets ● marks). */
+function sameView(a: SessionView, b: SessionView): boolean {
+  if (a === b) return true;
+  for (const key of Object.keys(a) as (keyof SessionView)[]) {
+    if (key === "outputAt" || a[key] === b[key]) continue;
+    if (key === "agentStatus" || key === "turn") {
+      if (!shallowEqual(a[key], b[key])) return false;
+    } else return false;
+  }
+  return true;
 }
 
-function sessions(s: TuiState, rows: readonly SessionRow[]): TuiState {
-  // Nothing to redraw when a sync brings nothing new.
-  if (sameRows(s.sessions, rows)) return s;
+function shallowEqual(a: object | null, b: object | null): boolean {
+  if (a === null || b === null) return a === b;
+  const ka = Object.keys(a) as (keyof typeof a)[];
+  return ka.length === Object.keys(b).length && ka.every((k) => a[k] === b[k]);
+}
+
+/**
+ * The same screen as `a`: `b` differs at most in its sessions' output
+ * clocks (and the ● marks they set are drawn from `activity`, compared
+ * here too). The app then repaints only the session pane.
+ */
+export function sameDrawing(a: TuiState | null, b: TuiState): boolean {
+  if (a === b) return true;
+  if (a === null) return false;
+  for (const key of Object.keys(a) as (keyof TuiState)[]) {
+    if (key !== "sessions" && a[key] !== b[key]) return false;
+  }
+  return a.sessions.length === b.sessions.length &&
+    a.sessions.every((v, i) => sameView(v, b.sessions[i]!));
+}
+
+function sessions(s: TuiState, views: readonly SessionView[]): TuiState {
+  const identical = views.length === s.sessions.length &&
+    views.every((v, i) => sameView(v, s.sessions[i]!) && v.outputAt === s.sessions[i]!.outputAt);
+  if (identical) return s;
   const before = new Map(s.sessions.map((r) => [r.id, r]));
-  const ids = new Set(rows.map((r) => r.id));
+  const seen = viewing(s);
+  // ● (A1): a plain session that printed since this client last looked at it.
+  let activity = s.activity;
+  for (const view of views) {
+    const old = before.get(view.id);
+    if (
+      old && view.outputAt > old.outputAt && view.agent === null && seen !== view.id &&
+      !activity[view.id]
+    ) {
+      activity = { ...activity, [view.id]: true };
+    }
+  }
+  // Only output clocks moved: nothing else to work out.
+  const same = views.length === s.sessions.length &&
+    views.every((v, i) => sameView(v, s.sessions[i]!));
+  if (same) return { ...s, activity, sessions: views };
+  const ids = new Set(views.map((r) => r.id));
   let unseenDone: Record<string, true> = {};
   for (const id of Object.keys(s.unseenDone)) if (ids.has(id)) unseenDone[id] = true;
   let message = s.message;
-  for (const row of rows) {
+  for (const row of views) {
     const old = before.get(row.id)?.agentStatus;
     const now = row.agentStatus;
     const entered = (state: string) =>
       now?.state === state && (old?.state !== state || old.seq !== now.seq);
-    if (viewing(s) === row.id) continue;
+    if (seen === row.id) continue;
     if (entered("done")) {
       unseenDone = { ...unseenDone, [row.id]: true };
       message = { text: `✓ ${row.name}: done`, error: false };
@@ -159,12 +187,11 @@ function sessions(s: TuiState, rows: readonly SessionRow[]): TuiState {
     Object.fromEntries(Object.entries(r).filter(([id]) => ids.has(id)));
   return {
     ...s,
-    sessions: rows,
+    sessions: views,
     message,
     unseenDone,
-    activity: keep(s.activity),
+    activity: keep(activity),
     scroll: keep(s.scroll),
-    watch: keep(s.watch),
   };
 }
 

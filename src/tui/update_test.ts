@@ -1,34 +1,23 @@
 import assert from "node:assert/strict";
 import type { AgentStatus } from "../model/agent.ts";
-import { initialTuiState, type SessionRow, type TuiState } from "../model/tui.ts";
+import { initialTuiState, type TuiState } from "../model/tui.ts";
+import { type SessionView, sessionView } from "../model/session.ts";
 import { KeyDecoder, type UserInput } from "./keys.ts";
 import { resolveKeymap } from "./keymap.ts";
 import type { TuiEvent } from "./events.ts";
-import { update } from "./update.ts";
+import { sameDrawing, update } from "./update.ts";
 
 const { keymap } = resolveKeymap();
 
-function row(id: string, more: Partial<SessionRow> = {}): SessionRow {
-  return {
-    id,
-    name: id,
-    group: null,
-    status: "running",
-    exitCode: null,
-    signal: null,
-    agent: null,
-    agentStatus: null,
-    hasRules: false,
-    stats: null,
-    ...more,
-  };
+function row(id: string, more: Partial<SessionView> = {}): SessionView {
+  return sessionView(id, { hasRules: false, ...more });
 }
 
 function status(state: AgentStatus["state"], seq = 1): AgentStatus {
   return { state, kind: null, source: "declared", ruleId: "osc7501", seq, since: 0, msg: null };
 }
 
-function withSessions(rows: SessionRow[], more: Partial<TuiState> = {}): TuiState {
+function withSessions(rows: SessionView[], more: Partial<TuiState> = {}): TuiState {
   return { ...initialTuiState(120, 32, 0), sessions: rows, selected: rows[0]?.id ?? null, ...more };
 }
 
@@ -134,10 +123,23 @@ Deno.test("a turn that ends in the session being viewed leaves no ✓", () => {
 });
 
 Deno.test("output in an unviewed plain session marks it ●; viewing clears it", () => {
-  const s = withSessions([row("a"), row("b")]);
-  const marked = run(s, { type: "activity", id: "b" }, { type: "activity", id: "a" }).state;
-  assert.deepEqual(marked.activity, { b: true });
+  const s = withSessions([row("a"), row("b"), row("c", { agent: "claude" })]);
+  const later = [
+    row("a", { outputAt: 5000 }),
+    row("b", { outputAt: 5000 }),
+    row("c", { agent: "claude", outputAt: 5000 }),
+  ];
+  const marked = run(s, { type: "sessions", sessions: later }).state;
+  assert.deepEqual(marked.activity, { b: true }, "not the viewed one, not an agent");
   assert.deepEqual(run(marked, key("j")).state.activity, {});
+});
+
+Deno.test("only output clocks moving draws the same screen", () => {
+  const s = withSessions([row("a"), row("b")]);
+  const moved = run(s, { type: "sessions", sessions: [row("a", { outputAt: 9 }), row("b")] });
+  assert.equal(sameDrawing(s, moved.state), true);
+  const renamed = run(s, { type: "sessions", sessions: [row("a", { name: "x" }), row("b")] });
+  assert.equal(sameDrawing(s, renamed.state), false);
 });
 
 Deno.test("x kills a running session and removes an exited one", () => {
@@ -157,13 +159,12 @@ Deno.test("v arms a watcher pattern and an empty pattern disarms it", () => {
   const s = withSessions([row("a")]);
   const armed = run(s, key("v"), key("E"), key("R"), key("\r"));
   assert.deepEqual(armed.effects, [{ type: "watch", id: "a", pattern: "ER" }]);
-  const shown = run(armed.state, { type: "watched", id: "a", pattern: "ER" }).state;
-  assert.deepEqual(shown.watch, { a: "ER" });
+  const shown = run(armed.state, { type: "sessions", sessions: [row("a", { watcher: "ER" })] })
+    .state;
   const reopened = run(shown, key("v")).state.overlay;
   assert.ok(reopened?.type === "input" && reopened.text === "ER", "v opens with the armed pattern");
   const off = run(shown, key("v"), key("\x15"), key("\r"));
   assert.deepEqual(off.effects, [{ type: "watch", id: "a", pattern: null }]);
-  assert.deepEqual(run(off.state, { type: "watched", id: "a", pattern: null }).state.watch, {});
 });
 
 Deno.test("W restarts a loose session at once and asks for a grouped one", () => {

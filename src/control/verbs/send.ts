@@ -44,9 +44,8 @@ export default defineVerb({
     let state: string | null = null;
     if (ifState !== undefined) {
       if (!isAgentState(ifState)) throw new UserError(`Unknown state: ${ifState}`);
-      if (!host.states) throw new UserError("Agent states are not available in this instance");
-      host.states.classifyNow(session.id);
-      state = host.states.status(session.id)?.state ?? null;
+      host.classifyNow(session.id);
+      state = host.view(session.id)?.agentStatus?.state ?? null;
       if (state !== ifState) {
         throw new UserError(
           `${label(session)} is ${state ?? "in no agent state"}, not ${ifState}: nothing sent`,

@@ -6,7 +6,8 @@
  */
 
 import { ACTIVITY_MARKER, STATE_MARKERS } from "../../model/agent.ts";
-import type { SessionRow, TuiState } from "../../model/tui.ts";
+import type { TuiState } from "../../model/tui.ts";
+import type { SessionView } from "../../model/session.ts";
 import type { Style } from "../frame.ts";
 import { theme } from "./theme.ts";
 
@@ -22,7 +23,7 @@ export interface Marker {
 }
 
 export function markerOf(
-  row: SessionRow,
+  row: SessionView,
   state: Pick<TuiState, "unseenDone" | "activity" | "spin" | "reduceMotion">,
 ): Marker {
   if (row.status === "exited") return { text: EXITED_MARKER, style: theme.dim, label: "exited" };

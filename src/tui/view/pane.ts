@@ -5,7 +5,8 @@
  * host cursor in terminal mode.
  */
 
-import type { SessionRow, TuiState } from "../../model/tui.ts";
+import type { TuiState } from "../../model/tui.ts";
+import type { SessionView } from "../../model/session.ts";
 import type { Frame } from "../frame.ts";
 import type { Rect } from "../layout.ts";
 import { stringWidth } from "../width.ts";
@@ -39,7 +40,7 @@ export function drawPane(
   frame: Frame,
   r: Rect,
   state: TuiState,
-  row: SessionRow | null,
+  row: SessionView | null,
   screen: Frame | null,
   rows?: readonly [number, number],
 ): void {

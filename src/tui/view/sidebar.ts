@@ -4,7 +4,8 @@
  * banner on top counts them (B jumps), their marker and name are red.
  */
 
-import type { SessionRow, TuiState } from "../../model/tui.ts";
+import type { TuiState } from "../../model/tui.ts";
+import type { SessionView } from "../../model/session.ts";
 import { BOLD, clipLine, type Frame, type Span, type StyledLine } from "../frame.ts";
 import type { Rect } from "../layout.ts";
 import { stringWidth, truncate } from "../width.ts";
@@ -13,12 +14,12 @@ import { SELECTED_BG, theme } from "./theme.ts";
 
 type Entry =
   | { readonly type: "group"; readonly name: string }
-  | { readonly type: "session"; readonly row: SessionRow };
+  | { readonly type: "session"; readonly row: SessionView };
 
 /** Sessions in the order the list shows them (j/k follow it). */
-export function sessionOrder(sessions: readonly SessionRow[]): SessionRow[] {
-  const groups = new Map<string, SessionRow[]>();
-  const loose: SessionRow[] = [];
+export function sessionOrder(sessions: readonly SessionView[]): SessionView[] {
+  const groups = new Map<string, SessionView[]>();
+  const loose: SessionView[] = [];
   for (const s of sessions) {
     if (s.group === null) loose.push(s);
     else groups.set(s.group, [...(groups.get(s.group) ?? []), s]);
@@ -26,7 +27,7 @@ export function sessionOrder(sessions: readonly SessionRow[]): SessionRow[] {
   return [...loose, ...[...groups.values()].flat()];
 }
 
-function entries(sessions: readonly SessionRow[]): Entry[] {
+function entries(sessions: readonly SessionView[]): Entry[] {
   const out: Entry[] = [];
   let group: string | null = null;
   for (const row of sessionOrder(sessions)) {
@@ -37,13 +38,13 @@ function entries(sessions: readonly SessionRow[]): Entry[] {
   return out;
 }
 
-export function blockedCount(sessions: readonly SessionRow[]): number {
+export function blockedCount(sessions: readonly SessionView[]): number {
   return sessions.filter((s) => s.status === "running" && s.agentStatus?.state === "blocked")
     .length;
 }
 
 /** The detail line under a session, or null when there is nothing to say. */
-function detail(row: SessionRow, state: TuiState): Span[] | null {
+function detail(row: SessionView, state: TuiState): Span[] | null {
   const spans: Span[] = [];
   const st = row.agentStatus;
   if (row.status === "exited") {
@@ -66,7 +67,7 @@ function detail(row: SessionRow, state: TuiState): Span[] | null {
   return spans.length ? spans : null;
 }
 
-function sessionLines(row: SessionRow, state: TuiState, width: number): StyledLine[] {
+function sessionLines(row: SessionView, state: TuiState, width: number): StyledLine[] {
   const selected = row.id === state.selected;
   const bg = selected ? { bg: SELECTED_BG } : {};
   const m = markerOf(row, state);

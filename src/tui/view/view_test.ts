@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { AgentStatus } from "../../model/agent.ts";
-import { initialTuiState, type SessionRow, type TuiState } from "../../model/tui.ts";
+import { initialTuiState, type TuiState } from "../../model/tui.ts";
+import { type SessionView, sessionView } from "../../model/session.ts";
 import { Frame } from "../frame.ts";
 import { resolveKeymap } from "../keymap.ts";
 import { repaintPane, view } from "./mod.ts";
@@ -9,20 +10,8 @@ import { layout } from "../layout.ts";
 
 const { keymap } = resolveKeymap();
 
-function row(id: string, more: Partial<SessionRow> = {}): SessionRow {
-  return {
-    id,
-    name: id,
-    group: null,
-    status: "running",
-    exitCode: null,
-    signal: null,
-    agent: null,
-    agentStatus: null,
-    hasRules: true,
-    stats: null,
-    ...more,
-  };
+function row(id: string, more: Partial<SessionView> = {}): SessionView {
+  return sessionView(id, { hasRules: true, ...more });
 }
 
 function st(state: AgentStatus["state"], more: Partial<AgentStatus> = {}): AgentStatus {

@@ -1,0 +1,31 @@
+/**
+ * The engine's own events, declared once: what the hook sockets report
+ * (after interpretation) and what the detection hub emits. Plain data.
+ */
+
+import type { AgentStatus, BlockedKind } from "./agent.ts";
+
+/** States a hook may report (`error` is OSC 7501 only). */
+export const HOOK_STATES = ["idle", "working", "blocked", "done"] as const;
+export type HookState = typeof HOOK_STATES[number];
+
+/** One hook event as interpreted (src/ipc/hook_mapping.ts), evidence for the arbiter. */
+export interface HookEvent {
+  readonly state: HookState;
+  readonly kind: BlockedKind | null;
+  readonly msg: string | null;
+  /** The agent's event name, e.g. "PermissionRequest", "Stop", "agent-turn-complete"; or `hook`. */
+  readonly event: string | null;
+}
+
+/** What the detection hub (src/runtime/detection.ts) reports of one session. */
+export type DetectionEvent =
+  | {
+    readonly type: "state";
+    readonly id: string;
+    readonly status: AgentStatus;
+    readonly previous: AgentStatus | null;
+  }
+  | { readonly type: "agent"; readonly id: string; readonly agent: string | null }
+  /** The program asked the OSC 7501 `?` query (it can declare its state). */
+  | { readonly type: "capable"; readonly id: string };

@@ -1,0 +1,62 @@
+import assert from "node:assert/strict";
+import { parseConfig } from "../config/config.ts";
+import type { RuntimeChange } from "../model/runtime.ts";
+import { testEnv, waitFor } from "../session/test_util.ts";
+import { Runtime } from "./runtime.ts";
+
+Deno.test("Runtime: a real session's life reaches subscribers as one ordered change stream", async () => {
+  const dir = await Deno.makeTempDir();
+  const runtime = new Runtime({
+    env: testEnv({ XDG_DATA_HOME: dir, XDG_CONFIG_HOME: dir }),
+    config: parseConfig("shell: /bin/sh\n", "config.yml"),
+    cwd: dir,
+  });
+  const changes: RuntimeChange[] = [];
+  using _sub = runtime.subscribe((c) => changes.push(c));
+  try {
+    const session = runtime.createSession({ command: "printf 'hello\\n'; read -r x; exit 3" });
+    runtime.store.rename(session.id, "api");
+    runtime.notifications.arm("api", "ERR");
+    await waitFor(session, () => session.visibleLines().some((l) => l.includes("hello")));
+    session.write("\r");
+    await session.exited;
+    runtime.store.remove(session.id);
+
+    assert.deepEqual(
+      changes.map((c) => c.seq),
+      changes.map((_, i) => runtime.state.seq - changes.length + i + 1),
+      "one seq per change, in order",
+    );
+    const types = changes.map((c) => c.type);
+    assert.equal(types[0], "added");
+    assert.equal(types.at(-1), "removed");
+    const updates = changes.flatMap((c) => (c.type === "updated" ? [c.session] : []));
+    assert.ok(updates.some((v) => v.name === "api"), "renamed");
+    assert.ok(updates.some((v) => v.watcher === "ERR"), "watcher armed");
+    assert.ok(updates.some((v) => v.outputAt > 0), "output clock moved");
+    const exited = updates.find((v) => v.status === "exited");
+    assert.deepEqual([exited?.exitCode, exited?.signal], [3, null]);
+    assert.deepEqual(runtime.state.sessions, []);
+  } finally {
+    await runtime[Symbol.asyncDispose]();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("Runtime: broken user manifests are the state's problems", async () => {
+  const dir = await Deno.makeTempDir();
+  await Deno.mkdir(`${dir}/lazyshell/agents`, { recursive: true });
+  await Deno.writeTextFile(`${dir}/lazyshell/agents/broken.yml`, "name: [\n");
+  const runtime = new Runtime({
+    env: testEnv({ XDG_DATA_HOME: dir, XDG_CONFIG_HOME: dir }),
+    config: parseConfig("", "config.yml"),
+    cwd: dir,
+  });
+  try {
+    assert.equal(runtime.state.problems.length, 1);
+    assert.match(runtime.state.problems[0]!, /broken\.yml/);
+  } finally {
+    await runtime[Symbol.asyncDispose]();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

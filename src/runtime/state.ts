@@ -1,0 +1,182 @@
+/**
+ * The runtime's one reducer: engine events in, one RuntimeState and an
+ * ordered change out. Pure (no I/O, no clock: times arrive in events), so
+ * any behaviour can be tested from a literal state. The Runtime
+ * (runtime.ts) feeds it from the store, the detection hub, the stats
+ * command and the watchers, and publishes each change to its subscribers.
+ *
+ * Invariants: `seq` grows by one per change; an event that changes nothing
+ * produces no change; a view object never changes in place (an unchanged
+ * session keeps its identity, so readers compare by reference).
+ */
+
+import type { AgentStatus } from "../model/agent.ts";
+import type { RuntimeChange, RuntimeState } from "../model/runtime.ts";
+import {
+  newSessionView,
+  type SessionFacts,
+  type SessionView,
+  type TurnView,
+} from "../model/session.ts";
+
+export type { SessionFacts };
+
+/** How often `outputAt` may move: "new output since you looked" needs no finer clock. */
+export const OUTPUT_RESOLUTION_MS = 1000;
+
+export type EngineEvent =
+  | { readonly type: "session-added"; readonly session: SessionFacts }
+  | {
+    readonly type: "session-changed";
+    readonly id: string;
+    readonly name: string;
+    readonly group: string | null;
+  }
+  | {
+    readonly type: "session-resized";
+    readonly id: string;
+    readonly cols: number;
+    readonly rows: number;
+  }
+  | {
+    readonly type: "session-exited";
+    readonly id: string;
+    readonly exitCode: number | null;
+    readonly signal: number | null;
+    readonly at: number;
+  }
+  | { readonly type: "session-removed"; readonly id: string }
+  | {
+    readonly type: "agent";
+    readonly id: string;
+    readonly agent: string | null;
+    readonly hasRules: boolean;
+  }
+  | {
+    readonly type: "state";
+    readonly id: string;
+    readonly status: AgentStatus;
+    readonly at: number;
+  }
+  | { readonly type: "capable"; readonly id: string }
+  | { readonly type: "stats"; readonly id: string; readonly line: string | null }
+  | { readonly type: "watcher"; readonly id: string; readonly pattern: string | null }
+  | { readonly type: "output"; readonly id: string; readonly at: number }
+  | { readonly type: "problems"; readonly problems: readonly string[] };
+
+export interface Reduced {
+  readonly state: RuntimeState;
+  /** Null when the event changed nothing. */
+  readonly change: RuntimeChange | null;
+}
+
+export function reduceRuntime(state: RuntimeState, event: EngineEvent): Reduced {
+  switch (event.type) {
+    case "session-added": {
+      if (state.sessions.some((s) => s.id === event.session.id)) return same(state);
+      const session = newSessionView(event.session);
+      const seq = state.seq + 1;
+      return {
+        state: { ...state, seq, sessions: [...state.sessions, session] },
+        change: { type: "added", seq, session },
+      };
+    }
+    case "session-removed": {
+      const previous = state.sessions.find((s) => s.id === event.id);
+      if (!previous) return same(state);
+      const seq = state.seq + 1;
+      return {
+        state: { ...state, seq, sessions: state.sessions.filter((s) => s !== previous) },
+        change: { type: "removed", seq, previous },
+      };
+    }
+    case "problems": {
+      if (sameList(state.problems, event.problems)) return same(state);
+      const seq = state.seq + 1;
+      return {
+        state: { ...state, seq, problems: event.problems },
+        change: { type: "problems", seq, problems: event.problems },
+      };
+    }
+    default:
+      return update(state, event.id, (s) => apply(s, event));
+  }
+}
+
+/** The view after one per-session event (the same object when nothing changed). */
+function apply(s: SessionView, e: EngineEvent): SessionView {
+  switch (e.type) {
+    case "session-changed":
+      return s.name === e.name && s.group === e.group ? s : { ...s, name: e.name, group: e.group };
+    case "session-resized":
+      return s.cols === e.cols && s.rows === e.rows ? s : { ...s, cols: e.cols, rows: e.rows };
+    case "session-exited": {
+      if (s.status === "exited") return s;
+      const turn = s.turn.startedAt === null ? s.turn : {
+        ...s.turn,
+        startedAt: null,
+        lastMs: Math.max(0, e.at - s.turn.startedAt),
+      };
+      return { ...s, status: "exited", exitCode: e.exitCode, signal: e.signal, turn };
+    }
+    case "agent":
+      return s.agent === e.agent && s.hasRules === e.hasRules
+        ? s
+        : { ...s, agent: e.agent, hasRules: e.hasRules };
+    case "state":
+      if (s.agentStatus?.seq === e.status.seq && s.agentStatus.state === e.status.state) return s;
+      return { ...s, agentStatus: e.status, turn: nextTurn(s.turn, s.agentStatus, e.status, e.at) };
+    case "capable":
+      return s.capable ? s : { ...s, capable: true };
+    case "stats":
+      return s.stats === e.line ? s : { ...s, stats: e.line };
+    case "watcher":
+      return s.watcher === e.pattern ? s : { ...s, watcher: e.pattern };
+    case "output":
+      return e.at - s.outputAt < OUTPUT_RESOLUTION_MS ? s : { ...s, outputAt: e.at };
+    default:
+      return s;
+  }
+}
+
+/** A turn starts when the state moves into `working` and ends when it moves out (A2). */
+function nextTurn(
+  turn: TurnView,
+  previous: AgentStatus | null,
+  status: AgentStatus,
+  at: number,
+): TurnView {
+  const was = previous?.state === "working";
+  const is = status.state === "working";
+  if (was === is) return turn;
+  if (is) return { ...turn, startedAt: Math.min(status.since || at, at), count: turn.count + 1 };
+  if (turn.startedAt === null) return turn;
+  return { ...turn, startedAt: null, lastMs: Math.max(0, (status.since || at) - turn.startedAt) };
+}
+
+function update(
+  state: RuntimeState,
+  id: string,
+  change: (s: SessionView) => SessionView,
+): Reduced {
+  const i = state.sessions.findIndex((s) => s.id === id);
+  if (i < 0) return same(state);
+  const previous = state.sessions[i]!;
+  const session = change(previous);
+  if (session === previous) return same(state);
+  const sessions = state.sessions.slice();
+  sessions[i] = session;
+  const seq = state.seq + 1;
+  return {
+    state: { ...state, seq, sessions },
+    change: { type: "updated", seq, session, previous },
+  };
+}
+
+function same(state: RuntimeState): Reduced {
+  return { state, change: null };
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}

@@ -1,0 +1,125 @@
+import assert from "node:assert/strict";
+import type { AgentStatus } from "../model/agent.ts";
+import { EMPTY_STATE, type RuntimeChange, type RuntimeState } from "../model/runtime.ts";
+import { type EngineEvent, reduceRuntime, type SessionFacts } from "./state.ts";
+
+function facts(id: string, more: Partial<SessionFacts> = {}): SessionFacts {
+  return {
+    id,
+    name: id,
+    group: null,
+    command: "bash",
+    cwd: "/tmp",
+    pid: 100,
+    cols: 80,
+    rows: 24,
+    status: "running",
+    exitCode: null,
+    signal: null,
+    createdAt: 1,
+    ...more,
+  };
+}
+
+function status(state: AgentStatus["state"], seq: number, since: number): AgentStatus {
+  return { state, kind: null, source: "screen", ruleId: "r", seq, since, msg: null };
+}
+
+function run(events: EngineEvent[], start: RuntimeState = EMPTY_STATE) {
+  let state = start;
+  const changes: RuntimeChange[] = [];
+  for (const e of events) {
+    const r = reduceRuntime(state, e);
+    state = r.state;
+    if (r.change) changes.push(r.change);
+  }
+  return { state, changes };
+}
+
+Deno.test("reduceRuntime() adds, updates and removes sessions, one change per real change", () => {
+  const { state, changes } = run([
+    { type: "session-added", session: facts("session-1") },
+    { type: "session-added", session: facts("session-2") },
+    { type: "session-changed", id: "session-1", name: "api", group: "backend" },
+    { type: "session-changed", id: "session-1", name: "api", group: "backend" },
+    { type: "session-removed", id: "session-2" },
+    { type: "session-removed", id: "session-9" },
+  ]);
+  assert.deepEqual(changes.map((c) => [c.type, c.seq]), [
+    ["added", 1],
+    ["added", 2],
+    ["updated", 3],
+    ["removed", 4],
+  ]);
+  assert.equal(state.seq, 4);
+  assert.deepEqual(state.sessions.map((s) => [s.id, s.name, s.group]), [
+    ["session-1", "api", "backend"],
+  ]);
+});
+
+Deno.test("reduceRuntime() keeps an unchanged session's view object (readers compare by reference)", () => {
+  const { state } = run([
+    { type: "session-added", session: facts("session-1") },
+    { type: "session-added", session: facts("session-2") },
+  ]);
+  const next = reduceRuntime(state, { type: "capable", id: "session-2" }).state;
+  assert.equal(next.sessions[0], state.sessions[0]);
+  assert.notEqual(next.sessions[1], state.sessions[1]);
+  assert.equal(next.sessions[1]!.capable, true);
+  assert.equal(reduceRuntime(next, { type: "capable", id: "session-2" }).change, null);
+});
+
+Deno.test("reduceRuntime() counts turns from working transitions and ends a running turn at exit", () => {
+  const { state } = run([
+    { type: "session-added", session: facts("session-1") },
+    { type: "state", id: "session-1", status: status("working", 1, 1000), at: 1000 },
+    { type: "state", id: "session-1", status: status("blocked", 2, 4000), at: 4000 },
+    { type: "state", id: "session-1", status: status("working", 3, 5000), at: 5000 },
+    { type: "state", id: "session-1", status: status("working", 3, 5000), at: 5100 },
+    { type: "session-exited", id: "session-1", exitCode: 0, signal: null, at: 9000 },
+  ]);
+  const s = state.sessions[0]!;
+  assert.deepEqual(s.turn, { startedAt: null, lastMs: 4000, count: 2 });
+  assert.deepEqual([s.status, s.exitCode, s.agentStatus?.seq], ["exited", 0, 3]);
+});
+
+Deno.test("reduceRuntime() moves outputAt at most once per second", () => {
+  const { changes, state } = run([
+    { type: "session-added", session: facts("session-1") },
+    { type: "output", id: "session-1", at: 10_000 },
+    { type: "output", id: "session-1", at: 10_400 },
+    { type: "output", id: "session-1", at: 10_900 },
+    { type: "output", id: "session-1", at: 11_000 },
+  ]);
+  assert.equal(changes.length, 3);
+  assert.equal(state.sessions[0]!.outputAt, 11_000);
+});
+
+Deno.test("reduceRuntime() records agent, stats line, live watcher and catalog problems", () => {
+  const { state, changes } = run([
+    { type: "session-added", session: facts("session-1") },
+    { type: "agent", id: "session-1", agent: "claude", hasRules: true },
+    { type: "stats", id: "session-1", line: "12k tokens" },
+    { type: "watcher", id: "session-1", pattern: "ERR" },
+    { type: "problems", problems: ["bad.yml:3: state: Invalid option"] },
+    { type: "problems", problems: ["bad.yml:3: state: Invalid option"] },
+  ]);
+  const s = state.sessions[0]!;
+  assert.deepEqual([s.agent, s.hasRules, s.stats, s.watcher], [
+    "claude",
+    true,
+    "12k tokens",
+    "ERR",
+  ]);
+  assert.deepEqual(state.problems, ["bad.yml:3: state: Invalid option"]);
+  assert.equal(changes.at(-1)?.type, "problems");
+  assert.equal(changes.length, 5);
+});
+
+Deno.test("a RuntimeState is plain data: it survives JSON unchanged", () => {
+  const { state } = run([
+    { type: "session-added", session: facts("session-1", { group: "g" }) },
+    { type: "state", id: "session-1", status: status("blocked", 1, 5), at: 5 },
+  ]);
+  assert.deepEqual(JSON.parse(JSON.stringify(state)), state);
+});
