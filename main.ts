@@ -1,10 +1,12 @@
 /**
  * lazyshell entry point: argv → command, dispatched lazily.
  *
- * Light commands (`hook`, `--version`) must not load commander, zod, yaml
- * or node-pty: agents run hooks synchronously, and those imports cost
- * ~55 ms of start-up (PLATFORM.md §6). Everything else goes through the
- * commander program in src/cli/program.ts.
+ * Light commands (`hook`, `--version`, and the client: `lazyshell`,
+ * `attach`, `ls`, `kill-server`) must not load commander, zod, yaml or
+ * node-pty: agents run hooks synchronously, and a client should start in
+ * about a bare Deno start-up; those imports cost ~55 ms
+ * (docs/architecture.md). Everything else goes through the commander
+ * program in src/cli/program.ts.
  */
 
 import denoJson from "./deno.json" with { type: "json" };
@@ -35,19 +37,34 @@ async function main(args: string[]): Promise<number> {
     const { runCtl } = await import("./src/ctl/client.ts");
     return await runCtl(args.slice(1));
   }
-  const tui = args.length === 0 || (args.length === 2 && first === "--project") ||
-    (args.length === 1 && first!.startsWith("--project="));
-  // The TUI: its first frame before commander and the runtime load (issue #5, ≤ 300 ms).
-  const splash = tui ? await import("./src/tui/splash.ts") : null;
-  splash?.showSplash();
+  // The client (`lazyshell`, `attach`, `ls`, `kill-server`): no commander, no npm package.
+  const { clientCommand } = await import("./src/client/main.ts");
+  const client = clientCommand(args);
+  if (client) {
+    const { runClient } = await import("./src/client/client.ts");
+    return await runClient({ ...client, version: VERSION });
+  }
+  const { runProgram } = await import("./src/cli/program.ts");
+  return await runProgram(args, VERSION);
+}
+
+/** `-L NAME` first (tmux's habit), then the command; user mistakes are one line, exit 2. */
+async function entry(argv: string[]): Promise<number> {
   try {
-    const { runProgram } = await import("./src/cli/program.ts");
-    return await runProgram(args, VERSION);
-  } finally {
-    splash?.leaveSplash();
+    if (!argv[0]?.startsWith("-L")) return await main(argv);
+    const { serverFlag } = await import("./src/client/main.ts");
+    const { name, rest } = serverFlag(argv);
+    // Every command below (serve, ctl, the client) reads it from there.
+    if (name !== null) Deno.env.set("LAZYSHELL_SERVER", name);
+    return await main(rest);
+  } catch (error) {
+    const { UserError } = await import("./src/errors.ts");
+    if (!(error instanceof UserError)) throw error;
+    console.error(`lazyshell: ${error.message}`);
+    return 2;
   }
 }
 
 if (import.meta.main) {
-  Deno.exit(await main(Deno.args));
+  Deno.exit(await entry(Deno.args));
 }

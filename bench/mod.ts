@@ -18,6 +18,7 @@ const BENCHES: readonly string[] = [
   "watchers",
   "tui_cpu",
   "tui_latency",
+  "server",
   "plugin_host",
 ];
 

@@ -43,10 +43,29 @@ export function lab(): Lab {
     store,
     env,
     async [Symbol.asyncDispose]() {
+      // A server `lazyshell` started outlives its client by design: end it.
+      await new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", "--quiet", MAIN, "kill-server"],
+        env,
+        clearEnv: true,
+        stdout: "null",
+        stderr: "null",
+      }).output();
       await store[Symbol.asyncDispose]();
       Deno.removeSync(dir, { recursive: true });
     },
   };
+}
+
+/** The pid of the server `lazyshell` started in this lab (from its ready line), or null. */
+export function serverPidOf(l: Lab): number | null {
+  try {
+    const log = Deno.readTextFileSync(`${l.dir}/data/lazyshell/server.log`);
+    const pids = [...log.matchAll(/ready \(pid (\d+)/g)].map((m) => Number(m[1]));
+    return pids.at(-1) ?? null;
+  } catch {
+    return null;
+  }
 }
 
 /** A 10 Hz spinner, as an agent's "working" line redraws. */

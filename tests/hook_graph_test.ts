@@ -1,7 +1,8 @@
 /**
  * The hook path loads no commander, zod, yaml or node-pty (SPEC H1,
  * PLATFORM.md §6): main.ts statically imports only deno.json, and the
- * hook module's whole graph is local Deno-only files.
+ * hook module's whole graph is local Deno-only files; so is the client's
+ * (it should start in about a bare Deno start-up).
  */
 
 import assert from "node:assert/strict";
@@ -40,6 +41,19 @@ Deno.test("the hook module graph holds only local files (no npm:, node:, jsr:)",
   for (const m of modules) {
     for (const d of m.dependencies ?? []) {
       assert.doesNotMatch(d.specifier, /^(npm:|node:|jsr:|zod|yaml|commander|@)/, m.specifier);
+    }
+  }
+});
+
+Deno.test("the client (lazyshell, attach, ls, kill-server) loads only local files, no npm package", async () => {
+  for (const entry of ["src/client/main.ts", "src/client/client.ts"]) {
+    const modules = await info(entry);
+    for (const m of modules) {
+      assert.match(m.specifier, /^file:\/\//, `the client graph pulls in ${m.specifier}`);
+      for (const d of m.dependencies ?? []) {
+        if (d.isDynamic) continue;
+        assert.doesNotMatch(d.specifier, /^(npm:|node:|jsr:|zod|yaml|commander|@)/, m.specifier);
+      }
     }
   }
 });

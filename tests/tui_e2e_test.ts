@@ -4,6 +4,7 @@
  * waiting on screen text, never on sleeps.
  */
 
+import assert from "node:assert/strict";
 import { SessionStore } from "../src/session/store.ts";
 import type { Session } from "../src/session/session.ts";
 import { screenText, testEnv, waitFor, waitForText } from "../src/session/test_util.ts";
@@ -17,6 +18,7 @@ const INNER_PROMPT = /│\S*[$#]\s*$/;
 
 interface Lab {
   readonly dir: string;
+  readonly env: Record<string, string>;
   readonly store: SessionStore;
   readonly outer: Session;
   [Symbol.asyncDispose](): Promise<void>;
@@ -42,9 +44,12 @@ async function lab(cols = 100, rows = 30): Promise<Lab> {
   await waitForText(outer, PROMPT, WAIT);
   return {
     dir,
+    env,
     store,
     outer,
     async [Symbol.asyncDispose]() {
+      // The server outlives its clients by design: end it (a no-op when a quit ended it).
+      await lazyshell(env, "kill-server");
       await store[Symbol.asyncDispose]();
       Deno.removeSync(dir, { recursive: true });
     },
@@ -52,6 +57,20 @@ async function lab(cols = 100, rows = 30): Promise<Lab> {
 }
 
 const type = (s: Session, text: string) => s.write(text);
+
+/** `lazyshell <args>` as a plain subprocess with the lab's environment. */
+async function lazyshell(env: Record<string, string>, ...args: string[]) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", MAIN, ...args],
+    env,
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decode = (b: Uint8Array) => new TextDecoder().decode(b);
+  return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
+}
 
 /** The TUI has left the alternate screen and the outer shell prompts again. */
 function backAtPrompt(tui: Session): Promise<void> {
@@ -204,7 +223,7 @@ function tuiPid(shellPid: number): number | null {
 }
 
 for (const signal of ["SIGTERM", "SIGHUP"] as const) {
-  Deno.test(`${signal} ends the TUI and restores the terminal`, async () => {
+  Deno.test(`${signal} ends the client and restores the terminal; the session keeps running`, async () => {
     await using l = await lab();
     const tui = l.outer;
     type(tui, `deno run -A ${MAIN}\r`);
@@ -217,5 +236,8 @@ for (const signal of ["SIGTERM", "SIGHUP"] as const) {
     await backAtPrompt(tui);
     type(tui, "stty -a | tr ' ' '\\n' | grep -E '^-?(icanon|echo|isig)$' | tr '\\n' ,; echo\r");
     await waitForText(tui, /isig,icanon,echo,\n\S+[$#]/, WAIT);
+    const ls = await lazyshell(l.env, "ls");
+    assert.equal(ls.code, 0, ls.stderr);
+    assert.match(ls.stdout, /^session-1 bash: running /);
   });
 }

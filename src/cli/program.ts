@@ -6,7 +6,7 @@
 
 import { Command, CommanderError } from "@commander-js/extra-typings";
 import { ConfigError, ManifestError, messageOf, UserError } from "../errors.ts";
-import { registerStart } from "./commands/start.ts";
+import { registerClient } from "./commands/attach.ts";
 import { registerInit } from "./commands/init.ts";
 import { registerServe } from "./commands/serve.ts";
 import { registerCtl } from "./commands/ctl.ts";
@@ -18,7 +18,7 @@ export type Register = (program: Command, context: { version: string }) => void;
 
 /** Every command module; each adds its subcommand(s) to the program. */
 const COMMANDS: readonly Register[] = [
-  registerStart,
+  registerClient,
   registerInit,
   registerServe,
   registerCtl,

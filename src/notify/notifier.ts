@@ -41,8 +41,8 @@ export interface NotifierOptions {
   readonly fallbackCommand?: string | null;
   /** `notify.rate_limit_seconds`: per session and state. */
   readonly rateLimitSeconds?: number;
-  /** What the user looks at (Runtime.focus). */
-  readonly focus?: () => FocusLike;
+  /** What each attached client's user looks at (Runtime.focuses). */
+  readonly focus?: () => FocusLike | readonly FocusLike[];
   readonly now?: () => number;
   /** Where delivery failures go (never thrown). */
   readonly log?: (line: string) => void;
@@ -138,8 +138,9 @@ export class Notifier implements AsyncDisposable {
 
   #deliver(n: Notification): Outcome {
     if (this.#disposed) return "no-channel";
-    const focus = this.#options.focus?.();
-    if (focus && isWatching(focus, n.sessionId)) return "watching";
+    const focus = this.#options.focus?.() ?? [];
+    const focuses: readonly FocusLike[] = Array.isArray(focus) ? focus : [focus as FocusLike];
+    if (focuses.some((f) => isWatching(f, n.sessionId))) return "watching";
     const command = this.#options.fallbackCommand ?? null;
     if (!command && !this.#sink) return "no-channel";
     if (command && this.#pending.size >= (this.#options.maxPending ?? 4)) {

@@ -11,7 +11,7 @@
 import { dataDir } from "../config/paths.ts";
 import { FailedCommands } from "../notify/failed_commands.ts";
 import { Notifier, type Sink } from "../notify/notifier.ts";
-import { failedText } from "../notify/policy.ts";
+import { failedText, tmuxWrap } from "../notify/policy.ts";
 import { Watchers } from "../notify/watchers.ts";
 import type { WatchSpec } from "../notify/watch_rules.ts";
 import { StatsCommand } from "../notify/stats_command.ts";
@@ -69,8 +69,9 @@ export class Notifications {
   useStdout(): void {
     if (!Deno.stdout.isTerminal()) return this.notifier.setSink(null);
     const encoder = new TextEncoder();
-    this.notifier.setSink((bytes) => {
-      const data = encoder.encode(bytes);
+    const tmux = Boolean(this.#runtime.env.TMUX);
+    this.notifier.setSink((osc) => {
+      const data = encoder.encode(tmux ? tmuxWrap(osc) : osc);
       for (let n = 0; n < data.length;) n += Deno.stdout.writeSync(data.subarray(n));
     });
   }
@@ -92,10 +93,11 @@ export function logTo(env: Runtime["env"]): (line: string) => void {
 export function startNotifications(runtime: Runtime): Notifications {
   const config = runtime.config.notify;
   const notifier = new Notifier({
-    tmux: Boolean(runtime.env.TMUX),
+    // Each sink wraps for its own terminal (useStdout, an attached client).
+    tmux: false,
     fallbackCommand: config.fallback_command,
     rateLimitSeconds: config.rate_limit_seconds,
-    focus: () => runtime.focus,
+    focus: () => runtime.focuses,
     log: logTo(runtime.env),
     env: runtime.env,
   });

@@ -35,12 +35,17 @@ export interface RuntimeOptions {
   readonly cwd?: string;
 }
 
+/** The client of a TUI that runs in the runtime's own process (tests, benchmarks). */
+export const LOCAL_CLIENT = "local";
+
 export interface Focus {
   /** The session the user is looking at, if any. */
   readonly selected: string | null;
   /** True while keys go to that session's PTY (terminal mode). */
   readonly terminal: boolean;
 }
+
+const NO_FOCUS: Focus = { selected: null, terminal: false };
 
 export class Runtime implements AsyncDisposable {
   readonly env: Env;
@@ -57,7 +62,10 @@ export class Runtime implements AsyncDisposable {
   #outputs = new Set<(id: string) => void>();
   #focusListeners = new Set<(focus: Focus) => void>();
   #disposers: (() => void | Promise<void>)[] = [];
-  #focus: Focus = { selected: null, terminal: false };
+  /** What each attached client looks at, the most recent last. */
+  #focuses = new Map<string, Focus>();
+  /** Which client a session's PTY size follows (tmux's "latest": who last typed into or focused it). */
+  #sizeOwners = new Map<string, string>();
 
   constructor(options: RuntimeOptions = {}) {
     this.env = options.env ?? Deno.env.toObject();
@@ -129,14 +137,45 @@ export class Runtime implements AsyncDisposable {
     return { [Symbol.dispose]: () => this.#outputs.delete(listener) };
   }
 
+  /** What the most recently active client looks at (the stats command and plugins follow it). */
   get focus(): Focus {
-    return this.#focus;
+    return [...this.#focuses.values()].at(-1) ?? NO_FOCUS;
   }
 
-  /** The TUI says what the user is looking at (no notification for it, N1). */
-  setFocus(focus: Focus): void {
-    this.#focus = focus;
-    for (const listener of this.#focusListeners) listener(focus);
+  /** What every attached client looks at (no notification for a session one types into, N1). */
+  get focuses(): readonly Focus[] {
+    return [...this.#focuses.values()];
+  }
+
+  /** A client says what its user is looking at. */
+  setFocus(focus: Focus, client = LOCAL_CLIENT): void {
+    this.#focuses.delete(client);
+    this.#focuses.set(client, focus);
+    for (const listener of this.#focusListeners) listener(this.focus);
+  }
+
+  /** A client left: it looks at nothing, and the sessions it sized are free again. */
+  forgetClient(client: string): void {
+    this.#focuses.delete(client);
+    for (const [id, owner] of this.#sizeOwners) if (owner === client) this.#sizeOwners.delete(id);
+    for (const listener of this.#focusListeners) listener(this.focus);
+  }
+
+  /**
+   * The session's PTY takes this client's pane size from now on (the client
+   * typed into it or focused it): tmux's "latest" rule.
+   */
+  claimSize(id: string, client: string, cols: number, rows: number): void {
+    this.#sizeOwners.set(id, client);
+    this.store.get(id)?.resize(cols, rows);
+  }
+
+  /** A client's pane changed size: the sessions that follow it (or nobody yet) follow. */
+  resizeFor(client: string, cols: number, rows: number): void {
+    for (const session of this.store.list()) {
+      const owner = this.#sizeOwners.get(session.id);
+      if (owner === undefined || owner === client) session.resize(cols, rows);
+    }
   }
 
   onFocus(listener: (focus: Focus) => void): Disposable {
@@ -178,6 +217,7 @@ export class Runtime implements AsyncDisposable {
           group: e.session.group,
         });
       case "removed":
+        this.#sizeOwners.delete(e.id);
         return this.#dispatch({ type: "session-removed", id: e.id });
       case "session": {
         const id = e.session.id;

@@ -91,6 +91,9 @@ export function act(s: TuiState, action: string, key: KeyEvent | null, fx: TuiEf
       const n = Number(key?.name) - 1;
       return Number.isInteger(n) && n >= 0 && n < tabs ? { ...s, tab: n } : s;
     }
+    case "detach":
+      fx.push({ type: "detach" });
+      return s;
     case "quit": {
       const running = s.sessions.filter((r) => r.status === "running").length;
       if (running === 0) {

@@ -20,7 +20,7 @@ import { anythingSpins } from "./view/marker.ts";
 import { repaintPane, view } from "./view/mod.ts";
 import type { Tab } from "./tab.ts";
 import { initialTuiState, type TuiState } from "../model/tui.ts";
-import type { Runtime } from "../runtime/runtime.ts";
+import { LOCAL_CLIENT, type Runtime } from "../runtime/runtime.ts";
 import type { ScreenReader } from "../session/screen_read.ts";
 import { type EffectContext, runEffect } from "./effects.ts";
 import type { TuiEvent } from "./events.ts";
@@ -45,6 +45,12 @@ export interface TuiAppOptions {
   readonly rows: number;
   readonly tabs?: readonly Tab[];
   readonly now?: () => number;
+  /** Where this client's new sessions start (default: the runtime's directory). */
+  readonly cwd?: string;
+  /** This client's id, when several draw one runtime (default: the only, local one). */
+  readonly client?: string;
+  /** `d`: leave this client, the sessions keep running (default: like quit). */
+  readonly detach?: () => void;
 }
 
 export class TuiApp implements Disposable {
@@ -91,6 +97,9 @@ export class TuiApp implements Disposable {
     this.#tabs = options.tabs ?? [];
     this.#effects = {
       runtime: options.runtime,
+      client: options.client ?? LOCAL_CLIENT,
+      cwd: options.cwd ?? null,
+      detach: () => (options.detach ?? (() => this.quit(0)))(),
       tabs: () => this.#tabs,
       dispatch: (e) => this.dispatch(e),
       paneSize: () => sessionSize(this.state.cols, this.state.rows),

@@ -13,6 +13,10 @@ import type { TuiEffect, TuiEvent } from "./events.ts";
 
 export interface EffectContext {
   readonly runtime: Runtime;
+  /** This client's id (focus and session sizes are per client). */
+  readonly client: string;
+  /** Where this client's new sessions start (null: the runtime's directory). */
+  readonly cwd: string | null;
   readonly tabs: () => readonly Tab[];
   dispatch(event: TuiEvent): void;
   /** The size new and resized sessions get (the pane). */
@@ -22,6 +26,8 @@ export interface EffectContext {
   /** Current scrollback offset of a session's view. */
   scrollOf(id: string): number;
   quit(code: number): void;
+  /** Leaves this client; the sessions keep running. */
+  detach(): void;
 }
 
 const PASTE_END = "\x1b[201~";
@@ -34,12 +40,14 @@ export function runEffect(ctx: EffectContext, fx: TuiEffect): void {
       case "send-key": {
         const s = store.get(fx.id);
         if (!s) return;
+        claim(ctx, fx.id);
         s.write(keyBytes(fx.key, s.inputModes().applicationCursorKeys));
         return;
       }
       case "paste": {
         const s = store.get(fx.id);
         if (!s) return;
+        claim(ctx, fx.id);
         const text = fx.text.replaceAll(PASTE_END, "");
         s.write(
           s.inputModes().bracketedPaste ? `\x1b[200~${text}${PASTE_END}` : text,
@@ -63,7 +71,11 @@ export function runEffect(ctx: EffectContext, fx: TuiEffect): void {
         return;
       }
       case "create": {
-        const s = runtime.createSession(ctx.paneSize());
+        const s = runtime.createSession({
+          ...ctx.paneSize(),
+          ...(ctx.cwd !== null ? { cwd: ctx.cwd } : {}),
+        });
+        claim(ctx, s.id);
         ctx.dispatch({ type: "created", id: s.id });
         return;
       }
@@ -91,10 +103,11 @@ export function runEffect(ctx: EffectContext, fx: TuiEffect): void {
         scroll(ctx, fx.id, fx.delta);
         return;
       case "focus":
-        runtime.setFocus({ selected: fx.selected, terminal: fx.terminal });
+        runtime.setFocus({ selected: fx.selected, terminal: fx.terminal }, ctx.client);
+        if (fx.selected !== null) claim(ctx, fx.selected);
         return;
       case "resize-sessions":
-        for (const s of store.list()) s.resize(fx.cols, fx.rows);
+        runtime.resizeFor(ctx.client, fx.cols, fx.rows);
         for (const t of ctx.tabs()) t.resize(ctx.bodySize().width, ctx.bodySize().height);
         return;
       case "tab-key":
@@ -112,11 +125,20 @@ export function runEffect(ctx: EffectContext, fx: TuiEffect): void {
       case "quit":
         ctx.quit(0);
         return;
+      case "detach":
+        ctx.detach();
+        return;
     }
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
     ctx.dispatch({ type: "message", text: messageOf(error), error: true });
   }
+}
+
+/** The session follows this client's pane size from now on (it typed into or focused it). */
+function claim(ctx: EffectContext, id: string): void {
+  const { cols, rows } = ctx.paneSize();
+  ctx.runtime.claimSize(id, ctx.client, cols, rows);
 }
 
 /** Moves a session's scrollback view by `delta` lines (up is positive), clamped. */

@@ -50,4 +50,6 @@ export type TuiEffect =
   | { readonly type: "tab-paste"; readonly tab: number; readonly text: string }
   | { readonly type: "tab-mouse"; readonly tab: number; readonly event: TabMouse }
   | { readonly type: "tab-command"; readonly tab: number; readonly name: string }
-  | { readonly type: "quit" };
+  | { readonly type: "quit" }
+  /** Leave this client; the server and its sessions keep running. */
+  | { readonly type: "detach" };

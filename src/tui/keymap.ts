@@ -84,9 +84,16 @@ export const BINDINGS: readonly Binding[] = [
     scope: "navigation",
   },
   {
+    action: "detach",
+    keys: ["d"],
+    help: "Detach: leave, the sessions keep running (`lazyshell` attaches again)",
+    scope: "navigation",
+    hint: "detach",
+  },
+  {
     action: "quit",
     keys: ["q"],
-    help: "Quit (asks while sessions run)",
+    help: "Quit: end the sessions and the server (asks while sessions run; d detaches)",
     scope: "navigation",
     hint: "quit",
   },

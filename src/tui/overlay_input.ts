@@ -25,9 +25,8 @@ export function overlayInput(
       return ev.type === "key" && ["esc", "?", "q", "enter"].includes(name) ? close : s;
     case "confirm-quit":
       if (name === "y" || name === "Y") fx.push({ type: "quit" });
-      return name === "y" || name === "Y" || name === "n" || name === "N" || name === "esc"
-        ? close
-        : s;
+      if (name === "d" || name === "D") fx.push({ type: "detach" });
+      return ["y", "Y", "d", "D", "n", "N", "esc"].includes(name) ? close : s;
     case "restart-choice":
       if (name === "s") fx.push({ type: "restart", ids: [o.target] });
       if (name === "g") {

@@ -25,6 +25,8 @@ export interface HandoverHost {
   /** Stops / restarts TUI drawing; resume() must redraw everything. */
   pause(): void;
   resume(): void;
+  /** The terminal's size changes (default: this process's SIGWINCH). */
+  onResize?(listener: (cols: number, rows: number) => void): Disposable;
 }
 
 export function ptyHandover(host: HandoverHost): TerminalHandover {
@@ -39,6 +41,7 @@ export function ptyHandover(host: HandoverHost): TerminalHandover {
       const { cols, rows } = host.size();
       pty?.resize(cols, rows);
     };
+    let resizes: Disposable | null = null;
     let pty: ReturnType<typeof spawnPty> | null = null;
     try {
       const { cols, rows } = host.size();
@@ -55,7 +58,8 @@ export function ptyHandover(host: HandoverHost): TerminalHandover {
       );
       pty.onData((data) => host.write(data));
       host.divert((text) => pty?.write(text));
-      if (Deno.build.os !== "windows") Deno.addSignalListener("SIGWINCH", onWinch);
+      if (host.onResize) resizes = host.onResize((cols, rows) => pty?.resize(cols, rows));
+      else if (Deno.build.os !== "windows") Deno.addSignalListener("SIGWINCH", onWinch);
       const exit = await exited;
       return {
         code: exit.signal === 0 ? exit.exitCode : null,
@@ -71,7 +75,8 @@ export function ptyHandover(host: HandoverHost): TerminalHandover {
         error: `Cannot run ${file}: ${messageOf(error)}`,
       };
     } finally {
-      if (Deno.build.os !== "windows") Deno.removeSignalListener("SIGWINCH", onWinch);
+      if (resizes) resizes[Symbol.dispose]();
+      else if (Deno.build.os !== "windows") Deno.removeSignalListener("SIGWINCH", onWinch);
       host.divert(null);
       host.write(BACK_FROM_CHILD);
       host.resume();

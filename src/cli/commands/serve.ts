@@ -1,17 +1,23 @@
-/** `lazyshell serve [--project FILE]`: the headless runtime until SIGTERM (SPEC I1). */
+/**
+ * `lazyshell serve [--project FILE]`: the lasting server in the foreground
+ * (src/server/main.ts), until SIGTERM, `kill-server` or a client's quit.
+ */
 
 import type { Command } from "@commander-js/extra-typings";
 
-export function registerServe(program: Command): void {
+export function registerServe(program: Command, context: { version: string }): void {
   program
     .command("serve")
-    .description("Run sessions, hooks, detection and the control API without a TUI, until SIGTERM")
+    .description(
+      "Run the server in the foreground: sessions, hooks, detection, notifications, the control " +
+        "API and the attach socket, until SIGTERM or kill-server",
+    )
     .option(
       "--project <file>",
       "start the sessions of this project file (default: ./lazyshell.yml)",
     )
     .action(async (options) => {
-      const { serve } = await import("../serve.ts");
-      process.exitCode = await serve({ project: options.project });
+      const { runServer } = await import("../../server/main.ts");
+      process.exitCode = await runServer({ project: options.project, version: context.version });
     });
 }

@@ -45,12 +45,20 @@ export function drawHintBar(frame: Frame, r: Rect, state: TuiState, keymap: Keym
   }
   if (o?.type === "confirm-quit") {
     const n = o.running;
-    frame.line(r.x, y, r.width, [{
-      text: `${n} session${n === 1 ? "" : "s"} still running. Quit and end ${
-        n === 1 ? "it" : "them"
-      }? y/n`,
-      style: theme.messageError,
-    }]);
+    frame.line(r.x, y, r.width, [
+      {
+        text: `${n} session${n === 1 ? "" : "s"} still running. End ${
+          n === 1 ? "it" : "them"
+        } and quit? `,
+        style: theme.messageError,
+      },
+      { text: "y", style: theme.key },
+      { text: " end · " },
+      { text: "d", style: theme.key },
+      { text: " detach (keep running) · " },
+      { text: "n", style: theme.key },
+      { text: " cancel" },
+    ]);
     return;
   }
   if (o?.type === "restart-choice") {

@@ -1,0 +1,238 @@
+/**
+ * The lasting server and its clients (issue "Sessions that outlive the
+ * terminal"), each figure against a reference measured in the same run:
+ *
+ * - attach: a server with 16 sessions, each holding 5000 lines of
+ *   scrollback; a client started in a 120x32 PTY → its first complete
+ *   frame (the hint bar and the selected session's last line on screen),
+ *   p50/p95 over BENCH_ATTACHES attaches (default 20). Target p95 ≤ 150 ms.
+ * - client start-up: `lazyshell ls` against a running server vs `deno run`
+ *   of an empty file, alternated, medians and their ratio. Target ≤ 1.5×.
+ * - CPU with 8 sessions running a 10 Hz spinner, BENCH_SECONDS each
+ *   (default 20): the server alone (no client attached) vs tmux's server
+ *   alone, then server + one attached client vs tmux's server + client.
+ *   Targets: ratio ≤ 1.0 detached, ≤ 1.2 attached.
+ *
+ * The echo through a client is bench/tui_latency.ts (it runs `lazyshell`,
+ * which now attaches to a server).
+ */
+
+import type { Session } from "../src/session/session.ts";
+import { screenText, waitFor } from "../src/session/test_util.ts";
+import {
+  COLS,
+  cpuSeconds,
+  delay,
+  hasTmux,
+  type Lab,
+  lab,
+  MAIN,
+  percentile,
+  project,
+  ROWS,
+  SPINNER,
+  startTmux,
+  tmuxCommand,
+} from "./tui_harness.ts";
+import { median } from "./stats.ts";
+
+const ATTACHES = Number(Deno.env.get("BENCH_ATTACHES") ?? "20");
+const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? "20");
+const STARTS = Number(Deno.env.get("BENCH_STARTS") ?? "20");
+
+/** `lazyshell serve` as a child of this process; resolves with its pid once it is ready. */
+async function serve(l: Lab, file: string): Promise<Deno.ChildProcess> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", MAIN, "serve", "--project", file],
+    env: l.env,
+    clearEnv: true,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  let text = "";
+  while (!text.includes("ready")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`serve ended: ${text}`);
+    text += value;
+  }
+  void (async () => {
+    while (!(await reader.read()).done) { /* drain */ }
+  })();
+  return child;
+}
+
+function client(l: Lab, ...args: string[]): Session {
+  return l.store.create({
+    command: `exec ${Deno.execPath()} run -A --quiet ${MAIN} ${args.join(" ")}`,
+    cols: COLS,
+    rows: ROWS,
+  });
+}
+
+async function attachFrames(): Promise<number[]> {
+  await using l = lab();
+  const lines = "seq -f 'scrollback line %g of a long session, with some text to fill it' 1 5000";
+  const file = project(l, Array.from({ length: 16 }, () => `${lines}; exec cat`));
+  const server = await serve(l, file);
+  try {
+    // Every session has printed its 5000 lines (the first attach waits for it).
+    const first = client(l, "attach");
+    await waitFor(first, () => /line 5000 of/.test(screenText(first)), 60_000, "session output");
+    first.write("d");
+    await first.exited;
+    await delay(3000); // the other sessions finish printing
+    const times: number[] = [];
+    for (let i = 0; i < ATTACHES; i++) {
+      const t0 = performance.now();
+      const c = client(l, "attach");
+      await waitFor(
+        c,
+        () => {
+          const text = screenText(c);
+          return text.includes("line 5000 of") && text.includes("d detach") && text.includes("s16");
+        },
+        30_000,
+        "the first complete frame",
+      );
+      times.push(performance.now() - t0);
+      c.write("d");
+      await c.exited;
+    }
+    return times;
+  } finally {
+    server.kill("SIGTERM");
+    await server.status;
+  }
+}
+
+async function startups(): Promise<{ ls: number[]; bare: number[] }> {
+  await using l = lab();
+  const server = await serve(l, project(l, ["cat"]));
+  const empty = `${l.dir}/empty.ts`;
+  Deno.writeTextFileSync(empty, "");
+  const time = async (args: string[]) => {
+    const t0 = performance.now();
+    const out = await new Deno.Command(Deno.execPath(), {
+      args,
+      env: l.env,
+      clearEnv: true,
+      stdout: "null",
+      stderr: "null",
+    }).output();
+    if (!out.success) throw new Error(`${args.join(" ")} failed`);
+    return performance.now() - t0;
+  };
+  const ls: number[] = [];
+  const bare: number[] = [];
+  try {
+    for (let i = 0; i < STARTS + 2; i++) {
+      const a = await time(["run", "-A", "--quiet", MAIN, "ls"]);
+      const b = await time(["run", "-A", "--quiet", empty]);
+      if (i < 2) continue; // warm-up
+      ls.push(a);
+      bare.push(b);
+    }
+    return { ls, bare };
+  } finally {
+    server.kill("SIGTERM");
+    await server.status;
+  }
+}
+
+interface Cpu {
+  readonly detached: number;
+  readonly attached: number;
+}
+
+const SPINNERS = Array.from({ length: 8 }, () => SPINNER);
+
+async function measure(pids: () => number[]): Promise<number> {
+  await delay(2000);
+  const sum = () => pids().reduce((s, p) => s + cpuSeconds(p), 0);
+  const c0 = sum();
+  const t0 = performance.now();
+  await delay(SECONDS * 1000);
+  return (sum() - c0) / ((performance.now() - t0) / 1000) * 100;
+}
+
+async function lazyshellCpu(): Promise<Cpu> {
+  await using l = lab();
+  const server = await serve(l, project(l, SPINNERS));
+  try {
+    const detached = await measure(() => [server.pid]);
+    const c = client(l, "attach");
+    await waitFor(c, () => /working/.test(screenText(c)), 30_000, "spinners on screen");
+    const attached = await measure(() => [server.pid, c.pid]);
+    c.write("d");
+    await c.exited;
+    return { detached, attached };
+  } finally {
+    server.kill("SIGTERM");
+    await server.status;
+  }
+}
+
+async function tmuxCpu(): Promise<Cpu> {
+  await using l = lab();
+  const socket = `lazyshell-bench-server-${Deno.pid}`;
+  try {
+    const { client: c, serverPid } = await startTmux(l, socket, SPINNERS);
+    c.kill("SIGKILL"); // detached: tmux's server alone
+    await c.exited;
+    const detached = await measure(() => [serverPid]);
+    const again = l.store.create({ command: `exec tmux -L ${socket} -f /dev/null attach` });
+    await waitFor(again, () => /working/.test(screenText(again)), 30_000, "tmux attached");
+    const attached = await measure(() => [serverPid, again.pid]);
+    return { detached, attached };
+  } finally {
+    await tmuxCommand(l, socket, "kill-server");
+  }
+}
+
+const fmt = (n: number) => n.toFixed(1);
+
+console.log(`server: attach (16 sessions × 5000 lines, ${ATTACHES} attaches)`);
+const frames = await attachFrames();
+console.log(
+  `attach → first complete frame: p50 ${fmt(percentile(frames, 50))} ms, p95 ${
+    fmt(percentile(frames, 95))
+  } ms (target p95 ≤ 150 ms)`,
+);
+
+const { ls, bare } = await startups();
+console.log(
+  `client start-up: lazyshell ls p50 ${fmt(median(ls))} ms, deno run of an empty file p50 ${
+    fmt(median(bare))
+  } ms → ratio ${(median(ls) / median(bare)).toFixed(2)} (target ≤ 1.5)`,
+);
+
+const withTmux = await hasTmux();
+const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? "2");
+const ours: Cpu[] = [];
+const theirs: Cpu[] = [];
+for (let round = 1; round <= ROUNDS; round++) {
+  const a = await lazyshellCpu();
+  ours.push(a);
+  console.log(
+    `round ${round}: lazyshell server ${a.detached.toFixed(2)} % detached, server + client ${
+      a.attached.toFixed(2)
+    } % attached`,
+  );
+  if (!withTmux) continue;
+  const b = await tmuxCpu();
+  theirs.push(b);
+  console.log(
+    `round ${round}: tmux server ${b.detached.toFixed(2)} % detached, server + client ${
+      b.attached.toFixed(2)
+    } % attached`,
+  );
+}
+if (theirs.length > 0) {
+  const ratio = (k: keyof Cpu) => median(ours.map((o, i) => o[k] / theirs[i]![k])).toFixed(2);
+  console.log(
+    `CPU ratio lazyshell/tmux, 8 spinners: detached ${ratio("detached")} (target ≤ 1.0), ` +
+      `attached ${ratio("attached")} (target ≤ 1.2)`,
+  );
+}

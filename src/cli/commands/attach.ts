@@ -1,0 +1,26 @@
+/**
+ * The client commands in `--help`: `attach`, `ls`, `kill-server` (main.ts
+ * runs them before commander loads; these entries only document them and
+ * the `-L NAME` option).
+ */
+
+import type { Command } from "@commander-js/extra-typings";
+import type { ClientMode } from "../../server/protocol.ts";
+
+export function registerClient(program: Command, context: { version: string }): void {
+  const client = (mode: ClientMode) => async () => {
+    const { runClient } = await import("../../client/client.ts");
+    process.exitCode = await runClient({ mode, start: false, version: context.version });
+  };
+  program.addHelpText(
+    "after",
+    "\n`lazyshell` alone attaches to your server, starting it in the background when none runs.\n" +
+      "-L NAME (or $LAZYSHELL_SERVER) in front of any command picks another, independent server.",
+  );
+  program.command("attach").description("Attach to the running server").action(client("attach"));
+  program.command("ls").description("List the server's sessions, one a line").action(client("ls"));
+  program
+    .command("kill-server")
+    .description("End the server and every session it runs")
+    .action(client("kill-server"));
+}

@@ -1,0 +1,283 @@
+/**
+ * The client: what a person's terminal runs (`lazyshell`, `lazyshell
+ * attach`, `ls`, `kill-server`). It draws nothing itself: it puts the
+ * terminal in raw mode and the alternate screen, forwards what is typed and
+ * the terminal's size to the lasting server, writes what the server sends,
+ * and restores the terminal however it ends (detach, the server's end, a
+ * lost server, SIGTERM). Killing it loses nothing: the server keeps every
+ * session (docs/architecture.md, "Server and clients").
+ *
+ * Loads no npm package (tests/client_graph_test.ts): attaching costs about
+ * a bare Deno start-up.
+ */
+
+import { dataDir, type Env } from "../config/paths.ts";
+import { UserError } from "../errors.ts";
+import { ensureRuntimeRoot } from "../ipc/runtime_dir.ts";
+import { selfCommand } from "../plugin/self.ts";
+import { isAlive } from "../session/procinfo.ts";
+import { HostTerminal } from "../tui/host.ts";
+import { leaveSplash, showSplash, splashHandedOver } from "../tui/splash.ts";
+import { serverName, serverPaths } from "../server/paths.ts";
+import {
+  type ClientMode,
+  type ExitMessage,
+  frame,
+  FrameReader,
+  FrameType,
+  type HelloMessage,
+  parseExit,
+  parseWelcome,
+  SERVER_PROTOCOL,
+  text,
+  versionMismatch,
+} from "../server/protocol.ts";
+import { canConnect, ensureServer } from "../server/spawn.ts";
+
+export interface ClientOptions {
+  readonly mode: ClientMode;
+  /** `-L NAME`. */
+  readonly name?: string | undefined;
+  /** Start a server when none runs (plain `lazyshell`), with this project file. */
+  readonly start?: boolean;
+  readonly project?: string | undefined;
+  readonly version: string;
+}
+
+export async function runClient(options: ClientOptions): Promise<number> {
+  const env = Deno.env.toObject();
+  const name = serverName(env, options.name);
+  const paths = serverPaths(env, name);
+  const flag = name === "default" ? "" : ` -L ${name}`;
+  if (options.mode === "attach" && (!Deno.stdin.isTerminal() || !Deno.stdout.isTerminal())) {
+    throw new UserError("lazyshell needs a terminal; use `lazyshell serve` without one");
+  }
+  let started = false;
+  if (options.start) {
+    ensureRuntimeRoot(env);
+    if (!(await canConnect(paths.socket))) showSplash();
+    try {
+      started = await ensureServer({
+        paths,
+        name,
+        self: selfCommand(),
+        project: options.project,
+        cwd: Deno.cwd(),
+        env,
+        logFile: serverLog(env),
+      });
+    } catch (error) {
+      leaveSplash();
+      throw error;
+    }
+  }
+  let conn: Deno.UnixConn;
+  try {
+    conn = await Deno.connect({ transport: "unix", path: paths.socket });
+  } catch {
+    leaveSplash();
+    throw new UserError(
+      `No lazyshell server is running${flag ? ` named ${name}` : ""} (${paths.socket})` +
+        (options.mode === "attach" ? `: start one with \`lazyshell${flag}\`` : ""),
+    );
+  }
+  if (options.project && !started) {
+    console.error(`lazyshell: a server is already running: --project ${options.project} ignored`);
+  }
+  const host = new HostTerminal();
+  const size = host.size;
+  const hello: HelloMessage = {
+    protocol: SERVER_PROTOCOL,
+    version: options.version,
+    mode: options.mode,
+    cols: size.cols,
+    rows: size.rows,
+    tmux: Boolean(env.TMUX),
+    cwd: Deno.cwd(),
+  };
+  const link = new ClientLink(conn);
+  link.send(FrameType.Hello, hello);
+  if (options.mode !== "attach") return await oneShot(link, hello, name);
+  return await attached(link, host, hello, name, env);
+}
+
+/** `ls` and `kill-server`: print what the server says, exit with its code. */
+async function oneShot(link: ClientLink, hello: HelloMessage, name: string): Promise<number> {
+  let pid: number | null = null;
+  for await (const f of link.frames()) {
+    if (f.type === FrameType.Welcome) {
+      const welcome = parseWelcome(f.payload);
+      if (welcome.protocol !== SERVER_PROTOCOL) {
+        throw new UserError(versionMismatch(hello, welcome, name));
+      }
+      pid = welcome.pid;
+    } else if (f.type === FrameType.Output) {
+      await Deno.stdout.write(f.payload);
+    } else if (f.type === FrameType.Exit) {
+      const exit = parseExit(f.payload);
+      if (exit.message) console.error(`lazyshell: ${exit.message}`);
+      // kill-server returns once the server is gone: its sessions, sockets and directory too.
+      if (hello.mode === "kill-server" && pid !== null) await gone(pid, 10_000);
+      return exit.code;
+    }
+  }
+  throw new UserError("The lazyshell server closed the connection without an answer");
+}
+
+async function attached(
+  link: ClientLink,
+  host: HostTerminal,
+  hello: HelloMessage,
+  name: string,
+  env: Env,
+): Promise<number> {
+  let exit: ExitMessage | null = null;
+  let welcomed = false;
+  let serverPid: number | null = null;
+  const stop = Promise.withResolvers<void>();
+  const onWinch = () => {
+    const { cols, rows } = host.size;
+    link.send(FrameType.Resize, { cols, rows });
+  };
+  const onSignal = (signal: Deno.Signal) => () => {
+    exit = { reason: "detached", message: "", code: signal === "SIGTERM" ? 143 : 129 };
+    stop.resolve();
+  };
+  const signals = (["SIGTERM", "SIGHUP"] as const).map((s) => [s, onSignal(s)] as const);
+  try {
+    for (const [s, handler] of signals) Deno.addSignalListener(s, handler);
+    Deno.addSignalListener("SIGWINCH", onWinch);
+    const reading = (async () => {
+      for await (const f of link.frames()) {
+        if (f.type === FrameType.Output) host.write(text(f.payload));
+        else if (f.type === FrameType.Welcome) {
+          const welcome = parseWelcome(f.payload);
+          if (welcome.protocol !== SERVER_PROTOCOL) {
+            exit = {
+              reason: "version",
+              message: versionMismatch(hello, welcome, name),
+              code: 2,
+            };
+            break;
+          }
+          welcomed = true;
+          serverPid = welcome.pid;
+          host.enter(dataDir(env));
+          splashHandedOver();
+          // The terminal may have changed size between the hello and now.
+          onWinch();
+        } else if (f.type === FrameType.Exit) {
+          exit = parseExit(f.payload);
+          break;
+        }
+      }
+      stop.resolve();
+    })();
+    void forwardInput(link, stop.promise).then(() => {
+      // stdin ended (the terminal went away): leave as a detach.
+      exit ??= { reason: "detached", message: "", code: 0 };
+      stop.resolve();
+    });
+    await stop.promise;
+    link.close();
+    await reading.catch(() => {});
+  } finally {
+    Deno.removeSignalListener("SIGWINCH", onWinch);
+    for (const [s, handler] of signals) Deno.removeSignalListener(s, handler);
+    host.restore();
+    leaveSplash();
+  }
+  const end = exit as ExitMessage | null;
+  if (end === null) {
+    const flag = name === "default" ? "" : ` -L ${name}`;
+    console.error(
+      welcomed
+        ? `lazyshell: lost the server (it was killed or crashed; see its crash log in ` +
+          `${dataDir(env)}): \`lazyshell${flag}\` starts a new one`
+        : "lazyshell: the server closed the connection before attaching",
+    );
+    return 1;
+  }
+  // The server ends: the terminal comes back once its sessions and sockets are gone.
+  if ((end.reason === "server-exit" || end.reason === "killed") && serverPid !== null) {
+    await gone(serverPid, 10_000);
+  }
+  if (end.message) console.error(`lazyshell: ${end.message}`);
+  return end.code;
+}
+
+/** stdin → Input frames until EOF, an error (EIO: the terminal hung up) or `stop`. */
+async function forwardInput(link: ClientLink, stop: Promise<void>): Promise<void> {
+  const buf = new Uint8Array(64 * 1024);
+  let stopped = false;
+  void stop.then(() => (stopped = true));
+  while (!stopped) {
+    let n: number | null;
+    try {
+      n = await Promise.race([Deno.stdin.read(buf), stop.then(() => null)]);
+    } catch {
+      return;
+    }
+    if (n === null) return;
+    link.send(FrameType.Input, buf.slice(0, n));
+  }
+}
+
+async function gone(pid: number, ms: number): Promise<void> {
+  const deadline = performance.now() + ms;
+  while (isAlive(pid) && performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+function serverLog(env: Env): string {
+  const dir = dataDir(env);
+  try {
+    Deno.mkdirSync(dir, { recursive: true });
+  } catch { /* the spawn reports it */ }
+  return `${dir}/server.log`;
+}
+
+/** The client's end of the connection: ordered writes, frames in. */
+class ClientLink {
+  readonly #conn: Deno.UnixConn;
+  #chain: Promise<void> = Promise.resolve();
+  #closed = false;
+
+  constructor(conn: Deno.UnixConn) {
+    this.#conn = conn;
+  }
+
+  send(type: FrameType, payload: Uint8Array | object): void {
+    if (this.#closed) return;
+    const data = frame(type, payload);
+    this.#chain = this.#chain.then(async () => {
+      for (let n = 0; n < data.length && !this.#closed;) {
+        n += await this.#conn.write(data.subarray(n));
+      }
+    }).catch(() => {});
+  }
+
+  async *frames() {
+    const reader = new FrameReader();
+    const buf = new Uint8Array(256 * 1024);
+    for (;;) {
+      let n: number | null;
+      try {
+        n = await this.#conn.read(buf);
+      } catch {
+        return;
+      }
+      if (n === null) return;
+      yield* reader.push(buf.subarray(0, n));
+    }
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    try {
+      this.#conn.close();
+    } catch { /* closed */ }
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * argv → client (`lazyshell`, `lazyshell --project FILE`, `attach`, `ls`,
+ * `kill-server`), parsed here with no commander: the client must start in
+ * about a bare Deno start-up. `-L NAME` was already taken off by main.ts.
+ */
+
+import { UserError } from "../errors.ts";
+import type { ClientOptions } from "./client.ts";
+
+/** The client command `args` names, or null when it is another command. */
+export function clientCommand(args: readonly string[]): Omit<ClientOptions, "version"> | null {
+  const [first, ...rest] = args;
+  if (first === undefined) return { mode: "attach", start: true };
+  if (first === "--project" || first.startsWith("--project=")) {
+    const project = first === "--project" ? rest[0] : first.slice("--project=".length);
+    const extra = first === "--project" ? rest.slice(1) : rest;
+    if (!project) throw new UserError("--project needs a file");
+    if (extra.length > 0) throw new UserError(`Unexpected argument: ${extra[0]}`);
+    return { mode: "attach", start: true, project };
+  }
+  if (first === "attach" || first === "ls" || first === "kill-server") {
+    if (rest.some((a) => a === "-h" || a === "--help")) return null; // commander prints the help
+    if (rest.length > 0) throw new UserError(`Unexpected argument for ${first}: ${rest[0]}`);
+    return { mode: first, start: false };
+  }
+  return null;
+}
+
+/** `-L NAME` or `-LNAME` in front: which server; null when absent. */
+export function serverFlag(args: readonly string[]): { name: string | null; rest: string[] } {
+  const [first, second, ...rest] = args;
+  if (first === "-L") {
+    if (second === undefined) throw new UserError("-L needs a server name");
+    return { name: second, rest };
+  }
+  if (first?.startsWith("-L") && first.length > 2) {
+    return { name: first.slice(2), rest: second === undefined ? rest : [second, ...rest] };
+  }
+  return { name: null, rest: [...args] };
+}

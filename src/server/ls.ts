@@ -1,0 +1,18 @@
+/** `lazyshell ls`: the server's sessions, one a line, as tmux's `ls` prints them. */
+
+import type { RuntimeState } from "../model/runtime.ts";
+
+export function sessionList(state: RuntimeState): string {
+  return state.sessions.map((s) => {
+    const status = s.status === "exited"
+      ? `exited (${s.signal !== null ? `signal ${s.signal}` : `code ${s.exitCode}`})`
+      : "running";
+    const st = s.agentStatus;
+    const state = st === null
+      ? (s.agent === null ? "" : ": no status")
+      : `: ${st.state}${st.kind ? ` (${st.kind})` : ""}`;
+    const agent = s.agent === null && state === "" ? "" : ` ${s.agent ?? "-"}${state}`;
+    const group = s.group === null ? "" : ` [${s.group}]`;
+    return `${s.id} ${s.name}${group}: ${status}${agent} ${s.cols}x${s.rows} ${s.cwd}\n`;
+  }).join("");
+}

@@ -1,0 +1,133 @@
+/**
+ * The lasting server (`lazyshell serve`, and what `lazyshell` starts in the
+ * background when none runs): the runtime — sessions, emulators, detection,
+ * hook and control sockets, watchers, notifications, plugin children — and
+ * the attach socket clients draw through. It runs until SIGTERM, SIGINT or
+ * SIGHUP, `lazyshell kill-server`, or a client's quit; then it tells every
+ * client why, ends every session's processes and removes its sockets.
+ *
+ * Prints one `ready` line on stderr once everything listens (tests and
+ * scripts wait on it). An uncaught error is logged to `<data dir>/crash.log`
+ * and ends the server: its clients then say they lost it, in one line.
+ */
+
+import { dataDir } from "../config/paths.ts";
+import { UserError } from "../errors.ts";
+import { ensureRuntimeRoot } from "../ipc/runtime_dir.ts";
+import { launchProject } from "../runtime/project.ts";
+import { logTo } from "../runtime/notifications.ts";
+import { Runtime } from "../runtime/runtime.ts";
+import { startSockets } from "../runtime/sockets.ts";
+import { reportCrash } from "../tui/crash.ts";
+import { AttachServer, type EndRequest } from "./server.ts";
+import { serverName, serverPaths } from "./paths.ts";
+import type { ExitMessage } from "./protocol.ts";
+import { canConnect } from "./spawn.ts";
+
+export interface ServerOptions {
+  readonly project?: string | undefined;
+  /** `-L NAME` (default: $LAZYSHELL_SERVER or `default`). */
+  readonly name?: string | undefined;
+  readonly version: string;
+}
+
+const SIGNALS: readonly Deno.Signal[] = ["SIGTERM", "SIGINT", "SIGHUP"];
+
+export async function runServer(options: ServerOptions): Promise<number> {
+  const env = Deno.env.toObject();
+  const name = serverName(env, options.name);
+  const paths = serverPaths(env, name);
+  ensureRuntimeRoot(env);
+  if (await canConnect(paths.socket)) {
+    const flag = name === "default" ? "" : ` -L ${name}`;
+    throw new UserError(
+      `A lazyshell server${flag ? ` named ${name}` : ""} is already running ` +
+        `(${paths.socket}): attach with \`lazyshell${flag}\`, or end it with ` +
+        `\`lazyshell${flag} kill-server\``,
+    );
+  }
+  await using runtime = new Runtime();
+  const log = (line: string) => console.error(line);
+  const crash = (error: unknown) => {
+    console.error(reportCrash(() => {}, dataDir(env), error));
+    Deno.exit(70);
+  };
+  const onError = (e: ErrorEvent) => {
+    e.preventDefault();
+    crash(e.error);
+  };
+  const onRejection = (e: PromiseRejectionEvent) => {
+    e.preventDefault();
+    crash(e.reason);
+  };
+  globalThis.addEventListener("error", onError);
+  globalThis.addEventListener("unhandledrejection", onRejection);
+  for (const warning of runtime.loaded.warnings) log(`lazyshell: ${warning}`);
+  for (const problem of runtime.state.problems) log(`lazyshell: ${problem}`);
+  const sockets = await startSockets(runtime, logTo(runtime.env));
+  // After the sockets: project sessions get LAZYSHELL_SOCK like any other.
+  const started = launchProject(runtime, { cwd: Deno.cwd(), file: options.project });
+  await using attach = await AttachServer.listen({
+    runtime,
+    name,
+    socket: paths.socket,
+    version: options.version,
+    log: logTo(runtime.env),
+    stdoutSink: true,
+  });
+  const stop = Promise.withResolvers<EndRequest | { why: "signal"; signal: Deno.Signal }>();
+  const handlers = SIGNALS.map((signal) => {
+    const handler = () => stop.resolve({ why: "signal", signal });
+    Deno.addSignalListener(signal, handler);
+    return [signal, handler] as const;
+  });
+  void attach.ended.then((end) => stop.resolve(end));
+  console.error(
+    `lazyshell serve: ready (pid ${Deno.pid}, server ${name}: ${paths.socket}, ${
+      sockets.control ? `control: ${sockets.control.path}` : "control API off"
+    }, ${started.length} project session${started.length === 1 ? "" : "s"})`,
+  );
+  const end = await stop.promise;
+  for (const [s, handler] of handlers) Deno.removeSignalListener(s, handler);
+  const how = end.why === "signal" ? end.signal : end.why;
+  log(`lazyshell serve: ${how}, ending every session`);
+  await attach.goodbye((client) => goodbye(end, client));
+  globalThis.removeEventListener("error", onError);
+  globalThis.removeEventListener("unhandledrejection", onRejection);
+  removeLock(paths.lock);
+  return 0;
+}
+
+/** A starting client recreates it; leaving it would leave a file behind for nothing. */
+function removeLock(path: string): void {
+  try {
+    Deno.removeSync(path);
+  } catch { /* gone already */ }
+}
+
+function goodbye(
+  end: EndRequest | { why: "signal"; signal: Deno.Signal },
+  client: string,
+): ExitMessage {
+  switch (end.why) {
+    case "quit":
+      return end.by === client ? { reason: "server-exit", message: "", code: 0 } : {
+        reason: "server-exit",
+        message: "The lazyshell server was ended from another terminal (quit); " +
+          "its sessions ended with it",
+        code: 0,
+      };
+    case "kill-server":
+      return {
+        reason: "killed",
+        message: "The lazyshell server was ended by kill-server; its sessions ended with it",
+        code: 0,
+      };
+    case "signal":
+      return {
+        reason: "server-exit",
+        message: `The lazyshell server ended on ${end.signal}; its sessions ended with it`,
+        code: 1,
+      };
+  }
+}

@@ -1,0 +1,222 @@
+/**
+ * The wire between a client (the terminal a person runs `lazyshell` in)
+ * and the lasting server (docs/architecture.md, "Server and clients"). Pure:
+ * no runtime, no npm import, so the client stays a bare Deno start-up.
+ *
+ * Frames: one byte of type, four bytes of payload length (big-endian), the
+ * payload. Input and output carry raw terminal bytes; the others carry one
+ * JSON object. The first frame each way is a hello: its layout never
+ * changes, so a client and a server of different versions can always say
+ * so in one line instead of misbehaving.
+ */
+
+/** Bumped on any change to the frames or messages below. */
+export const SERVER_PROTOCOL = 1;
+
+/** Longest payload accepted in one frame (a pasted text, a full frame at 500x200). */
+export const MAX_FRAME = 4 * 1024 * 1024;
+
+export const FrameType = {
+  /** Client → server, first: HelloMessage. */
+  Hello: 1,
+  /** Client → server: bytes typed (stdin). */
+  Input: 2,
+  /** Client → server: the terminal's new size, ResizeMessage. */
+  Resize: 3,
+  /** Client → server: leave, the sessions keep running. */
+  Detach: 4,
+  /** Server → client, first: WelcomeMessage (or an Exit). */
+  Welcome: 10,
+  /** Server → client: bytes to write to the terminal as they are. */
+  Output: 11,
+  /** Server → client: the last frame; ExitMessage. */
+  Exit: 12,
+} as const;
+export type FrameType = typeof FrameType[keyof typeof FrameType];
+
+/** What the client wants. */
+export type ClientMode = "attach" | "ls" | "kill-server";
+
+export interface HelloMessage {
+  readonly protocol: number;
+  /** The client's lazyshell version (for the mismatch message). */
+  readonly version: string;
+  readonly mode: ClientMode;
+  readonly cols: number;
+  readonly rows: number;
+  /** The client's terminal is inside tmux: notifications need its passthrough. */
+  readonly tmux: boolean;
+  /** The client's working directory (new sessions start there). */
+  readonly cwd: string;
+}
+
+export interface WelcomeMessage {
+  readonly protocol: number;
+  readonly version: string;
+  readonly pid: number;
+}
+
+export interface ResizeMessage {
+  readonly cols: number;
+  readonly rows: number;
+}
+
+/** Why a client's connection ended: each has one line a person can act on. */
+export type ExitReason =
+  | "detached"
+  | "server-exit"
+  | "killed"
+  | "version"
+  | "error"
+  | "done";
+
+export interface ExitMessage {
+  readonly reason: ExitReason;
+  /** One line for the person at the terminal (empty: nothing to say). */
+  readonly message: string;
+  /** The client's exit code. */
+  readonly code: number;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export function frame(type: FrameType, payload: Uint8Array | string | object): Uint8Array {
+  const body = payload instanceof Uint8Array
+    ? payload
+    : encoder.encode(typeof payload === "string" ? payload : JSON.stringify(payload));
+  const out = new Uint8Array(5 + body.length);
+  out[0] = type;
+  new DataView(out.buffer).setUint32(1, body.length);
+  out.set(body, 5);
+  return out;
+}
+
+export interface Frame {
+  readonly type: number;
+  readonly payload: Uint8Array;
+}
+
+export class FrameError extends Error {}
+
+/** Splits a byte stream into frames; throws FrameError on a frame over MAX_FRAME. */
+export class FrameReader {
+  #buf = new Uint8Array(0);
+
+  push(chunk: Uint8Array): Frame[] {
+    if (this.#buf.length === 0) this.#buf = chunk.slice();
+    else {
+      const joined = new Uint8Array(this.#buf.length + chunk.length);
+      joined.set(this.#buf);
+      joined.set(chunk, this.#buf.length);
+      this.#buf = joined;
+    }
+    const out: Frame[] = [];
+    let at = 0;
+    while (this.#buf.length - at >= 5) {
+      const length = new DataView(this.#buf.buffer, this.#buf.byteOffset + at + 1, 4).getUint32(0);
+      if (length > MAX_FRAME) throw new FrameError(`Frame of ${length} bytes (limit ${MAX_FRAME})`);
+      if (this.#buf.length - at - 5 < length) break;
+      out.push({ type: this.#buf[at]!, payload: this.#buf.slice(at + 5, at + 5 + length) });
+      at += 5 + length;
+    }
+    this.#buf = at === 0 ? this.#buf : this.#buf.slice(at);
+    return out;
+  }
+}
+
+export function text(payload: Uint8Array): string {
+  return decoder.decode(payload);
+}
+
+function json(payload: Uint8Array): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(decoder.decode(payload));
+  } catch {
+    throw new FrameError("Not a JSON message");
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new FrameError("Not a JSON object");
+  }
+  return value as Record<string, unknown>;
+}
+
+function int(v: unknown, name: string, min: number, max: number): number {
+  if (typeof v !== "number" || !Number.isInteger(v) || v < min || v > max) {
+    throw new FrameError(`Bad ${name}: ${JSON.stringify(v)}`);
+  }
+  return v;
+}
+
+function str(v: unknown, name: string): string {
+  if (typeof v !== "string") throw new FrameError(`Bad ${name}: ${JSON.stringify(v)}`);
+  return v;
+}
+
+const MODES: readonly ClientMode[] = ["attach", "ls", "kill-server"];
+
+/**
+ * The protocol number of a hello, read first and alone: a hello of another
+ * protocol is still answered with a clear mismatch, whatever else it holds.
+ */
+export function helloProtocol(payload: Uint8Array): number {
+  return int(json(payload).protocol, "protocol", 0, 2 ** 31);
+}
+
+export function parseHello(payload: Uint8Array): HelloMessage {
+  const m = json(payload);
+  const mode = str(m.mode, "mode") as ClientMode;
+  if (!MODES.includes(mode)) throw new FrameError(`Bad mode: ${mode}`);
+  return {
+    protocol: int(m.protocol, "protocol", 0, 2 ** 31),
+    version: str(m.version, "version"),
+    mode,
+    cols: int(m.cols, "cols", 1, 10_000),
+    rows: int(m.rows, "rows", 1, 10_000),
+    tmux: m.tmux === true,
+    cwd: str(m.cwd, "cwd"),
+  };
+}
+
+export function parseWelcome(payload: Uint8Array): WelcomeMessage {
+  const m = json(payload);
+  return {
+    protocol: int(m.protocol, "protocol", 0, 2 ** 31),
+    version: str(m.version, "version"),
+    pid: int(m.pid, "pid", 0, 2 ** 31),
+  };
+}
+
+export function parseResize(payload: Uint8Array): ResizeMessage {
+  const m = json(payload);
+  return { cols: int(m.cols, "cols", 1, 10_000), rows: int(m.rows, "rows", 1, 10_000) };
+}
+
+const REASONS: readonly ExitReason[] = [
+  "detached",
+  "server-exit",
+  "killed",
+  "version",
+  "error",
+  "done",
+];
+
+export function parseExit(payload: Uint8Array): ExitMessage {
+  const m = json(payload);
+  const reason = str(m.reason, "reason") as ExitReason;
+  if (!REASONS.includes(reason)) throw new FrameError(`Bad reason: ${reason}`);
+  return { reason, message: str(m.message, "message"), code: int(m.code, "code", 0, 255) };
+}
+
+/** The one line a client prints when the server speaks another protocol. */
+export function versionMismatch(
+  client: { version: string; protocol: number },
+  server: { version: string; protocol: number },
+  name: string,
+): string {
+  const flag = name === "default" ? "" : ` -L ${name}`;
+  return `The running lazyshell server is version ${server.version} (protocol ${server.protocol}), ` +
+    `this client is ${client.version} (protocol ${client.protocol}): run \`lazyshell${flag} ` +
+    `kill-server\` to end it (its sessions end with it), or run lazyshell ${server.version}`;
+}

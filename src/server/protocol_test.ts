@@ -1,0 +1,91 @@
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import {
+  frame,
+  FrameError,
+  FrameReader,
+  FrameType,
+  helloProtocol,
+  MAX_FRAME,
+  parseExit,
+  parseHello,
+  parseResize,
+  parseWelcome,
+  SERVER_PROTOCOL,
+  versionMismatch,
+} from "./protocol.ts";
+
+const hello = {
+  protocol: SERVER_PROTOCOL,
+  version: "0.1.0",
+  mode: "attach" as const,
+  cols: 120,
+  rows: 32,
+  tmux: true,
+  cwd: "/work",
+};
+
+Deno.test("every message round-trips through a frame", () => {
+  const reader = new FrameReader();
+  const frames = reader.push(
+    new Uint8Array([
+      ...frame(FrameType.Hello, hello),
+      ...frame(FrameType.Welcome, { protocol: 1, version: "0.1.0", pid: 42 }),
+      ...frame(FrameType.Resize, { cols: 80, rows: 24 }),
+      ...frame(FrameType.Exit, { reason: "detached", message: "", code: 0 }),
+      ...frame(FrameType.Input, new Uint8Array([0x1b, 0x5b, 0x41])),
+    ]),
+  );
+  assert.deepEqual(frames.map((f) => f.type), [1, 10, 3, 12, 2]);
+  assert.deepEqual(parseHello(frames[0]!.payload), hello);
+  assert.deepEqual(parseWelcome(frames[1]!.payload), { protocol: 1, version: "0.1.0", pid: 42 });
+  assert.deepEqual(parseResize(frames[2]!.payload), { cols: 80, rows: 24 });
+  assert.deepEqual(parseExit(frames[3]!.payload), { reason: "detached", message: "", code: 0 });
+  assert.deepEqual([...frames[4]!.payload], [0x1b, 0x5b, 0x41]);
+});
+
+Deno.test("frames split anywhere in the byte stream come out whole and in order", () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.uint8Array({ maxLength: 300 }), { maxLength: 20 }),
+      fc.array(fc.integer({ min: 1, max: 50 }), { minLength: 1, maxLength: 10 }),
+      (payloads, cuts) => {
+        const bytes = new Uint8Array(payloads.flatMap((p) => [...frame(FrameType.Output, p)]));
+        const reader = new FrameReader();
+        const got: Uint8Array[] = [];
+        let at = 0;
+        for (let i = 0; at < bytes.length; i++) {
+          const n = cuts[i % cuts.length]!;
+          got.push(...reader.push(bytes.subarray(at, at + n)).map((f) => f.payload));
+          at += n;
+        }
+        assert.deepEqual(got.map((p) => [...p]), payloads.map((p) => [...p]));
+      },
+    ),
+  );
+});
+
+Deno.test("a frame over the limit and malformed messages are FrameErrors, never crashes", () => {
+  const big = new Uint8Array(5);
+  big[0] = FrameType.Input;
+  new DataView(big.buffer).setUint32(1, MAX_FRAME + 1);
+  assert.throws(() => new FrameReader().push(big), FrameError);
+  const bad = (o: unknown) => new TextEncoder().encode(JSON.stringify(o));
+  assert.throws(() => parseHello(bad({ ...hello, mode: "steal" })), /Bad mode/);
+  assert.throws(() => parseHello(bad({ ...hello, cols: 0 })), /Bad cols/);
+  assert.throws(() => parseHello(new TextEncoder().encode("{nope")), /Not a JSON/);
+  assert.throws(() => parseResize(bad([1, 2])), /Not a JSON object/);
+  assert.throws(() => parseExit(bad({ reason: "bored", message: "", code: 0 })), /Bad reason/);
+});
+
+Deno.test("a hello of another protocol still says which one it is", () => {
+  const future = { protocol: 99, version: "9.0.0", anything: { new: true } };
+  assert.equal(helloProtocol(new TextEncoder().encode(JSON.stringify(future))), 99);
+  const line = versionMismatch({ version: "9.0.0", protocol: 99 }, {
+    version: "0.1.0",
+    protocol: 1,
+  }, "work");
+  assert.match(line, /server is version 0\.1\.0 \(protocol 1\), this client is 9\.0\.0/);
+  assert.match(line, /`lazyshell -L work kill-server`/);
+  assert.doesNotMatch(line, /\n/);
+});

@@ -1,0 +1,336 @@
+/**
+ * The lasting server's attach socket (docs/architecture.md, "Server and
+ * clients"): any number of clients attach, each with its own TUI state
+ * (selection, tab, mode, marks) drawn here at its own size and sent as
+ * terminal bytes; keys and sizes come back. A client that leaves — detach,
+ * a closed window, SIGKILL, an SSH drop — only takes its TUI with it.
+ *
+ * Owns: the listener, one TuiApp per attached client, the plugin tabs (one
+ * set of plugin processes, shown by every client), and the notification
+ * sink (OSC 9/777 to each attached client's terminal). Must never die of a
+ * client: a bad frame or a client that stops reading closes that client.
+ */
+
+import { messageOf } from "../errors.ts";
+import { listenPrivate } from "../ipc/runtime_dir.ts";
+import { tmuxWrap } from "../notify/policy.ts";
+import type { Runtime } from "../runtime/runtime.ts";
+import { TuiApp } from "../tui/app.ts";
+import { layout } from "../tui/layout.ts";
+import { ptyHandover } from "../tui/plugin_handover.ts";
+import { startPluginTabs, type WiredPluginTabs } from "../tui/plugin_tabs.ts";
+import { Link } from "./link.ts";
+import {
+  type ExitMessage,
+  FrameType,
+  helloProtocol,
+  parseHello,
+  parseResize,
+  SERVER_PROTOCOL,
+  text,
+  versionMismatch,
+} from "./protocol.ts";
+import type { HelloMessage } from "./protocol.ts";
+import { sessionList } from "./ls.ts";
+
+export interface AttachServerOptions {
+  readonly runtime: Runtime;
+  /** The server's name (`-L`), for messages. */
+  readonly name: string;
+  readonly socket: string;
+  readonly version: string;
+  readonly log: (line: string) => void;
+  /** Start the plugin tabs (off in tests that need none). */
+  readonly plugins?: boolean;
+  /** With no client attached, notifications go to this process's stdout when it is a terminal. */
+  readonly stdoutSink?: boolean;
+}
+
+/** How the server was asked to end. */
+export type EndRequest =
+  | { readonly why: "quit"; readonly by: string }
+  | { readonly why: "kill-server" };
+
+interface Client {
+  readonly id: string;
+  readonly link: Link;
+  readonly hello: HelloMessage;
+  readonly app: TuiApp;
+  /** Typed bytes go here instead of the app while a plugin command holds the terminal. */
+  divert: ((text: string) => void) | null;
+  paused: boolean;
+  resizeListeners: Set<(cols: number, rows: number) => void>;
+  lastActive: number;
+}
+
+export class AttachServer implements AsyncDisposable {
+  readonly socket: string;
+  readonly #options: AttachServerOptions;
+  readonly #listener: Deno.UnixListener;
+  readonly #clients = new Map<string, Client>();
+  readonly #handlers = new Set<Promise<void>>();
+  readonly #ended = Promise.withResolvers<EndRequest>();
+  #plugins: WiredPluginTabs | null = null;
+  #pluginsStarted: Promise<void> = Promise.resolve();
+  #nextClient = 1;
+  #closed = false;
+
+  private constructor(options: AttachServerOptions, listener: Deno.UnixListener) {
+    this.#options = options;
+    this.socket = options.socket;
+    this.#listener = listener;
+  }
+
+  static async listen(options: AttachServerOptions): Promise<AttachServer> {
+    const listener = await listenPrivate(options.socket);
+    const server = new AttachServer(options, listener);
+    server.#updateSink();
+    if (options.plugins !== false) server.#pluginsStarted = server.#startPlugins();
+    server.#track(server.#accept());
+    return server;
+  }
+
+  /** Resolves when a client asks for the end of everything (`q` then `y`, kill-server). */
+  get ended(): Promise<EndRequest> {
+    return this.#ended.promise;
+  }
+
+  get clientCount(): number {
+    return this.#clients.size;
+  }
+
+  /** Tells every client why the server ends, and closes their connections. */
+  async goodbye(message: (client: string) => ExitMessage): Promise<void> {
+    const clients = [...this.#clients.values()];
+    const links = clients.map((c) => c.link);
+    for (const c of clients) c.link.send(FrameType.Exit, message(c.id));
+    await Promise.all(links.map((l) => Promise.race([l.flush(), delay(500)])));
+    for (const link of links) link.close();
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    try {
+      this.#listener.close();
+    } catch { /* closed */ }
+    for (const client of this.#clients.values()) client.link.close();
+    await Promise.allSettled([...this.#handlers]);
+    this.#options.runtime.notifications.setSink(null);
+    await this.#pluginsStarted;
+    await this.#plugins?.[Symbol.asyncDispose]();
+  }
+
+  #track(p: Promise<void>): void {
+    const task = p.catch((error) => this.#options.log(`attach server: ${messageOf(error)}`));
+    this.#handlers.add(task);
+    task.finally(() => this.#handlers.delete(task));
+  }
+
+  async #accept(): Promise<void> {
+    for (;;) {
+      let conn: Deno.UnixConn;
+      try {
+        conn = await this.#listener.accept();
+      } catch {
+        return; // closed
+      }
+      this.#track(this.#serve(new Link(conn)));
+    }
+  }
+
+  async #serve(link: Link): Promise<void> {
+    const frames = link.frames();
+    const first = await frames.next();
+    if (first.done) return;
+    const f = first.value;
+    if (f.type !== FrameType.Hello) return link.close();
+    const welcome = { protocol: SERVER_PROTOCOL, version: this.#options.version, pid: Deno.pid };
+    let protocol: number;
+    try {
+      protocol = helloProtocol(f.payload);
+    } catch {
+      return link.close();
+    }
+    if (protocol !== SERVER_PROTOCOL) {
+      let version = "unknown";
+      try {
+        version = String(JSON.parse(text(f.payload)).version ?? version);
+      } catch { /* the protocol number was enough */ }
+      link.send(
+        FrameType.Exit,
+        {
+          reason: "version",
+          message: versionMismatch({ version, protocol }, welcome, this.#options.name),
+          code: 2,
+        } satisfies ExitMessage,
+      );
+      await link.flush();
+      return link.close();
+    }
+    let hello: HelloMessage;
+    try {
+      hello = parseHello(f.payload);
+    } catch {
+      return link.close();
+    }
+    link.send(FrameType.Welcome, welcome);
+    switch (hello.mode) {
+      case "ls":
+        link.send(FrameType.Output, sessionList(this.#options.runtime.state));
+        link.send(FrameType.Exit, { reason: "done", message: "", code: 0 } satisfies ExitMessage);
+        await link.flush();
+        return link.close();
+      case "kill-server":
+        link.send(FrameType.Exit, { reason: "done", message: "", code: 0 } satisfies ExitMessage);
+        await link.flush();
+        link.close();
+        this.#ended.resolve({ why: "kill-server" });
+        return;
+      case "attach":
+        return await this.#attach(link, hello, frames);
+    }
+  }
+
+  async #attach(
+    link: Link,
+    hello: HelloMessage,
+    frames: AsyncGenerator<{ type: number; payload: Uint8Array }>,
+  ): Promise<void> {
+    const id = `client-${this.#nextClient++}`;
+    const runtime = this.#options.runtime;
+    let client: Client | null = null;
+    const app = new TuiApp({
+      runtime,
+      client: id,
+      cols: hello.cols,
+      rows: hello.rows,
+      cwd: hello.cwd,
+      write: (t) => {
+        if (!client?.paused) link.send(FrameType.Output, t);
+      },
+      detach: () => {
+        link.send(FrameType.Exit, { reason: "detached", message: "", code: 0 });
+        void link.flush().then(() => link.close());
+      },
+      ...(this.#plugins ? { tabs: this.#plugins.tabs } : {}),
+    });
+    client = {
+      id,
+      link,
+      hello,
+      app,
+      divert: null,
+      paused: false,
+      resizeListeners: new Set(),
+      lastActive: performance.now(),
+    };
+    this.#clients.set(id, client);
+    this.#updateSink();
+    void app.done.then(() => {
+      // `q` (and `y` while sessions run): the end of the server, for every client.
+      if (!link.closed) this.#ended.resolve({ why: "quit", by: id });
+    });
+    try {
+      app.start();
+      for await (const f of frames) {
+        client.lastActive = performance.now();
+        if (f.type === FrameType.Input) {
+          const t = text(f.payload);
+          if (client.divert) client.divert(t);
+          else {
+            app.feed(t);
+            this.#plugins?.follow(app.state.tab, app.state.selected);
+          }
+        } else if (f.type === FrameType.Resize) {
+          const { cols, rows } = parseResize(f.payload);
+          app.resize(cols, rows);
+          for (const listener of client.resizeListeners) listener(cols, rows);
+        } else if (f.type === FrameType.Detach) {
+          link.send(FrameType.Exit, { reason: "detached", message: "", code: 0 });
+          await link.flush();
+          break;
+        }
+      }
+    } catch (error) {
+      this.#options.log(`client ${id}: ${messageOf(error)}`);
+    } finally {
+      link.close();
+      this.#clients.delete(id);
+      app[Symbol.dispose]();
+      runtime.forgetClient(id);
+      this.#updateSink();
+    }
+  }
+
+  /** OSC 9/777 to every attached client's terminal (none attached: no channel). */
+  #updateSink(): void {
+    const notifications = this.#options.runtime.notifications;
+    if (this.#clients.size === 0) {
+      return this.#options.stdoutSink ? notifications.useStdout() : notifications.setSink(null);
+    }
+    notifications.setSink((osc) => {
+      for (const client of this.#clients.values()) {
+        client.link.send(FrameType.Output, client.hello.tmux ? tmuxWrap(osc) : osc);
+      }
+    });
+  }
+
+  /** The client a plugin's interactive command and `select_session` go to. */
+  #latest(): Client | null {
+    let best: Client | null = null;
+    for (const c of this.#clients.values()) if (!best || c.lastActive > best.lastActive) best = c;
+    return best;
+  }
+
+  async #startPlugins(): Promise<void> {
+    const runtime = this.#options.runtime;
+    const cols = runtime.config.default_size.cols;
+    const rows = runtime.config.default_size.rows;
+    const body = layout(cols, rows).body;
+    try {
+      this.#plugins = await startPluginTabs(runtime, {
+        width: body.width,
+        height: body.height,
+        select: (id) => this.#latest()?.app.dispatch({ type: "select", id }),
+        selected: () => runtime.focus.selected,
+        handover: ptyHandover({
+          write: (t) => this.#latest()?.link.send(FrameType.Output, t),
+          size: () => {
+            const c = this.#latest();
+            return c ? { cols: c.app.state.cols, rows: c.app.state.rows } : { cols, rows };
+          },
+          divert: (sink) => {
+            const c = this.#latest();
+            if (c) c.divert = sink;
+          },
+          pause: () => {
+            const c = this.#latest();
+            if (c) c.paused = true;
+          },
+          resume: () => {
+            for (const c of this.#clients.values()) {
+              if (!c.paused) continue;
+              c.paused = false;
+              c.app.redraw();
+            }
+          },
+          onResize: (listener) => {
+            const c = this.#latest();
+            c?.resizeListeners.add(listener);
+            return { [Symbol.dispose]: () => c?.resizeListeners.delete(listener) };
+          },
+        }),
+      });
+    } catch (error) {
+      this.#options.log(`plugin tabs: ${messageOf(error)}`);
+      return;
+    }
+    for (const client of this.#clients.values()) client.app.setTabs(this.#plugins.tabs);
+    for (const problem of this.#plugins.problems) this.#options.log(`plugin tabs: ${problem}`);
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,237 @@
+/**
+ * End to end: the lasting server and its clients, as a person uses them.
+ * Each client is the real program (`deno run -A main.ts`) in a real PTY,
+ * read through the headless emulator; the server is the real background
+ * process `lazyshell` starts. No tmux, no sleeps: waits are on screen
+ * text, files and process state.
+ */
+
+import assert from "node:assert/strict";
+import { SessionStore } from "../src/session/store.ts";
+import type { Session } from "../src/session/session.ts";
+import { isAlive } from "../src/session/procinfo.ts";
+import { screenText, testEnv, waitFor, waitForText } from "../src/session/test_util.ts";
+
+const ROOT = new URL("..", import.meta.url).pathname;
+const MAIN = `${ROOT}main.ts`;
+const WAIT = 30_000;
+
+interface Lab extends AsyncDisposable {
+  readonly dir: string;
+  readonly env: Record<string, string>;
+  readonly store: SessionStore;
+  /** A client in a PTY of this size: `lazyshell [args]`. */
+  client(cols: number, rows: number, ...args: string[]): Session;
+  /** `lazyshell <args>` as a plain subprocess. */
+  run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
+  /** The server's pid, from its ready line. */
+  serverPid(): number;
+}
+
+function lab(): Lab {
+  const dir = Deno.makeTempDirSync({ prefix: "lazyshell-server-e2e-" });
+  Deno.mkdirSync(`${dir}/config/lazyshell`, { recursive: true });
+  Deno.mkdirSync(`${dir}/run`, { mode: 0o700 });
+  Deno.writeTextFileSync(
+    `${dir}/config/lazyshell/config.yml`,
+    `notify:\n  fallback_command: "cat >> ${dir}/notified"\n  rate_limit_seconds: 0\n`,
+  );
+  const env = testEnv({
+    SHELL: "/bin/bash",
+    XDG_CONFIG_HOME: `${dir}/config`,
+    XDG_DATA_HOME: `${dir}/data`,
+    XDG_RUNTIME_DIR: `${dir}/run`,
+  });
+  const store = new SessionStore({ shell: "/bin/bash", env, cwd: ROOT });
+  const run = async (...args: string[]) => {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "--quiet", MAIN, ...args],
+      env,
+      clearEnv: true,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const decode = (b: Uint8Array) => new TextDecoder().decode(b);
+    return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
+  };
+  return {
+    dir,
+    env,
+    store,
+    client: (cols, rows, ...args) =>
+      store.create({
+        command: `exec ${Deno.execPath()} run -A --quiet ${MAIN} ${args.join(" ")}`,
+        cols,
+        rows,
+      }),
+    run,
+    serverPid() {
+      const log = Deno.readTextFileSync(`${dir}/data/lazyshell/server.log`);
+      const pids = [...log.matchAll(/ready \(pid (\d+)/g)].map((m) => Number(m[1]));
+      return pids.at(-1)!;
+    },
+    async [Symbol.asyncDispose]() {
+      await run("kill-server");
+      await store[Symbol.asyncDispose]();
+      Deno.removeSync(dir, { recursive: true });
+    },
+  };
+}
+
+const CTRL_RIGHT_BRACKET = "\x1d";
+const BLOCKED =
+  "printf '\\033]7501;state=blocked:kind=permission:msg=QXBwbHk/\\033\\\\'; sleep 600";
+
+/** The session's inner shell shows a prompt on a pane row. */
+const innerPrompt = (s: Session) => screenText(s).split("\n").some((l) => /│\S*[$#]\s*$/.test(l));
+
+Deno.test("sessions outlive their clients: detach, ls, attach at another size, SIGKILL the client, then the server", async () => {
+  await using l = lab();
+  const a = l.client(100, 30);
+  await waitForText(a, "No sessions", WAIT);
+  // Two sessions: a shell that prints, and a program declaring it is blocked.
+  a.write("n");
+  await waitFor(a, () => innerPrompt(a), WAIT, "first shell");
+  a.write("echo first-$((6*7))\r");
+  await waitForText(a, "first-42", WAIT);
+  a.write(CTRL_RIGHT_BRACKET + "n");
+  await waitForText(a, "bash-2", WAIT);
+  await waitFor(a, () => innerPrompt(a), WAIT, "second shell");
+  a.write(`${BLOCKED}\r`);
+  await waitForText(a, "‼", WAIT);
+  a.write(CTRL_RIGHT_BRACKET + "d");
+  await a.exited;
+  assert.equal(a.exitCode, 0, screenText(a));
+  assert.doesNotMatch(
+    screenText(a),
+    /lazyshell/,
+    "the terminal is given back (no alternate screen)",
+  );
+
+  const ls = await l.run("ls");
+  assert.equal(ls.code, 0, ls.stderr);
+  const rows = ls.stdout.trimEnd().split("\n");
+  assert.equal(rows.length, 2, ls.stdout);
+  assert.match(rows[0]!, /^session-1 bash: running/);
+  assert.match(rows[1]!, /^session-2 bash-2: running .*: blocked \(permission\)/);
+
+  // Another terminal, another size: the same sessions, the marker and both screens.
+  const b = l.client(80, 24, "attach");
+  await waitForText(b, "‼", WAIT);
+  await waitForText(b, "first-42", WAIT); // session-1 is selected: its screen is there
+  b.write("j");
+  await waitForText(b, "Apply?", WAIT); // the blocked one's reason and screen
+  // Output that keeps coming while no client is attached.
+  b.write("k\r");
+  b.write("for i in $(seq 1 600); do echo tick-$i; sleep 0.05; done\r");
+  await waitForText(b, "tick-3", WAIT);
+  const client = b.pid;
+  Deno.kill(client, "SIGKILL");
+  await b.exited;
+  const before = (await l.run("ls")).stdout;
+  assert.match(before, /session-1 bash: running/, "SIGKILL of a client ends no session");
+  const c = l.client(90, 26, "attach");
+  await waitFor(
+    c,
+    () => {
+      const ticks = [...screenText(c).matchAll(/tick-(\d+)/g)].map((m) => Number(m[1]));
+      return Math.max(0, ...ticks) > 20;
+    },
+    WAIT,
+    "ticks printed while detached",
+  );
+
+  // The server dies: the client says so in one line and gives the terminal back.
+  const server = l.serverPid();
+  Deno.kill(server, "SIGKILL");
+  await c.exited;
+  assert.equal(c.exitCode, 1);
+  const said = screenText(c).split("\n").filter((line) => line.includes("lost the server"));
+  assert.equal(said.length, 1, screenText(c));
+  await waitFor(c, () => !isAlive(server), WAIT, "server gone");
+
+  // The next lazyshell starts a new server cleanly over the stale socket.
+  const d = l.client(100, 30);
+  await waitForText(d, "No sessions", WAIT);
+  d.write("q");
+  await d.exited;
+  assert.equal(d.exitCode, 0);
+  const left = [...Deno.readDirSync(`${l.dir}/run/lazyshell`)].map((e) => e.name);
+  assert.deepEqual(left, [], "nothing left behind after the last quit");
+});
+
+Deno.test("two clients at once: own selection, typing shows in both, the PTY follows the latest", async () => {
+  await using l = lab();
+  const a = l.client(120, 34);
+  await waitForText(a, "No sessions", WAIT);
+  a.write("n");
+  await waitFor(a, () => innerPrompt(a), WAIT, "shell");
+  a.write(CTRL_RIGHT_BRACKET + "n");
+  await waitForText(a, "bash-2", WAIT);
+  const b = l.client(90, 26, "attach");
+  await waitForText(b, "bash-2", WAIT);
+  // b's own selection: session-1 (the first); a's stays on bash-2.
+  b.write("\r");
+  await waitForText(b, "TERMINAL", WAIT);
+  b.write("echo typed-in-b\r");
+  await waitForText(b, "typed-in-b", WAIT);
+  // b typed last into session-1: its PTY has b's pane size.
+  const size = async () =>
+    /session-1 bash: running (\d+)x\d+/.exec((await l.run("ls")).stdout)?.[1];
+  const bCols = Number(await size());
+  a.write(CTRL_RIGHT_BRACKET + "k"); // a looks at session-1: b's typing is there too
+  await waitForText(a, "typed-in-b", WAIT);
+  // a focused it last: it takes a's size; what a types shows in b.
+  a.write("\r");
+  await waitForText(a, "TERMINAL", WAIT);
+  a.write("echo typed-in-a\r");
+  await waitForText(b, "typed-in-a", WAIT);
+  const aCols = Number(await size());
+  assert.ok(aCols > bCols, `a's pane is wider: ${aCols} vs ${bCols}`);
+  // Quit from a ends the server; b is told in one line.
+  a.write(CTRL_RIGHT_BRACKET + "q");
+  await waitForText(a, "still running", WAIT);
+  a.write("y");
+  await Promise.all([a.exited, b.exited]);
+  assert.equal(a.exitCode, 0);
+  assert.match(screenText(b), /ended from another terminal/);
+});
+
+Deno.test("with no client attached, ctl and notifications keep working; kill-server leaves nothing", async () => {
+  await using l = lab();
+  Deno.writeTextFileSync(
+    `${l.dir}/config/lazyshell/config.yml`,
+    `control:\n  enabled: true\nnotify:\n  fallback_command: "cat >> ${l.dir}/notified"\n` +
+      "  rate_limit_seconds: 0\n",
+  );
+  const a = l.client(100, 30);
+  await waitForText(a, "No sessions", WAIT);
+  a.write("d");
+  await a.exited;
+  const made = await l.run("ctl", "new", "--name", "later", "--command", `sleep 1; ${BLOCKED}`);
+  assert.equal(made.code, 0, made.stderr);
+  const waited = await l.run("ctl", "wait", "later", "--state", "blocked", "--timeout", "30");
+  assert.equal(waited.code, 0, waited.stderr);
+  await waitFor(
+    a,
+    () => {
+      try {
+        return Deno.readTextFileSync(`${l.dir}/notified`).includes("later: needs you");
+      } catch {
+        return false;
+      }
+    },
+    WAIT,
+    "the fallback notification",
+  );
+  const pid = l.serverPid();
+  const killed = await l.run("kill-server");
+  assert.equal(killed.code, 0, killed.stderr);
+  assert.equal(isAlive(pid), false, "kill-server returns once the server is gone");
+  const left = [...Deno.readDirSync(`${l.dir}/run/lazyshell`)].map((e) => e.name);
+  assert.deepEqual(left, []);
+  const none = await l.run("ls");
+  assert.equal(none.code, 2);
+  assert.match(none.stderr, /^lazyshell: No lazyshell server is running/);
+});
