@@ -119,11 +119,13 @@ Deno.test("sessions outlive their clients: detach, ls, attach at another size, S
   // Another terminal, another size: the same sessions, the marker and both screens.
   const b = l.client(80, 24, "attach");
   await waitForText(b, "‼", WAIT);
-  await waitForText(b, "first-42", WAIT); // session-1 is selected: its screen is there
-  b.write("j");
-  await waitForText(b, "Apply?", WAIT); // the blocked one's reason and screen
+  await waitForText(b, "Apply?", WAIT); // the blocked one's reason
+  // Where the last client left: bash-2 is selected again.
+  assert.ok(screenText(b).split("\n").some((row) => /^▌.*bash-2/.test(row)), screenText(b));
+  b.write("k");
+  await waitForText(b, "first-42", WAIT); // session-1's screen is there too
   // Output that keeps coming while no client is attached.
-  b.write("k\r");
+  b.write("\r");
   b.write("for i in $(seq 1 600); do echo tick-$i; sleep 0.05; done\r");
   await waitForText(b, "tick-3", WAIT);
   const client = b.pid;
@@ -234,4 +236,53 @@ Deno.test("with no client attached, ctl and notifications keep working; kill-ser
   const none = await l.run("ls");
   assert.equal(none.code, 2);
   assert.match(none.stderr, /^lazyshell: No lazyshell server is running/);
+});
+
+Deno.test("notifications reach each attached client's terminal, tmux-wrapped where it runs in tmux, never for a session one types into", async () => {
+  await using l = lab();
+  Deno.writeTextFileSync(
+    `${l.dir}/config/lazyshell/config.yml`,
+    "control:\n  enabled: true\nnotify:\n  rate_limit_seconds: 0\n",
+  );
+  // Two clients started at once: one server.
+  const a = l.store.create({
+    command: `TMUX=/tmp/fake-tmux,1,0 exec ${Deno.execPath()} run -A --quiet ${MAIN}`,
+    cols: 100,
+    rows: 30,
+  });
+  const b = l.client(100, 30);
+  await waitForText(a, "No sessions", WAIT);
+  await waitForText(b, "No sessions", WAIT);
+  const logFile = `${l.dir}/data/lazyshell/server.log`;
+  await waitFor(a, () => /ready \(pid/.test(Deno.readTextFileSync(logFile)), WAIT, "ready line");
+  const log = Deno.readTextFileSync(logFile);
+  assert.equal([...log.matchAll(/ready \(pid/g)].length, 1, `one server for two starts:\n${log}`);
+  assert.doesNotMatch(log, /already running/);
+  const socket = Deno.statSync(`${l.dir}/run/lazyshell/server-default.sock`);
+  assert.equal(socket.mode! & 0o777, 0o600);
+  assert.equal(Deno.statSync(`${l.dir}/run/lazyshell`).mode! & 0o777, 0o700);
+  let rawA = "";
+  let rawB = "";
+  using _ta = a.tap((d) => (rawA += d));
+  using _tb = b.tap((d) => (rawB += d));
+  // b types into "typed": its blocked state notifies nobody.
+  const typed = await l.run("ctl", "new", "--name", "typed", "--command", `read -r _; ${BLOCKED}`);
+  assert.equal(typed.code, 0, typed.stderr);
+  await waitForText(b, "typed", WAIT);
+  b.write("\r");
+  await waitForText(b, "TERMINAL", WAIT);
+  b.write("go\r");
+  await waitForText(b, "‼", WAIT);
+  // A later one that nobody types into notifies both (after the first: the fence).
+  const later = await l.run("ctl", "new", "--name", "later", "--command", `sleep 0.5; ${BLOCKED}`);
+  assert.equal(later.code, 0, later.stderr);
+  const osc = "\x1b]9;later: needs you — Apply?";
+  await waitFor(a, () => rawA.includes(osc.replaceAll("\x1b", "\x1b\x1b")), WAIT, "OSC 9 for a");
+  await waitFor(b, () => rawB.includes(osc), WAIT, "OSC 9 for b");
+  assert.ok(rawA.includes("\x1bPtmux;"), "a's terminal is inside tmux: passthrough");
+  assert.ok(!rawB.includes("\x1bPtmux;"), "b's is not");
+  for (const raw of [rawA, rawB]) assert.ok(!raw.includes("typed: needs you"), "typed");
+  b.write(CTRL_RIGHT_BRACKET + "d");
+  a.write("d");
+  await Promise.all([a.exited, b.exited]);
 });

@@ -15,7 +15,7 @@ import { messageOf } from "../errors.ts";
 import { listenPrivate } from "../ipc/runtime_dir.ts";
 import { tmuxWrap } from "../notify/policy.ts";
 import type { Runtime } from "../runtime/runtime.ts";
-import { TuiApp } from "../tui/app.ts";
+import { TuiApp, type ViewPlace } from "../tui/app.ts";
 import { layout } from "../tui/layout.ts";
 import { ptyHandover } from "../tui/plugin_handover.ts";
 import { startPluginTabs, type WiredPluginTabs } from "../tui/plugin_tabs.ts";
@@ -73,6 +73,8 @@ export class AttachServer implements AsyncDisposable {
   #plugins: WiredPluginTabs | null = null;
   #pluginsStarted: Promise<void> = Promise.resolve();
   #nextClient = 1;
+  /** Where the last client to leave was looking: the next attach starts there. */
+  #place: ViewPlace | null = null;
   #closed = false;
 
   private constructor(options: AttachServerOptions, listener: Deno.UnixListener) {
@@ -214,6 +216,7 @@ export class AttachServer implements AsyncDisposable {
         void link.flush().then(() => link.close());
       },
       ...(this.#plugins ? { tabs: this.#plugins.tabs } : {}),
+      resume: this.#place,
     });
     client = {
       id,
@@ -257,6 +260,7 @@ export class AttachServer implements AsyncDisposable {
     } finally {
       link.close();
       this.#clients.delete(id);
+      this.#place = app.place;
       app[Symbol.dispose]();
       runtime.forgetClient(id);
       this.#updateSink();

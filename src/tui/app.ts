@@ -51,6 +51,14 @@ export interface TuiAppOptions {
   readonly client?: string;
   /** `d`: leave this client, the sessions keep running (default: like quit). */
   readonly detach?: () => void;
+  /** What the last client that left was looking at: a new attach starts there. */
+  readonly resume?: ViewPlace | null;
+}
+
+/** Where a client was: its selected session and tab. */
+export interface ViewPlace {
+  readonly selected: string | null;
+  readonly tab: number;
 }
 
 export class TuiApp implements Disposable {
@@ -88,6 +96,7 @@ export class TuiApp implements Disposable {
   #immediate = false;
   #done = Promise.withResolvers<number>();
   readonly #effects: EffectContext;
+  readonly #resume: ViewPlace | null;
   #disposed = false;
 
   constructor(options: TuiAppOptions) {
@@ -95,6 +104,7 @@ export class TuiApp implements Disposable {
     this.#write = options.write;
     this.#now = options.now ?? Date.now;
     this.#tabs = options.tabs ?? [];
+    this.#resume = options.resume ?? null;
     this.#effects = {
       runtime: options.runtime,
       client: options.client ?? LOCAL_CLIENT,
@@ -129,7 +139,13 @@ export class TuiApp implements Disposable {
     this.#subs.push(runtime.onOutput((id) => this.#onOutput(id)));
     this.#watchTabs();
     this.#syncRows();
+    if (this.#resume) this.dispatch({ type: "resume", ...this.#resume });
     this.#render();
+  }
+
+  /** Where this client is now (kept by the server for the next attach). */
+  get place(): ViewPlace {
+    return { selected: this.state.selected, tab: this.state.tab };
   }
 
   /**

@@ -16,6 +16,8 @@ export type TuiEvent =
   | { readonly type: "sessions"; readonly sessions: readonly SessionView[] }
   /** A session the user asked for exists now: select it and type into it. */
   | { readonly type: "created"; readonly id: string }
+  /** Where the last client left (a new attach starts there), when it still exists. */
+  | { readonly type: "resume"; readonly selected: string | null; readonly tab: number }
   /** Select a session (e.g. the new one after a restart), staying in navigation mode. */
   | { readonly type: "select"; readonly id: string }
   /** The scrollback view of a session moved to `offset` lines up. */

@@ -54,6 +54,12 @@ function reduce(s: TuiState, e: TuiEvent, keymap: Keymap, fx: TuiEffect[]): TuiS
     case "created":
       if (!s.sessions.some((r) => r.id === e.id)) return s;
       return { ...s, selected: e.id, mode: "terminal", tab: 0, overlay: null };
+    case "resume": {
+      const selected = e.selected !== null && s.sessions.some((r) => r.id === e.selected)
+        ? e.selected
+        : s.selected;
+      return { ...s, selected, tab: e.tab >= 0 && e.tab <= s.tabs.length ? e.tab : s.tab };
+    }
     case "select":
       return s.sessions.some((r) => r.id === e.id) ? { ...s, selected: e.id } : s;
     case "scrolled":

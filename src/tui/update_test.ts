@@ -305,3 +305,13 @@ Deno.test("a sessions sync that brings nothing new leaves the state as it was (n
   const renamed = [row("a", { name: "z" }), same[1]!];
   assert.notEqual(update(s, { type: "sessions", sessions: renamed }, keymap).state, s);
 });
+
+Deno.test("resume puts a new client where the last one left, when that still exists", () => {
+  const s = withSessions([row("a"), row("b")], {
+    tabs: [{ id: "agents", title: "Agents", capturing: false, commands: [] }],
+  });
+  const back = run(s, { type: "resume", selected: "b", tab: 1 }).state;
+  assert.deepEqual([back.selected, back.tab], ["b", 1]);
+  const gone = run(s, { type: "resume", selected: "zz", tab: 7 }).state;
+  assert.deepEqual([gone.selected, gone.tab], ["a", 0]);
+});
