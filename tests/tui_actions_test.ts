@@ -83,3 +83,29 @@ Deno.test("n, r, v, W and x act on real sessions", async () => {
   assert.equal(runtime.store.list().length, 0);
   assert.equal(app.state.selected, null);
 });
+
+Deno.test("x asks before ending a program running in a session; n keeps it, y ends it", async () => {
+  await using t = setup();
+  const { runtime, app } = t;
+  app.feed("n");
+  const session = runtime.store.list()[0]!;
+  await waitForText(session, /[$#]\s*$/, WAIT);
+  session.write("sleep 300\r");
+  await waitFor(
+    session,
+    () => (session.foreground()?.comm ?? "") === "sleep",
+    WAIT,
+    "sleep in the foreground",
+  );
+  app.feed("\x1d");
+  app.feed("x");
+  const overlay = app.state.overlay;
+  assert.ok(overlay?.type === "confirm-kill", JSON.stringify(overlay));
+  assert.match(overlay.what, /running sleep/);
+  app.feed("n");
+  assert.equal(app.state.overlay, null);
+  assert.equal(session.status, "running", "n keeps it");
+  app.feed("x");
+  app.feed("y");
+  assert.ok(await within(session.exited, WAIT), "y ended it");
+});

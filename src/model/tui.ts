@@ -21,6 +21,8 @@ export type Overlay =
     readonly text: string;
   }
   | { readonly type: "confirm-quit"; readonly running: number }
+  /** `x` on a session running an agent or a program: say what ends, ask. */
+  | { readonly type: "confirm-kill"; readonly target: string; readonly what: string }
   | { readonly type: "restart-choice"; readonly target: string; readonly group: string };
 
 export interface TabInfo {

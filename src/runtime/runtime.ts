@@ -47,6 +47,9 @@ export interface Focus {
 
 const NO_FOCUS: Focus = { selected: null, terminal: false };
 
+/** Output this soon after a resize is the program redrawing for the new size, not news. */
+const RESIZE_REDRAW_MS = 500;
+
 export class Runtime implements AsyncDisposable {
   readonly env: Env;
   readonly loaded: LoadedConfig;
@@ -64,6 +67,8 @@ export class Runtime implements AsyncDisposable {
   #disposers: (() => void | Promise<void>)[] = [];
   /** What each attached client looks at, the most recent last. */
   #focuses = new Map<string, Focus>();
+  /** When each session was last resized: what a shell redraws for it is not new output (●). */
+  #resizedAt = new Map<string, number>();
   /** Which client a session's PTY size follows (tmux's "latest": who last typed into or focused it). */
   #sizeOwners = new Map<string, string>();
 
@@ -218,14 +223,19 @@ export class Runtime implements AsyncDisposable {
         });
       case "removed":
         this.#sizeOwners.delete(e.id);
+        this.#resizedAt.delete(e.id);
         return this.#dispatch({ type: "session-removed", id: e.id });
       case "session": {
         const id = e.session.id;
         const ev = e.event;
         if (ev.type === "output") {
           this.#output(id);
-          this.#dispatch({ type: "output", id, at: Date.now() });
+          const at = Date.now();
+          if (at - (this.#resizedAt.get(id) ?? -Infinity) > RESIZE_REDRAW_MS) {
+            this.#dispatch({ type: "output", id, at });
+          }
         } else if (ev.type === "resize") {
+          this.#resizedAt.set(id, Date.now());
           this.#output(id);
           this.#dispatch({ type: "session-resized", id, cols: ev.cols, rows: ev.rows });
         } else if (ev.type === "alt-screen") {

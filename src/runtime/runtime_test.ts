@@ -60,3 +60,27 @@ Deno.test("Runtime: broken user manifests are the state's problems", async () =>
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("Runtime: what a program redraws for a resize is not new output (no ●)", async () => {
+  const dir = await Deno.makeTempDir();
+  const runtime = new Runtime({
+    env: testEnv({ XDG_DATA_HOME: dir, XDG_CONFIG_HOME: dir }),
+    config: parseConfig("shell: /bin/bash\n", "config.yml"),
+    cwd: dir,
+  });
+  try {
+    const session = runtime.createSession({
+      command: "trap 'echo redrawn' WINCH; echo ready; while :; do sleep 0.05; done",
+    });
+    await waitFor(session, () => session.visibleLines().some((l) => l === "ready"));
+    await waitFor(session, () => (runtime.view(session.id)?.outputAt ?? 0) > 0);
+    await new Promise((r) => setTimeout(r, 1100)); // past the output clock's resolution
+    const before = runtime.view(session.id)!.outputAt;
+    session.resize(100, 20);
+    await waitFor(session, () => session.visibleLines().some((l) => l === "redrawn"));
+    assert.equal(runtime.view(session.id)!.outputAt, before);
+  } finally {
+    await runtime[Symbol.asyncDispose]();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

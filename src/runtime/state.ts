@@ -139,19 +139,25 @@ function apply(s: SessionView, e: EngineEvent): SessionView {
   }
 }
 
-/** A turn starts when the state moves into `working` and ends when it moves out (A2). */
+/**
+ * A turn (A2) starts when the state moves into `working` and ends when it
+ * reaches `done`, `idle` or `error`. A `blocked` inside a turn (a permission
+ * asked and answered) is part of it: one prompt with one approval is one
+ * turn, not two.
+ */
 function nextTurn(
   turn: TurnView,
   previous: AgentStatus | null,
   status: AgentStatus,
   at: number,
 ): TurnView {
-  const was = previous?.state === "working";
-  const is = status.state === "working";
-  if (was === is) return turn;
-  if (is) return { ...turn, startedAt: Math.min(status.since || at, at), count: turn.count + 1 };
+  const since = Math.min(status.since || at, at);
+  if (status.state === "working" || status.state === "blocked") {
+    if (turn.startedAt !== null || status.state === "blocked") return turn;
+    return { ...turn, startedAt: since, count: turn.count + 1 };
+  }
   if (turn.startedAt === null) return turn;
-  return { ...turn, startedAt: null, lastMs: Math.max(0, (status.since || at) - turn.startedAt) };
+  return { ...turn, startedAt: null, lastMs: Math.max(0, since - turn.startedAt) };
 }
 
 function update(

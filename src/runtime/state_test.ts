@@ -69,11 +69,22 @@ Deno.test("reduceRuntime() keeps an unchanged session's view object (readers com
   assert.equal(reduceRuntime(next, { type: "capable", id: "session-2" }).change, null);
 });
 
-Deno.test("reduceRuntime() counts turns from working transitions and ends a running turn at exit", () => {
+Deno.test("reduceRuntime() counts a turn from working to done, an approval inside it included", () => {
   const { state } = run([
     { type: "session-added", session: facts("session-1") },
     { type: "state", id: "session-1", status: status("working", 1, 1000), at: 1000 },
     { type: "state", id: "session-1", status: status("blocked", 2, 4000), at: 4000 },
+    { type: "state", id: "session-1", status: status("working", 3, 5000), at: 5000 },
+    { type: "state", id: "session-1", status: status("done", 4, 7000), at: 7000 },
+  ]);
+  assert.deepEqual(state.sessions[0]!.turn, { startedAt: null, lastMs: 6000, count: 1 });
+});
+
+Deno.test("reduceRuntime() ends a running turn at exit", () => {
+  const { state } = run([
+    { type: "session-added", session: facts("session-1") },
+    { type: "state", id: "session-1", status: status("working", 1, 1000), at: 1000 },
+    { type: "state", id: "session-1", status: status("idle", 2, 2000), at: 2000 },
     { type: "state", id: "session-1", status: status("working", 3, 5000), at: 5000 },
     { type: "state", id: "session-1", status: status("working", 3, 5000), at: 5100 },
     { type: "session-exited", id: "session-1", exitCode: 0, signal: null, at: 9000 },

@@ -79,9 +79,12 @@ export function runEffect(ctx: EffectContext, fx: TuiEffect): void {
         ctx.dispatch({ type: "created", id: s.id });
         return;
       }
-      case "kill":
+      case "kill": {
+        const what = fx.confirmed ? null : worthAsking(ctx, fx.id);
+        if (what !== null) return ctx.dispatch({ type: "confirm-kill", id: fx.id, what });
         store.kill(fx.id);
         return;
+      }
       case "remove":
         store.remove(fx.id);
         return;
@@ -133,6 +136,24 @@ export function runEffect(ctx: EffectContext, fx: TuiEffect): void {
     if (!(error instanceof UserError)) throw error;
     ctx.dispatch({ type: "message", text: messageOf(error), error: true });
   }
+}
+
+/**
+ * What `x` would end that deserves a question: an agent (with its state),
+ * or a program running in the foreground of the session's shell. Null: a
+ * shell at its prompt, or a session whose own command is the program.
+ */
+function worthAsking(ctx: EffectContext, id: string): string | null {
+  const session = ctx.runtime.store.get(id);
+  const view = ctx.runtime.view(id);
+  if (!session || !view || session.status !== "running") return null;
+  if (view.agent !== null) {
+    const state = view.agentStatus?.state;
+    return `${view.name} (${view.agent}${state ? `, ${state}` : ""})`;
+  }
+  const fg = session.foreground();
+  if (fg !== null && fg.pid !== session.pid) return `${view.name} (running ${fg.comm})`;
+  return null;
 }
 
 /** The session follows this client's pane size from now on (it typed into or focused it). */

@@ -18,6 +18,8 @@ export type TuiEvent =
   | { readonly type: "created"; readonly id: string }
   /** Where the last client left (a new attach starts there), when it still exists. */
   | { readonly type: "resume"; readonly selected: string | null; readonly tab: number }
+  /** `x` hit a session that runs an agent or a program: ask before ending it. */
+  | { readonly type: "confirm-kill"; readonly id: string; readonly what: string }
   /** Select a session (e.g. the new one after a restart), staying in navigation mode. */
   | { readonly type: "select"; readonly id: string }
   /** The scrollback view of a session moved to `offset` lines up. */
@@ -40,7 +42,8 @@ export type TuiEffect =
     readonly y: number;
   }
   | { readonly type: "create" }
-  | { readonly type: "kill"; readonly id: string }
+  /** `x`: ends the session, unless it runs something worth asking about (then asks). */
+  | { readonly type: "kill"; readonly id: string; readonly confirmed?: boolean }
   | { readonly type: "remove"; readonly id: string }
   | { readonly type: "rename"; readonly id: string; readonly name: string }
   | { readonly type: "restart"; readonly ids: readonly string[] }

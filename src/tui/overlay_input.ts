@@ -27,6 +27,9 @@ export function overlayInput(
       if (name === "y" || name === "Y") fx.push({ type: "quit" });
       if (name === "d" || name === "D") fx.push({ type: "detach" });
       return ["y", "Y", "d", "D", "n", "N", "esc"].includes(name) ? close : s;
+    case "confirm-kill":
+      if (name === "y" || name === "Y") fx.push({ type: "kill", id: o.target, confirmed: true });
+      return ["y", "Y", "n", "N", "esc"].includes(name) ? close : s;
     case "restart-choice":
       if (name === "s") fx.push({ type: "restart", ids: [o.target] });
       if (name === "g") {

@@ -54,6 +54,9 @@ function reduce(s: TuiState, e: TuiEvent, keymap: Keymap, fx: TuiEffect[]): TuiS
     case "created":
       if (!s.sessions.some((r) => r.id === e.id)) return s;
       return { ...s, selected: e.id, mode: "terminal", tab: 0, overlay: null };
+    case "confirm-kill":
+      if (!s.sessions.some((r) => r.id === e.id)) return s;
+      return { ...s, overlay: { type: "confirm-kill", target: e.id, what: e.what } };
     case "resume": {
       const selected = e.selected !== null && s.sessions.some((r) => r.id === e.selected)
         ? e.selected

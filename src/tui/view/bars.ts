@@ -61,6 +61,16 @@ export function drawHintBar(frame: Frame, r: Rect, state: TuiState, keymap: Keym
     ]);
     return;
   }
+  if (o?.type === "confirm-kill") {
+    frame.line(r.x, y, r.width, [
+      { text: `End ${o.what}? `, style: theme.messageError },
+      { text: "y", style: theme.key },
+      { text: " end it · " },
+      { text: "n", style: theme.key },
+      { text: " keep it" },
+    ]);
+    return;
+  }
   if (o?.type === "restart-choice") {
     frame.line(r.x, y, r.width, [
       { text: "Restart: ", style: theme.key },

@@ -51,7 +51,8 @@ function detail(row: SessionView, state: TuiState): Span[] | null {
     const how = row.signal ? `signal ${row.signal}` : `exit ${row.exitCode ?? "?"}`;
     spans.push({ text: how, style: row.exitCode === 0 ? theme.dim : theme.error });
   } else if (st?.state === "working") {
-    spans.push({ text: `⏱ ${formatDuration(state.now - st.since)}`, style: theme.working });
+    const start = row.turn.startedAt ?? st.since;
+    spans.push({ text: `⏱ ${formatDuration(state.now - start)}`, style: theme.working });
   } else if (st?.state === "blocked") {
     spans.push({
       text: st.msg ?? `needs you${st.kind ? `: ${st.kind}` : ""}`,
@@ -60,7 +61,8 @@ function detail(row: SessionView, state: TuiState): Span[] | null {
   } else if (row.agent !== null && st === null && !row.hasRules) {
     spans.push({ text: "no status", style: theme.noStatus });
   }
-  if (row.stats) {
+  // W3: the stats command runs for the selected session only; its line is shown there alone.
+  if (row.stats && row.id === state.selected && row.status === "running") {
     if (spans.length) spans.push({ text: "  " });
     spans.push({ text: row.stats, style: theme.dim });
   }

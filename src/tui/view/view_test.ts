@@ -157,3 +157,14 @@ Deno.test("repaintPane() gives the same frame as view() when only the screen cha
   const pane = layout(120, 32).pane;
   assert.equal(diff(before, rows, { rows: [pane.y + 1, pane.y + 2] }), diff(before, full));
 });
+
+Deno.test("the stats line shows on the selected running session only", () => {
+  const s = busyState(120, 32);
+  const withStats = {
+    ...s,
+    sessions: s.sessions.map((r) => r.id === "session-3" ? { ...r, stats: "9k tok" } : r),
+  };
+  const text = view(withStats, { keymap, screen: null, tabLines: null }).toText();
+  assert.match(text, /12k tok/, "session-2, selected");
+  assert.doesNotMatch(text, /9k tok/, "session-3, not selected");
+});
