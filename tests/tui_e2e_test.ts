@@ -239,5 +239,7 @@ for (const signal of ["SIGTERM", "SIGHUP"] as const) {
     const ls = await lazyshell(l.env, "ls");
     assert.equal(ls.code, 0, ls.stderr);
     assert.match(ls.stdout, /^session-1 bash: running /);
+    // A terminal that goes away is a detach, not a crash.
+    assert.throws(() => Deno.statSync(`${l.dir}/data/lazyshell/crash.log`), Deno.errors.NotFound);
   });
 }
