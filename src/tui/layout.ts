@@ -30,9 +30,9 @@ const rect = (x: number, y: number, width: number, height: number): Rect => ({
   height: Math.max(0, height),
 });
 
-/** Sidebar width: a quarter of the screen within 20–34 columns; narrower on small screens. */
+/** Sidebar width: a quarter of the screen within 22–48 columns; narrower on small screens. */
 export function sidebarWidth(cols: number): number {
-  if (cols >= 80) return Math.min(34, Math.max(22, Math.floor(cols / 4)));
+  if (cols >= 80) return Math.min(48, Math.max(22, Math.floor(cols / 4)));
   if (cols >= 24) return Math.floor(cols / 3);
   return 0;
 }

@@ -17,19 +17,45 @@ export function tabTitles(state: TuiState): string[] {
 
 export function drawTabBar(frame: Frame, r: Rect, state: TuiState): void {
   if (r.width <= 0 || r.height <= 0) return;
-  const spans: Span[] = [{ text: " lazyshell ", style: theme.title }];
-  tabTitles(state).forEach((title, i) => {
-    spans.push({
-      text: ` ${i < 9 ? `${i + 1} ` : ""}${title} `,
-      style: i === state.tab ? theme.tabActive : theme.tabIdle,
-    });
-  });
   const blocked = blockedCount(state.sessions);
   const right = blocked > 0 ? ` ‼ ${blocked} blocked ` : "";
+  const spans: Span[] = [{ text: " lazyshell ", style: theme.title }];
+  spans.push(...tabSpans(state, r.width - stringWidth(" lazyshell ") - stringWidth(right)));
   frame.line(r.x, r.y, r.width, spans);
   if (right && stringWidth(right) < r.width) {
     frame.text(r.x + r.width - stringWidth(right), r.y, right, theme.blockedBanner);
   }
+}
+
+/**
+ * The tabs that fit in `room` columns. When some do not, the first ones and
+ * the active one are shown and ` +N ` says how many are hidden (tab, 1–9
+ * and the palette still reach them).
+ */
+function tabSpans(state: TuiState, room: number): Span[] {
+  const all = tabTitles(state).map((title, i) => ({
+    i,
+    text: ` ${i < 9 ? `${i + 1} ` : ""}${title} `,
+  }));
+  const width = (t: { text: string }[]) => t.reduce((w, s) => w + stringWidth(s.text), 0);
+  let shown = all;
+  if (width(all) > room) {
+    const active = all[state.tab];
+    for (let n = all.length - 1; n >= 0; n--) {
+      shown = all.slice(0, n);
+      if (active && active.i >= n) shown = [...shown.slice(0, Math.max(0, n - 1)), active];
+      const more = ` +${all.length - shown.length} `;
+      if (width(shown) + stringWidth(more) <= room) break;
+    }
+  }
+  const spans: Span[] = shown.map((t) => ({
+    text: t.text,
+    style: t.i === state.tab ? theme.tabActive : theme.tabIdle,
+  }));
+  if (shown.length < all.length) {
+    spans.push({ text: ` +${all.length - shown.length} `, style: theme.dim });
+  }
+  return spans;
 }
 
 /** Where the hint bar puts the input cursor, if an input line is open. */

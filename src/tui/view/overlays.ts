@@ -4,7 +4,7 @@
  */
 
 import type { TuiState } from "../../model/tui.ts";
-import { type Frame, INVERSE, type Span } from "../frame.ts";
+import { clipLine, type Frame, INVERSE, type Span } from "../frame.ts";
 import { helpRows, type Keymap } from "../keymap.ts";
 import type { Rect } from "../layout.ts";
 import { stringWidth, truncate } from "../width.ts";
@@ -51,7 +51,8 @@ function box(frame: Frame, r: Rect, title: string, lines: Span[][], selected = -
   for (let i = 0; i < r.height - 2; i++) {
     const y = r.y + 1 + i;
     frame.text(r.x, y, "│", theme.box);
-    const line = lines[i] ?? [];
+    // Whatever does not fit ends in `…`, never silently cut.
+    const line = clipLine(lines[i] ?? [], inner);
     if (i === selected) {
       const inverse = line.map((s) => ({
         ...s,

@@ -92,9 +92,40 @@ function sessionLines(row: SessionView, state: TuiState, width: number): StyledL
   const more = detail(row, state);
   if (more) {
     const styled = more.map((s) => ({ ...s, style: { ...s.style, ...bg } }));
-    lines.push([{ text: "   ", style: bg }, ...clipLine(styled, Math.max(0, width - 3))]);
+    // A blocked session's reason is what the user must read: up to three rows, not one.
+    const rows = row.agentStatus?.state === "blocked" && row.status === "running"
+      ? wrapLine(styled, Math.max(1, width - 3), BLOCKED_ROWS)
+      : [clipLine(styled, Math.max(0, width - 3))];
+    for (const r of rows) lines.push([{ text: "   ", style: bg }, ...r]);
   }
   return lines;
+}
+
+const BLOCKED_ROWS = 3;
+
+/** Cuts a styled line into rows of `width` columns, at most `max` (the last ends in `…` if cut). */
+function wrapLine(line: StyledLine, width: number, max: number): StyledLine[] {
+  const rows: Span[][] = [[]];
+  let w = 0;
+  for (const span of line) {
+    let text = "";
+    for (const ch of span.text) {
+      const cw = stringWidth(ch);
+      if (w + cw > width) {
+        if (text) rows.at(-1)!.push({ ...span, text });
+        text = "";
+        rows.push([]);
+        w = 0;
+      }
+      text += ch;
+      w += cw;
+    }
+    if (text) rows.at(-1)!.push({ ...span, text });
+  }
+  if (rows.length <= max) return rows;
+  const kept = rows.slice(0, max);
+  kept[max - 1] = [...clipLine([...kept[max - 1]!, { text: "…" }], width)];
+  return kept;
 }
 
 export interface SidebarLines {

@@ -168,3 +168,36 @@ Deno.test("the stats line shows on the selected running session only", () => {
   assert.match(text, /12k tok/, "session-2, selected");
   assert.doesNotMatch(text, /9k tok/, "session-3, not selected");
 });
+
+Deno.test("a blocked session's reason wraps under it instead of being cut", () => {
+  const reason = "approve Bash: touch lab-file.txt && rm -rf ./build/cache";
+  const s: TuiState = {
+    ...busyState(160, 40),
+    sessions: [
+      row("session-1", {
+        name: "api",
+        agent: "claude",
+        agentStatus: st("blocked", { msg: reason }),
+      }),
+    ],
+    selected: "session-1",
+  };
+  const text = view(s, { keymap, screen: null, tabLines: null }).toText();
+  const side = text.split("\n").map((l) => l.split("│")[0]!.trim()).join(" ");
+  assert.ok(side.replace(/\s+/g, "").includes(reason.replace(/\s+/g, "")), side);
+});
+
+Deno.test("tabs that do not fit say how many are hidden; the active one stays visible", () => {
+  const tab = (title: string) => ({ title, capturing: false, commands: [] });
+  const tabs = ["Agents (3)", "Watchers (2)", "Stats", "Env", "Notes", "Changes"].map(tab);
+  const s: TuiState = { ...busyState(80, 24), tabs, tab: 6 };
+  const bar = view(s, { keymap, screen: null, tabLines: null }).toText().split("\n")[0]!;
+  assert.match(bar, /\+\d /, bar);
+  assert.match(bar, /7 Changes/, "the active tab is shown");
+});
+
+Deno.test("the palette ends a description it cuts with …", () => {
+  const s: TuiState = { ...busyState(40, 24), overlay: { type: "palette", query: "", index: 0 } };
+  const text = view(s, { keymap, screen: null, tabLines: null }).toText();
+  assert.match(text, /…│/);
+});
