@@ -36,7 +36,7 @@ export function checkPrivateDir(path: string): void {
     throw refuse(`owned by uid ${info.uid}, not ${me}`);
   }
   const mode = (info.mode ?? 0) & 0o777;
-  if ((mode & 0o077) !== 0) throw refuse(`mode ${mode.toString(8)} lets others in (want 700)`);
+  if ((mode & 0o077) !== 0) throw refuse(`mode ${mode.toString(8)} lets others in, want 700`);
 }
 
 /**
