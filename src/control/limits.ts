@@ -8,6 +8,8 @@
 export interface ControlLimits {
   /** Open connections; past it the longest-idle one is closed, or the newcomer refused. */
   readonly maxConnections: number;
+  /** Only a connection idle this long may be closed for a newcomer (one just opened is not). */
+  readonly evictIdleMs: number;
   /** Requests of one connection being answered at once; further lines wait unread. */
   readonly maxInFlight: number;
   /** Reply bytes waiting for one client to read; above it its next lines wait unread. */
@@ -22,6 +24,7 @@ export interface ControlLimits {
 
 export const CONTROL_LIMITS: ControlLimits = {
   maxConnections: 256,
+  evictIdleMs: 1_000,
   maxInFlight: 32,
   maxQueuedBytes: 8 * 1024 * 1024,
   stallMs: 15_000,

@@ -143,10 +143,10 @@ export class ControlServer implements AsyncDisposable {
       for await (const conn of this.#listener) {
         if (this.#conns.size >= maxConnections && !this.#makeRoom()) {
           this.#refused++;
-          this.#crowded(`every one of ${maxConnections} connections is busy: refusing newcomers`);
+          this.#crowded(`${maxConnections} connections open, none idle: refusing newcomers`);
           this.#track(refuse(
             conn,
-            `Too many control connections (${maxConnections}, all busy): try again later`,
+            `Too many control connections (${maxConnections} open, none idle): try again later`,
           ));
           continue;
         }
@@ -162,13 +162,17 @@ export class ControlServer implements AsyncDisposable {
     } catch { /* listener closed */ }
   }
 
-  /** Closes the connection idle the longest (nothing in flight); false when all are busy. */
+  /**
+   * Closes the connection idle the longest (nothing in flight, idle at least
+   * evictIdleMs: a client that just connected gets to send its request);
+   * false when there is none.
+   */
   #makeRoom(): boolean {
     let idlest: ControlConnection | null = null;
     for (const c of this.#conns) {
       if (!c.busy && (idlest === null || c.lastActive < idlest.lastActive)) idlest = c;
     }
-    if (idlest === null) return false;
+    if (idlest === null || Date.now() - idlest.lastActive < this.#limits.evictIdleMs) return false;
     this.#conns.delete(idlest);
     this.#evicted++;
     this.#crowded(`${this.#limits.maxConnections} connections open: closing the longest idle`);

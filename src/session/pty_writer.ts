@@ -52,6 +52,8 @@ export class PtyWriter {
   /** Queues `data` whole and starts writing; false (nothing queued) when it does not fit. */
   write(data: string): boolean {
     if (this.#closed || data.length === 0) return !this.#closed;
+    // UTF-8 takes at least a byte per UTF-16 unit: refuse before encoding what cannot fit.
+    if (this.#pending + data.length > MAX_QUEUED_INPUT) return false;
     const bytes = new TextEncoder().encode(data);
     if (this.#pending + bytes.length > MAX_QUEUED_INPUT) return false;
     this.#queue.push(bytes);
