@@ -26,6 +26,8 @@ import type { ControlLimits } from "./limits.ts";
 export type Answer = (request: ControlRequest, signal: AbortSignal) => Promise<ControlResponse>;
 
 const PROBE = new TextEncoder().encode("\n");
+/** How long one client's pipelined requests may hold the event loop before others get a turn. */
+const YIELD_AFTER_MS = 10;
 /** How long a farewell line (eviction notice) may take before the socket is closed anyway. */
 const NOTICE_MS = 1000;
 
@@ -83,6 +85,7 @@ export class ControlConnection {
 
   /** Reads and answers requests until the client leaves or the connection is closed. */
   async serve(): Promise<void> {
+    let slice = performance.now();
     try {
       for await (const item of readLines(this.#conn, CONTROL_LINE_LIMIT)) {
         if (this.#closed) break;
@@ -93,6 +96,12 @@ export class ControlConnection {
           this.#take(item.line);
         }
         await this.#room();
+        // Lines of one read are handled back to back (a verb like `read` runs
+        // synchronously): past a slice, let other clients' requests in first.
+        if (performance.now() - slice > YIELD_AFTER_MS) {
+          await new Promise((resolve) => setTimeout(resolve, 0));
+          slice = performance.now();
+        }
       }
     } catch { /* the client went away, or we closed the connection */ }
     await this.#drain();
