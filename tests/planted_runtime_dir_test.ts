@@ -179,6 +179,24 @@ async function run(args: string[], env: Record<string, string>) {
   return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
 }
 
+Deno.test("the client (lazyshell ls) sends nothing to a server socket in a planted root", async () => {
+  const p = planted(0o755);
+  const fake = fakeServer(`${p.root}/server-default.sock`, "");
+  try {
+    const listed = await run(["ls"], p.env);
+    assert.equal(listed.code, 2);
+    assert.match(
+      listed.stderr,
+      new RegExp(`^lazyshell: Refusing runtime directory ${p.root}: mode 755 lets others in`),
+    );
+    assert.equal(listed.stderr.trimEnd().split("\n").length, 1);
+    assert.equal(fake.accepted, 0);
+  } finally {
+    await fake.close();
+    Deno.removeSync(p.tmp, { recursive: true });
+  }
+});
+
 Deno.test("serve and hook refuse a planted root in one line; the hook sends nothing", async () => {
   const p = planted(0o755);
   const sock = `${p.root}/${Deno.pid}/session-1.sock`;
