@@ -11,7 +11,7 @@
  * hurt it: a non-JSON or invalid line, a line over the limit or an unknown
  * verb gets an error reply and the connection goes on; what one connection
  * may hold is bounded (connection.ts); past `maxConnections` the longest
- * idle connection is closed to make room, and when every one is busy the
+ * idle connection is closed to make room, and when none is idle the
  * newcomer gets a one-line refusal (limits.ts, docs/control-api.md).
  */
 
@@ -39,7 +39,7 @@ export interface ControlStats {
   readonly queuedBytes: number;
   /** Idle connections closed to make room for a newcomer. */
   readonly evicted: number;
-  /** Newcomers refused because every connection was busy. */
+  /** Newcomers refused because no connection was idle. */
   readonly refused: number;
 }
 
