@@ -7,9 +7,9 @@
  * stdout and gives up within a few hundred ms whatever happens: no socket,
  * a refused or hung listener, bad arguments, garbage on stdin, permission
  * errors. A socket in a directory that is not private to the user is not
- * written to; that, alone, is said in one line on stderr. It must not load commander, zod, yaml or node-pty (main.ts
- * dispatches here before anything else; tests/hook_graph_test.ts checks
- * the module graph).
+ * written to; that, alone, is said in one line on stderr. It must not load
+ * commander, zod, yaml or node-pty (main.ts dispatches here before anything
+ * else; tests/hook_graph_test.ts checks the module graph).
  *
  * Metadata: Claude Code writes its hook JSON on stdin (read only when stdin
  * is not a terminal); Codex's `notify` passes one JSON argument after ours.
