@@ -3,7 +3,7 @@ import type { HostMessage, SessionEntry } from "../src/plugin/protocol.ts";
 import { builtinEntry } from "../src/plugin/discovery.ts";
 import { TestHost } from "../src/plugin/test_util.ts";
 import { AgentsTab } from "./agents/agents.ts";
-import { EnvTab, isSecretName, MASK } from "./env/env.ts";
+import { EnvTab, isSecret, isSecretName, MASK } from "./env/env.ts";
 import { StatsTab } from "./stats/stats.ts";
 import { WatchersTab } from "./watchers/watchers.ts";
 import type { Outgoing } from "./_sdk.ts";
@@ -40,7 +40,7 @@ Deno.test("env masks secret-looking names until revealed on purpose", () => {
   ) {
     assert.equal(isSecretName(name), true, name);
   }
-  for (const name of ["PATH", "HOME", "PWD", "LANG", "PASSENGER"]) {
+  for (const name of ["PATH", "HOME", "PWD", "OLDPWD", "LANG", "PASSENGER", "UPGRADE_URL"]) {
     assert.equal(isSecretName(name), false, name);
   }
   const tab = new EnvTab();
@@ -59,6 +59,43 @@ Deno.test("env masks secret-looking names until revealed on purpose", () => {
   tab.handle({ type: "env", session: "session-2", vars: { API_KEY: "sk-999" } });
   view = plain(tab.frame().view);
   assert.ok(!view.includes("sk-999"), "another session starts masked");
+});
+
+Deno.test("env masks credentials by rule: connection strings, PATs, JWTs, passwords, webhooks, keys", () => {
+  const leaked: Record<string, string> = {
+    DATABASE_URL: "postgres://app:s3cret@db.internal:5432/app",
+    MONGODB_URI: "mongodb+srv://root:hunter2@cluster0.example.net/prod",
+    REDIS_URL: "redis://:p4ss@cache:6379/0",
+    GITHUB_PAT: "github_pat_11ABCDEFG0123456789abcdef",
+    GH_PAT: "ghp_0123456789abcdefghijklmnopqrstuvwxyz",
+    CI_JOB_JWT: "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJqb2IifQ.c2lnbmF0dXJl",
+    MYSQL_PWD: "root",
+    SLACK_WEBHOOK_URL: "https://hooks.slack.com/services/T000/B000/XXXXXXXX",
+    STRIPE_SK: "sk_live_51H0123456789",
+    // Whatever the name, a value carrying a credential:
+    UPSTREAM: "https://deploy:tok3n@git.example.com/app.git",
+    MY_SETTING: "ghp_0123456789abcdefghijklmnopqrstuvwxyz",
+  };
+  for (const [name, value] of Object.entries(leaked)) {
+    assert.equal(isSecret(name, value), true, name);
+  }
+  const plainVars: Record<string, string> = {
+    PWD: "/home/me/src",
+    OLDPWD: "/home/me",
+    HOMEPAGE: "https://example.com/docs",
+    GIT_URL: "ssh://git@github.com/me/app.git",
+    PATH: "/usr/bin:/bin",
+    EDITOR: "vim",
+  };
+  for (const [name, value] of Object.entries(plainVars)) {
+    assert.equal(isSecret(name, value), false, name);
+  }
+  const tab = new EnvTab();
+  tab.handle({ type: "env", session: "session-1", vars: { ...leaked, ...plainVars } });
+  const frame = tab.frame();
+  const view = plain(frame.view);
+  for (const value of Object.values(leaked)) assert.ok(!view.includes(value), value);
+  assert.equal(frame.count, Object.keys(leaked).length);
 });
 
 Deno.test("stats shows the running turn, the last turn, turns and the stats line", () => {

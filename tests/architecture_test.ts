@@ -35,6 +35,7 @@ const PURE = [
   "src/plugin/protocol.ts",
   "src/plugin/view.ts",
   "src/plugin/lifecycle.ts",
+  "src/util/printable.ts",
 ];
 const RUNTIMES = [
   "src/runtime/",

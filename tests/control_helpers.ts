@@ -5,6 +5,7 @@ import { type Sockets, startSockets } from "../src/runtime/sockets.ts";
 import { parseConfig } from "../src/config/config.ts";
 import { request } from "../src/ctl/client.ts";
 import type { ControlResponse } from "../src/ipc/protocol.ts";
+import type { ControlLimits } from "../src/control/limits.ts";
 
 export interface Instance extends AsyncDisposable {
   readonly runtime: Runtime;
@@ -23,7 +24,7 @@ export const TEST_SHELL_ENV = {
 };
 
 export async function startInstance(
-  options: { control?: boolean; extraConfig?: string } = {},
+  options: { control?: boolean; extraConfig?: string; limits?: Partial<ControlLimits> } = {},
 ): Promise<Instance> {
   const base = Deno.makeTempDirSync({ prefix: "lzs-ctl-" });
   const env = { ...Deno.env.toObject(), XDG_RUNTIME_DIR: base, SHELL: "/bin/bash" };
@@ -32,7 +33,7 @@ export async function startInstance(
   const runtime = new Runtime({ env, config: parseConfig(text, "test-config.yml"), cwd: base });
   let sockets: Sockets;
   try {
-    sockets = await startSockets(runtime);
+    sockets = await startSockets(runtime, () => {}, options.limits);
   } catch (error) {
     await runtime[Symbol.asyncDispose]();
     throw error;

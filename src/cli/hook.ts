@@ -6,9 +6,10 @@
  * Agents run hooks synchronously, so this always exits 0, prints nothing on
  * stdout and gives up within a few hundred ms whatever happens: no socket,
  * a refused or hung listener, bad arguments, garbage on stdin, permission
- * errors. It must not load commander, zod, yaml or node-pty (main.ts
- * dispatches here before anything else; tests/hook_graph_test.ts checks
- * the module graph).
+ * errors. A socket in a directory that is not private to the user is not
+ * written to; that, alone, is said in one line on stderr. It must not load
+ * commander, zod, yaml or node-pty (main.ts dispatches here before anything
+ * else; tests/hook_graph_test.ts checks the module graph).
  *
  * Metadata: Claude Code writes its hook JSON on stdin (read only when stdin
  * is not a terminal); Codex's `notify` passes one JSON argument after ours.
@@ -24,6 +25,7 @@ import {
   type HookState,
   sendHook,
 } from "../ipc/hook_client.ts";
+import { checkOwnSocket } from "../ipc/private_path.ts";
 
 /** The whole command is bounded by this (stdin + connect + reply). */
 const TOTAL_BUDGET_MS = 450;
@@ -108,6 +110,13 @@ export async function runHook(args: readonly string[]): Promise<void> {
     if (!parsed) return;
     const path = Deno.env.get("LAZYSHELL_SOCK");
     if (!path) return;
+    try {
+      checkOwnSocket(path);
+    } catch (error) {
+      // One line on stderr (not stdout, which the agent may parse): why nothing was sent.
+      console.error(`lazyshell hook: ${(error as Error).message}`);
+      return;
+    }
     // A closed or odd stdin (a daemon's) must not stop the event: metadata is optional.
     const metadata = parsed.json ?? await readStdin(STDIN_BUDGET_MS).catch(() => "");
     await sendHook(

@@ -14,6 +14,7 @@
 import { dataDir, type Env } from "../config/paths.ts";
 import { UserError } from "../errors.ts";
 import { ensureRuntimeRoot } from "../ipc/runtime_dir.ts";
+import { checkOwnSocket } from "../ipc/private_path.ts";
 import { selfCommand } from "../plugin/self.ts";
 import { isAlive } from "../session/procinfo.ts";
 import { HostTerminal } from "../tui/host.ts";
@@ -71,6 +72,8 @@ export async function runClient(options: ClientOptions): Promise<number> {
       throw error;
     }
   }
+  // Keys typed here go to that socket: only into a directory of ours (docs/control-api.md).
+  checkOwnSocket(paths.socket);
   let conn: Deno.UnixConn;
   try {
     conn = await Deno.connect({ transport: "unix", path: paths.socket });

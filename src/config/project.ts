@@ -13,6 +13,13 @@ import { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument } from "yaml
 import { z } from "zod";
 import { ConfigError } from "../errors.ts";
 import { parseYaml } from "./yaml_file.ts";
+import {
+  GROUP_NAME_RULE,
+  isGroupName,
+  isReservedName,
+  isSessionName,
+  SESSION_NAME_RULE,
+} from "../model/names.ts";
 
 export const PROJECT_FILE = "lazyshell.yml";
 
@@ -59,11 +66,8 @@ const envValue = z.union([z.string(), z.number(), z.boolean()]).transform(String
 
 function schema(context: ProjectContext) {
   const session = z.object({
-    name: z.string().trim().regex(
-      // deno-lint-ignore no-control-regex -- names may not hold control characters
-      /^[^\s\x00-\x1f][^\x00-\x1f]{0,63}$/,
-      "Invalid session name",
-    ).refine((n) => !/^session-\d+$/.test(n), "Names of the form session-N are reserved for ids"),
+    name: z.string().trim().refine(isSessionName, `Invalid session name (${SESSION_NAME_RULE})`)
+      .refine((n) => !isReservedName(n), "Names of the form session-N are reserved for ids"),
     command: z.string().trim().min(1).nullable().default(null),
     cwd: z.string().min(1).optional().transform((cwd, ctx) => {
       const abs = resolvePath(context.baseDir, cwd ?? ".");
@@ -72,7 +76,8 @@ function schema(context: ProjectContext) {
       }
       return abs;
     }),
-    group: z.string().regex(/^\S{1,64}$/, "Invalid group name").nullable().default(null),
+    group: z.string().refine(isGroupName, `Invalid group name (${GROUP_NAME_RULE})`).nullable()
+      .default(null),
     env: z.record(
       z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "Invalid variable name"),
       envValue,

@@ -2,6 +2,7 @@
 
 import { ConfigError, UserError } from "../errors.ts";
 import { parseProject, type Project, PROJECT_FILE, resolvePath } from "./project.ts";
+import { FileRefused, readSettingsFile } from "./read_file.ts";
 
 export interface ProjectOptions {
   /** Where to look for `lazyshell.yml`, and what `--project` is relative to. */
@@ -19,12 +20,13 @@ export function loadProject(options: ProjectOptions): Project | null {
   const file = resolvePath(options.cwd, options.file ?? PROJECT_FILE);
   let text: string;
   try {
-    text = Deno.readTextFileSync(file);
+    text = readSettingsFile(file);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) {
       if (options.file === undefined) return null;
       throw new UserError(`Project file not found: ${file}`);
     }
+    if (error instanceof FileRefused) throw new ConfigError(file, null, error.message);
     throw new ConfigError(file, null, `Cannot read: ${(error as Error).message}`);
   }
   return parseProject(text, file, {

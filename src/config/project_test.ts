@@ -111,6 +111,8 @@ Deno.test("parseProject() rejects a missing cwd, duplicate and reserved names", 
   );
   fails("sessions:\n  - name: session-3\n", /:2: .*reserved for ids/);
   fails("sessions:\n  - name: a\n    group: two words\n", /:3: .*Invalid group name/);
+  fails('sessions:\n  - name: a\n    group: "g\\e[31m"\n', /:3: .*Invalid group name/);
+  fails('sessions:\n  - name: "a\\x85b"\n', /:2: .*Invalid session name/);
 });
 
 Deno.test("resolvePath() joins and normalises", () => {

@@ -50,7 +50,14 @@ export function parseYaml<S extends z.ZodType>(
     }
     return null;
   };
-  const data = doc.toJS() ?? {};
+  let data: unknown;
+  try {
+    // The yaml library refuses to expand aliases past a bound (an "alias
+    // bomb" — a few lines that expand to billions of nodes): one line, not a crash.
+    data = doc.toJS() ?? {};
+  } catch (error) {
+    throw new ErrorClass(file, null, `Cannot use this YAML: ${(error as Error).message}`);
+  }
   const result = schema.safeParse(data);
   if (!result.success) {
     const issue = result.error.issues[0];

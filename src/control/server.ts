@@ -9,59 +9,102 @@
  * Requests on one connection run concurrently (a `wait` does not hold up
  * the next request) and replies carry the request's id. Bad clients cannot
  * hurt it: a non-JSON or invalid line, a line over the limit or an unknown
- * verb gets an error reply and the connection goes on; half-open and idle
- * connections cost nothing; past MAX_CONNECTIONS new ones are closed.
+ * verb gets an error reply and the connection goes on; what one connection
+ * may hold is bounded (connection.ts); past `maxConnections` the longest
+ * idle connection is closed to make room, and when none is idle the
+ * newcomer gets a one-line refusal (limits.ts, docs/control-api.md).
  */
 
 import { messageOf, ProtocolError, UserError } from "../errors.ts";
-import { CONTROL_LINE_LIMIT, encodeLine, readLines, writeAll } from "../ipc/jsonl.ts";
-import {
-  type ControlRequest,
-  type ControlResponse,
-  parseControlRequest,
-  salvageId,
-} from "../ipc/protocol.ts";
+import { encodeLine } from "../ipc/jsonl.ts";
+import type { ControlRequest, ControlResponse } from "../ipc/protocol.ts";
 import { listenPrivate } from "../ipc/runtime_dir.ts";
+import { closeQuietly, ControlConnection } from "./connection.ts";
 import type { ControlHost } from "./host.ts";
+import { CONTROL_LIMITS, type ControlLimits } from "./limits.ts";
 import { checkArgs } from "./verb.ts";
 import { findVerb, VERBS } from "./verbs/mod.ts";
 
-export const MAX_CONNECTIONS = 256;
+export interface ControlServerOptions {
+  /** Internal errors and dropped clients go here (serve: stderr); never to the client in full. */
+  readonly log?: (line: string) => void;
+  /** Tests shrink the bounds; everyone else gets CONTROL_LIMITS. */
+  readonly limits?: Partial<ControlLimits>;
+}
+
+/** What the server holds right now and what its bounds did (tests, tools/abuse). */
+export interface ControlStats {
+  readonly connections: number;
+  readonly inFlight: number;
+  readonly queuedBytes: number;
+  /** Idle connections closed to make room for a newcomer. */
+  readonly evicted: number;
+  /** Newcomers refused because no connection was idle. */
+  readonly refused: number;
+}
+
+/** One log line per kind of crowding per minute, not one per connection. */
+const CROWD_LOG_MS = 60_000;
 
 export class ControlServer implements AsyncDisposable {
   readonly path: string;
   readonly #host: ControlHost;
   readonly #listener: Deno.UnixListener;
   readonly #abort = new AbortController();
-  readonly #conns = new Set<Deno.UnixConn>();
+  readonly #conns = new Set<ControlConnection>();
   readonly #handlers = new Set<Promise<void>>();
   readonly #loop: Promise<void>;
-  /** Internal errors go here (serve: stderr); never to the client in full. */
   readonly #log: (line: string) => void;
+  readonly #limits: ControlLimits;
+  #evicted = 0;
+  #refused = 0;
+  #crowdLogged = -Infinity;
 
   private constructor(
     path: string,
     listener: Deno.UnixListener,
     host: ControlHost,
-    log: (line: string) => void,
+    options: ControlServerOptions,
   ) {
     this.path = path;
     this.#listener = listener;
     this.#host = host;
-    this.#log = log;
+    this.#log = options.log ?? (() => {});
+    this.#limits = { ...CONTROL_LIMITS, ...options.limits };
     this.#loop = this.#accept();
   }
 
   static async listen(
     path: string,
     host: ControlHost,
-    log: (line: string) => void = () => {},
+    options: ControlServerOptions = {},
   ): Promise<ControlServer> {
-    return new ControlServer(path, await listenPrivate(path), host, log);
+    return new ControlServer(path, await listenPrivate(path), host, options);
+  }
+
+  stats(): ControlStats {
+    let inFlight = 0;
+    let queuedBytes = 0;
+    for (const c of this.#conns) {
+      inFlight += c.inFlight;
+      queuedBytes += c.queuedBytes;
+    }
+    return {
+      connections: this.#conns.size,
+      inFlight,
+      queuedBytes,
+      evicted: this.#evicted,
+      refused: this.#refused,
+    };
   }
 
   /** Answers one request (also used in-process by tests and the TUI's palette). */
-  async handle(request: ControlRequest): Promise<ControlResponse> {
+  handle(request: ControlRequest): Promise<ControlResponse> {
+    return this.#answer(request, this.#abort.signal);
+  }
+
+  /** `signal` aborts when the server closes or the asking client went away. */
+  async #answer(request: ControlRequest, signal: AbortSignal): Promise<ControlResponse> {
     const verb = findVerb(request.verb);
     if (!verb) {
       return {
@@ -72,7 +115,7 @@ export class ControlServer implements AsyncDisposable {
     }
     try {
       const args = checkArgs(verb, request.args);
-      const result = await verb.run({ host: this.#host, signal: this.#abort.signal }, args);
+      const result = await verb.run({ host: this.#host, signal }, args);
       return { id: request.id, ok: true, result: result ?? null };
     } catch (error) {
       if (error instanceof UserError || error instanceof ProtocolError) {
@@ -89,61 +132,84 @@ export class ControlServer implements AsyncDisposable {
       this.#listener.close();
     } catch { /* already closed */ }
     await this.#loop;
-    for (const conn of this.#conns) closeQuietly(conn);
+    for (const connection of this.#conns) connection.close();
     await Promise.all([...this.#handlers]);
   }
 
   async #accept(): Promise<void> {
+    const { maxConnections } = this.#limits;
+    const server = this.#abort.signal;
     try {
       for await (const conn of this.#listener) {
-        if (this.#conns.size >= MAX_CONNECTIONS) {
-          closeQuietly(conn);
+        if (this.#conns.size >= maxConnections && !this.#makeRoom()) {
+          this.#refused++;
+          this.#crowded(`${maxConnections} connections open, none idle: refusing newcomers`);
+          this.#track(refuse(
+            conn,
+            `Too many control connections (${maxConnections} open, none idle): try again later`,
+          ));
           continue;
         }
-        this.#conns.add(conn);
-        const handler = this.#serve(conn).finally(() => {
-          this.#conns.delete(conn);
-          closeQuietly(conn);
-          this.#handlers.delete(handler);
-        });
-        this.#handlers.add(handler);
+        const connection = new ControlConnection(
+          conn,
+          this.#limits,
+          (request, client) => this.#answer(request, AbortSignal.any([server, client])),
+          this.#log,
+        );
+        this.#conns.add(connection);
+        this.#track(connection.serve().finally(() => this.#conns.delete(connection)));
       }
     } catch { /* listener closed */ }
   }
 
-  async #serve(conn: Deno.UnixConn): Promise<void> {
-    let writes = Promise.resolve();
-    const send = (
-      response: ControlResponse,
-    ) => (writes = writes.then(() => writeAll(conn, encodeLine(response))).catch(() => {}));
-    const pending = new Set<Promise<void>>();
-    try {
-      for await (const item of readLines(conn, CONTROL_LINE_LIMIT)) {
-        if (item.type === "overflow") {
-          send({ id: null, ok: false, error: `Line over ${item.limit} bytes (dropped)` });
-          continue;
-        }
-        if (!item.line.trim()) continue;
-        let request: ControlRequest;
-        try {
-          request = parseControlRequest(item.line);
-        } catch (error) {
-          send({ id: salvageId(item.line), ok: false, error: messageOf(error) });
-          continue;
-        }
-        const job: Promise<void> = this.handle(request).then(send).finally(() =>
-          pending.delete(job)
-        );
-        pending.add(job);
-      }
-    } catch { /* peer went away or we are closing */ }
-    await Promise.all([...pending]);
-    await writes;
+  /**
+   * Closes the connection idle the longest (nothing in flight, idle at least
+   * evictIdleMs: a client that just connected gets to send its request);
+   * false when there is none.
+   */
+  #makeRoom(): boolean {
+    let idlest: ControlConnection | null = null;
+    for (const c of this.#conns) {
+      if (!c.busy && (idlest === null || c.lastActive < idlest.lastActive)) idlest = c;
+    }
+    if (idlest === null || Date.now() - idlest.lastActive < this.#limits.evictIdleMs) return false;
+    this.#conns.delete(idlest);
+    this.#evicted++;
+    this.#crowded(`${this.#limits.maxConnections} connections open: closing the longest idle`);
+    const idle = Math.round((Date.now() - idlest.lastActive) / 1000);
+    idlest.close(
+      `Closed after ${idle} s idle to make room: ${this.#limits.maxConnections} connections open`,
+    );
+    return true;
+  }
+
+  #crowded(what: string): void {
+    const now = Date.now();
+    if (now - this.#crowdLogged < CROWD_LOG_MS) return;
+    this.#crowdLogged = now;
+    this.#log(`control: ${what}`);
+  }
+
+  #track(work: Promise<void>): void {
+    const handler: Promise<void> = work.catch(() => {}).finally(() =>
+      this.#handlers.delete(handler)
+    );
+    this.#handlers.add(handler);
   }
 }
 
-function closeQuietly(conn: Deno.Conn): void {
+/** One error line to a connection we will not serve, then closed (bounded wait). */
+async function refuse(conn: Deno.UnixConn, error: string): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    conn.close();
-  } catch { /* already closed */ }
+    await Promise.race([
+      conn.write(encodeLine({ id: null, ok: false, error })),
+      new Promise((resolve) => (timer = setTimeout(resolve, 1000))),
+    ]);
+  } catch {
+    /* gone already */
+  } finally {
+    clearTimeout(timer);
+    closeQuietly(conn);
+  }
 }

@@ -19,6 +19,8 @@ export interface ArgSpec {
   readonly required?: boolean;
   /** Placeholder in usage (`TARGET`, `N`). */
   readonly meta?: string;
+  /** Largest value of an int or number (both the server and `ctl` refuse more). */
+  readonly max?: number;
   readonly help: string;
 }
 
@@ -101,11 +103,13 @@ function checkValue(verb: Verb, spec: ArgSpec, value: unknown): string | number 
       if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
         throw bad("a whole number ≥ 0");
       }
+      if (spec.max !== undefined && value > spec.max) throw bad(`at most ${spec.max}`);
       return value;
     case "number":
       if (typeof value !== "number" || !Number.isFinite(value) || value < 0) {
         throw bad("a number ≥ 0");
       }
+      if (spec.max !== undefined && value > spec.max) throw bad(`at most ${spec.max}`);
       return value;
     case "string":
     case "path":

@@ -102,6 +102,7 @@ export function waitForState(
       () => finish(timeoutError(sessions, members(), options)),
       options.timeoutMs,
     );
+    // Aborted when lazyshell closes, or when the asking client went away (then nobody reads this).
     const onAbort = () => finish(new UserError("lazyshell is shutting down"));
     options.signal.addEventListener("abort", onAbort);
     // The runtime's change stream: state moves, exits and removals of the members.

@@ -3,18 +3,24 @@
  * verb table. It turns argv into one request, sends it to the control
  * socket, and prints the reply — the verb's own formatting, or with
  * `--json` the raw response line. Any failure: one line on stderr and a
- * non-zero exit (1 for a refused request, 2 for a usage mistake). `--help`
- * is generated from the table.
+ * non-zero exit (1 for a refused request, 2 for a usage mistake or when
+ * lazyshell cannot be reached). `--help` is generated from the table.
+ *
+ * What the peer sends is never printed raw: control characters in its
+ * reply are shown escaped (printable.ts), so a socket that is not ours —
+ * or a session name with an escape sequence — cannot drive the terminal.
  */
 
 import { messageOf, UserError } from "../errors.ts";
 import type { Env } from "../config/paths.ts";
 import { CONTROL_LINE_LIMIT, encodeLine, readLines, writeAll } from "../ipc/jsonl.ts";
 import type { ControlResponse } from "../ipc/protocol.ts";
-import { describe, flagName, usage, type Verb } from "../control/verb.ts";
+import { checkArgs, describe, flagName, usage, type Verb } from "../control/verb.ts";
 import { findVerb, VERBS } from "../control/verbs/mod.ts";
 import { parseVerbArgv } from "./argv.ts";
 import { findControlSocket } from "./find.ts";
+import { checkOwnSocket } from "../ipc/private_path.ts";
+import { printable } from "../util/printable.ts";
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -54,8 +60,9 @@ export function verbHelp(verb: Verb): string {
 export async function runCtl(
   argv: readonly string[],
   env: Env = Deno.env.toObject(),
-  io: CtlIo = STDIO,
+  raw: CtlIo = STDIO,
 ): Promise<number> {
+  const io: CtlIo = { out: (t) => raw.out(printable(t)), err: (t) => raw.err(printable(t)) };
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     io.out(ctlHelp());
@@ -73,6 +80,7 @@ export async function runCtl(
       io.out(verbHelp(verb));
       return 0;
     }
+    checkArgs(verb, parsed.args); // the server's own checks (bounds), before connecting
     const path = await findControlSocket(env, async () => {
       // Only when no instance answers: the config (yaml + zod) is not loaded otherwise.
       const { loadConfig } = await import("../config/load.ts");
@@ -83,7 +91,8 @@ export async function runCtl(
     if (parsed.json) io.out(line);
     if (!response.ok) {
       io.err(`lazyshell ctl: ${response.error}`);
-      return 1;
+      // id null: not an answer to our request but the connection refused (busy, over a limit).
+      return response.id === null ? 2 : 1;
     }
     if (!parsed.json) {
       const text = (verb.format as (r: unknown) => string)(response.result);
@@ -96,13 +105,17 @@ export async function runCtl(
   }
 }
 
-/** One request on a fresh connection; the raw reply line and its parse. */
+/**
+ * One request on a fresh connection; the raw reply line and its parse.
+ * Every way of not getting a reply is a UserError (exit 2, "cannot reach").
+ */
 export async function request(
   path: string,
   verb: string,
   args: Readonly<Record<string, unknown>>,
   timeoutMs: number,
 ): Promise<{ line: string; response: ControlResponse }> {
+  checkOwnSocket(path);
   let conn: Deno.UnixConn;
   try {
     conn = await Deno.connect({ transport: "unix", path });
@@ -117,13 +130,25 @@ export async function request(
   }
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    await writeAll(conn, encodeLine({ id: 1, verb, args }));
+    let sent: unknown = null;
+    try {
+      await writeAll(conn, encodeLine({ id: 1, verb, args }));
+    } catch (error) {
+      // Closed on us (refused when busy): its one-line reason may still be waiting to be read.
+      sent = error;
+    }
     const reply = (async () => {
-      for await (const item of readLines(conn, CONTROL_LINE_LIMIT)) {
-        if (item.type === "line") return item.line;
-        throw new UserError("Reply over the line limit");
+      try {
+        for await (const item of readLines(conn, CONTROL_LINE_LIMIT)) {
+          if (item.type !== "line") throw new UserError("Reply over the line limit");
+          if (item.line.trim() !== "") return item.line; // a blank line is a liveness probe
+        }
+      } catch (error) {
+        if (error instanceof UserError) throw error;
+        sent ??= error;
       }
-      throw new UserError("lazyshell closed the connection without replying");
+      const why = sent === null ? "it closed the connection without replying" : messageOf(sent);
+      throw new UserError(`Cannot reach lazyshell at ${path}: ${why}`);
     })();
     reply.catch(() => {}); // settled by the close below when the timeout wins
     const timeout = new Promise<never>((_, reject) => {

@@ -2,12 +2,15 @@
  * Which lazyshell `ctl` talks to (DESIGN §6): `$LAZYSHELL_CONTROL` (set in
  * every session of an instance with control on), else the single running
  * instance with a control socket. None, several, or control switched off
- * each get one clear line saying what to do.
+ * each get one clear line saying what to do. The runtime root is checked
+ * like the server checks it (private_path.ts) before anything in it is
+ * trusted: a directory planted by another user is named, never used.
  */
 
 import { UserError } from "../errors.ts";
 import { configFile, type Env, runtimeRoot } from "../config/paths.ts";
 import { listInstances } from "../ipc/runtime_dir.ts";
+import { checkPrivateDir } from "../ipc/private_path.ts";
 
 export const ENABLE_HINT = "set `control: {enabled: true}` in";
 
@@ -20,7 +23,9 @@ export async function findControlSocket(
   try {
     uid = Deno.uid();
   } catch { /* no uid on this platform */ }
-  const instances = listInstances(runtimeRoot(env, uid));
+  const root = runtimeRoot(env, uid);
+  if (exists(root)) checkPrivateDir(root);
+  const instances = listInstances(root);
   const withControl = instances.filter((i) => i.control !== null);
   if (withControl.length === 1) return withControl[0]!.control!;
   if (withControl.length > 1) {
@@ -41,4 +46,13 @@ export async function findControlSocket(
     );
   }
   throw new UserError("No running lazyshell instance: start `lazyshell` or `lazyshell serve`");
+}
+
+function exists(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }

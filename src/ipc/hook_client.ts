@@ -9,6 +9,7 @@
  */
 
 import { encodeLine, HOOK_LINE_LIMIT, readLines } from "./jsonl.ts";
+import { checkOwnSocket } from "./private_path.ts";
 
 export const HOOK_STATES = ["idle", "working", "blocked", "done"] as const;
 export type HookState = typeof HOOK_STATES[number];
@@ -75,17 +76,31 @@ export function hookMessage(
   return { v: 1, type: "hook", state, kind, payload };
 }
 
-export type SendResult = "acked" | "rejected" | "no-socket" | "refused" | "timeout" | "failed";
+export type SendResult =
+  | "acked"
+  | "rejected"
+  | "no-socket"
+  | "refused"
+  | "timeout"
+  | "failed"
+  | "unsafe";
 
 /**
  * Connects to `path`, writes one message and waits for the server's reply,
- * all within `deadlineMs`. Never throws; says what happened.
+ * all within `deadlineMs`. Never throws; says what happened. A socket in a
+ * directory that is not private to us, or not ours, is never written to
+ * ("unsafe": the agent's metadata would go to whoever planted it).
  */
 export async function sendHook(
   path: string,
   message: HookMessageOut,
   deadlineMs = 300,
 ): Promise<SendResult> {
+  try {
+    checkOwnSocket(path);
+  } catch {
+    return "unsafe";
+  }
   let conn: Deno.UnixConn | null = null;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<"timeout">((resolve) => {

@@ -6,13 +6,17 @@
  *
  * The directory's permissions are the access control of both sockets, so
  * it is checked with lstat, never followed: not a symlink, owned by us, no
- * group or other bits. A socket file left by a killed instance is found by
- * a refused connect and replaced; a live one is never taken over.
+ * group or other bits (private_path.ts; clients check the same before they
+ * connect). A socket file left by a killed instance is found by a refused
+ * connect and replaced; a live one is never taken over.
  */
 
 import { UserError } from "../errors.ts";
 import { type Env, runtimeRoot } from "../config/paths.ts";
 import { isAlive } from "../session/procinfo.ts";
+import { checkPrivateDir } from "./private_path.ts";
+
+export { checkPrivateDir } from "./private_path.ts";
 
 /** sockaddr_un.sun_path is 108 bytes, NUL included. */
 const MAX_SOCKET_PATH = 107;
@@ -24,23 +28,6 @@ function uid(): number | null {
     return Deno.uid();
   } catch {
     return null;
-  }
-}
-
-/** Refuses a directory anyone else could have prepared or can enter. */
-export function checkPrivateDir(path: string): void {
-  const info = Deno.lstatSync(path);
-  if (info.isSymlink) throw new UserError(`Refusing runtime directory ${path}: it is a symlink`);
-  if (!info.isDirectory) throw new UserError(`Refusing runtime directory ${path}: not a directory`);
-  const me = uid();
-  if (me !== null && info.uid !== null && info.uid !== me) {
-    throw new UserError(`Refusing runtime directory ${path}: owned by uid ${info.uid}, not ${me}`);
-  }
-  const mode = (info.mode ?? 0) & 0o777;
-  if ((mode & 0o077) !== 0) {
-    throw new UserError(
-      `Refusing runtime directory ${path}: mode ${mode.toString(8)} lets others in (want 700)`,
-    );
   }
 }
 

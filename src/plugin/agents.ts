@@ -9,6 +9,7 @@
 
 import { type HookStatus, hookStatus, type ReadText } from "./hook_status.ts";
 import type { AgentEntry } from "./protocol.ts";
+import { readSettingsFile } from "../config/read_file.ts";
 
 export interface CatalogAgent {
   readonly id: string;
@@ -96,9 +97,10 @@ export interface DetectOptions {
   readonly versions?: boolean;
 }
 
+/** An agent's settings file, bounded like our own (a huge or special file reads as absent). */
 const readTextOrNull: ReadText = (path) => {
   try {
-    return Deno.readTextFileSync(path);
+    return readSettingsFile(path);
   } catch {
     return null;
   }

@@ -267,13 +267,19 @@ export class PluginHost implements AsyncDisposable {
           if (item.type === "oversize") {
             this.#dispatch({
               type: "bad_line",
-              reason: `Line over 1 MiB (${item.bytes} bytes)`,
+              reason: `Line over 1 MiB (no newline in the first ${item.bytes} bytes)`,
             });
           } else {
             this.#onLine(item.text);
           }
         }
         if (done) break;
+        if (current() && this.#state.phase === "failed") {
+          // Nothing it says counts any more: stop reading (a flood then blocks on
+          // its full pipe instead of burning our CPU) until the kill lands.
+          await reader.cancel().catch(() => {});
+          break;
+        }
       }
     } catch { /* cancelled or broken pipe: the exit event says the rest */ }
   }

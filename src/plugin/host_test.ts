@@ -192,7 +192,16 @@ Deno.test("an empty type fails the tab", async () => {
 });
 
 Deno.test("a line over 1 MiB fails the tab", async () => {
-  await using _ = await failing("long_line", /Line over 1 MiB \(1572890 bytes\)/);
+  await using _ = await failing(
+    "long_line",
+    /Line over 1 MiB \(no newline in the first \d+ bytes\)/,
+  );
+});
+
+Deno.test("a flood that never sends a newline fails the tab at 1 MiB and is stopped", async () => {
+  await using host = await failing("flood_no_newline", /Line over 1 MiB \(no newline in the first/);
+  // Stopped without close(): the failure's SIGTERM ends it, nothing keeps reading it.
+  await host.until((s) => s.exit !== null, 10_000, "the flooding plugin to exit");
 });
 
 Deno.test("a crash shows the exit code and the stderr tail; reload restarts it", async () => {

@@ -1,18 +1,21 @@
 /**
- * Byte-level line splitter with a size cap (PLATFORM.md §4): finds 0x0A with
- * indexOf, decodes each line alone, and never buffers more than `maxBytes`
- * of one line: an oversized line is reported by its length and skipped.
+ * Byte-level line splitter with a size cap: finds 0x0A with indexOf, decodes
+ * each line alone, and never buffers more than `maxBytes` of one line. A
+ * line is reported oversize as soon as it passes the cap — not when its
+ * newline comes, which from a peer flooding without one is never — and its
+ * bytes are skipped up to the next newline.
  */
 
 export type LineItem =
   | { readonly type: "line"; readonly text: string }
+  /** `bytes`: how much of the line had arrived when it passed the cap. */
   | { readonly type: "oversize"; readonly bytes: number };
 
 export class LineSplitter {
   #chunks: Uint8Array[] = [];
   #buffered = 0;
-  /** Bytes of the current line already dropped because it passed the cap. */
-  #dropping = -1;
+  /** The current line passed the cap (reported): its bytes are skipped up to its newline. */
+  #dropping = false;
   #decoder = new TextDecoder();
 
   constructor(readonly maxBytes: number) {}
@@ -24,9 +27,11 @@ export class LineSplitter {
     while (start < chunk.length) {
       const nl = chunk.indexOf(0x0a, start);
       const end = nl < 0 ? chunk.length : nl;
-      this.#take(chunk.subarray(start, end));
+      const over = this.#take(chunk.subarray(start, end));
+      if (over !== null) out.push(over);
       if (nl < 0) break;
-      out.push(this.#finish());
+      if (this.#dropping) this.#dropping = false;
+      else out.push(this.#finish());
       start = nl + 1;
     }
     return out;
@@ -34,32 +39,26 @@ export class LineSplitter {
 
   /** End of input: a last line without `\n` still counts. */
   end(): LineItem[] {
-    if (this.#buffered === 0 && this.#dropping < 0) return [];
+    if (this.#buffered === 0 || this.#dropping) return [];
     return [this.#finish()];
   }
 
-  #take(part: Uint8Array): void {
-    if (part.length === 0) return;
-    if (this.#dropping >= 0) {
-      this.#dropping += part.length;
-      return;
-    }
+  /** Buffers part of the current line; the oversize report when it passes the cap. */
+  #take(part: Uint8Array): LineItem | null {
+    if (part.length === 0 || this.#dropping) return null;
     if (this.#buffered + part.length > this.maxBytes) {
-      this.#dropping = this.#buffered + part.length;
+      const bytes = this.#buffered + part.length;
+      this.#dropping = true;
       this.#chunks = [];
       this.#buffered = 0;
-      return;
+      return { type: "oversize", bytes };
     }
     this.#chunks.push(part.slice());
     this.#buffered += part.length;
+    return null;
   }
 
   #finish(): LineItem {
-    if (this.#dropping >= 0) {
-      const bytes = this.#dropping;
-      this.#dropping = -1;
-      return { type: "oversize", bytes };
-    }
     const bytes = this.#chunks.length === 1
       ? this.#chunks[0]!
       : concat(this.#chunks, this.#buffered);

@@ -20,18 +20,13 @@ Deno.test("lines split across chunks are joined, multi-byte characters intact", 
   ]);
 });
 
-Deno.test("a line over the cap is reported by size and skipped, the next one read", () => {
+Deno.test("a line over the cap is reported as it passes the cap and skipped, the next one read", () => {
   const s = new LineSplitter(10);
-  const out = [
-    ...s.push(enc.encode("ok\n0123456")),
-    ...s.push(enc.encode("789abcdef")),
-    ...s.push(enc.encode("ghij\nafter\n")),
-  ];
-  assert.deepEqual(out, [
-    { type: "line", text: "ok" },
-    { type: "oversize", bytes: 20 },
-    { type: "line", text: "after" },
-  ]);
+  assert.deepEqual(s.push(enc.encode("ok\n0123456")), [{ type: "line", text: "ok" }]);
+  assert.deepEqual(s.push(enc.encode("789abcdef")), [{ type: "oversize", bytes: 16 }]);
+  assert.deepEqual(s.push(enc.encode("ghij")), [], "reported once, its rest skipped");
+  assert.deepEqual(s.push(enc.encode("klm\nafter\n")), [{ type: "line", text: "after" }]);
+  assert.deepEqual(s.end(), []);
   assert.deepEqual(new LineSplitter(10).push(enc.encode("0123456789\n")), [
     { type: "line", text: "0123456789" },
   ], "exactly the cap is allowed");

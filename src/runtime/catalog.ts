@@ -8,6 +8,7 @@
 
 import { ManifestError, messageOf } from "../errors.ts";
 import { type Env, userManifestDir } from "../config/paths.ts";
+import { FileRefused, readSettingsFile } from "../config/read_file.ts";
 import { type Manifest, parseManifest } from "../detect/manifest.ts";
 import type { AgentIdentity } from "../session/identity.ts";
 
@@ -90,12 +91,14 @@ function readDir(dir: URL | string, errors: ManifestError[]): Manifest[] {
     const path = typeof base === "string" ? `${base}${name}` : new URL(name, base);
     const file = displayPath(path);
     try {
-      const text = Deno.readTextFileSync(path);
+      const text = readSettingsFile(path);
       out.push(parseManifest(text, file, name.replace(/\.ya?ml$/, "")));
     } catch (error) {
       errors.push(
         error instanceof ManifestError
           ? error
+          : error instanceof FileRefused
+          ? new ManifestError(file, null, error.message)
           : new ManifestError(file, null, `Cannot read: ${messageOf(error)}`),
       );
     }

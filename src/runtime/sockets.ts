@@ -8,6 +8,7 @@
  */
 
 import { ControlServer } from "../control/server.ts";
+import type { ControlLimits } from "../control/limits.ts";
 import { HookServer, type HookSink } from "../ipc/hook_server.ts";
 import { claudeSettings, isPlainClaudeCommand, shellQuote } from "../ipc/integrations.ts";
 import { CONTROL_SOCKET, createInstanceDir, removeInstanceDir } from "../ipc/runtime_dir.ts";
@@ -25,6 +26,7 @@ export interface Sockets {
 export async function startSockets(
   runtime: Runtime,
   log: (line: string) => void = () => {},
+  controlLimits: Partial<ControlLimits> = {},
 ): Promise<Sockets> {
   const detection: HookSink = runtime.detection;
   const dir = await createInstanceDir(runtime.env);
@@ -38,7 +40,7 @@ export async function startSockets(
         subscribe: (listener) => runtime.subscribe(listener),
         classifyNow: (id) => void runtime.detection.classifyNow(id),
         createSession: (spec) => runtime.createSession(spec),
-      }, log);
+      }, { log, limits: controlLimits });
     }
   } catch (error) {
     await hooks[Symbol.asyncDispose]();

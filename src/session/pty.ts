@@ -30,7 +30,8 @@ export interface PtyExit {
 
 export interface Pty {
   readonly pid: number;
-  write(data: string): void;
+  /** False when refused: the child's input queue is full (nothing of `data` was queued). */
+  write(data: string): boolean | void;
   resize(cols: number, rows: number): void;
   kill(signal?: Deno.Signal): void;
   pause(): void;

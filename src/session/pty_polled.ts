@@ -94,9 +94,9 @@ export function spawnPolled(spec: PtySpawn, reactor: PtyReactor): Pty {
   return {
     pid: child.pid,
     write: (data) => {
-      if (closed) return;
+      if (closed) return false;
       handle.touch();
-      writer.write(data);
+      return writer.write(data);
     },
     resize: (cols, rows) => {
       if (!closed) binding().resize(child.fd, cols, rows);

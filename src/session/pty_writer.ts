@@ -8,17 +8,26 @@
  * queue retried with a short backoff until the child reads, errors other
  * than EAGAIN drop the queue (the child is gone). Without FFI (Windows, no
  * libc) the caller keeps node-pty's own write.
+ *
+ * The queue is bounded (MAX_QUEUED_INPUT): a child that does not read its
+ * input (`sleep 1000`) would otherwise make every `ctl send` grow our
+ * memory. A write that does not fit whole is refused — nothing of it is
+ * queued — and the caller says so: nothing is accepted that cannot be
+ * delivered.
  */
 
 import { EAGAIN, EINTR, type Libc, libc } from "./libc.ts";
 
 const RETRY_MIN_MS = 1;
 const RETRY_MAX_MS = 50;
+/** Input waiting for one child to read; above it writes are refused (docs/control-api.md). */
+export const MAX_QUEUED_INPUT = 4 * 1024 * 1024;
 
 export class PtyWriter {
   readonly #fd: number;
   readonly #libc: Libc;
   #queue: Uint8Array[] = [];
+  #pending = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #delay = RETRY_MIN_MS;
   #closed = false;
@@ -37,19 +46,27 @@ export class PtyWriter {
 
   /** Bytes still waiting for the child to read. */
   get pending(): number {
-    return this.#queue.reduce((n, b) => n + b.length, 0);
+    return this.#pending;
   }
 
-  write(data: string): void {
-    if (this.#closed || data.length === 0) return;
-    this.#queue.push(new TextEncoder().encode(data));
+  /** Queues `data` whole and starts writing; false (nothing queued) when it does not fit. */
+  write(data: string): boolean {
+    if (this.#closed || data.length === 0) return !this.#closed;
+    // UTF-8 takes at least a byte per UTF-16 unit: refuse before encoding what cannot fit.
+    if (this.#pending + data.length > MAX_QUEUED_INPUT) return false;
+    const bytes = new TextEncoder().encode(data);
+    if (this.#pending + bytes.length > MAX_QUEUED_INPUT) return false;
+    this.#queue.push(bytes);
+    this.#pending += bytes.length;
     if (this.#timer === undefined) this.#flush();
+    return true;
   }
 
   /** Drops whatever waits and stops retrying (the child exited or the session ended). */
   close(): void {
     this.#closed = true;
     this.#queue = [];
+    this.#pending = 0;
     clearTimeout(this.#timer);
     this.#timer = undefined;
   }
@@ -68,6 +85,7 @@ export class PtyWriter {
         return;
       }
       this.#delay = RETRY_MIN_MS;
+      this.#pending -= n;
       if (n >= head.length) this.#queue.shift();
       else this.#queue[0] = head.subarray(n);
     }

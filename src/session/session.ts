@@ -139,11 +139,14 @@ export class Session implements Disposable {
   /**
    * Writes input to the child. `typed` is true for keys the user pressed and
    * false for scripted text (`ctl send`), which does not count as typing (D5).
+   * False when nothing was written: the session exited, or the child has not
+   * read the input already waiting for it (pty_writer.ts MAX_QUEUED_INPUT).
    */
-  write(data: string, typed = true): void {
-    if (this.#status !== "running") return;
-    this.#writePty(data);
+  write(data: string, typed = true): boolean {
+    if (this.#status !== "running") return false;
+    if (!this.#writePty(data)) return false;
     this.#emit({ type: "input", data, typed });
+    return true;
   }
 
   /**
@@ -252,11 +255,13 @@ export class Session implements Disposable {
     this.terminal[Symbol.dispose]();
   }
 
-  #writePty(data: string): void {
-    if (this.#status !== "running") return;
+  #writePty(data: string): boolean {
+    if (this.#status !== "running") return false;
     try {
-      this.pty.write(data);
-    } catch { /* the child is exiting */ }
+      return this.pty.write(data) !== false;
+    } catch {
+      return false; // the child is exiting
+    }
   }
 
   #onExit(exit: PtyExit): void {

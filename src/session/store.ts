@@ -11,6 +11,7 @@ import { UserError } from "../errors.ts";
 import { within } from "../util/async.ts";
 import type { SessionFacts } from "../model/session.ts";
 import { basename } from "./identity.ts";
+import { checkGroupName, checkSessionName } from "../model/names.ts";
 import { type ProcessTable, processTableFor } from "./procinfo.ts";
 import { type Pty, type PtySpawn, spawnPty } from "./pty.ts";
 import { Session } from "./session.ts";
@@ -103,6 +104,7 @@ export class SessionStore implements Disposable, AsyncDisposable {
     if (!Number.isInteger(cols) || !Number.isInteger(rows) || cols < 2 || rows < 2) {
       throw new UserError(`Invalid size: ${cols}x${rows}`);
     }
+    if (spec.group != null) checkGroupName(spec.group);
     const command = spec.command?.trim() || "";
     if (command) checkCommand(command, spec.env?.PATH ?? this.#baseEnv().PATH);
     const id = `session-${this.#nextId}`;
@@ -172,9 +174,7 @@ export class SessionStore implements Disposable, AsyncDisposable {
 
   setGroup(target: string, group: string | null): Session {
     const session = this.resolve(target);
-    if (group !== null && !/^\S{1,64}$/.test(group)) {
-      throw new UserError(`Invalid group name: ${JSON.stringify(group)}`);
-    }
+    if (group !== null) checkGroupName(group);
     session.group = group;
     this.#emit({ type: "changed", session });
     return session;
@@ -251,14 +251,7 @@ export class SessionStore implements Disposable, AsyncDisposable {
   }
 
   #checkName(name: string): string {
-    const trimmed = name.trim();
-    // deno-lint-ignore no-control-regex -- names may not hold control characters
-    if (!/^[^\s\x00-\x1f][^\x00-\x1f]{0,63}$/.test(trimmed)) {
-      throw new UserError(`Invalid session name: ${JSON.stringify(name)}`);
-    }
-    if (/^session-\d+$/.test(trimmed)) {
-      throw new UserError(`Session names of the form session-N are reserved for ids: ${trimmed}`);
-    }
+    const trimmed = checkSessionName(name);
     if (this.list().some((s) => s.name === trimmed)) {
       throw new UserError(`A session is already named ${trimmed}`);
     }

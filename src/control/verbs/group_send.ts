@@ -7,13 +7,13 @@
 
 import { UserError } from "../../errors.ts";
 import { defineVerb, flag, GROUP_ARG, str } from "../verb.ts";
-import { typeInto } from "../typing.ts";
+import { inputFull, typeInto } from "../typing.ts";
 import { resolveTargets } from "../targets.ts";
 
 export interface MemberResult {
   readonly id: string;
   readonly name: string;
-  readonly result: "sent" | "skipped (exited)";
+  readonly result: "sent" | "skipped (exited)" | "refused (not reading its input)";
 }
 
 export default defineVerb({
@@ -34,27 +34,40 @@ export default defineVerb({
   async run(
     { host },
     args,
-  ): Promise<{ group: string; count: number; skipped: number; members: MemberResult[] }> {
+  ): Promise<
+    { group: string; count: number; skipped: number; refused: number; members: MemberResult[] }
+  > {
     const group = str(args, "group")!;
     const members = resolveTargets(host.store, { group });
     const running = members.filter((s) => s.status === "running");
     if (running.length === 0) {
       throw new UserError(`Every session of group ${group} has exited: nothing sent`);
     }
-    await typeInto(running, str(args, "text")!, flag(args, "enter"));
+    const refusals = await typeInto(running, str(args, "text")!, flag(args, "enter"));
+    if (refusals.length === running.length) throw inputFull(refusals[0]!);
+    const refused = new Set(refusals.map((r) => r.session));
     return {
       group,
-      count: running.length,
+      count: running.length - refused.size,
       skipped: members.length - running.length,
+      refused: refused.size,
       members: members.map((s) => ({
         id: s.id,
         name: s.name,
-        result: s.status === "running" && running.includes(s) ? "sent" : "skipped (exited)",
+        result: refused.has(s)
+          ? "refused (not reading its input)"
+          : s.status === "running" && running.includes(s)
+          ? "sent"
+          : "skipped (exited)",
       })),
     };
   },
   format(r) {
-    const skipped = r.skipped ? ` (${r.skipped} exited, skipped)` : "";
+    const notes = [
+      ...(r.skipped ? [`${r.skipped} exited, skipped`] : []),
+      ...(r.refused ? [`${r.refused} not reading its input, refused`] : []),
+    ];
+    const skipped = notes.length ? ` (${notes.join("; ")})` : "";
     return `Sent to ${r.count} session${r.count === 1 ? "" : "s"} of group ${r.group}${skipped}`;
   },
 });

@@ -5,7 +5,6 @@
  * in lazyshell's working directory.
  */
 
-import { UserError } from "../../errors.ts";
 import { defineVerb, str } from "../verb.ts";
 import { entryOf, type SessionEntry } from "../entry.ts";
 
@@ -28,9 +27,6 @@ export default defineVerb({
     const cwd = str(args, "cwd");
     const command = str(args, "command");
     const group = str(args, "group");
-    if (group !== undefined && !/^\S{1,64}$/.test(group)) {
-      throw new UserError(`Invalid group name: ${JSON.stringify(group)}`);
-    }
     const session = host.createSession({
       ...(name !== undefined ? { name } : {}),
       ...(cwd !== undefined ? { cwd } : {}),

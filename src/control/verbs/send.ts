@@ -11,7 +11,7 @@ import { isAgentState } from "../../model/agent.ts";
 import { defineVerb, flag, str, TARGET_ARG } from "../verb.ts";
 import { label } from "../entry.ts";
 import { resolveTarget } from "../targets.ts";
-import { typeInto } from "../typing.ts";
+import { inputFull, typeInto } from "../typing.ts";
 
 export default defineVerb({
   name: "send",
@@ -55,7 +55,8 @@ export default defineVerb({
     const text = str(args, "text")!;
     const enter = flag(args, "enter");
     const data = text + (enter ? "\r" : "");
-    await typeInto([session], text, enter);
+    const [refused] = await typeInto([session], text, enter);
+    if (refused) throw inputFull(refused);
     return {
       id: session.id,
       name: session.name,

@@ -13,6 +13,11 @@ import { resolveTargets } from "../targets.ts";
 import { waitForState, type WaitResult } from "../wait.ts";
 
 export const DEFAULT_WAIT_SECONDS = 120;
+/**
+ * A week. Timers hold at most 2^31-1 ms (24.8 days): beyond, setTimeout
+ * fires at once and a wait would "time out" immediately. Wait again for longer.
+ */
+export const MAX_WAIT_SECONDS = 7 * 24 * 3600;
 
 export default defineVerb({
   name: "wait",
@@ -36,7 +41,9 @@ export default defineVerb({
       name: "timeout",
       type: "number",
       meta: "SEC",
-      help: `give up after SEC seconds (default ${DEFAULT_WAIT_SECONDS})`,
+      max: MAX_WAIT_SECONDS,
+      help:
+        `give up after SEC seconds (default ${DEFAULT_WAIT_SECONDS}, at most ${MAX_WAIT_SECONDS})`,
     },
     { name: "all", type: "bool", help: "with --group: every member must reach S" },
   ],

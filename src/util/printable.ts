@@ -1,0 +1,24 @@
+/**
+ * Text from a peer (a control reply, a session or group name) made safe to
+ * print on a terminal: C0 controls other than newline and tab, DEL and the
+ * C1 controls (U+0080–U+009F, which terminals honour as CSI, OSC, … even
+ * UTF-8 encoded) are shown as `\xNN` / `\u00NN` instead of being sent raw.
+ * An ESC cannot start a sequence, a CR cannot overwrite the line.
+ */
+
+// deno-lint-ignore no-control-regex -- matching control characters is the point
+const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+
+export function printable(text: string): string {
+  return text.replace(CONTROLS, (c) => {
+    const code = c.charCodeAt(0);
+    const hex = code.toString(16).padStart(2, "0");
+    return code < 0x80 ? `\\x${hex}` : `\\u00${hex}`;
+  });
+}
+
+/** Whether `text` holds a character printable() would escape (or a newline or tab). */
+export function hasControls(text: string): boolean {
+  // deno-lint-ignore no-control-regex -- see CONTROLS
+  return /[\x00-\x1f\x7f-\x9f]/.test(text);
+}
