@@ -9,6 +9,7 @@
 
 import { type HookStatus, hookStatus, type ReadText } from "./hook_status.ts";
 import type { AgentEntry } from "./protocol.ts";
+import { readTextOrNull } from "../util/fs.ts";
 
 export interface CatalogAgent {
   readonly id: string;
@@ -95,14 +96,6 @@ export interface DetectOptions {
   /** Skip running `--version` (fast paths, tests). */
   readonly versions?: boolean;
 }
-
-const readTextOrNull: ReadText = (path) => {
-  try {
-    return Deno.readTextFileSync(path);
-  } catch {
-    return null;
-  }
-};
 
 /** One report per catalogued agent, versions fetched in parallel. */
 export async function detectAgents(

@@ -11,7 +11,7 @@ import { ControlServer } from "../control/server.ts";
 import { HookServer, type HookSink } from "../ipc/hook_server.ts";
 import { claudeSettings, isPlainClaudeCommand, shellQuote } from "../ipc/integrations.ts";
 import { CONTROL_SOCKET, createInstanceDir, removeInstanceDir } from "../ipc/runtime_dir.ts";
-import { selfCommand } from "../plugin/self.ts";
+import { stableCommand } from "../plugin/self.ts";
 import type { Runtime } from "./runtime.ts";
 
 export interface Sockets {
@@ -70,6 +70,6 @@ export async function startSockets(
 }
 
 function writeClaudeSettings(file: string): void {
-  const text = JSON.stringify(claudeSettings(selfCommand()), null, 2);
+  const text = JSON.stringify(claudeSettings(stableCommand().command), null, 2);
   Deno.writeTextFileSync(file, text, { mode: 0o600 });
 }
