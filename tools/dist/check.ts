@@ -210,7 +210,9 @@ async function checkUpgradeAndUninstall(command: string): Promise<void> {
     timeoutMs: 900_000,
   });
   const after = await sh([command, "init", "--agents", "codex"]);
-  const versions = [...Deno.readDirSync(data)].filter((e) => e.isDirectory).map((e) => e.name);
+  // Installed versions hold install.json; plugins/ and logs beside them are lazyshell's data.
+  const versions = [...Deno.readDirSync(data)]
+    .filter((e) => e.isDirectory && exists(`${data}/${e.name}/install.json`)).map((e) => e.name);
   check(
     again.code === 0 && after.code === 0 && after.stdout === before.stdout &&
       versions.join(" ") === VERSION,
