@@ -11,7 +11,7 @@
  * and a checkout under `deno run` is `deno run -A <abs main.ts>`.
  */
 
-import { which } from "./agents.ts";
+import { which } from "../util/fs.ts";
 
 /** The variable a launcher sets to its own absolute path. */
 export const SELF_ENV = "LAZYSHELL_SELF";

@@ -19,13 +19,13 @@ import { type Env, userManifestDir } from "../../config/paths.ts";
 import type { LoadedConfig } from "../../config/config.ts";
 import { messageOf } from "../../errors.ts";
 import { createInstanceDir, listenPrivate, removeInstanceDir } from "../../ipc/runtime_dir.ts";
-import { detectAgents, which } from "../../plugin/agents.ts";
+import { detectAgents } from "../../plugin/agents.ts";
 import { discoverPlugins } from "../../plugin/discovery.ts";
 import { checkPlugin, type Finding } from "../../plugin/doctor.ts";
 import { groupSpawner } from "../../plugin/procgroup.ts";
 import { hookPathFindings } from "../../plugin/hook_paths.ts";
 import { opencodePlugin } from "../../ipc/opencode_plugin.ts";
-import { exists, readTextOrNull } from "../../util/fs.ts";
+import { exists, readTextOrNull, which } from "../../util/fs.ts";
 
 export function registerDoctor(program: Command): void {
   program
