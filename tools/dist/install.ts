@@ -125,7 +125,13 @@ async function tryCompile(dir: string, say: (line: string) => void): Promise<str
   await writeBuildRecord(ROOT);
   const compiled = await run(
     Deno.execPath(),
-    compileArgs(["--no-check", "--output", binary]),
+    // macOS: node-pty's spawn-helper must sit on disk beside its addon (as in the release workflow).
+    compileArgs([
+      "--no-check",
+      ...(Deno.build.os === "darwin" ? ["--self-extracting"] : []),
+      "--output",
+      binary,
+    ]),
     { cwd: ROOT, timeoutMs: 600_000 },
   );
   if (compiled.code !== 0) {
