@@ -23,14 +23,18 @@ async function main(args: string[]): Promise<number> {
     } catch { /* a hook never fails */ }
     return 0;
   }
+  if (first === "--version" || first === "-V") {
+    const { versionLine } = await import("./src/cli/version.ts");
+    console.log(versionLine(VERSION));
+    return 0;
+  }
+  // Started by a launcher (an installed lazyshell): remember its stable path, hide it from children.
+  const { adoptLauncher } = await import("./src/plugin/self.ts");
+  adoptLauncher();
   if (first === "__plugin") {
     // Built-in plugin tabs (DESIGN §7): no commander, no node-pty.
     const { runBuiltin } = await import("./plugins/mod.ts");
     return await runBuiltin(args.slice(1));
-  }
-  if (first === "--version" || first === "-V") {
-    console.log(`lazyshell ${VERSION}`);
-    return 0;
   }
   if (first === "ctl") {
     // A thin client: no commander (its argv is the verb table's, C2).

@@ -43,7 +43,7 @@ Deno.test("plugin tabs in the TUI: frames, keys, palette commands, failures, cle
     XDG_RUNTIME_DIR: `${dir}/run`,
   });
   await using store = new SessionStore({ shell: "/bin/bash", env, cols: 110, rows: 30, cwd: ROOT });
-  const tui = store.create({ command: `deno run -A ${ROOT}main.ts` });
+  const tui = store.create({ command: `deno run -A -q ${ROOT}main.ts` });
   await waitForText(tui, "Hello", WAIT); // the tab bar lists the plugin
   await waitForText(tui, "Crash ✗", WAIT); // the failing plugin is marked, the TUI runs on
   // Tabs: 1 Sessions, 2 Agents, 3 Watchers, 4 Stats, 5 Env, 6 Crash, 7 Hello.

@@ -90,7 +90,7 @@ const lines = (s: Session) => screenText(s).split("\n");
 Deno.test("the TUI starts, creates sessions, forwards typing, resizes and restores the terminal", async () => {
   await using l = await lab();
   const tui = l.outer;
-  type(tui, `deno run -A ${MAIN}\r`);
+  type(tui, `deno run -A -q ${MAIN}\r`);
   await waitForText(tui, "No sessions", WAIT);
   await waitForText(tui, "n new", WAIT);
 
@@ -140,7 +140,7 @@ Deno.test("the TUI starts, creates sessions, forwards typing, resizes and restor
 Deno.test("a failed command in a session you do not type into reaches the fallback command", async () => {
   await using l = await lab();
   const tui = l.outer;
-  type(tui, `deno run -A ${MAIN}\r`);
+  type(tui, `deno run -A -q ${MAIN}\r`);
   await waitForText(tui, "No sessions", WAIT);
   type(tui, "n");
   await waitFor(tui, () => lines(tui).some((l) => INNER_PROMPT.test(l)), WAIT, "the inner prompt");
@@ -181,7 +181,7 @@ Deno.test("a program declaring blocked (OSC 7501) shows ‼, B selects it, the f
     `${l.dir}/project.yml`,
     `sessions:\n  - name: shell\n  - name: api\n    group: agents\n    command: sh ${l.dir}/agent.sh\n`,
   );
-  type(tui, `deno run -A ${MAIN} --project ${l.dir}/project.yml\r`);
+  type(tui, `deno run -A -q ${MAIN} --project ${l.dir}/project.yml\r`);
   await waitForText(tui, /▌.*shell/, WAIT);
   await waitForText(tui, /api/, WAIT);
   type(tui, "j\r\r\x1d");
@@ -226,7 +226,7 @@ for (const signal of ["SIGTERM", "SIGHUP"] as const) {
   Deno.test(`${signal} ends the client and restores the terminal; the session keeps running`, async () => {
     await using l = await lab();
     const tui = l.outer;
-    type(tui, `deno run -A ${MAIN}\r`);
+    type(tui, `deno run -A -q ${MAIN}\r`);
     await waitForText(tui, "No sessions", WAIT);
     type(tui, "n");
     await waitFor(tui, () => lines(tui).some((l) => INNER_PROMPT.test(l)), WAIT, "inner prompt");

@@ -1,14 +1,16 @@
 /**
  * `lazyshell init --agents [claude|codex|opencode]` (H2): prints the
- * ready-to-paste integration of each agent, commands using the absolute
- * path of the running lazyshell (src/plugin/self.ts). With an agent name
- * only that piece is printed, as is, so it can be piped into a file.
+ * ready-to-paste integration of each agent, commands using the stable
+ * absolute path of the running lazyshell (stableCommand in
+ * src/plugin/self.ts: the installed command, never a package-manager
+ * cache). With an agent name only that piece is printed, as is, so it can
+ * be piped into a file.
  */
 
 import { UserError } from "../errors.ts";
 import { claudeSettings, codexNotifyLine } from "../ipc/integrations.ts";
 import { opencodePlugin } from "../ipc/opencode_plugin.ts";
-import { selfCommand } from "../plugin/self.ts";
+import { stableCommand } from "../plugin/self.ts";
 
 export const AGENT_INTEGRATIONS = ["claude", "codex", "opencode"] as const;
 type Agent = typeof AGENT_INTEGRATIONS[number];
@@ -44,7 +46,7 @@ const HEADERS: Record<Agent, string> = {
 
 export function agentsText(
   only: string | undefined,
-  self: readonly string[] = selfCommand(),
+  self: readonly string[] = stableCommand().command,
 ): string {
   if (only !== undefined) {
     if (!(AGENT_INTEGRATIONS as readonly string[]).includes(only)) {

@@ -10,6 +10,7 @@
 import { type HookStatus, hookStatus, type ReadText } from "./hook_status.ts";
 import type { AgentEntry } from "./protocol.ts";
 import { readSettingsFile } from "../config/read_file.ts";
+import { which } from "../util/fs.ts";
 
 export interface CatalogAgent {
   readonly id: string;
@@ -33,30 +34,6 @@ const AGENT_DIRS: Readonly<Record<string, { managed: string; read: readonly stri
   qwen: { managed: ".qwen", read: [".qwen"] },
   opencode: { managed: ".config/opencode", read: [".config/opencode"] },
 };
-
-/** The first `name` found on PATH (PATHEXT on Windows), or null. */
-export function which(name: string, path: string, os = Deno.build.os): string | null {
-  if (name.includes("/")) return isExecutable(name) ? name : null;
-  const sep = os === "windows" ? ";" : ":";
-  const exts = os === "windows" ? ["", ".exe", ".cmd", ".bat"] : [""];
-  for (const dir of path.split(sep)) {
-    if (dir === "") continue;
-    for (const ext of exts) {
-      const candidate = `${dir}/${name}${ext}`;
-      if (isExecutable(candidate)) return candidate;
-    }
-  }
-  return null;
-}
-
-function isExecutable(path: string): boolean {
-  try {
-    const info = Deno.statSync(path);
-    return info.isFile && (Deno.build.os === "windows" || ((info.mode ?? 0) & 0o111) !== 0);
-  } catch {
-    return false;
-  }
-}
 
 /** `<bin> --version` → the first version-looking token, within `ms`; null if none. */
 export async function versionOf(bin: string, ms = 5000): Promise<string | null> {

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { detectAgents, toAgentEntry, which } from "./agents.ts";
+import { detectAgents, toAgentEntry } from "./agents.ts";
+import { which } from "../util/fs.ts";
 import { claudeHookStatus, codexHookStatus } from "./hook_status.ts";
 
 function files(map: Record<string, string>) {

@@ -12,7 +12,7 @@ import type { ControlLimits } from "../control/limits.ts";
 import { HookServer, type HookSink } from "../ipc/hook_server.ts";
 import { claudeSettings, isPlainClaudeCommand, shellQuote } from "../ipc/integrations.ts";
 import { CONTROL_SOCKET, createInstanceDir, removeInstanceDir } from "../ipc/runtime_dir.ts";
-import { selfCommand } from "../plugin/self.ts";
+import { stableCommand } from "../plugin/self.ts";
 import type { Runtime } from "./runtime.ts";
 
 export interface Sockets {
@@ -72,6 +72,6 @@ export async function startSockets(
 }
 
 function writeClaudeSettings(file: string): void {
-  const text = JSON.stringify(claudeSettings(selfCommand()), null, 2);
+  const text = JSON.stringify(claudeSettings(stableCommand().command), null, 2);
   Deno.writeTextFileSync(file, text, { mode: 0o600 });
 }

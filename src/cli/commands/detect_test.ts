@@ -1,14 +1,20 @@
 import assert from "node:assert/strict";
+import { selfCommand } from "../../plugin/self.ts";
 
-const MAIN = new URL("../../../main.ts", import.meta.url).pathname;
 const CAPTURES = new URL("../../../fixtures/captures/", import.meta.url).pathname;
 
+/** The CLI as tests run it: selfCommand() keeps Deno's own progress lines off stderr. */
 async function lazyshell(...args: string[]) {
+  return await lazyshellWith({}, ...args);
+}
+
+async function lazyshellWith(env: Record<string, string>, ...args: string[]) {
   const home = await Deno.makeTempDir(); // no user manifests
   try {
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", MAIN, ...args],
-      env: { XDG_CONFIG_HOME: home },
+    const [program, ...prefix] = selfCommand();
+    const out = await new Deno.Command(program!, {
+      args: [...prefix, ...args],
+      env: { XDG_CONFIG_HOME: home, ...env },
       stdin: "null",
     }).output();
     const dec = new TextDecoder();
@@ -79,6 +85,16 @@ Deno.test("detect: plain text output and one object without --at", async () => {
 });
 
 Deno.test("detect: user mistakes are one line and exit 2", async () => {
+  // The first run on a fresh machine: an empty Deno cache makes Deno fetch npm
+  // metadata and print `Download …` lines on stderr, which must not reach the
+  // user's one line (or a test reading it).
+  const cold = await Deno.makeTempDir({ prefix: "lzs-deno-dir-" });
+  try {
+    const r = await lazyshellWith({ DENO_DIR: cold }, "detect", "nope.raw");
+    assert.deepEqual([r.code, r.stderr], [2, "lazyshell: Cannot read nope.raw: no such file\n"]);
+  } finally {
+    await Deno.remove(cold, { recursive: true });
+  }
   for (
     const args of [["nope.raw"], [`${CAPTURES}codex-tool`, "--agent", "zz"], [
       `${CAPTURES}codex-tool`,

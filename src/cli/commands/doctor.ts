@@ -6,8 +6,10 @@
  * Checks: config.yml parses (file:line), agent manifests parse, the
  * runtime directory and a socket can be created, every plugin (id rules,
  * handshake, its own doctor), agent CLIs on PATH with versions, Claude
- * Code hooks installed and not disabled by managed settings, and whether
- * notifications can reach the terminal (tmux passthrough).
+ * Code hooks installed and not disabled by managed settings, configured
+ * hooks that still run (hook_paths.ts), and whether notifications can reach
+ * the terminal (tmux passthrough). `--self-test` checks the program instead
+ * (../self_check.ts).
  */
 
 import type { Command } from "@commander-js/extra-typings";
@@ -17,17 +19,29 @@ import { type Env, userManifestDir } from "../../config/paths.ts";
 import type { LoadedConfig } from "../../config/config.ts";
 import { messageOf } from "../../errors.ts";
 import { createInstanceDir, listenPrivate, removeInstanceDir } from "../../ipc/runtime_dir.ts";
-import { detectAgents, which } from "../../plugin/agents.ts";
+import { detectAgents } from "../../plugin/agents.ts";
 import { discoverPlugins } from "../../plugin/discovery.ts";
 import { checkPlugin, type Finding } from "../../plugin/doctor.ts";
 import { groupSpawner } from "../../plugin/procgroup.ts";
+import { hookPathFindings } from "../../plugin/hook_paths.ts";
+import { opencodePlugin } from "../../ipc/opencode_plugin.ts";
+import { exists, readTextOrNull, which } from "../../util/fs.ts";
 
 export function registerDoctor(program: Command): void {
   program
     .command("doctor")
     .description("Check config, manifests, sockets, plugins, agent CLIs, hooks and notifications")
     .option("--no-plugins", "skip starting plugins")
+    .option(
+      "--self-test",
+      "check this copy of lazyshell instead: a PTY session, detection of a built-in fixture, a built-in plugin",
+    )
     .action(async (options) => {
+      if (options.selfTest) {
+        const { selfTest } = await import("../self_check.ts");
+        process.exitCode = await selfTest();
+        return;
+      }
       const names = program.commands.map((c) => c.name());
       process.exitCode = await doctor(Deno.env.toObject(), {
         plugins: options.plugins,
@@ -98,6 +112,12 @@ export async function doctor(env: Env, options: DoctorOptions = {}): Promise<num
       report([{ ok: true, text: `${a.name} hooks: ${a.hookStatus.detail}` }]);
     }
   }
+  report(hookPathFindings({
+    home: env.HOME ?? env.USERPROFILE ?? "/",
+    read: readTextOrNull,
+    exists,
+    opencodePlugin: opencodePlugin(),
+  }));
   report(await checkNotifications(env, loaded));
 
   print(

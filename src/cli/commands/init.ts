@@ -20,7 +20,14 @@ export function registerInit(program: Command): void {
     .action(async (shell, options) => {
       if (options.agents) {
         const { agentsText } = await import("../init_agents.ts");
-        console.log(agentsText(shell));
+        const { stableCommand } = await import("../../plugin/self.ts");
+        const self = stableCommand();
+        if (self.cache !== null && shell !== "opencode") {
+          console.error(
+            `lazyshell: warning: these hooks run ${self.cache}, inside a package-manager cache that may be emptied: install the lazyshell command (README: Install) and print them again with it`,
+          );
+        }
+        console.log(agentsText(shell, self.command));
         return;
       }
       if (shell === undefined) {
