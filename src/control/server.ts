@@ -61,7 +61,10 @@ export class ControlServer implements AsyncDisposable {
   }
 
   /** Answers one request (also used in-process by tests and the TUI's palette). */
-  async handle(request: ControlRequest): Promise<ControlResponse> {
+  async handle(
+    request: ControlRequest,
+    replied: Promise<void> = Promise.resolve(),
+  ): Promise<ControlResponse> {
     const verb = findVerb(request.verb);
     if (!verb) {
       return {
@@ -72,7 +75,10 @@ export class ControlServer implements AsyncDisposable {
     }
     try {
       const args = checkArgs(verb, request.args);
-      const result = await verb.run({ host: this.#host, signal: this.#abort.signal }, args);
+      const result = await verb.run(
+        { host: this.#host, signal: this.#abort.signal, replied },
+        args,
+      );
       return { id: request.id, ok: true, result: result ?? null };
     } catch (error) {
       if (error instanceof UserError || error instanceof ProtocolError) {
@@ -131,9 +137,10 @@ export class ControlServer implements AsyncDisposable {
           send({ id: salvageId(item.line), ok: false, error: messageOf(error) });
           continue;
         }
-        const job: Promise<void> = this.handle(request).then(send).finally(() =>
-          pending.delete(job)
-        );
+        const written = Promise.withResolvers<void>();
+        const job: Promise<void> = this.handle(request, written.promise)
+          .then((response) => send(response).then(written.resolve))
+          .finally(() => pending.delete(job));
         pending.add(job);
       }
     } catch { /* peer went away or we are closing */ }

@@ -1,0 +1,27 @@
+/**
+ * Runs the abuse items given by number (`deno run -A tools/abuse/local.ts 2 7`)
+ * or every item in items/, one after the other, and prints one line per item.
+ */
+
+import type { AbuseContext, AbuseItem } from "./item.ts";
+import { startServe } from "./server.ts";
+
+const dir = new URL("./items/", import.meta.url);
+const items: AbuseItem[] = [];
+for (const entry of [...Deno.readDirSync(dir)].sort((a, b) => a.name.localeCompare(b.name))) {
+  if (!/^\d\d_.*\.ts$/.test(entry.name)) continue;
+  items.push((await import(new URL(entry.name, dir).href)).default as AbuseItem);
+}
+const wanted = Deno.args.map(Number).filter((n) => Number.isInteger(n));
+const ctx: AbuseContext = { serve: startServe, log: (line) => console.error(`  ${line}`) };
+let failed = 0;
+for (const item of items) {
+  if (wanted.length > 0 && !wanted.includes(item.id)) continue;
+  console.error(`item ${item.id}: ${item.title}`);
+  const result = await item.run(ctx);
+  if (!result.held) failed++;
+  console.log(
+    `${result.held ? "held  " : "BROKEN"} ${String(item.id).padStart(2)} ${result.summary}`,
+  );
+}
+Deno.exit(failed === 0 ? 0 : 1);
