@@ -6,7 +6,15 @@
 
 import { SessionStore } from "../src/session/store.ts";
 import type { Session } from "../src/session/session.ts";
-import { screenText, testEnv, waitFor, waitForText } from "../src/session/test_util.ts";
+import assert from "node:assert/strict";
+import {
+  processesWith,
+  screenText,
+  testEnv,
+  waitFor,
+  waitForProcesses,
+  waitForText,
+} from "../src/session/test_util.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const MAIN = `${ROOT}main.ts`;
@@ -93,7 +101,8 @@ Deno.test("the TUI starts, creates sessions, forwards typing, resizes and restor
   await waitForText(tui, "enter type", WAIT);
   type(tui, "k\r");
   await waitForText(tui, "TERMINAL", WAIT);
-  type(tui, "sleep 1; echo later\r");
+  const tag = `${Math.floor(Math.random() * 1e6)}`; // a job that outlives its shell's SIGHUP
+  type(tui, `nohup sleep 73${tag} >/dev/null 2>&1 & sleep 1; echo later\r`);
   type(tui, "\x1d");
   await waitForText(tui, "enter type", WAIT);
   type(tui, "j");
@@ -114,6 +123,7 @@ Deno.test("the TUI starts, creates sessions, forwards typing, resizes and restor
   await waitForText(tui, "still running", WAIT);
   type(tui, "y");
   await backAtPrompt(tui);
+  assert.deepEqual(processesWith(tag), []);
   type(tui, "stty -a | tr ' ' '\\n' | grep -E '^-?(icanon|echo|isig)$' | tr '\\n' ,; echo\r");
   await waitForText(tui, /isig,icanon,echo,\n\S+[$#]/, WAIT);
 });
@@ -203,18 +213,23 @@ function tuiPid(shellPid: number): number | null {
   return null;
 }
 
-for (const signal of ["SIGTERM", "SIGHUP"] as const) {
-  Deno.test(`${signal} ends the TUI and restores the terminal`, async () => {
+for (const signal of ["SIGTERM", "SIGHUP", "SIGINT"] as const) {
+  Deno.test(`${signal} ends the TUI, what its sessions started, and restores the terminal`, async () => {
     await using l = await lab();
     const tui = l.outer;
     type(tui, `deno run -A ${MAIN}\r`);
     await waitForText(tui, "No sessions", WAIT);
     type(tui, "n");
     await waitFor(tui, () => lines(tui).some((l) => INNER_PROMPT.test(l)), WAIT, "inner prompt");
+    // Jobs that ignore SIGHUP, each in its own process group (docs/processes.md).
+    const tag = `${Math.floor(Math.random() * 1e6)}`;
+    type(tui, `nohup sleep 71${tag} >/dev/null 2>&1 & (trap '' HUP; sleep 72${tag}) &\r`);
+    await waitForProcesses(tag, 2, WAIT);
     const pid = tuiPid(tui.pid);
     if (pid === null) throw new Error("TUI process not found");
     Deno.kill(pid, signal);
     await backAtPrompt(tui);
+    assert.deepEqual(processesWith(tag), []);
     type(tui, "stty -a | tr ' ' '\\n' | grep -E '^-?(icanon|echo|isig)$' | tr '\\n' ,; echo\r");
     await waitForText(tui, /isig,icanon,echo,\n\S+[$#]/, WAIT);
   });

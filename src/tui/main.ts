@@ -1,7 +1,7 @@
 /**
  * `lazyshell` (no command): the TUI. Sets up the host terminal and the
  * runtime, runs the loop until quit, and always restores the terminal —
- * on quit, SIGTERM, SIGHUP and on an uncaught error, which is logged to
+ * on quit, SIGTERM, SIGHUP, SIGINT and on an uncaught error, which is logged to
  * `<data dir>/crash.log` and reported in one line (STYLE.md 11).
  */
 
@@ -20,7 +20,7 @@ import { ptyHandover } from "./plugin_handover.ts";
 import { layout } from "./layout.ts";
 import { leaveSplash, splashHandedOver } from "./splash.ts";
 
-const SIGNAL_CODES = { SIGTERM: 143, SIGHUP: 129 } as const;
+const SIGNAL_CODES = { SIGTERM: 143, SIGHUP: 129, SIGINT: 130 } as const;
 
 export interface TuiOptions {
   /** `--project FILE` (default: ./lazyshell.yml when present). */
