@@ -20,6 +20,8 @@ export interface ServeOptions {
 export async function serve(options: ServeOptions): Promise<number> {
   await using runtime = new Runtime();
   for (const warning of runtime.loaded.warnings) console.error(`lazyshell: ${warning}`);
+  // A broken manifest is skipped, not fatal: say which and why (a pattern refused at load).
+  for (const error of runtime.catalog.errors) console.error(`lazyshell: ${error.message} (skipped)`);
   const sockets = await startSockets(runtime, (line) => console.error(line));
   runtime.notifications.useStdout();
   // After the sockets: project sessions get LAZYSHELL_SOCK like any other.

@@ -9,6 +9,7 @@
  * reason, found before anything starts.
  */
 
+import { compileRegex, RegexError } from "../detect/regex.ts";
 import { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
 import { z } from "zod";
 import { ConfigError } from "../errors.ts";
@@ -46,12 +47,16 @@ export interface ProjectContext {
   readonly isDirectory: (path: string) => boolean;
 }
 
+/** Checked as watchers compile it (detect/regex.ts: linear time, so no lookahead or back-reference). */
 const regex = z.string().min(1, "Empty pattern").superRefine((pattern, ctx) => {
   try {
-    new RegExp(pattern);
+    compileRegex(pattern);
   } catch (error) {
-    const why = (error as Error).message.replace(/^Invalid regular expression: \/.*\/\w*: /, "");
-    ctx.addIssue({ code: "custom", message: `Invalid pattern ${JSON.stringify(pattern)}: ${why}` });
+    if (!(error instanceof RegexError)) throw error;
+    ctx.addIssue({
+      code: "custom",
+      message: `Invalid pattern ${JSON.stringify(pattern)}: ${error.message}`,
+    });
   }
 });
 
