@@ -44,6 +44,7 @@ async function lab(cols = 100, rows = 30): Promise<Lab> {
     XDG_CONFIG_HOME: `${dir}/config`,
     XDG_DATA_HOME: `${dir}/data`,
     XDG_RUNTIME_DIR: `${dir}/run`,
+    XDG_STATE_HOME: `${dir}/state`,
   });
   const store = new SessionStore({ shell: "/bin/bash", env, cols, rows, cwd: ROOT });
   const outer = store.create({ command: "bash --norc --noprofile -i" });
@@ -202,6 +203,29 @@ Deno.test("a program declaring blocked (OSC 7501) shows ‼, B selects it, the f
 });
 
 /** The pid of the TUI: the outer shell's child running main.ts. */
+Deno.test("a new ./lazyshell.yml is shown and asked about before anything starts", async () => {
+  await using l = await lab();
+  const tui = l.outer;
+  Deno.mkdirSync(`${l.dir}/proj`);
+  Deno.writeTextFileSync(
+    `${l.dir}/proj/lazyshell.yml`,
+    `sessions:\n  - name: web\n    command: touch ${l.dir}/ran; exec bash --norc --noprofile -i\n`,
+  );
+  type(tui, `cd ${l.dir}/proj && deno run -A ${MAIN}\r`);
+  await waitForText(tui, "lazyshell.yml is new or changed here. It starts:", WAIT);
+  await waitForText(tui, /^ {2}web {2}touch \S+\/ran; exec bash/m, WAIT);
+  await waitForText(tui, "Start these sessions? [y/N]", WAIT);
+  assert.equal(Deno.statSync(`${l.dir}/proj`).isDirectory, true);
+  assert.throws(() => Deno.statSync(`${l.dir}/ran`), "nothing ran before the answer");
+  type(tui, "y\r");
+  await waitForText(tui, /▌\S* *web\b/, WAIT);
+  Deno.statSync(`${l.dir}/ran`);
+  type(tui, "q");
+  await waitForText(tui, "still running", WAIT);
+  type(tui, "y");
+  await backAtPrompt(tui);
+});
+
 function tuiPid(shellPid: number): number | null {
   for (const task of Deno.readDirSync(`/proc/${shellPid}/task`)) {
     const children = Deno.readTextFileSync(`/proc/${shellPid}/task/${task.name}/children`).trim();

@@ -10,22 +10,35 @@
  */
 
 import { Runtime } from "../runtime/runtime.ts";
-import { launchProject } from "../runtime/project.ts";
+import { startProject } from "../runtime/project.ts";
+import { approveProject } from "../runtime/project_trust.ts";
 import { startSockets } from "../runtime/sockets.ts";
 
 export interface ServeOptions {
   readonly project?: string | undefined;
+  /** `--yes`: trust ./lazyshell.yml as it is now. */
+  readonly yes?: boolean | undefined;
 }
 
 export async function serve(options: ServeOptions): Promise<number> {
+  // Before anything starts: an untrusted ./lazyshell.yml is refused (nobody to ask).
+  const { project } = approveProject({
+    cwd: Deno.cwd(),
+    file: options.project,
+    yes: options.yes ?? false,
+    env: Deno.env.toObject(),
+    ask: null,
+  });
   await using runtime = new Runtime();
   for (const warning of runtime.loaded.warnings) console.error(`lazyshell: ${warning}`);
   // A broken manifest is skipped, not fatal: say which and why (a pattern refused at load).
-  for (const error of runtime.catalog.errors) console.error(`lazyshell: ${error.message} (skipped)`);
+  for (const error of runtime.catalog.errors) {
+    console.error(`lazyshell: ${error.message} (skipped)`);
+  }
   const sockets = await startSockets(runtime, (line) => console.error(line));
   runtime.notifications.useStdout();
   // After the sockets: project sessions get LAZYSHELL_SOCK like any other.
-  const started = launchProject(runtime, { cwd: Deno.cwd(), file: options.project });
+  const started = project ? startProject(runtime, project) : [];
   const stop = Promise.withResolvers<string>();
   const signals: Deno.Signal[] = ["SIGTERM", "SIGINT", "SIGHUP"];
   const handlers = signals.map((signal) => {

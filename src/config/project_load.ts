@@ -16,6 +16,11 @@ export interface ProjectOptions {
  * a `--project` file that does not exist.
  */
 export function loadProject(options: ProjectOptions): Project | null {
+  return readProject(options)?.project ?? null;
+}
+
+/** loadProject, with the file's text (what trust is given to: config/trust.ts). */
+export function readProject(options: ProjectOptions): { project: Project; text: string } | null {
   const file = resolvePath(options.cwd, options.file ?? PROJECT_FILE);
   let text: string;
   try {
@@ -27,10 +32,11 @@ export function loadProject(options: ProjectOptions): Project | null {
     }
     throw new ConfigError(file, null, `Cannot read: ${(error as Error).message}`);
   }
-  return parseProject(text, file, {
+  const project = parseProject(text, file, {
     baseDir: file.slice(0, file.lastIndexOf("/")) || "/",
     isDirectory,
   });
+  return { project, text };
 }
 
 function isDirectory(path: string): boolean {

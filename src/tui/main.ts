@@ -9,7 +9,9 @@ import { dataDir } from "../config/paths.ts";
 import { messageOf, UserError } from "../errors.ts";
 import { sessionSize } from "./layout.ts";
 import { logTo } from "../runtime/notifications.ts";
-import { launchProject } from "../runtime/project.ts";
+import { startProject } from "../runtime/project.ts";
+import { type Approval, approveProject } from "../runtime/project_trust.ts";
+import { askOnTerminal } from "./trust_prompt.ts";
 import { Runtime } from "../runtime/runtime.ts";
 import { startSockets } from "../runtime/sockets.ts";
 import { TuiApp } from "./app.ts";
@@ -25,6 +27,8 @@ const SIGNAL_CODES = { SIGTERM: 143, SIGHUP: 129, SIGINT: 130 } as const;
 export interface TuiOptions {
   /** `--project FILE` (default: ./lazyshell.yml when present). */
   readonly project?: string | undefined;
+  /** `--yes`: trust ./lazyshell.yml as it is now. */
+  readonly yes?: boolean | undefined;
 }
 
 export async function runTui(options: TuiOptions = {}): Promise<number> {
@@ -35,7 +39,16 @@ export async function runTui(options: TuiOptions = {}): Promise<number> {
   const size = host.size;
   const pane = sessionSize(size.cols, size.rows);
   let runtime: Runtime;
+  let approval: Approval;
   try {
+    // Before anything starts: a new or changed ./lazyshell.yml is shown and asked about.
+    approval = approveProject({
+      cwd: Deno.cwd(),
+      file: options.project,
+      yes: options.yes,
+      env: Deno.env.toObject(),
+      ask: askOnTerminal,
+    });
     runtime = new Runtime(pane);
   } catch (error) {
     leaveSplash();
@@ -43,17 +56,17 @@ export async function runTui(options: TuiOptions = {}): Promise<number> {
   }
   try {
     await startSockets(runtime, logTo(runtime.env));
-    launchProject(runtime, { cwd: Deno.cwd(), file: options.project });
+    if (approval.project) startProject(runtime, approval.project);
     for (const s of runtime.store.list()) s.resize(pane.cols, pane.rows);
   } catch (error) {
     leaveSplash();
     await runtime[Symbol.asyncDispose]();
     throw error;
   }
-  return await run(host, runtime);
+  return await run(host, runtime, approval.note);
 }
 
-async function run(host: HostTerminal, runtime: Runtime): Promise<number> {
+async function run(host: HostTerminal, runtime: Runtime, note: string | null): Promise<number> {
   const size = host.size;
   const env = runtime.env;
   const crash = (error: unknown) => {
@@ -125,6 +138,7 @@ async function run(host: HostTerminal, runtime: Runtime): Promise<number> {
     splashHandedOver();
     runtime.notifications.setSink((bytes) => host.write(bytes));
     app.start();
+    if (note) app.dispatch({ type: "message", text: note, error: true });
     tabsStarted = startTabs();
     const input = {
       feed: (text: string) => {

@@ -10,8 +10,9 @@ export function registerServe(program: Command): void {
       "--project <file>",
       "start the sessions of this project file (default: ./lazyshell.yml)",
     )
+    .option("-y, --yes", "trust ./lazyshell.yml as it is now (see `lazyshell trust`)")
     .action(async (options) => {
       const { serve } = await import("../serve.ts");
-      process.exitCode = await serve({ project: options.project });
+      process.exitCode = await serve({ project: options.project, yes: options.yes });
     });
 }

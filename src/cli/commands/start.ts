@@ -10,8 +10,9 @@ export function registerStart(program: Command): void {
       "--project <file>",
       "start the sessions of this project file (default: ./lazyshell.yml)",
     )
+    .option("-y, --yes", "trust ./lazyshell.yml as it is now (no question)")
     .action(async (options) => {
       const { runTui } = await import("../../tui/main.ts");
-      process.exitCode = await runTui({ project: options.project });
+      process.exitCode = await runTui({ project: options.project, yes: options.yes });
     });
 }
