@@ -114,6 +114,17 @@ Deno.test("serve --project: sessions start, a watcher match reaches the fallback
   }
 });
 
+/** Waits until `file` exists (a session ran), then ends serve. */
+async function serveUntil(child: Deno.ChildProcess, file: string): Promise<void> {
+  try {
+    await waitForFile(file, () => true);
+  } finally {
+    child.kill("SIGTERM");
+    await child.status;
+    await child.stderr.cancel();
+  }
+}
+
 function lazyshell(env: Record<string, string>, cwd: string, ...args: string[]) {
   return new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--quiet", MAIN, ...args],
@@ -154,27 +165,13 @@ Deno.test("serve: an untrusted ./lazyshell.yml starts nothing until `lazyshell t
     const state = `${base}/.local/state/lazyshell`;
     assert.equal(Deno.statSync(state).mode! & 0o777, 0o700);
     assert.equal(Deno.statSync(`${state}/trust.json`).mode! & 0o777, 0o600);
-    const child = serve(env, proj);
-    try {
-      await waitForFile(`${base}/ran`, () => true);
-    } finally {
-      child.kill("SIGTERM");
-      await child.status;
-      await child.stderr.cancel();
-    }
+    await serveUntil(serve(env, proj), `${base}/ran`);
 
     Deno.writeTextFileSync(file, `sessions:\n  - name: api\n    command: touch ${base}/changed\n`);
     const again = await lazyshell(env, proj, "serve");
     assert.equal(again.code, 2);
     assert.match(again.stderr, /^lazyshell: New or changed project file, not trusted yet: /);
-    const yes = serve(env, proj, "--yes");
-    try {
-      await waitForFile(`${base}/changed`, () => true);
-    } finally {
-      yes.kill("SIGTERM");
-      await yes.status;
-      await yes.stderr.cancel();
-    }
+    await serveUntil(serve(env, proj, "--yes"), `${base}/changed`);
   } finally {
     await Deno.remove(base, { recursive: true });
   }

@@ -22,6 +22,7 @@ import {
   salvageId,
 } from "../ipc/protocol.ts";
 import { listenPrivate } from "../ipc/runtime_dir.ts";
+import { holdFloods } from "../session/flood_budget.ts";
 import type { ControlHost } from "./host.ts";
 import { checkArgs } from "./verb.ts";
 import { findVerb, VERBS } from "./verbs/mod.ts";
@@ -138,9 +139,14 @@ export class ControlServer implements AsyncDisposable {
           continue;
         }
         const written = Promise.withResolvers<void>();
+        // Answered ahead of floods: they pause until the reply is out (HOLD_MS at most).
+        const release = holdFloods();
         const job: Promise<void> = this.handle(request, written.promise)
           .then((response) => send(response).then(written.resolve))
-          .finally(() => pending.delete(job));
+          .finally(() => {
+            release();
+            pending.delete(job);
+          });
         pending.add(job);
       }
     } catch { /* peer went away or we are closing */ }

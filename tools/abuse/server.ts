@@ -8,7 +8,8 @@
 import { request } from "../../src/ctl/client.ts";
 import type { ControlResponse } from "../../src/ipc/protocol.ts";
 
-const MAIN = new URL("../../main.ts", import.meta.url).pathname;
+/** The program under abuse; ABUSE_MAIN runs another checkout's (a before/after run). */
+const MAIN = Deno.env.get("ABUSE_MAIN") ?? new URL("../../main.ts", import.meta.url).pathname;
 
 export interface ServeOptions {
   /** Extra config.yml lines (control is on, shell is /bin/bash). */
@@ -126,6 +127,29 @@ export async function startServe(options: ServeOptions = {}): Promise<Server> {
       Deno.removeSync(base, { recursive: true });
     },
   };
+}
+
+/**
+ * `ctl list` latency, one request every 50 ms while `going()` holds: the
+ * samples (ms) and how many got no ok reply.
+ */
+export async function sampleList(
+  server: Server,
+  going: () => boolean,
+): Promise<{ samples: number[]; failures: number }> {
+  const samples: number[] = [];
+  let failures = 0;
+  while (going()) {
+    const start = performance.now();
+    try {
+      if (!(await server.call("list", {}, 30_000)).ok) failures++;
+    } catch {
+      failures++;
+    }
+    samples.push(performance.now() - start);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { samples, failures };
 }
 
 /** p50/p99/max of samples in ms. */

@@ -6,7 +6,7 @@
  */
 
 import type { AbuseItem } from "../item.ts";
-import { percentiles } from "../server.ts";
+import { percentiles, sampleList } from "../server.ts";
 
 const EVIL = "(a+)+$";
 const LOOP = `while :; do printf '${"a".repeat(40)}!\\\\n'; sleep 0.1; done`;
@@ -25,20 +25,8 @@ const item: AbuseItem = {
       },
     });
     await server.call("new", { name: "ruled", command: LOOP });
-    const samples: number[] = [];
-    let failures = 0;
     const until = performance.now() + 10_000;
-    while (performance.now() < until) {
-      const t0 = performance.now();
-      try {
-        const r = await server.call("list", {}, 5_000);
-        if (!r.ok) failures++;
-      } catch {
-        failures++;
-      }
-      samples.push(performance.now() - t0);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const { samples, failures } = await sampleList(server, () => performance.now() < until);
     const { p50, p99, max } = percentiles(samples);
     ctx.log(`ctl list ×${samples.length}: p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms`);
     return {
