@@ -5,8 +5,8 @@
  * Bound: peak RSS during the reads ≤ 2× the RSS before them.
  */
 
-import type { AbuseItem } from "../item.ts";
-import { MB, type Server } from "../server.ts";
+import { type AbuseItem, result } from "../item.ts";
+import { MB, type Server, startServe } from "../server.ts";
 
 async function waitFor(server: Server, target: string, text: string): Promise<void> {
   const deadline = Date.now() + 60_000;
@@ -35,10 +35,11 @@ async function burst(server: Server, target: string, tail: number, clients: numb
 }
 
 const item: AbuseItem = {
-  id: 2,
+  id: "02",
+  server: false,
   title: "memory amplification: concurrent read --tail of a long scrollback and a huge line",
   async run(ctx) {
-    await using server = await ctx.serve({ config: "default_size:\n  cols: 200\n  rows: 50\n" });
+    await using server = await startServe({ config: "default_size:\n  cols: 200\n  rows: 50\n" });
     await server.call("new", {
       name: "lines",
       command:
@@ -61,21 +62,23 @@ const item: AbuseItem = {
       wide = await burst(server, "wide", 200, 50);
     });
     const ratio = Math.max(peakLines / before, peakWide / beforeWide);
-    const f = (n: number) => `${(n / MB).toFixed(0)} MB`;
-    ctx.log(`tail 5000 ×100: RSS ${f(before)} → peak ${f(peakLines)}, reply ≤ ${f(lines.biggest)}`);
-    ctx.log(
+    const f = (n: number) => `${(n / MB).toFixed(n < 10 * MB ? 1 : 0)} MB`;
+    ctx.log?.(
+      `tail 5000 ×100: RSS ${f(before)} → peak ${f(peakLines)}, reply ≤ ${f(lines.biggest)}`,
+    );
+    ctx.log?.(
       `tail 200 ×50 (600k line): RSS ${f(beforeWide)} → peak ${f(peakWide)}, reply ≤ ${
         f(wide.biggest)
       }`,
     );
-    return {
-      held: ratio <= 2 && lines.failed === 0 && wide.failed === 0,
-      summary: `read amplification: peak RSS ${f(peakLines)} / ${f(peakWide)} vs ${f(before)} ` +
+    return result(
+      ratio <= 2 && lines.failed === 0 && wide.failed === 0,
+      `read amplification: peak RSS ${f(peakLines)} / ${f(peakWide)} vs ${f(before)} ` +
         `before (${ratio.toFixed(2)}×, bound 2×), largest reply ${
           f(Math.max(lines.biggest, wide.biggest))
         }` +
         (lines.failed + wide.failed ? `, ${lines.failed + wide.failed} reads failed` : ""),
-    };
+    );
   },
 };
 

@@ -5,17 +5,18 @@
  * `ctl list` p99 ≤ 250 ms over the run.
  */
 
-import type { AbuseItem } from "../item.ts";
-import { percentiles, sampleList } from "../server.ts";
+import { type AbuseItem, result } from "../item.ts";
+import { percentiles, sampleList, startServe } from "../server.ts";
 
 const EVIL = "(a+)+$";
 const LOOP = `while :; do printf '${"a".repeat(40)}!\\\\n'; sleep 0.1; done`;
 
 const item: AbuseItem = {
-  id: 5,
+  id: "05",
+  server: false,
   title: "regex backtracking: (a+)+$ as a manifest rule and a watcher",
   async run(ctx) {
-    await using server = await ctx.serve({
+    await using server = await startServe({
       args: ["--project", "lazyshell.yml"],
       files: {
         "config/lazyshell/agents/bomb.yml":
@@ -28,12 +29,12 @@ const item: AbuseItem = {
     const until = performance.now() + 10_000;
     const { samples, failures } = await sampleList(server, () => performance.now() < until);
     const { p50, p99, max } = percentiles(samples);
-    ctx.log(`ctl list ×${samples.length}: p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms`);
-    return {
-      held: failures === 0 && p99 <= 250,
-      summary: `regex backtracking: ctl list p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms, ` +
+    ctx.log?.(`ctl list ×${samples.length}: p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms`);
+    return result(
+      failures === 0 && p99 <= 250,
+      `regex backtracking: ctl list p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms, ` +
         `max ${max.toFixed(0)} ms over 10 s, ${failures} unanswered (bound: p99 ≤ 250 ms)`,
-    };
+    );
   },
 };
 

@@ -5,17 +5,19 @@
  * bounded time. Leftovers of a broken build are killed after counting.
  */
 
-import type { AbuseItem } from "../item.ts";
+import { type AbuseItem, result } from "../item.ts";
+import { startServe } from "../server.ts";
 import { processesWith, waitForProcesses } from "../../../src/session/test_util.ts";
 
 const item: AbuseItem = {
-  id: 7,
+  id: "07",
+  server: false,
   title: "orphans: jobs that ignore SIGHUP outlive lazyshell",
   async run(ctx) {
     const results: string[] = [];
     let left = 0;
     for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
-      await using server = await ctx.serve();
+      await using server = await startServe();
       const tag = `${Math.floor(Math.random() * 1e6)}`;
       await server.call("new", {
         name: "trap",
@@ -35,9 +37,9 @@ const item: AbuseItem = {
       for (const p of survivors) Deno.kill(p.pid, "SIGKILL");
       left += survivors.length;
       results.push(`${signal}: ${survivors.length} left, exit in ${(ms / 1000).toFixed(1)} s`);
-      ctx.log(results.at(-1)!);
+      ctx.log?.(results.at(-1)!);
     }
-    return { held: left === 0, summary: `orphans: ${results.join("; ")} (bound: 0 left)` };
+    return result(left === 0, `orphans: ${results.join("; ")} (bound: 0 left)`);
   },
 };
 

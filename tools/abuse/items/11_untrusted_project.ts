@@ -4,12 +4,13 @@
  * and runs nothing until it is trusted; time to refuse.
  */
 
-import type { AbuseItem } from "../item.ts";
+import { type AbuseItem, result } from "../item.ts";
 
 const MAIN = new URL("../../../main.ts", import.meta.url).pathname;
 
 const item: AbuseItem = {
-  id: 11,
+  id: "11",
+  server: false,
   title: "untrusted project file: ./lazyshell.yml starts commands unasked",
   async run(ctx) {
     const dir = Deno.makeTempDirSync({ prefix: "lzs-abuse-trust-" });
@@ -44,12 +45,12 @@ const item: AbuseItem = {
         }
       })();
       const line = new TextDecoder().decode(out.stderr).trim();
-      ctx.log(`serve: exit ${out.code} after ${ms.toFixed(0)} ms: ${line}`);
-      return {
-        held: out.code === 2 && !ran && !line.includes("\n"),
-        summary: `untrusted project: serve exit ${out.code} in ${(ms / 1000).toFixed(1)} s, ` +
+      ctx.log?.(`serve: exit ${out.code} after ${ms.toFixed(0)} ms: ${line}`);
+      return result(
+        out.code === 2 && !ran && !line.includes("\n"),
+        `untrusted project: serve exit ${out.code} in ${(ms / 1000).toFixed(1)} s, ` +
           `command ${ran ? "RAN" : "not run"} (bound: refused, nothing run)`,
-      };
+      );
     } finally {
       Deno.removeSync(dir, { recursive: true });
     }
