@@ -31,6 +31,7 @@ const PURE = [
   "src/config/config.ts",
   "src/config/yaml_file.ts",
   "src/config/project.ts",
+  "src/config/project_path.ts",
   "src/ipc/protocol.ts",
   "src/plugin/protocol.ts",
   "src/plugin/view.ts",

@@ -141,7 +141,7 @@ Deno.test("Claude Code launches get lazyshell's hooks with --settings when injec
   assert.equal(session.command, `${bin}/claude --model x`);
   const { waitForText } = await import("../src/session/test_util.ts");
   await waitForText(session, "Stop", 15_000);
-  const text = session.terminal.tail(200).join("\n");
+  const text = session.terminal.tail(200).lines.join("\n");
   assert.match(text, /ARGS: --model x --settings .*claude-settings\.json/);
   assert.match(text, /hook done/);
   assert.match(text, /PermissionRequest/);

@@ -157,3 +157,20 @@ Deno.test("wait fails on unknown state, target or group, timeout, and exit befor
     /Every session of group g2 exited before reaching blocked/,
   );
 });
+
+Deno.test("read --tail replies are bounded: a 600,000-character line comes back as its end", async () => {
+  await using t = await startInstance();
+  await t.ok("new", {
+    name: "wide",
+    command: "head -c 600000 /dev/zero | tr '\\0' a; echo tail-end; exec sleep 60",
+  });
+  const session = t.runtime.store.get("session-1")!;
+  await waitForText(session, "tail-end", 15_000);
+  const reply = await t.call("read", { target: "wide", tail: 200 });
+  const size = new TextEncoder().encode(JSON.stringify(reply)).length;
+  assert.ok(reply.ok);
+  const { lines, truncated } = reply.result as { lines: string[]; truncated: boolean };
+  assert.equal(truncated, true);
+  assert.ok(size <= 520 * 1024, `a reply of ${size} bytes`);
+  assert.match(lines.at(-1)!, /a{1000}tail-end$/);
+});

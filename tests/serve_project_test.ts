@@ -113,3 +113,66 @@ Deno.test("serve --project: sessions start, a watcher match reaches the fallback
     await Deno.remove(base, { recursive: true });
   }
 });
+
+/** Waits until `file` exists (a session ran), then ends serve. */
+async function serveUntil(child: Deno.ChildProcess, file: string): Promise<void> {
+  try {
+    await waitForFile(file, () => true);
+  } finally {
+    child.kill("SIGTERM");
+    await child.status;
+    await child.stderr.cancel();
+  }
+}
+
+function lazyshell(env: Record<string, string>, cwd: string, ...args: string[]) {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", MAIN, ...args],
+    env,
+    cwd,
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output().then((o) => ({
+    code: o.code,
+    stdout: new TextDecoder().decode(o.stdout),
+    stderr: new TextDecoder().decode(o.stderr),
+  }));
+}
+
+Deno.test("serve: an untrusted ./lazyshell.yml starts nothing until `lazyshell trust`; a change untrusts it", async () => {
+  const { base, env } = tempHome();
+  const proj = `${base}/proj`;
+  const file = `${proj}/lazyshell.yml`;
+  try {
+    Deno.writeTextFileSync(file, `sessions:\n  - name: api\n    command: touch ${base}/ran\n`);
+    const refused = await lazyshell(env, proj, "serve");
+    assert.equal(refused.code, 2);
+    assert.equal(
+      refused.stderr,
+      `lazyshell: New or changed project file, not trusted yet: ${file}: review it, then ` +
+        `\`lazyshell trust ${file}\` or start with --yes\n`,
+    );
+    assert.equal(await Deno.stat(`${base}/ran`).catch(() => null), null);
+
+    const trusted = await lazyshell(env, proj, "trust");
+    assert.equal(trusted.code, 0, trusted.stderr);
+    assert.match(
+      trusted.stdout,
+      new RegExp(`^Trusted ${file}; it starts:\n  api  touch ${base}/ran  in ${proj}\n$`),
+    );
+    const state = `${base}/.local/state/lazyshell`;
+    assert.equal(Deno.statSync(state).mode! & 0o777, 0o700);
+    assert.equal(Deno.statSync(`${state}/trust.json`).mode! & 0o777, 0o600);
+    await serveUntil(serve(env, proj), `${base}/ran`);
+
+    Deno.writeTextFileSync(file, `sessions:\n  - name: api\n    command: touch ${base}/changed\n`);
+    const again = await lazyshell(env, proj, "serve");
+    assert.equal(again.code, 2);
+    assert.match(again.stderr, /^lazyshell: New or changed project file, not trusted yet: /);
+    await serveUntil(serve(env, proj, "--yes"), `${base}/changed`);
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+});

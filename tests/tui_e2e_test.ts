@@ -7,7 +7,14 @@
 import assert from "node:assert/strict";
 import { SessionStore } from "../src/session/store.ts";
 import type { Session } from "../src/session/session.ts";
-import { screenText, testEnv, waitFor, waitForText } from "../src/session/test_util.ts";
+import {
+  processesWith,
+  screenText,
+  testEnv,
+  waitFor,
+  waitForProcesses,
+  waitForText,
+} from "../src/session/test_util.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const MAIN = `${ROOT}main.ts`;
@@ -38,6 +45,7 @@ async function lab(cols = 100, rows = 30): Promise<Lab> {
     XDG_CONFIG_HOME: `${dir}/config`,
     XDG_DATA_HOME: `${dir}/data`,
     XDG_RUNTIME_DIR: `${dir}/run`,
+    XDG_STATE_HOME: `${dir}/state`,
   });
   const store = new SessionStore({ shell: "/bin/bash", env, cols, rows, cwd: ROOT });
   const outer = store.create({ command: "bash --norc --noprofile -i" });
@@ -112,7 +120,8 @@ Deno.test("the TUI starts, creates sessions, forwards typing, resizes and restor
   await waitForText(tui, "enter type", WAIT);
   type(tui, "k\r");
   await waitForText(tui, "TERMINAL", WAIT);
-  type(tui, "sleep 1; echo later\r");
+  const tag = `${Math.floor(Math.random() * 1e6)}`; // a job that outlives its shell's SIGHUP
+  type(tui, `nohup sleep 73${tag} >/dev/null 2>&1 & sleep 1; echo later\r`);
   type(tui, "\x1d");
   await waitForText(tui, "enter type", WAIT);
   type(tui, "j");
@@ -133,6 +142,7 @@ Deno.test("the TUI starts, creates sessions, forwards typing, resizes and restor
   await waitForText(tui, "still running", WAIT);
   type(tui, "y");
   await backAtPrompt(tui);
+  assert.deepEqual(processesWith(tag), []);
   type(tui, "stty -a | tr ' ' '\\n' | grep -E '^-?(icanon|echo|isig)$' | tr '\\n' ,; echo\r");
   await waitForText(tui, /isig,icanon,echo,\n\S+[$#]/, WAIT);
 });
@@ -210,7 +220,30 @@ Deno.test("a program declaring blocked (OSC 7501) shows ‼, B selects it, the f
   await backAtPrompt(tui);
 });
 
-/** The pid of the TUI: the outer shell's child running main.ts. */
+Deno.test("a new ./lazyshell.yml is shown and asked about before anything starts", async () => {
+  await using l = await lab();
+  const tui = l.outer;
+  Deno.mkdirSync(`${l.dir}/proj`);
+  Deno.writeTextFileSync(
+    `${l.dir}/proj/lazyshell.yml`,
+    `sessions:\n  - name: web\n    command: touch ${l.dir}/ran; exec bash --norc --noprofile -i\n`,
+  );
+  type(tui, `cd ${l.dir}/proj && deno run -A ${MAIN}\r`);
+  await waitForText(tui, "lazyshell.yml is new or changed here. It starts:", WAIT);
+  await waitForText(tui, /^ {2}web {2}touch \S+\/ran; exec bash/m, WAIT);
+  await waitForText(tui, "Start these sessions? [y/N]", WAIT);
+  assert.equal(Deno.statSync(`${l.dir}/proj`).isDirectory, true);
+  assert.throws(() => Deno.statSync(`${l.dir}/ran`), "nothing ran before the answer");
+  type(tui, "y\r");
+  await waitForText(tui, /▌\S* *web\b/, WAIT);
+  Deno.statSync(`${l.dir}/ran`);
+  type(tui, "q");
+  await waitForText(tui, "still running", WAIT);
+  type(tui, "y");
+  await backAtPrompt(tui);
+});
+
+/** The pid of the client: the outer shell's child running main.ts. */
 function tuiPid(shellPid: number): number | null {
   for (const task of Deno.readDirSync(`/proc/${shellPid}/task`)) {
     const children = Deno.readTextFileSync(`/proc/${shellPid}/task/${task.name}/children`).trim();
@@ -222,14 +255,18 @@ function tuiPid(shellPid: number): number | null {
   return null;
 }
 
-for (const signal of ["SIGTERM", "SIGHUP"] as const) {
-  Deno.test(`${signal} ends the client and restores the terminal; the session keeps running`, async () => {
+for (const signal of ["SIGTERM", "SIGHUP", "SIGINT"] as const) {
+  Deno.test(`${signal} ends the client and restores the terminal; the sessions keep running until kill-server ends them and what they started`, async () => {
     await using l = await lab();
     const tui = l.outer;
     type(tui, `deno run -A -q ${MAIN}\r`);
     await waitForText(tui, "No sessions", WAIT);
     type(tui, "n");
     await waitFor(tui, () => lines(tui).some((l) => INNER_PROMPT.test(l)), WAIT, "inner prompt");
+    // Jobs that ignore SIGHUP, each in its own process group (docs/control-api.md, "Processes and teardown").
+    const tag = `${Math.floor(Math.random() * 1e6)}`;
+    type(tui, `nohup sleep 71${tag} >/dev/null 2>&1 & (trap '' HUP; sleep 72${tag}) &\r`);
+    await waitForProcesses(tag, 2, WAIT);
     const pid = tuiPid(tui.pid);
     if (pid === null) throw new Error("TUI process not found");
     Deno.kill(pid, signal);
@@ -239,7 +276,11 @@ for (const signal of ["SIGTERM", "SIGHUP"] as const) {
     const ls = await lazyshell(l.env, "ls");
     assert.equal(ls.code, 0, ls.stderr);
     assert.match(ls.stdout, /^session-1 bash: running /);
+    assert.equal(processesWith(tag).length, 2, "the server keeps the session and its jobs");
     // A terminal that goes away is a detach, not a crash.
     assert.throws(() => Deno.statSync(`${l.dir}/data/lazyshell/crash.log`), Deno.errors.NotFound);
+    // kill-server ends the session and what it started, HUP-proof jobs included.
+    assert.equal((await lazyshell(l.env, "kill-server")).code, 0);
+    assert.deepEqual(processesWith(tag), []);
   });
 }

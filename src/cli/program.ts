@@ -13,6 +13,7 @@ import { registerCtl } from "./commands/ctl.ts";
 import { registerDoctor } from "./commands/doctor.ts";
 import { registerPluginHelp, runPluginCommand } from "./commands/plugin_passthrough.ts";
 import { registerDetect } from "./commands/detect.ts";
+import { registerTrust } from "./commands/trust.ts";
 
 export type Register = (program: Command, context: { version: string }) => void;
 
@@ -24,6 +25,7 @@ const COMMANDS: readonly Register[] = [
   registerCtl,
   registerDoctor,
   registerDetect,
+  registerTrust,
   registerPluginHelp,
 ];
 

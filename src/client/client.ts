@@ -34,6 +34,7 @@ import {
   versionMismatch,
 } from "../server/protocol.ts";
 import { canConnect, ensureServer } from "../server/spawn.ts";
+import { findProjectFile } from "../config/project_find.ts";
 
 export interface ClientOptions {
   readonly mode: ClientMode;
@@ -42,6 +43,8 @@ export interface ClientOptions {
   /** Start a server when none runs (plain `lazyshell`), with this project file. */
   readonly start?: boolean;
   readonly project?: string | undefined;
+  /** `--yes`: trust the nearest lazyshell.yml as it is now. */
+  readonly yes?: boolean | undefined;
   readonly version: string;
 }
 
@@ -56,13 +59,18 @@ export async function runClient(options: ClientOptions): Promise<number> {
   let started = false;
   if (options.start) {
     ensureRuntimeRoot(env);
-    if (!(await canConnect(paths.socket))) showSplash();
+    const running = await canConnect(paths.socket);
+    // A new server starts the nearest lazyshell.yml: the user says yes to it first, here.
+    const approved = running || options.project !== undefined || options.yes === true ||
+      await trusted(env);
+    if (!running) showSplash();
     try {
       started = await ensureServer({
         paths,
         name,
         self: selfCommand(),
         project: options.project,
+        projectArgs: options.yes ? ["--yes"] : approved ? [] : ["--no-project"],
         cwd: Deno.cwd(),
         env,
         logFile: serverLog(env),
@@ -143,10 +151,11 @@ async function attached(
     link.send(FrameType.Resize, { cols, rows });
   };
   const onSignal = (signal: Deno.Signal) => () => {
-    exit = { reason: "detached", message: "", code: signal === "SIGTERM" ? 143 : 129 };
+    const codes = { SIGTERM: 143, SIGHUP: 129, SIGINT: 130 } as Record<string, number>;
+    exit = { reason: "detached", message: "", code: codes[signal] ?? 1 };
     stop.resolve();
   };
-  const signals = (["SIGTERM", "SIGHUP"] as const).map((s) => [s, onSignal(s)] as const);
+  const signals = (["SIGTERM", "SIGHUP", "SIGINT"] as const).map((s) => [s, onSignal(s)] as const);
   try {
     for (const [s, handler] of signals) Deno.addSignalListener(s, handler);
     Deno.addSignalListener("SIGWINCH", onWinch);
@@ -231,6 +240,24 @@ async function gone(pid: number, ms: number): Promise<void> {
   while (isAlive(pid) && performance.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/**
+ * Whether the nearest lazyshell.yml may start: true when there is none;
+ * otherwise `lazyshell trust --ask` says (silent when it is trusted as it
+ * is; else it shows what the file starts and asks on this terminal).
+ */
+async function trusted(env: Env): Promise<boolean> {
+  if (findProjectFile(Deno.cwd(), env.HOME ?? null) === null) return true;
+  const [exe, ...args] = selfCommand();
+  const status = await new Deno.Command(exe!, {
+    args: [...args, "trust", "--ask"],
+    stdin: "inherit",
+    stdout: "inherit",
+    stderr: "inherit",
+  }).spawn().status;
+  if (status.code === 2) throw new UserError("The project file was not started (see above)");
+  return status.success;
 }
 
 function serverLog(env: Env): string {

@@ -9,6 +9,11 @@ import type { ClientOptions } from "./client.ts";
 
 /** The client command `args` names, or null when it is another command. */
 export function clientCommand(args: readonly string[]): Omit<ClientOptions, "version"> | null {
+  // `-y`/`--yes` (trust the nearest lazyshell.yml as it is now) may come first.
+  if (args[0] === "-y" || args[0] === "--yes") {
+    const rest = clientCommand(args.slice(1));
+    return rest && rest.start ? { ...rest, yes: true } : null;
+  }
   const [first, ...rest] = args;
   if (first === undefined) return { mode: "attach", start: true };
   if (first === "--project" || first.startsWith("--project=")) {

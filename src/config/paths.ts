@@ -19,6 +19,11 @@ export function dataDir(env: Env): string {
   return `${env.XDG_DATA_HOME || `${home(env)}/.local/share`}/lazyshell`;
 }
 
+/** `$XDG_STATE_HOME/lazyshell` (default `~/.local/state/lazyshell`): trusted project files. */
+export function stateDir(env: Env): string {
+  return `${env.XDG_STATE_HOME || `${home(env)}/.local/state`}/lazyshell`;
+}
+
 /**
  * `$XDG_RUNTIME_DIR/lazyshell`, else `$TMPDIR/lazyshell-$UID` (mode 0700,
  * one sub-directory per running instance).

@@ -9,6 +9,7 @@
  * reason, found before anything starts.
  */
 
+import { compileRegex, RegexError } from "../detect/regex.ts";
 import { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
 import { z } from "zod";
 import { ConfigError } from "../errors.ts";
@@ -21,7 +22,8 @@ import {
   SESSION_NAME_RULE,
 } from "../model/names.ts";
 
-export const PROJECT_FILE = "lazyshell.yml";
+export { PROJECT_FILE, resolvePath } from "./project_path.ts";
+import { resolvePath } from "./project_path.ts";
 
 export interface ProjectWatch {
   readonly pattern: string;
@@ -53,12 +55,16 @@ export interface ProjectContext {
   readonly isDirectory: (path: string) => boolean;
 }
 
+/** Checked as watchers compile it (detect/regex.ts: linear time, so no lookahead or back-reference). */
 const regex = z.string().min(1, "Empty pattern").superRefine((pattern, ctx) => {
   try {
-    new RegExp(pattern);
+    compileRegex(pattern);
   } catch (error) {
-    const why = (error as Error).message.replace(/^Invalid regular expression: \/.*\/\w*: /, "");
-    ctx.addIssue({ code: "custom", message: `Invalid pattern ${JSON.stringify(pattern)}: ${why}` });
+    if (!(error instanceof RegexError)) throw error;
+    ctx.addIssue({
+      code: "custom",
+      message: `Invalid pattern ${JSON.stringify(pattern)}: ${error.message}`,
+    });
   }
 });
 
@@ -155,13 +161,3 @@ function checkKeys(
 }
 
 /** POSIX path join + normalisation (`a/./b/../c` → `a/c`), `~` left alone. */
-export function resolvePath(base: string, path: string): string {
-  const joined = path.startsWith("/") ? path : `${base.replace(/\/+$/, "")}/${path}`;
-  const parts: string[] = [];
-  for (const part of joined.split("/")) {
-    if (part === "" || part === ".") continue;
-    if (part === "..") parts.pop();
-    else parts.push(part);
-  }
-  return `/${parts.join("/")}`;
-}

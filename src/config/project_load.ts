@@ -1,9 +1,11 @@
 /** Finds and reads the project file (the runtime half of project.ts). */
 
 import { ConfigError, UserError } from "../errors.ts";
-import { exists } from "../util/fs.ts";
-import { parseProject, type Project, PROJECT_FILE, resolvePath } from "./project.ts";
+import { findProjectFile } from "./project_find.ts";
+import { parseProject, type Project, resolvePath } from "./project.ts";
 import { FileRefused, readSettingsFile } from "./read_file.ts";
+
+export { findProjectFile };
 
 export interface ProjectOptions {
   /** Where to start looking for `lazyshell.yml`, and what `--project` is relative to. */
@@ -20,6 +22,11 @@ export interface ProjectOptions {
  * file, UserError for a `--project` file that does not exist.
  */
 export function loadProject(options: ProjectOptions): Project | null {
+  return readProject(options)?.project ?? null;
+}
+
+/** loadProject, with the file's text (what trust is given to: config/trust.ts). */
+export function readProject(options: ProjectOptions): { project: Project; text: string } | null {
   const file = options.file === undefined
     ? findProjectFile(options.cwd, options.home ?? Deno.env.get("HOME") ?? null)
     : resolvePath(options.cwd, options.file);
@@ -35,27 +42,11 @@ export function loadProject(options: ProjectOptions): Project | null {
     if (error instanceof FileRefused) throw new ConfigError(file, null, error.message);
     throw new ConfigError(file, null, `Cannot read: ${(error as Error).message}`);
   }
-  return parseProject(text, file, {
+  const project = parseProject(text, file, {
     baseDir: file.slice(0, file.lastIndexOf("/")) || "/",
     isDirectory,
   });
-}
-
-/**
- * `lazyshell.yml` in `cwd` or the nearest folder above it, like git finds
- * its repository: the search stops after a repository's root (a folder
- * holding `.git`), after `home`, or at `/`, so a project file never
- * applies outside its repository or from above the home folder.
- */
-export function findProjectFile(cwd: string, home: string | null): string | null {
-  const stop = home === null ? null : resolvePath("/", home);
-  let dir = resolvePath("/", cwd);
-  for (;;) {
-    const file = resolvePath(dir, PROJECT_FILE);
-    if (exists(file)) return file;
-    if (dir === "/" || dir === stop || exists(`${dir}/.git`)) return null;
-    dir = dir.slice(0, dir.lastIndexOf("/")) || "/";
-  }
+  return { project, text };
 }
 
 function isDirectory(path: string): boolean {

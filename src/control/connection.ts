@@ -13,6 +13,7 @@
  * reads the blank line and ignores it. Requests then see their signal abort.
  */
 
+import { holdFloods } from "../session/flood_budget.ts";
 import { messageOf } from "../errors.ts";
 import { CONTROL_LINE_LIMIT, encodeLine, readLines } from "../ipc/jsonl.ts";
 import {
@@ -23,7 +24,12 @@ import {
 } from "../ipc/protocol.ts";
 import type { ControlLimits } from "./limits.ts";
 
-export type Answer = (request: ControlRequest, signal: AbortSignal) => Promise<ControlResponse>;
+/** `replied` resolves once the reply is written to the client (or dropped with the connection). */
+export type Answer = (
+  request: ControlRequest,
+  signal: AbortSignal,
+  replied: Promise<void>,
+) => Promise<ControlResponse>;
 
 const PROBE = new TextEncoder().encode("\n");
 /** How long one client's pipelined requests may hold the event loop before others get a turn. */
@@ -39,6 +45,8 @@ export class ControlConnection {
   readonly #abort = new AbortController();
   #inFlight = 0;
   #queue: Uint8Array[] = [];
+  /** Per queued chunk: what to call once it is written (a reply's `replied`). */
+  #done: ((() => void) | null)[] = [];
   #queued = 0;
   #writing = false;
   #lastActive = Date.now();
@@ -121,6 +129,8 @@ export class ControlConnection {
     clearTimeout(this.#stallTimer);
     this.#queue = [];
     this.#queued = 0;
+    // Replies never to be written: whoever waits on them goes on.
+    for (const done of this.#done.splice(0)) done?.();
     this.#wakeUp();
     if (notice === undefined) return closeQuietly(this.#conn);
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -141,9 +151,13 @@ export class ControlConnection {
       return;
     }
     this.#inFlight++;
-    this.#answer(request, this.#abort.signal)
-      .then((response) => this.#send(response))
-      .catch(() => {}) // answer() never rejects; a reply to a closed connection is dropped
+    const written = Promise.withResolvers<void>();
+    // Answered ahead of floods: they pause until the reply is out (HOLD_MS at most).
+    const release = holdFloods();
+    void written.promise.then(release);
+    this.#answer(request, this.#abort.signal, written.promise)
+      .then((response) => this.#send(response, written.resolve))
+      .catch(() => written.resolve()) // answer() never rejects; a reply to a closed connection is dropped
       .finally(() => {
         this.#inFlight--;
         this.#wakeUp();
@@ -186,13 +200,15 @@ export class ControlConnection {
     this.#wake?.();
   }
 
-  #send(response: ControlResponse): void {
-    if (this.#closed) return;
-    this.#enqueue(encodeLine(response));
+  /** Queues a reply; `written` runs once it is written, or at once when it never will be. */
+  #send(response: ControlResponse, written?: () => void): void {
+    if (this.#closed) return written?.();
+    this.#enqueue(encodeLine(response), written);
   }
 
-  #enqueue(bytes: Uint8Array): void {
+  #enqueue(bytes: Uint8Array, written?: () => void): void {
     this.#queue.push(bytes);
+    this.#done.push(written ?? null);
     this.#queued += bytes.length;
     void this.#pump();
   }
@@ -209,8 +225,10 @@ export class ControlConnection {
         if (this.#closed) break;
         this.#queued -= n;
         this.#lastActive = Date.now();
-        if (n >= head.length) this.#queue.shift();
-        else this.#queue[0] = head.subarray(n);
+        if (n >= head.length) {
+          this.#queue.shift();
+          this.#done.shift()?.();
+        } else this.#queue[0] = head.subarray(n);
         this.#wakeUp();
       }
     } catch {

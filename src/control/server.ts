@@ -99,12 +99,23 @@ export class ControlServer implements AsyncDisposable {
   }
 
   /** Answers one request (also used in-process by tests and the TUI's palette). */
-  handle(request: ControlRequest): Promise<ControlResponse> {
-    return this.#answer(request, this.#abort.signal);
+  handle(
+    request: ControlRequest,
+    replied: Promise<void> = Promise.resolve(),
+  ): Promise<ControlResponse> {
+    return this.#answer(request, this.#abort.signal, replied);
   }
 
-  /** `signal` aborts when the server closes or the asking client went away. */
-  async #answer(request: ControlRequest, signal: AbortSignal): Promise<ControlResponse> {
+  /**
+   * `signal` aborts when the server closes or the asking client went away;
+   * `replied` resolves once the reply is written (verbs that bound their
+   * replies in flight wait on it).
+   */
+  async #answer(
+    request: ControlRequest,
+    signal: AbortSignal,
+    replied: Promise<void>,
+  ): Promise<ControlResponse> {
     const verb = findVerb(request.verb);
     if (!verb) {
       return {
@@ -115,7 +126,7 @@ export class ControlServer implements AsyncDisposable {
     }
     try {
       const args = checkArgs(verb, request.args);
-      const result = await verb.run({ host: this.#host, signal }, args);
+      const result = await verb.run({ host: this.#host, signal, replied }, args);
       return { id: request.id, ok: true, result: result ?? null };
     } catch (error) {
       if (error instanceof UserError || error instanceof ProtocolError) {
@@ -153,7 +164,8 @@ export class ControlServer implements AsyncDisposable {
         const connection = new ControlConnection(
           conn,
           this.#limits,
-          (request, client) => this.#answer(request, AbortSignal.any([server, client])),
+          (request, client, replied) =>
+            this.#answer(request, AbortSignal.any([server, client]), replied),
           this.#log,
         );
         this.#conns.add(connection);

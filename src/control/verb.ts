@@ -50,6 +50,8 @@ export interface VerbContext {
   readonly host: ControlHost;
   /** Aborted when the server shuts down. */
   readonly signal: AbortSignal;
+  /** Resolves once the reply has been written (or the client is gone); at once in-process. */
+  readonly replied: Promise<void>;
 }
 
 export interface Verb {

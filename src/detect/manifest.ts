@@ -9,6 +9,7 @@ import { z } from "zod";
 import { ManifestError } from "../errors.ts";
 import { AGENT_STATES, BLOCKED_KINDS } from "../model/agent.ts";
 import type { AgentStateName, BlockedKind } from "../model/agent.ts";
+import { compileRegex, type LinearRegex, RegexError, unionOf } from "./regex.ts";
 
 /** Where a rule looks. */
 export type Region =
@@ -23,10 +24,10 @@ export interface CompiledRule {
   readonly kind: BlockedKind | null;
   readonly region: Region;
   /** The `any` list, joined into one alternation when possible (one scan). */
-  readonly any: readonly RegExp[];
-  readonly all: readonly RegExp[];
+  readonly any: readonly LinearRegex[];
+  readonly all: readonly LinearRegex[];
   /** The `not` list, joined like `any`. */
-  readonly not: readonly RegExp[];
+  readonly not: readonly LinearRegex[];
   /** A menu that needs the user: overrides a stale hook `working` (DESIGN §5). */
   readonly visibleBlocker: boolean;
 }
@@ -36,9 +37,9 @@ export interface AgentIdentityHints {
   readonly scripts: readonly string[];
   readonly packages: readonly string[];
   /** Title patterns naming the agent (for `lazyshell detect` without --agent). */
-  readonly title: readonly RegExp[];
+  readonly title: readonly LinearRegex[];
   /** Screen patterns naming the agent (same use). */
-  readonly screen: readonly RegExp[];
+  readonly screen: readonly LinearRegex[];
 }
 
 export interface Manifest {
@@ -124,12 +125,14 @@ export function parseManifest(text: string, file: string, expectedId?: string): 
   if (expectedId !== undefined && m.id !== expectedId) {
     fail(lineOf(["id"]), `Manifest id "${m.id}" does not match its file name "${expectedId}"`);
   }
-  const compile = (patterns: readonly string[], path: Path): RegExp[] =>
+  // Linear-time matching (regex.ts): a pattern it cannot take is refused here, with the reason.
+  const compile = (patterns: readonly string[], path: Path): LinearRegex[] =>
     patterns.map((p, i) => {
       try {
-        return new RegExp(p, "mu");
+        return compileRegex(p, true);
       } catch (error) {
-        return fail(lineOf([...path, i]), `Invalid regex ${JSON.stringify(p)}: ${reasonOf(error)}`);
+        if (!(error instanceof RegexError)) throw error;
+        return fail(lineOf([...path, i]), `Invalid regex ${JSON.stringify(p)}: ${error.message}`);
       }
     });
   const seen = new Set<string>();
@@ -178,13 +181,9 @@ export function parseManifest(text: string, file: string, expectedId?: string): 
 }
 
 /** One regex testing every pattern of a list (one scan instead of many) when they combine. */
-function alternation(list: readonly RegExp[]): RegExp[] {
-  if (list.length <= 1) return [...list];
-  try {
-    return [new RegExp(list.map((r) => `(?:${r.source})`).join("|"), "mu")];
-  } catch {
-    return [...list]; // e.g. duplicate group names
-  }
+function alternation(list: readonly LinearRegex[]): LinearRegex[] {
+  const union = unionOf(list, true);
+  return union === null ? [...list] : [union];
 }
 
 function describeIssue(path: Path, message: string): string {
@@ -198,11 +197,6 @@ function formatPath(path: Path): string {
 
 function firstLine(message: string): string {
   return (message.split("\n")[0] ?? message).replace(/\.$/, "");
-}
-
-function reasonOf(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return text.replace(/^Invalid regular expression: (?:\/.*\/[a-z]*: )?/s, "").replace(/\.$/, "");
 }
 
 /** The YAML node at `path`, or null. */

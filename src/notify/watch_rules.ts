@@ -5,6 +5,7 @@
  */
 
 import { UserError } from "../errors.ts";
+import { compileRegex, type LinearRegex, prefilterFlags, RegexError } from "../detect/regex.ts";
 
 /** At most one notification per pattern in this window (W1). */
 export const WATCH_INTERVAL_MS = 3000;
@@ -20,22 +21,26 @@ export interface WatchSpec {
   readonly notify: boolean;
 }
 
-/** Compiles a watcher pattern; a bad one is a UserError saying why. */
-export function compilePattern(pattern: string): RegExp {
+/**
+ * Compiles a watcher pattern for linear-time matching (detect/regex.ts); a
+ * bad one, or one that needs backtracking (lookahead, back-reference), is a
+ * UserError saying why.
+ */
+export function compilePattern(pattern: string): LinearRegex {
   if (pattern.length > MAX_PATTERN) {
     throw new UserError(`Pattern too long: ${pattern.length} characters (at most ${MAX_PATTERN})`);
   }
   try {
-    return new RegExp(pattern);
+    return compileRegex(pattern);
   } catch (error) {
-    const why = (error as Error).message.replace(/^Invalid regular expression: \/.*\/\w*: /, "");
-    throw new UserError(`Invalid pattern ${JSON.stringify(pattern)}: ${why}`);
+    if (!(error instanceof RegexError)) throw error;
+    throw new UserError(`Invalid pattern ${JSON.stringify(pattern)}: ${error.message}`);
   }
 }
 
 /** One armed pattern and what it has seen. */
 export class Watch {
-  readonly regex: RegExp;
+  readonly regex: LinearRegex;
   matches = 0;
   lastLine: string | null = null;
   lastMatchAt: number | null = null;
@@ -90,11 +95,9 @@ export interface WatchInfo {
 export class SessionWatches {
   readonly file: readonly Watch[];
   #live: Watch | null = null;
-  /** One alternation of every combinable pattern: most lines match none, one scan says so. */
+  /** Every pattern's prefilter in one V8 regex: most lines match none, one scan says so; null: test each. */
   #any: RegExp | null = null;
-  /** Patterns that cannot join the alternation (back-references): always tested. */
-  #apart: Watch[] = [];
-  /** The alternation in multiline mode, for whole blocks of lines; null: no block test. */
+  /** Every pattern's prefilter in one V8 regex, for whole blocks of lines; null: no block test. */
   #block: RegExp | null = null;
 
   constructor(file: readonly WatchSpec[] = []) {
@@ -122,12 +125,11 @@ export class SessionWatches {
 
   /**
    * BlockSearch over a block of lines (line_assembler.ts): the index of the
-   * leftmost place any pattern matches from `from`, or -1; `from` itself
-   * (every line a candidate) when there is no block regex. With `m`, ^
-   * holds at each line's start as on a lone line; a match across lines only
-   * costs testing one more line. No block regex when a pattern uses `$`
-   * (it would meet the `\r` of a line end), looks around (it would see the
-   * next line) or refers back.
+   * leftmost place any pattern's prefilter matches from `from`, or -1;
+   * `from` itself (every line a candidate) when a pattern has no
+   * prefilter. A prefilter matches wherever its pattern does (and maybe
+   * elsewhere), and has no quantifier: V8 scans a block in linear time;
+   * the lines it points at are then tested in full.
    */
   find(text: string, from: number): number {
     const block = this.#block;
@@ -138,9 +140,7 @@ export class SessionWatches {
 
   /** Tests one line: the watches that matched and, among them, those that notify; null: none. */
   test(line: string, now: number): LineMatches | null {
-    if (this.#any !== null && !this.#any.test(line)) {
-      return this.#apart.length === 0 ? null : this.#testAll(this.#apart, line, now);
-    }
+    if (this.#any !== null && !this.#any.test(line)) return null;
     return this.#testAll(this.all(), line, now);
   }
 
@@ -163,22 +163,13 @@ export class SessionWatches {
 
   #combine(): void {
     const all = this.all();
-    const together = all.filter((w) => !/\\[1-9]|\\k</.test(w.pattern));
-    this.#apart = all.filter((w) => !together.includes(w));
-    this.#any = null;
-    this.#block = null;
-    if (together.length === 0) {
-      this.#apart = all;
-      return;
-    }
-    const source = together.map((w) => `(?:${w.pattern})`).join("|");
-    try {
-      this.#any = new RegExp(source);
-      if (this.#apart.length === 0 && !all.some((w) => /\(\?<?[=!]|\$/.test(w.pattern))) {
-        this.#block = new RegExp(source, "gm");
-      }
-    } catch {
-      this.#apart = all; // e.g. the same named group in two patterns
-    }
+    const filters = all.map((w) => w.regex.prefilter);
+    this.#any = this.#block = null;
+    if (all.length === 0 || filters.some((f) => f === null)) return;
+    // A line none of them matches matches no pattern; one that does is tested by each (its own
+    // prefilter, then RE2 only where that matched).
+    const source = filters.map((f) => `(?:${f})`).join("|");
+    this.#any = new RegExp(source, prefilterFlags(source));
+    this.#block = new RegExp(source, `g${prefilterFlags(source)}`);
   }
 }

@@ -15,7 +15,9 @@
 
 import { messageOf } from "../errors.ts";
 import type { GroupSpawner } from "./procgroup.ts";
-import { type ExecRequest, KILL_AFTER_MS, MAX_EXEC_OUTPUT_BYTES } from "./protocol.ts";
+import { type ExecRequest, MAX_EXEC_OUTPUT_BYTES } from "./protocol.ts";
+import { FROM_TERM } from "../model/teardown.ts";
+import { escalate } from "../util/escalate.ts";
 
 export interface ExecOutcome {
   readonly code: number | null;
@@ -94,18 +96,23 @@ export async function runCaptured(
   } catch (error) {
     return notRunnable(argv, error);
   }
-  let killTimer: ReturnType<typeof setTimeout> | undefined;
-  const cancel = () => {
-    child.signal("SIGTERM");
-    killTimer = setTimeout(() => child.signal("SIGKILL"), KILL_AFTER_MS);
-  };
+  let exited = false;
+  // The shared escalation from SIGTERM on (util/escalate.ts), to the command's whole group.
+  const cancel = () =>
+    void escalate({
+      signal: (signal) => child.signal(signal === "SIGKILL" ? "SIGKILL" : "SIGTERM"),
+      alive: () => !exited,
+    }, FROM_TERM);
   options.signal.addEventListener("abort", cancel, { once: true });
   try {
     // Never throws: a broken pipe still ends in an outcome (the group is killed below).
     const [stdout, stderr, status] = await Promise.all([
       readCapped(child.stdout, MAX_EXEC_OUTPUT_BYTES),
       readCapped(child.stderr, MAX_EXEC_OUTPUT_BYTES),
-      child.status.finally(() => child.killLeftovers()),
+      child.status.finally(() => {
+        exited = true;
+        child.killLeftovers();
+      }),
     ]);
     const error = options.signal.aborted
       ? "Cancelled"
@@ -118,7 +125,6 @@ export async function runCaptured(
     return { code: null, stdout: "", stderr: "", error: `Exec failed: ${messageOf(error)}` };
   } finally {
     options.signal.removeEventListener("abort", cancel);
-    clearTimeout(killTimer);
   }
 }
 

@@ -13,6 +13,7 @@
  * `reload` (a new generation) leaves `failed`.
  */
 
+import { HANGUP_MS } from "../model/teardown.ts";
 import {
   type ExecRequest,
   type Frame,
@@ -29,8 +30,8 @@ import {
   subscriptionsOf,
 } from "./protocol.ts";
 
-/** After stdin EOF, a plugin has this long to exit before SIGTERM. */
-export const STDIN_GRACE_MS = 1000;
+/** After stdin EOF, a plugin has this long to exit before SIGTERM (model/teardown.ts). */
+export const STDIN_GRACE_MS = HANGUP_MS;
 
 export type Phase = "starting" | "running" | "stopping" | "stopped" | "failed";
 export type Timer = "manifest" | "term" | "kill";

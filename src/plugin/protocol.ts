@@ -12,6 +12,7 @@
 
 import { z } from "zod";
 import { ProtocolError } from "../errors.ts";
+import { TERM_MS } from "../model/teardown.ts";
 
 export const PROTOCOL_VERSION = 1;
 /** One line, newline excluded (P3). */
@@ -20,8 +21,8 @@ export const MAX_LINE_BYTES = 1024 * 1024;
 export const MANIFEST_TIMEOUT_MS = 3000;
 /** Messages queued to a plugin that does not read before it is killed (P6). */
 export const MAX_QUEUED_MESSAGES = 256;
-/** SIGKILL this long after SIGTERM (P5). */
-export const KILL_AFTER_MS = 2000;
+/** SIGKILL this long after SIGTERM (P5): the shared escalation's (model/teardown.ts). */
+export const KILL_AFTER_MS = TERM_MS;
 /** Output kept per stream of a non-interactive exec (P3). */
 export const MAX_EXEC_OUTPUT_BYTES = 1024 * 1024;
 /** stderr kept for the tab's error view (P6). */

@@ -57,7 +57,7 @@ async function withBash(
 }
 
 function screenHas(session: Session, text: string): boolean {
-  return session.terminal.tail(200).some((l) => l.trim() === text);
+  return session.terminal.tail(200).lines.some((l) => l.trim() === text);
 }
 
 Deno.test("a failing command in a plain bash session notifies exactly once", async () => {

@@ -45,7 +45,7 @@ Deno.test("launchProject() starts lazyshell.yml's sessions with cwd, group, env 
     const api = sessions[0]!;
     api.write("go\n", false);
     await api.exited;
-    assert.ok(api.terminal.tail(10).includes(`${dir}/api 3000`));
+    assert.ok(api.terminal.tail(10).lines.includes(`${dir}/api 3000`));
     assert.equal(written.length, 1);
     assert.match(written[0]!, /api: ERR! matched — npm ERR! boom/);
     // A restart (remove, create the same name) keeps the file's watchers.

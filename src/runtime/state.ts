@@ -125,7 +125,7 @@ function apply(s: SessionView, e: EngineEvent): SessionView {
         : { ...s, agent: e.agent, hasRules: e.hasRules };
     case "state":
       if (s.agentStatus?.seq === e.status.seq && s.agentStatus.state === e.status.state) return s;
-      return { ...s, agentStatus: e.status, turn: nextTurn(s.turn, s.agentStatus, e.status, e.at) };
+      return { ...s, agentStatus: e.status, turn: nextTurn(s.turn, e.status, e.at) };
     case "capable":
       return s.capable ? s : { ...s, capable: true };
     case "stats":
@@ -145,12 +145,7 @@ function apply(s: SessionView, e: EngineEvent): SessionView {
  * asked and answered) is part of it: one prompt with one approval is one
  * turn, not two.
  */
-function nextTurn(
-  turn: TurnView,
-  previous: AgentStatus | null,
-  status: AgentStatus,
-  at: number,
-): TurnView {
+function nextTurn(turn: TurnView, status: AgentStatus, at: number): TurnView {
   const since = Math.min(status.since || at, at);
   if (status.state === "working" || status.state === "blocked") {
     if (turn.startedAt !== null || status.state === "blocked") return turn;

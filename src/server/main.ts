@@ -14,7 +14,8 @@
 import { dataDir } from "../config/paths.ts";
 import { UserError } from "../errors.ts";
 import { ensureRuntimeRoot } from "../ipc/runtime_dir.ts";
-import { launchProject } from "../runtime/project.ts";
+import { startProject } from "../runtime/project.ts";
+import { approveProject } from "../runtime/project_trust.ts";
 import { logTo } from "../runtime/notifications.ts";
 import { Runtime } from "../runtime/runtime.ts";
 import { startSockets } from "../runtime/sockets.ts";
@@ -26,6 +27,10 @@ import { canConnect } from "./spawn.ts";
 
 export interface ServerOptions {
   readonly project?: string | undefined;
+  /** `--yes`: trust the nearest lazyshell.yml as it is now. */
+  readonly yes?: boolean | undefined;
+  /** `--no-project`: start no project file (its user said no). */
+  readonly noProject?: boolean | undefined;
   /** `-L NAME` (default: $LAZYSHELL_SERVER or `default`). */
   readonly name?: string | undefined;
   readonly version: string;
@@ -46,6 +51,11 @@ export async function runServer(options: ServerOptions): Promise<number> {
         `\`lazyshell${flag} kill-server\``,
     );
   }
+  // Before anything starts: an implicit lazyshell.yml runs only once trusted (nobody to ask here;
+  // the client that starts a server asks on its terminal first: `lazyshell trust --ask`).
+  const { project } = options.noProject
+    ? { project: null }
+    : approveProject({ cwd: Deno.cwd(), file: options.project, yes: options.yes, env, ask: null });
   await using runtime = new Runtime();
   const log = (line: string) => console.error(line);
   const crash = (error: unknown) => {
@@ -66,7 +76,7 @@ export async function runServer(options: ServerOptions): Promise<number> {
   for (const problem of runtime.state.problems) log(`lazyshell: ${problem}`);
   const sockets = await startSockets(runtime, logTo(runtime.env));
   // After the sockets: project sessions get LAZYSHELL_SOCK like any other.
-  const started = launchProject(runtime, { cwd: Deno.cwd(), file: options.project });
+  const started = project ? startProject(runtime, project) : [];
   await using attach = await AttachServer.listen({
     runtime,
     name,

@@ -31,6 +31,8 @@ export interface StartOptions {
   /** argv that runs this lazyshell (src/plugin/self.ts). */
   readonly self: readonly string[];
   readonly project?: string | undefined;
+  /** More `serve` arguments about the project file (`--yes`, `--no-project`). */
+  readonly projectArgs?: readonly string[];
   readonly cwd: string;
   /** The server's environment: the client's, minus what describes the client's terminal. */
   readonly env: Record<string, string>;
@@ -62,6 +64,7 @@ async function start(options: StartOptions): Promise<void> {
   const [exe, ...args] = options.self;
   const serve = [...args, "-L", options.name, "serve"];
   if (options.project) serve.push("--project", options.project);
+  serve.push(...(options.projectArgs ?? []));
   // sh only to send stderr to the log file: Deno.Command cannot open one for the child.
   const child = new Deno.Command("/bin/sh", {
     args: [

@@ -26,6 +26,8 @@ export interface ProcStat {
   readonly state: string;
   readonly ppid: number;
   readonly pgrp: number;
+  /** The session id: the pid of the session's leader (a PTY child leads its own). */
+  readonly session: number;
   readonly tpgid: number;
   readonly startTime: number;
 }
@@ -47,6 +49,7 @@ export function parseProcStat(text: string): ProcStat | null {
     state,
     ppid: field(4),
     pgrp: field(5),
+    session: field(6),
     tpgid: field(8),
     startTime: field(22),
   };
@@ -92,6 +95,35 @@ export function readProcess(
     exe = Deno.readLinkSync(`/proc/${pid}/exe`);
   } catch { /* not ours to read, or gone */ }
   return { pid, startTime: before.startTime, comm: before.comm, argv, exe };
+}
+
+/**
+ * Every live process of the terminal session `sid` (Linux): the session's
+ * leader and whatever it started that did not call setsid itself, in any
+ * process group (bash job control gives each background job its own), and
+ * whether or not it ignores SIGHUP (`nohup`, `trap '' HUP`). Linux frees a
+ * pid only once no process has it as its session id, so these cannot belong
+ * to another session while the leader (`leaderStart`: its start time) or any
+ * of them lives; a different process now holding the pid `sid` means the
+ * session is over and its pid reused: nothing is returned.
+ */
+export function sessionMembers(sid: number, leaderStart: number | null): ProcStat[] {
+  const members: ProcStat[] = [];
+  let entries: Iterable<Deno.DirEntry>;
+  try {
+    entries = Deno.readDirSync("/proc");
+  } catch {
+    return members;
+  }
+  for (const entry of entries) {
+    const pid = Number(entry.name);
+    if (!Number.isInteger(pid)) continue;
+    const stat = readProcStat(pid);
+    if (stat?.session !== sid || stat.state === "Z" || stat.state === "X") continue;
+    if (pid === sid && leaderStart !== null && stat.startTime !== leaderStart) return [];
+    members.push(stat);
+  }
+  return members;
 }
 
 const CACHE_MS = 1000;

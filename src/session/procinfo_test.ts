@@ -20,6 +20,7 @@ Deno.test("parseProcStat() reads fields after the last parenthesis", () => {
   assert.equal(stat.state, "S");
   assert.equal(stat.ppid, 1);
   assert.equal(stat.pgrp, 4242);
+  assert.equal(stat.session, 4242);
   assert.equal(stat.tpgid, 4300);
   assert.equal(stat.startTime, 987654);
   assert.equal(parseProcStat("garbage"), null);
@@ -32,6 +33,7 @@ Deno.test("readProcess() refuses a pid reused while its arguments were read", ()
     state: "S",
     ppid: 1,
     pgrp: 7,
+    session: 7,
     tpgid: 7,
     startTime,
   });

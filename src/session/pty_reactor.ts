@@ -16,7 +16,9 @@
  *   after QUIET_TICKS empty ticks it is idle again, so an idle lazyshell
  *   does not wake at all.
  * A drain of FLOOD_BYTES or more (a flood) hands the fd to a read-ahead
- * reader on a worker thread until the flood ends (#startFlood).
+ * reader on a worker thread until the flood ends (#startFlood); what it
+ * reads is parsed in pieces within a budget all floods share, so the rest
+ * of the process is served between them (flood_budget.ts).
  *
  * An fd leaves through `remove()`, which resolves once no worker poll holds
  * it any more: only then may its owner close it.
@@ -24,6 +26,7 @@
 
 import { ticker } from "../util/ticker.ts";
 import { EAGAIN, EINTR, type Libc, libc, POLLIN } from "./libc.ts";
+import { floodBudget } from "./flood_budget.ts";
 
 /** How long after a write an fd is read without batching. */
 export const LIVE_MS = 1000;
@@ -36,6 +39,10 @@ const BUFFER_BYTES = 256 * 1024;
 const FLOOD_BYTES = 16 * 1024;
 /** A PTY read returns at most ~4 KiB; one this much smaller took all there was. */
 const SMALL_READ = 1024;
+/** A flood is parsed in pieces this size (~1 ms each), the budget checked between them. */
+const FLOOD_PIECE = 16 * 1024;
+/** The most one drain reads: a drain that fills it starts the flood reader. */
+const DRAIN_BYTES = 2 * FLOOD_BYTES;
 const POLLFD_BYTES = 8;
 const POLLHUP = 0x10;
 const READY = POLLIN | 0x8 /* POLLERR */ | POLLHUP;
@@ -97,6 +104,10 @@ export class PtyReactor {
   #tick: { timer: Disposable; resolve: () => void } | null = null;
   /** A drain is delivering bytes (no nested drain from a listener). */
   #draining = false;
+  readonly #budget = floodBudget;
+  /** Flood buffers waiting to be parsed, a piece at a time, round robin (#pump). */
+  readonly #pieces: Array<{ entry: Entry; bytes: Uint8Array; at: number; done: () => void }> = [];
+  #pumping = false;
 
   constructor(lib: Libc, liveWake: number, batchWake: number) {
     this.#libc = lib;
@@ -131,7 +142,8 @@ export class PtyReactor {
         // (a grandchild still flooding must not hold the exit back).
         entry.closing = true;
         await entry.flood;
-        this.#drainOne(entry, true);
+        // What is left, within the floods' budget like any other output.
+        while (this.#drainOne(entry, true) >= DRAIN_BYTES) await this.#budget.ready();
       },
       remove: () => this.#remove(entry),
       awaitData: (ms) => {
@@ -316,6 +328,8 @@ export class PtyReactor {
     let bytes = 0;
     for (const entry of ready) {
       if (entry.gone || entry.paused || entry.flood || this.#isLive(entry) !== live) continue;
+      // Floods have spent this turn's share: the rest stay ready for the next tick.
+      if (!live && this.#budget.ready() !== null) break;
       const n = this.#drainOne(entry, false);
       bytes += n;
       if (n >= FLOOD_BYTES && !entry.paused) this.#startFlood(entry);
@@ -335,25 +349,71 @@ export class PtyReactor {
     entry.stream ??= this.#libc.openStream(entry.fd);
     const stream = entry.stream;
     if (stream === null) return;
+    const more = () => !entry.gone && !entry.paused && !entry.closing;
     const run = async () => {
-      let front = new Uint8Array(BUFFER_BYTES);
-      let back = new Uint8Array(BUFFER_BYTES);
-      let pending: Promise<number> | null = this.#libc.readAllAsync(stream, front, front.length);
+      const buffers = [new Uint8Array(BUFFER_BYTES), new Uint8Array(BUFFER_BYTES)];
+      let which = 0;
+      let pending: Promise<number> | null = this.#libc.readAllAsync(
+        stream,
+        buffers[0]!,
+        BUFFER_BYTES,
+      );
       while (pending) {
         const n: number = await pending;
         pending = null;
-        const chunk = front;
-        if (n >= FLOOD_BYTES && !entry.gone && !entry.paused && !entry.closing) {
-          pending = this.#libc.readAllAsync(stream, back, back.length);
-          [front, back] = [back, chunk];
+        const chunk = buffers[which]!;
+        if (n >= FLOOD_BYTES && more()) {
+          which ^= 1;
+          pending = this.#libc.readAllAsync(stream, buffers[which]!, BUFFER_BYTES);
         }
-        if (n > 0 && !entry.gone) entry.source.data(chunk.subarray(0, n));
+        if (n > 0) await this.#parse(entry, chunk.subarray(0, n));
       }
     };
     entry.flood = run().finally(() => {
       entry.flood = null;
       if (!entry.gone) this.#changed(this.#isLive(entry) ? this.#live : this.#batch);
     });
+  }
+
+  /**
+   * Hands a flood's buffer to the one pump that parses every flood; resolves
+   * once it is parsed (its buffer may then be read into again).
+   */
+  #parse(entry: Entry, bytes: Uint8Array): Promise<void> {
+    return new Promise((done) => {
+      this.#pieces.push({ entry, bytes, at: 0, done });
+      if (!this.#pumping) void this.#pump();
+    });
+  }
+
+  /**
+   * Parses the floods' buffers in pieces, one piece of each flooding session
+   * in turn, within the shared budget (flood_budget.ts). One loop, not one per
+   * session: when a turn's budget is spent a single continuation waits for the
+   * next turn and the event loop polls its sockets in between (with one
+   * continuation per flooding session, 16 floods held a control request for
+   * hundreds of ms per turn, measured).
+   */
+  async #pump(): Promise<void> {
+    this.#pumping = true;
+    try {
+      while (this.#pieces.length > 0) {
+        const wait = this.#budget.ready();
+        if (wait) {
+          await wait;
+          continue;
+        }
+        const piece = this.#pieces.shift()!;
+        const { entry, bytes, at } = piece;
+        const end = Math.min(bytes.length, at + FLOOD_PIECE);
+        if (!entry.gone) this.#budget.spend(() => entry.source.data(bytes.subarray(at, end)));
+        piece.at = end;
+        if (end < bytes.length && !entry.gone) this.#pieces.push(piece);
+        else piece.done();
+      }
+    } finally {
+      this.#pumping = false;
+    }
   }
 
   #closedOnOtherSide(fd: number): boolean {
@@ -364,7 +424,8 @@ export class PtyReactor {
 
   #drainOne(entry: Entry, force: boolean): number {
     if (entry.gone || entry.hungUp || (entry.paused && !force)) return 0;
-    const buffer = this.#buffer;
+    // Past DRAIN_BYTES it is a flood: the flood reader (or flush) takes the rest, in pieces.
+    const buffer = this.#buffer.subarray(0, DRAIN_BYTES);
     let n = 0;
     let hungUp = false;
     while (n < buffer.length) {
@@ -387,7 +448,7 @@ export class PtyReactor {
     if (n > 0) {
       this.#draining = true;
       try {
-        entry.source.data(buffer.subarray(0, n));
+        this.#budget.spend(() => entry.source.data(buffer.subarray(0, n)));
       } finally {
         this.#draining = false;
       }

@@ -10,9 +10,11 @@ import type { Cells, InputModes } from "../model/cells.ts";
 import type { ProcessInfo, ScreenView, Snapshot } from "../model/snapshot.ts";
 import type { SessionStatus } from "../model/session.ts";
 import { FlowControl, type Pty, type PtyExit } from "./pty.ts";
-import type { ProcessTable } from "./procinfo.ts";
+import { type ProcessTable, type ProcStat, readProcStat, sessionMembers } from "./procinfo.ts";
+import { escalate } from "../util/escalate.ts";
 import type { SessionEvent } from "./session_events.ts";
 import { HeadlessTerminal } from "./terminal.ts";
+import type { Tail } from "./tail.ts";
 import { maxScroll, ScreenReader } from "./screen_read.ts";
 import { terminalView } from "./screen_view.ts";
 
@@ -47,6 +49,8 @@ export class Session implements Disposable {
   #exited: Promise<void>;
   #disposed = false;
   #faults = new Set<string>();
+  /** The child's start time (Linux), telling its terminal session from a later one with its pid. */
+  readonly #leaderStart: number | null;
 
   constructor(
     params: SessionParams,
@@ -59,6 +63,7 @@ export class Session implements Disposable {
     this.command = params.command;
     this.cwd = params.cwd;
     this.env = params.env;
+    this.#leaderStart = Deno.build.os === "linux" ? readProcStat(pty.pid)?.startTime ?? null : null;
     this.terminal = new HeadlessTerminal({
       cols: params.cols,
       rows: params.rows,
@@ -196,8 +201,8 @@ export class Session implements Disposable {
     return this.terminal.visibleLines();
   }
 
-  /** The last `count` lines of history and screen as text (`ctl read --tail`). */
-  tail(count: number): string[] {
+  /** The last `count` lines of history and screen as text (`ctl read --tail`), bounded. */
+  tail(count: number): Tail {
     return this.terminal.tail(count);
   }
 
@@ -213,6 +218,41 @@ export class Session implements Disposable {
 
   get title(): string {
     return this.terminal.title;
+  }
+
+  /**
+   * Signals the child and everything it started in its terminal session —
+   * every process group of it (bash job control puts each background job in
+   * its own), `nohup`'d ones included — even after the child itself exited.
+   * What called setsid has left the session and is not reached.
+   */
+  signalAll(signal: Deno.Signal): void {
+    const groups = new Set(this.#members().map((p) => p.pgrp));
+    // The child leads its own group (pgid = pid): reached even where /proc cannot be read.
+    if (this.#status === "running") groups.add(this.pid);
+    for (const group of groups) {
+      try {
+        Deno.kill(-group, signal);
+      } catch { /* already gone */ }
+    }
+  }
+
+  /** True while the child, or anything it started in its terminal session, runs. */
+  get lingering(): boolean {
+    return this.#status === "running" || this.#members().length > 0;
+  }
+
+  /**
+   * Ends the child and everything it started (SIGHUP, SIGTERM, SIGKILL:
+   * util/escalate.ts); resolves true once all are gone, false if something
+   * outlived SIGKILL (bounded).
+   */
+  end(): Promise<boolean> {
+    return escalate({ signal: (s) => this.signalAll(s), alive: () => this.lingering });
+  }
+
+  #members(): ProcStat[] {
+    return Deno.build.os === "linux" ? sessionMembers(this.pid, this.#leaderStart) : [];
   }
 
   /** The picture detection reads; the foreground process only while running. */
@@ -249,7 +289,7 @@ export class Session implements Disposable {
   [Symbol.dispose](): void {
     if (this.#disposed) return;
     this.#disposed = true;
-    this.kill("SIGKILL");
+    this.signalAll("SIGKILL");
     this.#listeners.clear();
     this.#taps.clear();
     this.terminal[Symbol.dispose]();

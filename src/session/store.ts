@@ -8,7 +8,6 @@
  */
 
 import { UserError } from "../errors.ts";
-import { within } from "../util/async.ts";
 import type { SessionFacts } from "../model/session.ts";
 import { basename } from "./identity.ts";
 import { checkGroupName, checkSessionName } from "../model/names.ts";
@@ -213,19 +212,17 @@ export class SessionStore implements Disposable, AsyncDisposable {
     };
   }
 
-  /** Ends every child and waits for it (bounded), then frees the emulators. */
+  /**
+   * Ends every child and what it started (Session.end: SIGHUP, SIGTERM,
+   * SIGKILL, bounded), exited sessions' leftovers included, then frees the
+   * emulators.
+   */
   async [Symbol.asyncDispose](): Promise<void> {
-    const running = this.list().filter((s) => s.status === "running");
-    for (const s of running) s.kill("SIGHUP");
-    const all = Promise.all(running.map((s) => s.exited));
-    if (!(await within(all, 1000))) {
-      for (const s of running) s.kill("SIGKILL");
-      await within(all, 2000);
-    }
+    await Promise.all(this.list().map((s) => s.end()));
     this[Symbol.dispose]();
   }
 
-  /** Synchronous last resort: SIGKILL every child and free everything. */
+  /** Synchronous last resort: SIGKILL every child and what it started, and free everything. */
   [Symbol.dispose](): void {
     for (const s of this.#sessions.values()) s[Symbol.dispose]();
     this.#sessions.clear();

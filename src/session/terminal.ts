@@ -13,6 +13,7 @@ import { OSC7501_QUERY_REPLY } from "../model/agent.ts";
 import type { Cursor } from "../model/snapshot.ts";
 import type { Osc133Mark, TerminalEvent, TerminalListener } from "./terminal_events.ts";
 import type { InputModes, MouseTracking } from "../model/cells.ts";
+import { readTail, type Tail } from "./tail.ts";
 import {
   fixEraseAbove,
   mouseEncoding,
@@ -231,20 +232,11 @@ export class HeadlessTerminal implements Disposable {
 
   /**
    * The last `count` lines of normal-buffer history and screen, joined
-   * soft-wrapped rows, trailing blank lines dropped (`ctl read --tail`).
+   * soft-wrapped rows, trailing blank lines dropped, within a byte budget
+   * (`ctl read --tail`; tail.ts: read from the end, costs what it returns).
    */
-  tail(count: number): string[] {
-    const b = this.xterm.buffer.normal;
-    const lines: string[] = [];
-    for (let y = 0; y < b.length; y++) {
-      const line = b.getLine(y);
-      if (!line) continue;
-      const text = line.translateToString(true);
-      if (line.isWrapped && lines.length > 0) lines[lines.length - 1] += text;
-      else lines.push(text);
-    }
-    while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
-    return lines.slice(Math.max(0, lines.length - count));
+  tail(count: number, maxBytes?: number): Tail {
+    return readTail(this.xterm.buffer.normal, count, maxBytes);
   }
 
   [Symbol.dispose](): void {

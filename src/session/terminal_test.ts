@@ -79,7 +79,7 @@ Deno.test("visible lines are the screen, tail() includes scrollback and joins wr
   term.write("one\r\ntwo\r\nthree\r\nfour\r\n0123456789abc");
   await term.flush();
   assert.deepEqual(term.visibleLines(), ["four", "0123456789", "abc"]);
-  assert.deepEqual(term.tail(3), ["three", "four", "0123456789abc"]);
+  assert.deepEqual(term.tail(3).lines, ["three", "four", "0123456789abc"]);
 });
 
 Deno.test("a write is on screen when write() returns (no setTimeout(0) per chunk)", () => {

@@ -54,3 +54,32 @@ export function waitForText(session: Session, text: string | RegExp, ms = 15_000
   const test = (s: string) => (typeof text === "string" ? s.includes(text) : text.test(s));
   return waitFor(session, () => test(screenText(session)), ms, `text ${text}`);
 }
+
+/** Live (not zombie) processes whose command line holds `tag`: what a teardown left behind. */
+export function processesWith(tag: string): { pid: number; cmdline: string }[] {
+  const found: { pid: number; cmdline: string }[] = [];
+  for (const entry of Deno.readDirSync("/proc")) {
+    const pid = Number(entry.name);
+    if (!Number.isInteger(pid) || pid === Deno.pid) continue;
+    try {
+      const cmdline = Deno.readTextFileSync(`/proc/${pid}/cmdline`).replaceAll("\0", " ").trim();
+      const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+      const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+      if (cmdline.includes(tag) && state !== "Z" && state !== "X") found.push({ pid, cmdline });
+    } catch { /* gone meanwhile */ }
+  }
+  return found;
+}
+
+/** Resolves once `count` live processes hold `tag` in their command line (or rejects after `ms`). */
+export async function waitForProcesses(tag: string, count: number, ms = 15_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (processesWith(tag).length < count) {
+    if (Date.now() > until) {
+      throw new Error(
+        `Only ${processesWith(tag).length} of ${count} processes with ${tag} started`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}

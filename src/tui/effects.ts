@@ -8,7 +8,6 @@ import { messageOf, UserError } from "../errors.ts";
 import { encodeLegacyMouse, encodeSgrMouse, keyBytes, type MouseEvent } from "./keys.ts";
 import type { Tab } from "./tab.ts";
 import type { Runtime } from "../runtime/runtime.ts";
-import { within } from "../util/async.ts";
 import type { TuiEffect, TuiEvent } from "./events.ts";
 
 export interface EffectContext {
@@ -202,13 +201,7 @@ async function restart(ctx: EffectContext, ids: readonly string[]): Promise<void
       group: s.group,
       ...ctx.paneSize(),
     };
-    if (s.status === "running") {
-      s.kill("SIGHUP");
-      if (!(await within(s.exited, 2000))) {
-        s.kill("SIGKILL");
-        await within(s.exited, 2000);
-      }
-    }
+    await s.end(); // the session's process and what it started (util/escalate.ts)
     try {
       store.remove(id);
       last = ctx.runtime.createSession(spec).id;

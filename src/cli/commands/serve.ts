@@ -16,8 +16,15 @@ export function registerServe(program: Command, context: { version: string }): v
       "--project <file>",
       "start the sessions of this project file (default: ./lazyshell.yml)",
     )
+    .option("--no-project", "start no project file")
+    .option("-y, --yes", "trust the nearest lazyshell.yml as it is now (see `lazyshell trust`)")
     .action(async (options) => {
       const { runServer } = await import("../../server/main.ts");
-      process.exitCode = await runServer({ project: options.project, version: context.version });
+      process.exitCode = await runServer({
+        project: typeof options.project === "string" ? options.project : undefined,
+        yes: options.yes,
+        noProject: options.project === false,
+        version: context.version,
+      });
     });
 }

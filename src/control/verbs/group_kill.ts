@@ -25,7 +25,7 @@ export default defineVerb({
     if (running.length === 0) {
       throw new UserError(`Every session of group ${group} has already exited`);
     }
-    await Promise.all(running.map((s) => endSession(host, s)));
+    await Promise.all(running.map((s) => endSession(s)));
     return {
       group,
       count: running.length,

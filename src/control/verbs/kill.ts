@@ -1,6 +1,6 @@
 /**
- * `kill TARGET`: ends the session's process (SIGHUP, SIGKILL if it lingers)
- * and waits for it; the session stays listed as exited (C2). There is no
+ * `kill TARGET`: ends the session's process and everything it started
+ * (SIGHUP, SIGTERM, SIGKILL while anything lingers) and waits for it; the session stays listed as exited (C2). There is no
  * delete verb.
  */
 
@@ -10,7 +10,6 @@ import { within } from "../../util/async.ts";
 import { defineVerb, str, TARGET_ARG } from "../verb.ts";
 import { entryOf, label, type SessionEntry } from "../entry.ts";
 import { resolveTarget } from "../targets.ts";
-import type { ControlHost } from "../host.ts";
 
 export default defineVerb({
   name: "kill",
@@ -21,7 +20,7 @@ export default defineVerb({
   async run({ host }, args): Promise<SessionEntry> {
     const session = resolveTarget(host.store, str(args, "target")!);
     if (session.status === "exited") throw new UserError(`${label(session)} has already exited`);
-    await endSession(host, session);
+    await endSession(session);
     return entryOf(host, session);
   },
   format(entry) {
@@ -29,10 +28,11 @@ export default defineVerb({
   },
 });
 
-/** SIGHUP (a closed terminal), then SIGKILL after 2 s; resolves once it has exited. */
-export async function endSession(host: ControlHost, session: Session): Promise<void> {
-  host.store.kill(session.id, "SIGHUP");
-  if (await within(session.exited, 2000)) return;
-  host.store.kill(session.id, "SIGKILL");
-  await within(session.exited, 5000);
+/**
+ * Ends the session's process and what it started (Session.end: SIGHUP,
+ * SIGTERM, SIGKILL); resolves once it has exited (bounded).
+ */
+export async function endSession(session: Session): Promise<void> {
+  await session.end();
+  await within(session.exited, 1000);
 }

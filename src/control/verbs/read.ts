@@ -1,11 +1,22 @@
 /**
  * `read TARGET [--tail N]`: the session's text, escapes removed (C2). The
  * visible screen by default; `--tail N` the last N lines of scrollback and
- * screen. Returns secrets verbatim: nothing is masked (docs/control-api.md).
+ * screen, at most TAIL_MAX_BYTES of it (session/tail.ts) (oldest lines dropped first,
+ * `truncated: true`). Returns secrets verbatim: nothing is masked
+ * (docs/control-api.md).
  */
 
 import { defineVerb, num, str, TARGET_ARG } from "../verb.ts";
 import { resolveTarget } from "../targets.ts";
+import { Gate } from "../../util/gate.ts";
+
+/**
+ * Tail replies built or being written at once (each up to TAIL_MAX_BYTES);
+ * the others wait their turn, so 100 concurrent reads hold a few replies in
+ * memory, not 100 (issue #17). A reply not written within 2 s (a client
+ * that does not read) gives its place up anyway.
+ */
+const TAILS = new Gate(2, 2000);
 
 export default defineVerb({
   name: "read",
@@ -14,11 +25,17 @@ export default defineVerb({
     TARGET_ARG,
     { name: "tail", type: "int", meta: "N", help: "the last N lines of scrollback and screen" },
   ],
-  run({ host }, args): { id: string; name: string; lines: string[] } {
+  async run(
+    { host, replied },
+    args,
+  ): Promise<{ id: string; name: string; lines: string[]; truncated: boolean }> {
     const session = resolveTarget(host.store, str(args, "target")!);
     const tail = num(args, "tail");
-    const lines = tail === undefined ? trimTrailing(session.visibleLines()) : session.tail(tail);
-    return { id: session.id, name: session.name, lines };
+    if (tail !== undefined) replied.finally(await TAILS.enter());
+    const { lines, truncated } = tail === undefined
+      ? { lines: trimTrailing(session.visibleLines()), truncated: false }
+      : session.tail(tail);
+    return { id: session.id, name: session.name, lines, truncated };
   },
   format({ lines }) {
     return lines.join("\n");
