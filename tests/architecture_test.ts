@@ -36,7 +36,6 @@ const PURE = [
   "src/plugin/protocol.ts",
   "src/plugin/view.ts",
   "src/plugin/lifecycle.ts",
-  "src/util/printable.ts",
 ];
 const RUNTIMES = [
   "src/runtime/",

@@ -20,7 +20,7 @@ import { findVerb, VERBS } from "../control/verbs/mod.ts";
 import { parseVerbArgv } from "./argv.ts";
 import { findControlSocket } from "./find.ts";
 import { checkOwnSocket } from "../ipc/private_path.ts";
-import { printable } from "../util/printable.ts";
+import { printable } from "../model/printable.ts";
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 

@@ -9,7 +9,7 @@
  */
 
 import { UserError } from "../errors.ts";
-import { printable } from "../util/printable.ts";
+import { printable } from "./printable.ts";
 
 export const MAX_NAME_LENGTH = 64;
 
