@@ -58,14 +58,24 @@ Deno.test("n, r, v, W and x act on real sessions", async () => {
   assert.equal(runtime.view(first.id)?.watcher, "ERR!");
   assert.equal(app.state.sessions.find((s) => s.id === first.id)?.watcher, "ERR!");
 
-  // W: the same name and command in a new session, selected.
+  // W: the same session (id, name, place, watcher) runs a new child.
+  runtime.createSession({ name: "other" });
   app.feed("W");
-  await waitFor(first, () => runtime.store.list().some((s) => s.id !== first.id), WAIT, "restart");
-  const second = runtime.store.list().find((s) => s.name === "api")!;
-  assert.notEqual(second.id, first.id);
+  await waitFor(
+    first,
+    () => runtime.store.get(first.id) !== undefined && runtime.store.get(first.id) !== first,
+    WAIT,
+    "restart",
+  );
+  const second = runtime.store.get(first.id)!;
+  assert.equal(second.name, "api");
   assert.equal(second.command, first.command);
-  assert.equal(runtime.store.get(first.id), undefined);
+  assert.deepEqual(runtime.store.list().map((s) => s.name), ["api", "other"], "same place");
+  assert.equal(runtime.notifications.watchers.armed(second.id), "ERR!", "the watcher stays");
+  assert.equal(runtime.view(second.id)?.watcher, "ERR!");
   assert.equal(app.state.selected, second.id);
+  runtime.store.kill("other");
+  runtime.store.remove("other");
 
   // x: kill, then x again removes the exited session. The app's rows follow
   // the store asynchronously: wait for the row before acting on it.

@@ -64,6 +64,16 @@ export class Watchers implements Disposable {
     this.#sync(entry);
   }
 
+  /** The session runs a new child (`W`): keep its watchers, read the new output. */
+  rebind(session: Session): void {
+    const old = this.#entries.get(session.id);
+    if (!old) return;
+    old.feed?.[Symbol.dispose]();
+    const entry: Entry = { session, watches: old.watches, feed: null };
+    this.#entries.set(session.id, entry);
+    this.#sync(entry);
+  }
+
   /** Stops watching a removed session. */
   remove(sessionId: string): void {
     const entry = this.#entries.get(sessionId);

@@ -168,6 +168,14 @@ export class DetectionHub implements Disposable {
         this.#sessions.delete(e.id);
         return;
       }
+      case "replaced": {
+        // A new child in the same session: what was known of the old one goes.
+        const t = this.#sessions.get(e.session.id);
+        if (t) this.#stopTimers(t);
+        this.#sessions.delete(e.session.id);
+        this.#track(e.session);
+        return;
+      }
       case "session": {
         const t = this.#sessions.get(e.session.id);
         if (t) this.#onSession(t, e.event);

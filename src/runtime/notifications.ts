@@ -117,6 +117,12 @@ export function startNotifications(runtime: Runtime): Notifications {
       if (declared.length > 0) watchers.add(e.session, declared);
       return;
     }
+    if (e.type === "replaced") {
+      // `W`: the same watchers (file and live) on the new child's output.
+      watchers.rebind(e.session);
+      stats.forget(e.session.id);
+      return failed.forget(e.session.id);
+    }
     if (e.type === "removed") {
       watchers.remove(e.id);
       stats.forget(e.id);

@@ -221,6 +221,8 @@ export class Runtime implements AsyncDisposable {
           name: e.session.name,
           group: e.session.group,
         });
+      case "replaced":
+        return this.#dispatch({ type: "session-replaced", session: this.store.facts(e.session) });
       case "removed":
         this.#sizeOwners.delete(e.id);
         this.#resizedAt.delete(e.id);

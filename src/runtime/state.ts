@@ -46,6 +46,8 @@ export type EngineEvent =
     readonly at: number;
   }
   | { readonly type: "session-removed"; readonly id: string }
+  /** The session runs a new child in place (`W`): a new view but for its live watcher. */
+  | { readonly type: "session-replaced"; readonly session: SessionFacts }
   | {
     readonly type: "agent";
     readonly id: string;
@@ -90,6 +92,12 @@ export function reduceRuntime(state: RuntimeState, event: EngineEvent): Reduced 
         change: { type: "removed", seq, previous },
       };
     }
+    case "session-replaced":
+      return update(
+        state,
+        event.session.id,
+        (old) => ({ ...newSessionView(event.session), watcher: old.watcher }),
+      );
     case "problems": {
       if (sameList(state.problems, event.problems)) return same(state);
       const seq = state.seq + 1;

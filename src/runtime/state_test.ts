@@ -134,3 +134,23 @@ Deno.test("a RuntimeState is plain data: it survives JSON unchanged", () => {
   ]);
   assert.deepEqual(JSON.parse(JSON.stringify(state)), state);
 });
+
+Deno.test("reduceRuntime() replaces a respawned session in place, keeping its live watcher", () => {
+  const { state } = run([
+    { type: "session-added", session: facts("session-1") },
+    { type: "session-added", session: facts("session-2") },
+    { type: "watcher", id: "session-1", pattern: "ERR" },
+    { type: "agent", id: "session-1", agent: "claude", hasRules: true },
+    { type: "session-exited", id: "session-1", exitCode: 1, signal: null, at: 5 },
+    { type: "session-replaced", session: facts("session-1", { pid: 222 }) },
+  ]);
+  const s = state.sessions[0]!;
+  assert.deepEqual([s.id, s.pid, s.status, s.agent, s.watcher], [
+    "session-1",
+    222,
+    "running",
+    null,
+    "ERR",
+  ]);
+  assert.deepEqual(state.sessions.map((v) => v.id), ["session-1", "session-2"]);
+});

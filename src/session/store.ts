@@ -56,6 +56,8 @@ export type StoreEvent =
   | { readonly type: "added"; readonly session: Session }
   | { readonly type: "changed"; readonly session: Session }
   | { readonly type: "removed"; readonly id: string }
+  /** The session (same id, name, place) runs a new child: `respawn()`. */
+  | { readonly type: "replaced"; readonly session: Session }
   | { readonly type: "session"; readonly session: Session; readonly event: SessionEvent };
 
 /** Variables a child must not inherit: they describe the host terminal, not ours. */
@@ -110,12 +112,54 @@ export class SessionStore implements Disposable, AsyncDisposable {
     const name = spec.name
       ? this.#checkName(spec.name)
       : this.#uniqueName(defaultName(command, this.shell));
+    const session = this.#spawn(id, name, command, cwd, cols, rows, spec);
+    this.#nextId++;
+    this.#emit({ type: "added", session });
+    return session;
+  }
+
+  /**
+   * Starts an exited session again in place (`W`): the same id, name, group
+   * and place in the list, a new child from `spec` (its command, cwd, env).
+   * The old emulator and its scrollback go with the old child.
+   */
+  respawn(target: string, spec: SessionSpec = {}): Session {
+    const old = this.resolve(target);
+    if (old.status === "running") throw new UserError(`${old.id} is still running`);
+    const cwd = spec.cwd ?? old.cwd;
+    checkDirectory(cwd);
+    const command = spec.command?.trim() || "";
+    const session = this.#spawn(
+      old.id,
+      old.name,
+      command,
+      cwd,
+      spec.cols ?? old.cols,
+      spec.rows ?? old.rows,
+      {
+        ...spec,
+        group: spec.group === undefined ? old.group : spec.group,
+      },
+    );
+    old[Symbol.dispose]();
+    this.#emit({ type: "replaced", session });
+    return session;
+  }
+
+  #spawn(
+    id: string,
+    name: string,
+    command: string,
+    cwd: string,
+    cols: number,
+    rows: number,
+    spec: SessionSpec,
+  ): Session {
     let launch: Launch = { id, command, env: this.#childEnv(id, spec.env) };
     for (const hook of this.#launchHooks) launch = hook(launch);
     const env = launch.env;
     const args = launch.command ? ["-c", launch.command] : [];
     const pty = (this.#options.spawn ?? spawnPty)({ file: this.shell, args, cwd, env, cols, rows });
-    this.#nextId++;
     const session = new Session(
       {
         id,
@@ -131,12 +175,12 @@ export class SessionStore implements Disposable, AsyncDisposable {
       pty,
       this.#processes,
     );
+    // Map order is insertion order: a respawned session keeps its place.
     this.#sessions.set(id, session);
     session.on((event) => {
       this.#emit({ type: "session", session, event });
       if (event.type === "exit") this.#emit({ type: "changed", session });
     });
-    this.#emit({ type: "added", session });
     return session;
   }
 

@@ -22,6 +22,7 @@ import type { Tab } from "./tab.ts";
 import { initialTuiState, type TuiState } from "../model/tui.ts";
 import { LOCAL_CLIENT, type Runtime } from "../runtime/runtime.ts";
 import type { ScreenReader } from "../session/screen_read.ts";
+import type { Session } from "../session/session.ts";
 import { type EffectContext, runEffect } from "./effects.ts";
 import type { TuiEvent } from "./events.ts";
 import { sameDrawing, update } from "./update.ts";
@@ -79,7 +80,7 @@ export class TuiApp implements Disposable {
   #spare: Frame | null = null;
   #screen: Frame | null = null;
   /** Reads the shown session's screen (only the rows redrawn since its last read). */
-  #reader: { readonly id: string; readonly reader: ScreenReader<Frame> } | null = null;
+  #reader: { readonly session: Session; readonly reader: ScreenReader<Frame> } | null = null;
   /** The state the last frame was drawn from. */
   #drawn: TuiState | null = null;
   #sync = false;
@@ -317,10 +318,11 @@ export class TuiApp implements Disposable {
     if (s.tab === 0 && s.selected) {
       const session = this.#runtime.store.get(s.selected);
       if (session) {
-        if (this.#reader?.id !== session.id) {
+        // By object, not id: a respawned session (`W`) has a new emulator under the same id.
+        if (this.#reader?.session !== session) {
           this.#reader?.reader[Symbol.dispose]();
           this.#reader = {
-            id: session.id,
+            session,
             reader: session.screenReader((cols, rows) => new Frame(cols, rows)),
           };
         }

@@ -203,8 +203,8 @@ async function restart(ctx: EffectContext, ids: readonly string[]): Promise<void
     };
     await s.end(); // the session's process and what it started (util/escalate.ts)
     try {
-      store.remove(id);
-      last = ctx.runtime.createSession(spec).id;
+      // In place: the same id, name, group and place in the list, watchers kept.
+      last = store.respawn(id, spec).id;
     } catch (error) {
       ctx.dispatch({ type: "message", text: messageOf(error), error: true });
     }
