@@ -108,9 +108,10 @@ export const style = {
 };
 
 /** Pads or cuts plain text to `width` columns. */
+/** `text` in a column of `width`: padded, or cut with `…` and still one space from the next. */
 export function cell(text: string, width: number): string {
   const chars = [...text];
-  if (chars.length > width) return chars.slice(0, Math.max(0, width - 1)).join("") + "…";
+  if (chars.length >= width) return chars.slice(0, Math.max(0, width - 2)).join("") + "… ";
   return text + " ".repeat(width - chars.length);
 }
 

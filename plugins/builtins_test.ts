@@ -187,6 +187,27 @@ Deno.test("agents lists installed and missing agents with their sessions", () =>
   assert.equal(tab.frame().count, 1);
 });
 
+Deno.test("agents counts an agent a session runs even when lazyshell's PATH lacks it; long names keep a space", () => {
+  const tab = new AgentsTab();
+  const agent = (id: string, name: string) => ({
+    id,
+    name,
+    installed: false,
+    version: null,
+    managedDir: null,
+    readDirs: [],
+  });
+  tab.handle({
+    type: "agents",
+    agents: [agent("codex", "Codex"), agent("copilot", "GitHub Copilot CLI")],
+  });
+  tab.handle({ type: "sessions", sessions: [session({ agent: "codex", state: "working" })] });
+  const view = plain(tab.frame().view);
+  assert.match(view, /✓ Codex\s+in a session/);
+  assert.match(view, /GitHub Copilot… not on PATH/);
+  assert.equal(tab.frame().count, 1);
+});
+
 Deno.test("a built-in tab runs from lazyshell itself over the same protocol", async () => {
   const entry = builtinEntry("stats");
   await using host = new TestHost({ path: entry.command[0]!, id: "stats", entry });

@@ -73,8 +73,10 @@ export class AgentsTab implements TabPlugin {
       "",
     ];
     this.agents.forEach((a, i) => {
-      const mark = a.installed ? style.green("✓ ") : style.red("✗ ");
-      const version = a.installed ? a.version ?? "?" : "not on PATH";
+      // A session may run an agent lazyshell's own PATH does not have (another PATH, a shim).
+      const running = this.#running(a.id).length > 0;
+      const mark = a.installed || running ? style.green("✓ ") : style.red("✗ ");
+      const version = a.installed ? a.version ?? "?" : running ? "in a session" : "not on PATH";
       const row = `${cell(a.name, 16)}${cell(version, 14)}${cell(a.source ?? "builtin", 10)}${
         cell(a.hooks ?? "-", 22)
       }${this.#running(a.id).length}`;
@@ -93,7 +95,7 @@ export class AgentsTab implements TabPlugin {
           : `  sessions: ${running.map((s) => `${s.name} (${s.state ?? "?"})`).join(", ")}`,
       );
     }
-    const installed = this.agents.filter((a) => a.installed).length;
-    return { view: lines.join("\n"), count: installed };
+    const available = this.agents.filter((a) => a.installed || this.#running(a.id).length > 0);
+    return { view: lines.join("\n"), count: available.length };
   }
 }
