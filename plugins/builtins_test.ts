@@ -133,9 +133,13 @@ Deno.test("watchers arms and disarms through requests, capturing while typing", 
   tab.handle({ type: "sessions", sessions: [session({})] }, send);
   tab.handle({
     type: "watchers",
-    watchers: [{ session: "session-1", pattern: "FAIL", source: "file", notify: true }],
+    watchers: [
+      { session: "session-1", pattern: "FAIL", source: "file", notify: true, matches: 3 },
+      { session: "session-1", pattern: "GET /health", source: "file", notify: false, matches: 41 },
+    ],
   }, send);
-  assert.match(plain(tab.frame().view), /api\s+file\s+\/FAIL\//);
+  assert.match(plain(tab.frame().view), /api\s+file\s+3\s+\/FAIL\//);
+  assert.match(plain(tab.frame().view), /file\s+41 \(quiet\)\s+\/GET \/health\//, "counts show");
   tab.handle(key("a"), send);
   assert.equal(tab.frame().capturing, true, "global keys belong to the input field");
   for (const ch of "ERR q") tab.handle(key(ch === " " ? "space" : ch, ch), send);

@@ -108,13 +108,19 @@ export class WatchersTab implements TabPlugin {
     if (this.sessions.length === 0) {
       return { view: style.dim("No sessions. Watchers are armed per session."), count: null };
     }
-    const lines = [style.bold(`${cell("SESSION", 20)}${cell("SOURCE", 8)}PATTERN`), ""];
+    const lines = [
+      style.bold(`${cell("SESSION", 20)}${cell("SOURCE", 8)}${cell("MATCHES", 12)}PATTERN`),
+      "",
+    ];
     this.sessions.forEach((s, i) => {
       const mine = this.watchers.filter((w) => w.session === s.id);
       const name = i === this.index ? style.inverse(cell(s.name, 19)) + " " : cell(s.name, 20);
       if (mine.length === 0) lines.push(name + style.dim("none"));
       mine.forEach((w, j) => {
-        lines.push(`${j === 0 ? name : cell("", 20)}${cell(w.source, 8)}/${w.pattern}/`);
+        const count = `${w.matches ?? 0}${w.notify ? "" : " (quiet)"}`;
+        lines.push(
+          `${j === 0 ? name : cell("", 20)}${cell(w.source, 8)}${cell(count, 12)}/${w.pattern}/`,
+        );
       });
     });
     lines.push("");

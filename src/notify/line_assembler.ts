@@ -15,7 +15,10 @@
  * use the alternate screen, where matching pauses anyway).
  *
  * The alternate screen is tracked in-stream (DECSET/DECRST 47, 1047,
- * 1049) so the pause starts and ends at the exact byte. Escape sequences
+ * 1049) so the pause starts and ends at the exact byte. So is shell
+ * integration's OSC 133: from a prompt's start (A) to the command's output
+ * (C), what shows is the prompt and the command line the user typed, not a
+ * program's output, so it is not tested. Escape sequences
  * split across chunks are carried over. A line that never ends is bounded.
  */
 
@@ -26,8 +29,8 @@ export const MAX_LINE = 16 * 1024;
 const CONTROL = /[\x00-\x08\x0b-\x1f\x7f]/;
 // deno-lint-ignore no-control-regex -- SGR sequences
 const SGR = /\x1b\[[0-9;:]*m/g;
-// deno-lint-ignore no-control-regex -- alternate-screen switches
-const ALT = /\x1b\[\?([0-9;]*)([hl])/g;
+// deno-lint-ignore no-control-regex -- alternate-screen switches and OSC 133 shell marks
+const MARKS = /\x1b\[\?([0-9;]*)([hl])|\x1b\]133;([A-D])[^\x07\x1b]*(?:\x07|\x1b\\)/g;
 // deno-lint-ignore no-control-regex -- SGR only (the common case of coloured logs)
 const SGR_FAST = /\x1b\[[\d;]*m/g;
 /**
@@ -60,6 +63,8 @@ const BLOCK_MIN = 512;
 export class LineAssembler {
   /** True while the alternate screen is active (lines are dropped). */
   altScreen: boolean;
+  /** Between OSC 133;A (prompt) and 133;C (output): the shell's prompt and the typed line. */
+  #shellUi = false;
   #partial = "";
   #carry = "";
 
@@ -85,21 +90,41 @@ export class LineAssembler {
       this.#carry = data.slice(cut);
       data = data.slice(0, cut);
     }
-    if (!data.includes("\x1b[?")) return this.#text(data, onLine);
+    if (!data.includes("\x1b[?") && !data.includes("\x1b]133;")) return this.#text(data, onLine);
     let from = 0;
-    ALT.lastIndex = 0;
-    for (let m = ALT.exec(data); m; m = ALT.exec(data)) {
-      const params = (m[1] ?? "").split(";");
-      if (!params.some((p) => p === "1049" || p === "1047" || p === "47")) continue;
-      this.#text(data.slice(from, m.index), onLine);
-      this.altScreen = m[2] === "h";
+    MARKS.lastIndex = 0;
+    for (let m = MARKS.exec(data); m; m = MARKS.exec(data)) {
+      const mark = m[3];
+      if (mark === undefined) {
+        const params = (m[1] ?? "").split(";");
+        if (!params.some((p) => p === "1049" || p === "1047" || p === "47")) continue;
+        this.#text(data.slice(from, m.index), onLine);
+        this.altScreen = m[2] === "h";
+      } else {
+        this.#text(data.slice(from, m.index), onLine);
+        this.#shellMark(mark, onLine);
+      }
       from = m.index + m[0].length;
     }
     this.#text(data.slice(from), onLine);
   }
 
+  #shellMark(mark: string, onLine: (line: string) => void): void {
+    if (mark === "A") {
+      // What a program printed without a last newline is still its output.
+      if (this.#partial !== "" && !this.#shellUi) onLine(renderLine(this.#partial));
+      this.#partial = "";
+      this.#shellUi = true;
+    } else if (mark === "B") {
+      this.#shellUi = true;
+    } else if (mark === "C") {
+      this.#partial = "";
+      this.#shellUi = false;
+    }
+  }
+
   #text(chunk: string, onLine: (line: string) => void): void {
-    if (this.altScreen || chunk === "") return;
+    if (this.altScreen || this.#shellUi || chunk === "") return;
     // SGR never moves text: drop it once for the whole chunk, not per line.
     const data = chunk.includes("\x1b") ? chunk.replace(SGR_FAST, "") : chunk;
     let start = 0;

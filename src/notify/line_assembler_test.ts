@@ -94,3 +94,17 @@ Deno.test("LineAssembler's block search reports exactly the lines that match", (
     { numRuns: 300 },
   );
 });
+
+Deno.test("LineAssembler skips the prompt and the typed command line between OSC 133 A and C", () => {
+  const got: string[] = [];
+  const a = new LineAssembler();
+  const A = "\x1b]133;A\x07";
+  const B = "\x1b]133;B\x07";
+  const C = "\x1b]133;C\x07";
+  const D = "\x1b]133;D;1\x07";
+  a.push(`${A}$ ${B}grep ERROR app.log\r\n${C}ERROR: disk full\r\n${D}`, (l) => got.push(l));
+  a.push(`${A}user@host\r\n$ ${B}echo ERR`, (l) => got.push(l));
+  a.push(`OR again\r\n${C}ERROR again\r\nno newline at the end`, (l) => got.push(l));
+  a.push(`${D}${A}$ `, (l) => got.push(l));
+  assert.deepEqual(got, ["ERROR: disk full", "ERROR again", "no newline at the end"]);
+});

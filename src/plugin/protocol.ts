@@ -153,6 +153,8 @@ export const watcherEntrySchema = z.object({
   /** "file" (project file) or "live" (armed with `v` or a request). */
   source: z.enum(["file", "live"]),
   notify: z.boolean(),
+  /** Lines it matched so far (a `notify: false` watcher shows its effect here). */
+  matches: z.number().int().nonnegative().optional(),
 });
 export type WatcherEntry = z.infer<typeof watcherEntrySchema>;
 

@@ -73,6 +73,7 @@ export function runtimeFeed(
         pattern: w.pattern,
         source: w.source,
         notify: w.notify,
+        matches: w.matches,
       }));
     },
     async agents() {
