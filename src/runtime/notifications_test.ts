@@ -181,3 +181,33 @@ Deno.test("OSC 7501 blocked then done in a plain session notifies each once, wit
     session.write("\n", false);
   });
 });
+
+Deno.test("a program driven by ctl send notifies every new request and turn once (issue 20)", async () => {
+  await withBash(async ({ session, sent }) => {
+    // Declares the states named on each line it reads, one burst each, then says so.
+    await Deno.writeTextFile(
+      `${session.cwd}/agent`,
+      "#!/bin/bash\nn=0\nwhile read -r line; do\n" +
+        "  for s in $line; do printf '\\033]7501;state=%s\\033\\\\' \"$s\"; sleep 0.05; done\n" +
+        '  n=$((n+1)); echo "step-$n"\ndone\n',
+    );
+    await Deno.chmod(`${session.cwd}/agent`, 0o755);
+    session.write("./agent\n");
+    const steps = [
+      // A question, redrawn once with no answer in between.
+      "working blocked:kind=question working blocked:kind=question",
+      // Answered by ctl send; an approval a few seconds later.
+      "working blocked:kind=permission",
+      // Approved; the turn ends, its summary redrawn.
+      "working done idle done",
+      // Two more turns, each prompted by ctl send.
+      "working done",
+      "working done",
+    ];
+    for (const [i, line] of steps.entries()) {
+      session.write(`${line}\n`, false); // ctl send --enter: not typing
+      await waitFor(session, () => screenHas(session, `step-${i + 1}`), 15_000, `step ${i + 1}`);
+    }
+    assert.deepEqual(sent.map((n) => n.reason), ["blocked", "blocked", "done", "done", "done"]);
+  });
+});
