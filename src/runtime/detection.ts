@@ -23,7 +23,7 @@ import type { ArbiterState, Evidence } from "../detect/arbiter.ts";
 import type { Manifest } from "../detect/manifest.ts";
 import { type Osc7501Record, parseBurst, RecordLog } from "../detect/osc7501.ts";
 import { classify } from "../detect/rules.ts";
-import { identify } from "../session/identity.ts";
+import { identify, isLauncher } from "../session/identity.ts";
 import type { AgentIdentity } from "../session/identity.ts";
 import { ticker } from "../util/ticker.ts";
 import type { ProcessInfo } from "../model/snapshot.ts";
@@ -333,9 +333,18 @@ export class DetectionHub implements Disposable {
     }
     t.foregroundPid = fg?.pid ?? null;
     this.#setAgent(t, fg === null ? null : identify(fg, this.#identities));
+    // A launcher (shim, `env`) may exec the agent in place, maybe silently: look again.
+    if (t.agent === null && fg !== null && isLauncher(fg)) this.#lookAgain(t);
     this.#feed(t, {
       type: "screen",
       result: classify(t.manifest, t.session.screenView()),
+    });
+  }
+
+  #lookAgain(t: Tracked): void {
+    t.settle ??= ticker.after(IDENTITY_MS, () => {
+      t.settle = null;
+      if (!this.#disposed) this.#classify(t, true);
     });
   }
 
