@@ -24,6 +24,7 @@ const PURE = [
   "src/tui/layout.ts",
   "src/tui/width.ts",
   "src/tui/tab.ts",
+  "src/tui/problems_message.ts",
   "src/tui/update.ts",
   "src/tui/events.ts",
   "src/tui/actions.ts",
@@ -36,6 +37,7 @@ const PURE = [
   "src/plugin/protocol.ts",
   "src/plugin/view.ts",
   "src/plugin/lifecycle.ts",
+  "src/util/nearest.ts",
 ];
 const RUNTIMES = [
   "src/runtime/",

@@ -7,6 +7,7 @@
 import { isMap, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
 import { z } from "zod";
 import { ManifestError } from "../errors.ts";
+import { openedAt } from "../config/yaml_file.ts";
 import { AGENT_STATES, BLOCKED_KINDS } from "../model/agent.ts";
 import type { AgentStateName, BlockedKind } from "../model/agent.ts";
 import { compileRegex, type LinearRegex, RegexError, unionOf } from "./regex.ts";
@@ -100,7 +101,10 @@ export function parseManifest(text: string, file: string, expectedId?: string): 
     throw new ManifestError(file, line, reason);
   };
   const first = doc.errors[0];
-  if (first) fail(lines.linePos(first.pos[0]).line, `Invalid YAML: ${firstLine(first.message)}`);
+  if (first) {
+    const reason = firstLine(first.message);
+    fail(lines.linePos(openedAt(text, first.pos[0], reason)).line, `Invalid YAML: ${reason}`);
+  }
   const lineOf = (path: Path): number | null => {
     const node = nodeAt(doc.contents, path);
     const range = node?.range;

@@ -193,6 +193,14 @@ export class Runtime implements AsyncDisposable {
   }
 
   /** Registers a service's cleanup; run in reverse order on dispose. */
+  /**
+   * The set-up problems to show (state.problems): the server's full list
+   * (src/server/problems.ts); until then the catalog's broken manifests.
+   */
+  setProblems(problems: readonly string[]): void {
+    this.#dispatch({ type: "problems", problems });
+  }
+
   own(dispose: () => void | Promise<void>): void {
     this.#disposers.push(dispose);
   }

@@ -114,6 +114,22 @@ Deno.test("a bad cwd or a missing command is a clear error and the store keeps w
   assert.equal(ok.id, "session-1");
 });
 
+Deno.test("a shell that does not exist is refused naming its path, not left to execvp", async () => {
+  await using s = new SessionStore({
+    shell: "/nonexistent/zsh",
+    env: quietEnv,
+    cols: 80,
+    rows: 24,
+  });
+  assert.throws(
+    () => s.create(),
+    (e) =>
+      e instanceof UserError &&
+      e.message === "Shell not found: /nonexistent/zsh (config.yml shell, else $SHELL)",
+  );
+  assert.equal(s.list().length, 0);
+});
+
 Deno.test("names are unique and targets resolve by id or exact name", async () => {
   await using s = store();
   const a = s.create({ command: "sleep 5", name: "api" });
