@@ -124,8 +124,16 @@ function apply(s: ArbiterState, e: Evidence, now: number): ArbiterState {
     case "declare": {
       let declared = s.declared;
       for (const r of e.records) declared = applyRecord(declared, r);
+      // `state=clear` ends the declaration, whatever it said (done and error too).
+      const cleared: Derived = {
+        state: "idle",
+        kind: null,
+        source: "declared",
+        ruleId: "osc7501:clear",
+        msg: null,
+      };
       return declared === null && s.declared !== null
-        ? { ...s, declared, cleared: clearedFrom(s.status, "declared", "osc7501:clear") }
+        ? { ...s, declared, cleared }
         : { ...s, declared };
     }
     case "prompt":

@@ -183,7 +183,7 @@ Deno.test("OSC 7501 blocked then done in a plain session notifies each once, wit
 });
 
 Deno.test("a program driven by ctl send notifies every new request and turn once (issue 20)", async () => {
-  await withBash(async ({ session, sent }) => {
+  await withBash(async ({ runtime, session, sent }) => {
     // Declares the states named on each line it reads, one burst each, then says so.
     await Deno.writeTextFile(
       `${session.cwd}/agent`,
@@ -205,8 +205,19 @@ Deno.test("a program driven by ctl send notifies every new request and turn once
       "working done",
     ];
     for (const [i, line] of steps.entries()) {
+      const seq = runtime.detection.status(session.id)?.seq ?? 0;
+      const last = line.split(" ").at(-1)!.split(":")[0];
       session.write(`${line}\n`, false); // ctl send --enter: not typing
-      await waitFor(session, () => screenHas(session, `step-${i + 1}`), 15_000, `step ${i + 1}`);
+      await waitFor(
+        session,
+        () => {
+          const status = runtime.detection.status(session.id);
+          return screenHas(session, `step-${i + 1}`) && status !== null && status.state === last &&
+            status.seq > seq;
+        },
+        15_000,
+        `step ${i + 1}`,
+      );
     }
     assert.deepEqual(sent.map((n) => n.reason), ["blocked", "blocked", "done", "done", "done"]);
   });

@@ -42,6 +42,8 @@ export interface Pty {
   awaitEcho?(ms: number): void;
   /** Optional: the terminal's foreground process group (tcgetpgrp), -1 when unknown. */
   foregroundGroup?(): number;
+  /** Optional: output the child wrote that has not reached onData yet (unknown: false). */
+  behind?(): boolean;
 }
 
 export function spawnPty(spec: PtySpawn): Pty {

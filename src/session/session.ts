@@ -98,6 +98,11 @@ export class Session implements Disposable {
     });
   }
 
+  /** The child wrote output that is not on screen yet (not read, or not parsed). */
+  get outputBehind(): boolean {
+    return this.flow.pending > 0 || this.pty.behind?.() === true;
+  }
+
   get pid(): number {
     return this.pty.pid;
   }
