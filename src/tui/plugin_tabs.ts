@@ -7,6 +7,7 @@
  * instance and disposes it on quit.
  */
 
+import { pluginTheme } from "./view/theme.ts";
 import type { KeyEvent } from "./keys.ts";
 import type { StyledLine } from "./frame.ts";
 import type { Tab, TabCommand, TabMouse } from "./tab.ts";
@@ -139,6 +140,7 @@ export async function startPluginTabs(
   });
   const tabsById = new Map<string, PluginTab>();
   const plugins = new PluginTabs({
+    theme: pluginTheme(),
     env: runtime.env,
     sections: runtime.loaded.sections,
     width: options.width,
@@ -238,7 +240,7 @@ export class PluginTab implements Tab {
     const state = this.host.state;
     const lines: StyledLine[] = [
       [{ text: `${this.id}: ${state.error ?? "stopped"}`, style: { fg: 1, attrs: 1 } }],
-      [{ text: ":reload restarts it", style: { attrs: 2 } }],
+      [{ text: `:${this.id} reload restarts it`, style: { attrs: 2 } }],
     ];
     const tail = this.host.stderrTail.replace(/\s+$/, "");
     if (tail !== "") {

@@ -92,6 +92,10 @@ Deno.test("plugin tabs run against the runtime: frames, errors, requests, env", 
   // The first frame echoes init, but later messages may already have replaced it.
   const init = Deno.readTextFileSync(`${root}/data/lazyshell/plugins/good/init.json`);
   assert.match(init, /"config":\{"answer":42\}/, "the config section arrives");
+  const theme = JSON.parse(init).theme;
+  assert.equal(theme.id, "terminal");
+  assert.equal(theme.colors["ui.accent"], "ansi:6", "the TUI's own colours, as palette indices");
+  assert.equal(theme.colors["state.blocked"], "ansi:1");
   assert.deepEqual(good.commands.map((c) => c.name), ["ping", "reload"]);
   good.key({ type: "key", name: "x", text: "x", raw: "x" });
   await until(() => good.host.state.frame?.view === "key x", "key x");
@@ -115,6 +119,7 @@ Deno.test("plugin tabs run against the runtime: frames, errors, requests, env", 
   const text = crash.render(60, 10).map((l) => l.map((s) => s.text).join("")).join("\n");
   assert.match(text, /crash: Exited with code 3/);
   assert.match(text, /panic: something broke/);
+  assert.match(text, /:crash reload restarts it/, "the command the palette knows");
   assert.equal(crash.title, "Crash ✗");
 
   const session = runtime.createSession({ name: "api" });
