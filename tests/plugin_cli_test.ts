@@ -109,5 +109,8 @@ Deno.test("an unknown command says so (not 'too many arguments'); help covers pl
   assert.match(help.stdout, /^\s+--project <file>\s+start the sessions of this project file/m);
   assert.match(help.stdout, /^\s+hello\s+\S+\/plugins\/hello$/m, "plugin commands listed");
   assert.equal(plugin.code, 0, plugin.stderr);
-  assert.match(plugin.stdout, /^Usage: lazyshell hello \[args\.\.\.\]\n\nA plugin: runs \S+\/hello/);
+  assert.match(
+    plugin.stdout,
+    /^Usage: lazyshell hello \[args\.\.\.\]\n\nA plugin: runs \S+\/hello/,
+  );
 });

@@ -6,15 +6,8 @@
  */
 
 import type { HostMessage, SessionEntry } from "../../src/plugin/protocol.ts";
-import {
-  cell,
-  duration,
-  type FrameData,
-  navigate,
-  type Outgoing,
-  style,
-  type TabPlugin,
-} from "../_sdk.ts";
+import { formatDuration } from "../../src/util/duration.ts";
+import { cell, type FrameData, navigate, type Outgoing, style, type TabPlugin } from "../_sdk.ts";
 
 export class StatsTab implements TabPlugin {
   readonly manifest = {
@@ -64,8 +57,8 @@ export class StatsTab implements TabPlugin {
       "",
     ];
     this.sessions.forEach((s, i) => {
-      const current = s.turnStartedAt === null ? "-" : duration(now - s.turnStartedAt);
-      const last = s.lastTurnMs === null ? "-" : duration(s.lastTurnMs);
+      const current = s.turnStartedAt === null ? "-" : formatDuration(now - s.turnStartedAt);
+      const last = s.lastTurnMs === null ? "-" : formatDuration(s.lastTurnMs);
       const row = `${cell(s.name, 18)}${cell(s.agent ?? "-", 10)}${cell(s.state ?? "-", 9)}${
         cell(current, 9)
       }${cell(last, 9)}${cell(String(s.turns), 6)}${s.stats ?? ""}`;

@@ -87,7 +87,10 @@ export function lookupCommand(
   }
   const known = [...visible, ...(help ? [] : ["help"]), ...plugins.map((p) => p.id)];
   const near = didYouMean(word, known);
-  return { type: "unknown", message: `Unknown command: ${word}${near || ": see lazyshell --help"}` };
+  return {
+    type: "unknown",
+    message: `Unknown command: ${word}${near || ": see lazyshell --help"}`,
+  };
 }
 
 export async function runProgram(args: string[], version: string): Promise<number> {

@@ -20,7 +20,9 @@ Deno.test("lookupCommand(): a word that is no command is named, with the nearest
     message: "Unknown command: helo: did you mean hello?",
   });
   // Commands, options, plugins and help itself are not for this function.
-  for (const args of [[], ["doctor"], ["--project", "x"], ["hello", "a"], ["help"], ["help", "hook"]]) {
+  for (
+    const args of [[], ["doctor"], ["--project", "x"], ["hello", "a"], ["help"], ["help", "hook"]]
+  ) {
     assert.equal(look(...args), null, args.join(" "));
   }
 });
@@ -28,7 +30,10 @@ Deno.test("lookupCommand(): a word that is no command is named, with the nearest
 Deno.test("lookupCommand(): help for a plugin is its usage line", () => {
   const got = look("help", "hello");
   assert.equal(got?.type, "plugin-help");
-  assert.match(got?.type === "plugin-help" ? got.text : "", /^Usage: lazyshell hello \[args\.\.\.\]/);
+  assert.match(
+    got?.type === "plugin-help" ? got.text : "",
+    /^Usage: lazyshell hello \[args\.\.\.\]/,
+  );
 });
 
 Deno.test("--help lists the hook command (run before commander loads)", () => {

@@ -120,7 +120,7 @@ export async function sendHook(
       while (offset < bytes.length) offset += await conn.write(bytes.subarray(offset));
       for await (const item of readLines(conn, HOOK_LINE_LIMIT)) {
         if (item.type !== "line") return "failed";
-        return item.line.includes('"ack"') ? "acked" : "rejected";
+        return item.text.includes('"ack"') ? "acked" : "rejected";
       }
       return "failed";
     } catch {

@@ -23,7 +23,8 @@ import {
   type Timer,
   wants,
 } from "./lifecycle.ts";
-import { LineSplitter, TailBuffer } from "./lines.ts";
+import { TailBuffer } from "./lines.ts";
+import { LineSplitter } from "../util/lines.ts";
 import type { GroupProcess, GroupSpawner } from "./procgroup.ts";
 import {
   encodeMessage,

@@ -9,7 +9,7 @@
  * (width 0, empty text); overwriting either half blanks the other half.
  */
 
-import { charWidth, stringWidth, truncate } from "./width.ts";
+import { charWidth, stringWidth, truncate } from "../util/width.ts";
 
 export {
   BLINK,

@@ -5,7 +5,7 @@
  */
 
 import { didYouMean } from "../util/nearest.ts";
-import { stringWidth } from "./width.ts";
+import { stringWidth } from "../util/width.ts";
 
 export type KeyScope = "navigation" | "terminal";
 

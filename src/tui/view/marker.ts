@@ -53,15 +53,6 @@ export function markerOf(
   return { text: " ", style: theme.text, label: "" };
 }
 
-/** `45s`, `1m32s`, `2h05m` (A2). */
-export function formatDuration(ms: number): string {
-  const s = Math.max(0, Math.floor(ms / 1000));
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m${String(s % 60).padStart(2, "0")}s`;
-  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, "0")}m`;
-}
-
 /** True when some marker moves: the animation clock must run (T3). */
 export function anythingSpins(state: Pick<TuiState, "sessions">): boolean {
   return state.sessions.some((r) => r.status === "running" && r.agentStatus?.state === "working");
