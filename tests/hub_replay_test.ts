@@ -11,7 +11,7 @@ import { loadCatalog } from "../src/runtime/catalog.ts";
 import { DetectionHub } from "../src/runtime/detection.ts";
 import { readChunks } from "../src/replay/fixtures.ts";
 import { SessionStore } from "../src/session/store.ts";
-import { testEnv } from "../src/session/test_util.ts";
+import { TEST_SHELL, testEnv } from "../src/session/test_util.ts";
 
 const catalog = await loadCatalog({ userDir: null });
 const CAPTURES = new URL("../fixtures/captures/", import.meta.url);
@@ -44,7 +44,7 @@ async function hubStates(agent: string, capture: string, end: number): Promise<s
   try {
     const path = await standIn(dir, agent, capture, end);
     await using store = new SessionStore({
-      shell: "/bin/bash",
+      shell: TEST_SHELL,
       env: testEnv(),
       cols: 120,
       rows: 32,

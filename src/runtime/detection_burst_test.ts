@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import { SessionStore } from "../session/store.ts";
-import { testEnv } from "../session/test_util.ts";
+import { TEST_SHELL, testEnv } from "../session/test_util.ts";
 import { loadCatalog } from "./catalog.ts";
 import { DetectionHub } from "./detection.ts";
 
@@ -36,7 +36,7 @@ async function statesFor(bytes: string, count: number): Promise<string[]> {
   try {
     await Deno.writeTextFile(`${dir}/burst`, bytes);
     await using store = new SessionStore({
-      shell: "/bin/bash",
+      shell: TEST_SHELL,
       env: testEnv(),
       cols: 80,
       rows: 24,

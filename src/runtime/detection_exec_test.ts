@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import { SessionStore } from "../session/store.ts";
-import { testEnv } from "../session/test_util.ts";
+import { TEST_SHELL, testEnv } from "../session/test_util.ts";
 import { loadCatalog } from "./catalog.ts";
 import { DetectionHub } from "./detection.ts";
 
@@ -47,7 +47,7 @@ for (const quiet of [false, true]) {
       await Deno.chmod(`${dir}/claude`, 0o755);
       await Deno.chmod(`${dir}/start-agent`, 0o755);
       await using store = new SessionStore({
-        shell: "/bin/bash",
+        shell: TEST_SHELL,
         env: testEnv(),
         cols: 80,
         rows: 24,

@@ -3,7 +3,7 @@ import { parseConfig } from "../config/config.ts";
 import { shellSnippet } from "../cli/init_shells.ts";
 import type { Notification } from "../notify/policy.ts";
 import type { Outcome } from "../notify/notifier.ts";
-import { waitFor } from "../session/test_util.ts";
+import { TEST_SHELL, testEnv, waitFor } from "../session/test_util.ts";
 import type { Session } from "../session/session.ts";
 import { Runtime } from "./runtime.ts";
 
@@ -19,10 +19,10 @@ async function withBash(
   const dir = await Deno.makeTempDir();
   const snippet = `${dir}/integration.bash`;
   await Deno.writeTextFile(snippet, shellSnippet("bash"));
-  const env = { ...Deno.env.toObject(), XDG_DATA_HOME: dir, XDG_CONFIG_HOME: dir };
+  const env = testEnv({ XDG_DATA_HOME: dir, XDG_CONFIG_HOME: dir });
   const runtime = new Runtime({
     env,
-    config: parseConfig("shell: /bin/bash\n", "config.yml"),
+    config: parseConfig(`shell: ${TEST_SHELL}\n`, "config.yml"),
     cwd: dir,
   });
   try {

@@ -78,7 +78,7 @@ export class SessionStore implements Disposable, AsyncDisposable {
   }
 
   get shell(): string {
-    return this.#options.shell ?? Deno.env.get("SHELL") ?? "/bin/sh";
+    return this.#options.shell ?? this.#options.env?.SHELL ?? Deno.env.get("SHELL") ?? "/bin/sh";
   }
 
   on(listener: (event: StoreEvent) => void): Disposable {

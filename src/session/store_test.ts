@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import { SessionStore } from "./store.ts";
 import { isAlive } from "./procinfo.ts";
 import { UserError } from "../errors.ts";
-import { testEnv, waitFor, waitForText } from "./test_util.ts";
+import { TEST_SHELL, testEnv, waitFor, waitForText } from "./test_util.ts";
 import { within } from "../util/async.ts";
 
-const SHELL = "/bin/bash";
+const SHELL = TEST_SHELL;
 const quietEnv = testEnv();
 
 function store(): SessionStore {

@@ -15,6 +15,7 @@ import type { StyledLine } from "./frame.ts";
 import { VIEW_ATTRS, VIEW_RGB_FLAG, type ViewSpan } from "../plugin/view.ts";
 import { Runtime } from "../runtime/runtime.ts";
 import { startPluginTabs } from "./plugin_tabs.ts";
+import { TEST_SHELL } from "../session/test_util.ts";
 
 Deno.test("the plugin view encoding is the TUI frame's", () => {
   assert.equal(VIEW_RGB_FLAG, RGB_FLAG);
@@ -63,7 +64,7 @@ Deno.test("plugin tabs run against the runtime: frames, errors, requests, env", 
     XDG_CONFIG_HOME: `${root}/config`,
     XDG_DATA_HOME: `${root}/data`,
     XDG_RUNTIME_DIR: root,
-    SHELL: "/bin/sh",
+    SHELL: TEST_SHELL,
   };
   await using runtime = new Runtime({
     env,
