@@ -106,7 +106,7 @@ Deno.test("an unknown command says so (not 'too many arguments'); help covers pl
   ]);
   assert.equal(help.code, 0);
   assert.match(help.stdout, /^\s+hook \[options\] <state> \[json\]\s+Report the state/m);
-  assert.match(help.stdout, /^\s+--project <file>\s+start the sessions of this project file/m);
+  assert.match(help.stdout, /^lazyshell --project <file>\s+start the server with this project/m);
   assert.match(help.stdout, /^\s+hello\s+\S+\/plugins\/hello$/m, "plugin commands listed");
   assert.equal(plugin.code, 0, plugin.stderr);
   assert.match(

@@ -36,16 +36,15 @@ const COMMANDS: readonly Register[] = [
 export function buildProgram(version: string): Command {
   const program = new Command("lazyshell")
     .description("Run shells and AI coding agents side by side; see which one needs you")
-    .usage("[--project <file>]  |  lazyshell <command> [options]")
+    .usage("[-L NAME] [--project <file>]  |  lazyshell [-L NAME] <command> [options]")
     .version(`lazyshell ${version}`, "-V, --version")
     .exitOverride()
     .configureOutput({ outputError: (text, write) => write(text) });
   for (const register of COMMANDS) register(program, { version });
-  // The TUI is the hidden default command: say how to start it.
+  // `lazyshell --project FILE` is the client's (src/client/main.ts), before commander.
   program.addHelpText(
     "after",
-    "\nWith no command, lazyshell starts the TUI:\n" +
-      "  --project <file>             start the sessions of this project file\n" +
+    "\nlazyshell --project <file>     start the server with this project file's sessions\n" +
       "                               (default: ./lazyshell.yml when present)",
   );
   return program;

@@ -99,7 +99,11 @@ export class ControlConnection {
         if (this.#closed) break;
         this.#lastActive = Date.now();
         if (item.type === "oversize") {
-          this.#send({ id: null, ok: false, error: `Line over ${CONTROL_LINE_LIMIT} bytes (dropped)` });
+          this.#send({
+            id: null,
+            ok: false,
+            error: `Line over ${CONTROL_LINE_LIMIT} bytes (dropped)`,
+          });
         } else if (item.text.trim()) {
           this.#take(item.text);
         }
