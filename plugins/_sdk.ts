@@ -2,7 +2,7 @@
  * The tiny plugin side of protocol v1 that the built-in tabs share: read
  * host lines from stdin, hand each message to the plugin, write frames to
  * stdout (skipping a frame identical to the last one), exit on stdin EOF.
- * Built-in tabs use nothing a third-party plugin could not (DESIGN §7).
+ * Built-in tabs use nothing a third-party plugin could not (docs/plugin-protocol.md).
  */
 
 import { LineSplitter } from "../src/util/lines.ts";

@@ -2,7 +2,7 @@
  * Every labelled offset of every capture in fixtures/captures, replayed
  * through the real emulator at the recorded size (no replies), twice: the
  * full pipeline (OSC 7501 records in the bytes are declared evidence) and the
- * screen rules alone (7501 ignored). Both must match the truth (SPEC D8).
+ * screen rules alone (7501 ignored). Both must match the truth (fixtures/captures/README.md).
  */
 
 import { deepStrictEqual as assertEquals } from "node:assert/strict";

@@ -1,6 +1,6 @@
 /**
  * End to end: `lazyshell serve` and `lazyshell ctl` as real subprocesses,
- * found through the runtime directory, ended by SIGTERM (SPEC I1, C1–C3).
+ * found through the runtime directory, ended by SIGTERM (docs/control-api.md).
  */
 
 import assert from "node:assert/strict";

@@ -2,7 +2,7 @@
  * End to end: `lazyshell serve --project FILE` as a real subprocess — an
  * invalid project file is one file:line error and starts nothing; a valid
  * one starts its sessions, and a watcher's match reaches the fallback
- * notification command (SPEC S5, W1–W2, N1).
+ * notification command (README: Project file; docs/notifications.md).
  */
 
 import assert from "node:assert/strict";

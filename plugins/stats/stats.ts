@@ -1,5 +1,5 @@
 /**
- * Built-in tab "stats" (SPEC P7, W3): per session the current turn's running
+ * Built-in tab "stats" (docs/plugin-protocol.md, docs/notifications.md): per session the current turn's running
  * time, the last turn's duration, the number of turns, and the
  * `agent_stats_command` line. Data: the `sessions` subscription. Time is
  * injected so the view is testable.

@@ -1,7 +1,7 @@
 /**
  * The commander program: one file per command under commands/, registered
  * from the list below. Errors a user can cause are UserErrors: one line on
- * stderr, exit 2, no stack trace (SPEC I3).
+ * stderr, exit 2, no stack trace (docs/architecture.md, Conventions).
  */
 
 import { Command, CommanderError } from "@commander-js/extra-typings";

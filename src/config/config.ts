@@ -1,5 +1,5 @@
 /**
- * config.yml schema (SPEC I2): `$XDG_CONFIG_HOME/lazyshell/config.yml`.
+ * config.yml schema (README: Configuration): `$XDG_CONFIG_HOME/lazyshell/config.yml`.
  * Unknown keys are warned (a top-level key may be a plugin's section,
  * P1); bad values are rejected with path and reason. Pure.
  *

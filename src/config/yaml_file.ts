@@ -1,6 +1,6 @@
 /**
  * YAML text → validated value, with every problem located as file:line
- * (SPEC I2, D3, S5). Pure: the caller reads the file and picks the error
+ * (config.yml, manifests, project files). Pure: the caller reads the file and picks the error
  * class (ConfigError, ManifestError).
  */
 

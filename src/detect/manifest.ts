@@ -1,5 +1,5 @@
 /**
- * Agent manifests (SPEC D1–D3, docs/manifests.md): YAML text → a validated,
+ * Agent manifests (docs/manifests.md): YAML text → a validated,
  * compiled manifest, or a ManifestError naming the file, the line and the
  * reason. Pure: reading files is the caller's (src/runtime/catalog.ts).
  */
@@ -29,7 +29,7 @@ export interface CompiledRule {
   readonly all: readonly LinearRegex[];
   /** The `not` list, joined like `any`. */
   readonly not: readonly LinearRegex[];
-  /** A menu that needs the user: overrides a stale hook `working` (DESIGN §5). */
+  /** A menu that needs the user: overrides a stale hook `working` (docs/detection.md). */
   readonly visibleBlocker: boolean;
 }
 

@@ -1,5 +1,5 @@
 /**
- * OSC 7501, the Program Status Protocol (SPEC D5): parse records, apply
+ * OSC 7501, the Program Status Protocol (docs/detection.md): parse records, apply
  * bursts within bounds, and the lifetimes of a declaration. Pure; malformed
  * input is ignored, never thrown.
  *

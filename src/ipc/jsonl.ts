@@ -1,5 +1,5 @@
 /**
- * JSON Lines framing for the hook and control sockets (DESIGN §6): one
+ * JSON Lines framing for the hook and control sockets (docs/hooks.md, docs/control-api.md): one
  * UTF-8 JSON value per `\n`-terminated line, with a byte limit per line so
  * a bad peer cannot make us buffer without bound.
  *

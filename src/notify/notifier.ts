@@ -1,5 +1,5 @@
 /**
- * The notifier (SPEC N1–N2, W1): one channel for every notification —
+ * The notifier (docs/notifications.md): one channel for every notification —
  * agent blocked/done, failed commands, pattern watchers.
  *
  * Delivery: OSC 9 + OSC 777 written to the host terminal through a `sink`

@@ -1,5 +1,5 @@
 /**
- * Notification policy (SPEC N1–N2, W1), pure: what a notification says, the
+ * Notification policy (docs/notifications.md), pure: what a notification says, the
  * bytes that carry it to the host terminal, whether it may be sent now.
  *
  * Owns: notification text, OSC 9 / OSC 777 encoding, tmux passthrough, the

@@ -1,5 +1,5 @@
 /**
- * A plugin frame's `view` → lines safe to draw in a tab (SPEC P4). Pure.
+ * A plugin frame's `view` → lines safe to draw in a tab (docs/plugin-protocol.md). Pure.
  *
  * Kept: text, `\n`, SGR (`ESC [ … m`). Removed: every other escape sequence
  * (CSI cursor moves and clears, OSC titles and hyperlinks, DCS/APC/PM/SOS

@@ -59,7 +59,7 @@ export async function listCaptures(root: URL): Promise<Capture[]> {
  * Skipped: `starting` (booting, not a detector state) and transitional
  * labels whose note says "expected next". The driver's "turn ended" `idle`
  * label 2 s after a `done` label comes with no key typed in between, so the
- * turn still reads `done`: done stays until the user types (SPEC D5).
+ * turn still reads `done`: done stays until the user types (docs/detection.md).
  */
 export function expectations(truth: Capture["truth"]): Expectation[] {
   const out: Expectation[] = [];

@@ -1,5 +1,5 @@
 /**
- * The DetectionHub (DESIGN §4–§5, SPEC A1–A3, D4–D7): follows every session
+ * The DetectionHub (docs/detection.md): follows every session
  * of a SessionStore and keeps one arbitrated AgentStatus per session.
  *
  * Scheduling (D7): screen classification after output settles (trailing

@@ -1,5 +1,5 @@
 /**
- * Wires notifications into the runtime (SPEC N1–N2): arbiter transitions
+ * Wires notifications into the runtime (docs/notifications.md): arbiter transitions
  * into blocked/done, failed commands of non-agent sessions (OSC 133;D),
  * and input written to a session (which answers a prompt) reach the Notifier.
  *

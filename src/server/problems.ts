@@ -1,5 +1,5 @@
 /**
- * The one validation of a user's set-up (SPEC I2, D3, P1): every mistake in
+ * The one validation of a user's set-up (README: Configuration; docs/manifests.md; docs/plugin-protocol.md): every mistake in
  * config.yml, the agent manifests and the plugin directory that lazyshell
  * would otherwise take in silence, one line each, each saying where (file:line)
  * and what to do. `lazyshell doctor` prints this list; the server puts it

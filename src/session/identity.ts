@@ -1,5 +1,5 @@
 /**
- * Which catalogued agent a process is (SPEC S4). Pure: takes a ProcessInfo
+ * Which catalogued agent a process is (docs/detection.md, Identity). Pure: takes a ProcessInfo
  * and the catalog's identity data (manifests/), returns an agent id.
  *
  * Wrappers (node, bun, deno, python) are resolved through their script

@@ -1,5 +1,5 @@
 /**
- * Foreground process of a PTY, from the OS process table (SPEC S4).
+ * Foreground process of a PTY, from the OS process table (docs/detection.md, Identity).
  *
  * Linux reads /proc: the session leader's `tpgid`, then that process's
  * cmdline, checking its start time before and after (pid reuse). macOS and

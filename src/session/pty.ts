@@ -1,5 +1,5 @@
 /**
- * node-pty behind a small interface, with flow control (PLATFORM §1–2):
+ * node-pty behind a small interface, with flow control (docs/architecture.md, Platform facts):
  * node-pty delivers ~90 MB/s, xterm parses ~35–60 MB/s, so the PTY is
  * paused while more than HIGH_WATER bytes wait to be parsed and resumed
  * below LOW_WATER. A flood therefore never grows memory without limit.

@@ -1,5 +1,5 @@
 /**
- * The session engine (SPEC S1): creates, lists, renames, groups and kills
+ * The session engine (docs/architecture.md, Sessions): creates, lists, renames, groups and kills
  * sessions. Ids are `session-N`, never reused within a run. Names are
  * unique, so a target is an id or an exact name.
  *

@@ -1,5 +1,5 @@
 /**
- * One headless xterm per session (SPEC S2): visible screen, bounded
+ * One headless xterm per session (docs/architecture.md, Sessions): visible screen, bounded
  * scrollback, title, alternate-screen flag, cursor, query replies.
  *
  * Owns: the emulator and its OSC handlers. Must not import tui/ or app/.

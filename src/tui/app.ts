@@ -1,5 +1,5 @@
 /**
- * The TUI loop (DESIGN §8): one reducer, effects as data, a coalesced
+ * The TUI loop (docs/tui.md): one reducer, effects as data, a coalesced
  * renderer. Anything that changes the state invalidates; at most one frame
  * per tick (~16 ms) is built and diffed, and nothing is written when
  * nothing changed. One animation clock (~100 ms) drives every spinner and

@@ -1,5 +1,5 @@
 /**
- * The frame model (DESIGN §8): rows of styled cells, what one screenful of
+ * The frame model (docs/tui.md): rows of styled cells, what one screenful of
  * the TUI looks like. Views draw into a Frame; diff() compares two frames.
  *
  * Pure: no runtime imports. Cells live in parallel typed arrays so that a

@@ -1,7 +1,7 @@
 /**
  * The host terminal: raw mode, alternate screen, hidden cursor, bracketed
  * paste and SGR mouse on the way in; all of it undone on the way out, in
- * every exit path (DESIGN §8, STYLE.md 4). The only writer to stdout: the
+ * every exit path (docs/tui.md; docs/architecture.md, Conventions). The only writer to stdout: the
  * frame writer and the notifier's OSC sink both go through `write`.
  */
 

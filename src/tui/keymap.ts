@@ -1,5 +1,5 @@
 /**
- * The one keybinding table (STYLE.md 12, T2): action → default keys → help.
+ * The one keybinding table (docs/architecture.md, Conventions): action → default keys → help.
  * The help overlay, the hint bar and the README's Keys section are
  * generated from it; config `keys:` overrides keys by action name. Pure.
  */

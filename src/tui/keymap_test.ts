@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { BINDINGS, hints, keysMarkdown, resolveKeymap, withKeysSection } from "./keymap.ts";
 
-Deno.test("the default keymap has the keys of SPEC T2", () => {
+Deno.test("the default keymap has the keys the README lists", () => {
   const { keymap, warnings } = resolveKeymap();
   assert.deepEqual(warnings, []);
   const nav = keymap.navigation;

@@ -1,5 +1,5 @@
 /**
- * Interactive `exec` for plugins (SPEC P3, P5): the TUI stops drawing and
+ * Interactive `exec` for plugins (docs/plugin-protocol.md): the TUI stops drawing and
  * leaves its alternate screen, the command runs in a PTY of its own whose
  * output goes straight to the terminal and which receives every byte the
  * user types (lazyshell's stdin reader is diverted, so no keystroke is

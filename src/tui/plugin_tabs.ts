@@ -1,5 +1,5 @@
 /**
- * Plugin tabs wired to the runtime (SPEC P1–P7, DESIGN §7): discovers the
+ * Plugin tabs wired to the runtime (docs/plugin-protocol.md): discovers the
  * plugins, feeds them sessions, turn stats, the selected session's
  * environment, watchers and agents from the Runtime, performs their host
  * requests (arm/disarm a watcher, select a session), and presents each as

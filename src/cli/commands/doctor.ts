@@ -1,5 +1,5 @@
 /**
- * `lazyshell doctor` (SPEC P8): checks the whole install and prints one
+ * `lazyshell doctor` (README: Plugin tabs and doctor): checks the whole install and prints one
  * line per finding; every problem line says how to fix it. Exit 1 when
  * anything is wrong, 0 otherwise.
  *

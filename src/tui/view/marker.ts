@@ -1,5 +1,5 @@
 /**
- * The state marker of one session (SPEC A1): `·` idle, `…` working (a
+ * The state marker of one session (README: Using the TUI): `·` idle, `…` working (a
  * spinner unless reduce_motion), `‼` blocked, `✓` done (kept until the
  * user views the session), `✗` error, `●` output in a plain session since
  * the user last looked, a dim "no status" mark for an agent without rules.
