@@ -10,7 +10,7 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { loadCatalog } from "../src/runtime/catalog.ts";
 import { replay } from "../src/replay/replay.ts";
-import { type Capture, listCaptures } from "../src/replay/fixtures.ts";
+import { type Capture, captureReplay, listCaptures } from "../src/replay/fixtures.ts";
 import { Notifier } from "../src/notify/notifier.ts";
 
 const ROOT = new URL("../fixtures/captures/", import.meta.url);
@@ -41,12 +41,7 @@ async function notifiedCount(capture: Capture, declared: boolean): Promise<Count
   const keys = [...capture.keys];
   let seq = -1;
   await replay(capture.bytes, [capture.bytes.length], {
-    cols: capture.meta.cols,
-    rows: capture.meta.rows,
-    catalog,
-    agent: capture.meta.agent,
-    declared,
-    ...(capture.chunks ? { chunks: capture.chunks } : {}),
+    ...captureReplay(capture, catalog, declared),
     onPoint: (p) => {
       // Keys typed before the bytes of this point reached the session before them.
       while (keys.length > 0 && keys[0]! < p.offset) {

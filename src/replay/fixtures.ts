@@ -5,7 +5,8 @@
  */
 
 import type { AgentStateName, BlockedKind } from "../model/agent.ts";
-import type { Chunk } from "./replay.ts";
+import type { Catalog } from "../runtime/catalog.ts";
+import type { Chunk, ReplayOptions } from "./replay.ts";
 
 export interface TruthLabel {
   readonly t_ms?: number;
@@ -52,6 +53,18 @@ export async function listCaptures(root: URL): Promise<Capture[]> {
     });
   }
   return out;
+}
+
+/** Replays a capture as recorded: its size, agent and chunk times; `declared`: count OSC 7501. */
+export function captureReplay(capture: Capture, catalog: Catalog, declared = true): ReplayOptions {
+  return {
+    cols: capture.meta.cols,
+    rows: capture.meta.rows,
+    catalog,
+    agent: capture.meta.agent,
+    declared,
+    ...(capture.chunks ? { chunks: capture.chunks } : {}),
+  };
 }
 
 /**

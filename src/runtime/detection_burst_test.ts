@@ -6,8 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { SessionStore } from "../session/store.ts";
-import { TEST_SHELL, testEnv } from "../session/test_util.ts";
+import { testStore } from "../session/test_util.ts";
 import { loadCatalog } from "./catalog.ts";
 import { DetectionHub } from "./detection.ts";
 
@@ -35,12 +34,7 @@ async function statesFor(bytes: string, count: number): Promise<string[]> {
   const dir = await Deno.makeTempDir();
   try {
     await Deno.writeTextFile(`${dir}/burst`, bytes);
-    await using store = new SessionStore({
-      shell: TEST_SHELL,
-      env: testEnv(),
-      cols: 80,
-      rows: 24,
-    });
+    await using store = testStore();
     using hub = new DetectionHub(store, catalog);
     const states: string[] = [];
     let arrived = 0;

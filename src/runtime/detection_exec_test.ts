@@ -6,8 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { SessionStore } from "../session/store.ts";
-import { TEST_SHELL, testEnv } from "../session/test_util.ts";
+import { testStore } from "../session/test_util.ts";
 import { loadCatalog } from "./catalog.ts";
 import { DetectionHub } from "./detection.ts";
 
@@ -46,12 +45,7 @@ for (const quiet of [false, true]) {
       );
       await Deno.chmod(`${dir}/claude`, 0o755);
       await Deno.chmod(`${dir}/start-agent`, 0o755);
-      await using store = new SessionStore({
-        shell: TEST_SHELL,
-        env: testEnv(),
-        cols: 80,
-        rows: 24,
-      });
+      await using store = testStore();
       using hub = new DetectionHub(store, catalog);
       const session = store.create({ command: `${dir}/start-agent` });
       // Before issue 20 the shim's answer was reused and nothing asked again: never.

@@ -1,6 +1,7 @@
 /** Helpers for tests that drive real sessions: wait on signals, never sleep blindly. */
 
 import type { Session } from "./session.ts";
+import { SessionStore } from "./store.ts";
 
 /**
  * The shell of every test session: bash with no user or system rc files
@@ -24,6 +25,11 @@ export function testEnv(extra: Record<string, string> = {}): Record<string, stri
   };
   for (const name of ["BASH_ENV", "ENV", "PROMPT_COMMAND"]) delete env[name];
   return env;
+}
+
+/** A session store running the test shell in the test environment. */
+export function testStore(cols = 80, rows = 24): SessionStore {
+  return new SessionStore({ shell: TEST_SHELL, env: testEnv(), cols, rows });
 }
 
 /** Resolves when `predicate` holds after some output, or rejects after `ms`. */
