@@ -38,6 +38,7 @@ const PURE = [
   "src/plugin/view.ts",
   "src/plugin/lifecycle.ts",
   "src/util/nearest.ts",
+  "src/util/yaml_error.ts",
   "src/util/duration.ts",
   "src/util/lines.ts",
   "src/util/width.ts",

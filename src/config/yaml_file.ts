@@ -7,6 +7,7 @@
 import { isMap, isNode, LineCounter, parseDocument } from "yaml";
 import type { z } from "zod";
 import type { FileError } from "../errors.ts";
+import { openedAt } from "../util/yaml_error.ts";
 
 export type FileErrorClass = new (file: string, line: number | null, reason: string) => FileError;
 
@@ -82,27 +83,6 @@ export function parseYaml<S extends z.ZodType>(
     unknownKeys: findUnknownKeys(doc.contents, data, result.data, lineAt),
     keyLines,
   };
-}
-
-/**
- * Where to point for a YAML syntax error. For an unclosed `[`, `{` or quote
- * the parser notices where the next line starts (or at the end), one line
- * or more after the line to fix: that line is where the bracket or quote
- * opened. Shared by config files and manifests.
- */
-export function openedAt(text: string, offset: number, reason: string): number {
-  const open = /end with a \]/.test(reason)
-    ? "["
-    : /end with a \}/.test(reason)
-    ? "{"
-    : /Missing closing "quote/.test(reason)
-    ? '"'
-    : /Missing closing 'quote/.test(reason)
-    ? "'"
-    : null;
-  if (open === null) return offset;
-  const at = text.lastIndexOf(open, Math.max(0, offset - 1));
-  return at < 0 ? offset : at;
 }
 
 function collectKeyLines(

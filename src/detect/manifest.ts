@@ -7,7 +7,7 @@
 import { isMap, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
 import { z } from "zod";
 import { ManifestError } from "../errors.ts";
-import { openedAt } from "../config/yaml_file.ts";
+import { openedAt } from "../util/yaml_error.ts";
 import { AGENT_STATES, BLOCKED_KINDS } from "../model/agent.ts";
 import type { AgentStateName, BlockedKind } from "../model/agent.ts";
 import { compileRegex, type LinearRegex, RegexError, unionOf } from "./regex.ts";
