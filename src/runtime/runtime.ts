@@ -195,7 +195,6 @@ export class Runtime implements AsyncDisposable {
     return this.store.create(spec);
   }
 
-  /** Registers a service's cleanup; run in reverse order on dispose. */
   /**
    * The set-up problems to show (state.problems): the server's full list
    * (src/server/problems.ts); until then the catalog's broken manifests.
@@ -204,6 +203,7 @@ export class Runtime implements AsyncDisposable {
     this.#dispatch({ type: "problems", problems });
   }
 
+  /** Registers a service's cleanup; run in reverse order on dispose. */
   own(dispose: () => void | Promise<void>): void {
     this.#disposers.push(dispose);
   }
