@@ -16,7 +16,7 @@ export const VERSION: string = denoJson.version;
 async function main(args: string[]): Promise<number> {
   const first = args[0];
   if (first === "hook") {
-    // Exits 0 in every case, within a few hundred ms (SPEC H1).
+    // Exits 0 in every case, within a few hundred ms (docs/hooks.md).
     try {
       const { hookMain } = await import("./src/cli/hook.ts");
       await hookMain(args.slice(1));
@@ -32,7 +32,7 @@ async function main(args: string[]): Promise<number> {
   const { adoptLauncher } = await import("./src/plugin/self.ts");
   adoptLauncher();
   if (first === "__plugin") {
-    // Built-in plugin tabs (DESIGN §7): no commander, no node-pty.
+    // Built-in plugin tabs (docs/plugin-protocol.md): no commander, no node-pty.
     const { runBuiltin } = await import("./plugins/mod.ts");
     return await runBuiltin(args.slice(1));
   }

@@ -1,4 +1,4 @@
-/** Synthetic terminal workloads shared by benchmarks (PLATFORM.md §2 corpora). */
+/** Synthetic terminal workloads shared by benchmarks (the corpora of docs/architecture.md, The emulator). */
 
 export type Workload = "plain" | "sgr" | "spinner" | "inkframe";
 export const WORKLOADS: readonly Workload[] = ["plain", "sgr", "spinner", "inkframe"];

@@ -1,6 +1,6 @@
 /**
  * `lazyshell hook working` wall time, as an agent pays it on every hook
- * (SPEC H1): with a listening instance, with none (the socket path does not
+ * (docs/hooks.md): with a listening instance, with none (the socket path does not
  * exist), and with a killed one (connect refused), against `true` in the
  * same run. Target: p50 ≤ 25 ms under `deno run`, never over 1 s.
  */
@@ -53,7 +53,7 @@ try {
   console.log(row("hook, no instance (no socket)", none!, baseline, reference));
   console.log(row("hook, killed instance (refused)", refused!, baseline, reference));
   console.log(
-    "(a bare `deno run` costs ~11 ms on an idle machine, PLATFORM.md §6; the ratio to it carries over)",
+    "(a bare `deno run` costs ~11 ms on an idle machine, docs/architecture.md; the ratio to it carries over)",
   );
   console.log(`events received: ${events.length} of ${RUNS + 3} sent to the listening socket`);
 } finally {

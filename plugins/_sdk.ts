@@ -2,10 +2,10 @@
  * The tiny plugin side of protocol v1 that the built-in tabs share: read
  * host lines from stdin, hand each message to the plugin, write frames to
  * stdout (skipping a frame identical to the last one), exit on stdin EOF.
- * Built-in tabs use nothing a third-party plugin could not (DESIGN §7).
+ * Built-in tabs use nothing a third-party plugin could not (docs/plugin-protocol.md).
  */
 
-import { LineSplitter } from "../src/plugin/lines.ts";
+import { LineSplitter } from "../src/util/lines.ts";
 import {
   encodeMessage,
   type HostMessage,
@@ -113,15 +113,6 @@ export function cell(text: string, width: number): string {
   const chars = [...text];
   if (chars.length >= width) return chars.slice(0, Math.max(0, width - 2)).join("") + "… ";
   return text + " ".repeat(width - chars.length);
-}
-
-/** "1h02m", "3m05s", "12s" */
-export function duration(ms: number): string {
-  const s = Math.max(0, Math.floor(ms / 1000));
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m${String(s % 60).padStart(2, "0")}s`;
-  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, "0")}m`;
 }
 
 /** Moves a selection index by a navigation key; null when the key is not one. */

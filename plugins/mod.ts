@@ -1,6 +1,6 @@
 /**
- * Built-in plugins, started as `lazyshell __plugin <id> serve` (DESIGN §1,
- * §7). Each speaks protocol v1 (plus its opt-in extensions) over
+ * Built-in plugins, started as `lazyshell __plugin <id> serve` (docs/architecture.md,
+ * Self-invocation). Each speaks protocol v1 (plus its opt-in extensions) over
  * stdin/stdout exactly like a third-party plugin. Static imports so that
  * `deno compile` embeds them.
  */

@@ -1,5 +1,5 @@
 /**
- * The few error types of STYLE.md 11. Anything else is a bug: log it,
+ * The few error types (docs/architecture.md, Conventions). Anything else is a bug: log it,
  * restore the terminal, exit. Users never see a stack trace for their own
  * mistake. Messages start with a capital letter and have no trailing period.
  */

@@ -22,8 +22,9 @@ const PURE = [
   "src/tui/keys.ts",
   "src/tui/keymap.ts",
   "src/tui/layout.ts",
-  "src/tui/width.ts",
   "src/tui/tab.ts",
+  "src/tui/terminal_modes.ts",
+  "src/tui/problems_message.ts",
   "src/tui/update.ts",
   "src/tui/events.ts",
   "src/tui/actions.ts",
@@ -36,6 +37,12 @@ const PURE = [
   "src/plugin/protocol.ts",
   "src/plugin/view.ts",
   "src/plugin/lifecycle.ts",
+  "src/util/nearest.ts",
+  "src/util/yaml_error.ts",
+  "src/util/duration.ts",
+  "src/util/lines.ts",
+  "src/util/width.ts",
+  "src/util/width_table.ts",
 ];
 const RUNTIMES = [
   "src/runtime/",
@@ -157,5 +164,39 @@ Deno.test("the emulator (xterm) stays in the session layer: others read screens 
         ? [`${f.path} touches .xterm`]
         : []),
     ]);
+  assert.deepEqual(problems, []);
+});
+
+/**
+ * One truth per fact (issue 20): a fact written twice drifts (two width
+ * tables disagreed on 935 code points). Each of these is defined in one file.
+ */
+Deno.test("each shared fact is defined once", () => {
+  const facts: [string, RegExp, string][] = [
+    ["display width of a character", /function charWidth\(/, "src/util/width.ts"],
+    [
+      "duration text (1m32s)",
+      /\bfunction (formatDuration|duration)\(|padStart\(2, "0"\)\}s`/,
+      "src/util/duration.ts",
+    ],
+    ["capped line splitter", /indexOf\((0x0a|NEWLINE)\b/, "src/util/lines.ts"],
+    ["entering the alternate screen", /\\x1b\[\?1049h/, "src/tui/terminal_modes.ts"],
+    ["leaving the alternate screen", /\\x1b\[\?1049l/, "src/tui/terminal_modes.ts"],
+  ];
+  const files = [
+    ...sources(),
+    ...walk("plugins/").map((path) => ({
+      path,
+      text: Deno.readTextFileSync(`${ROOT}${path}`),
+      imports: [],
+    })),
+  ];
+  const problems: string[] = [];
+  for (const [fact, pattern, home] of facts) {
+    const where = files.filter((f) => pattern.test(f.text)).map((f) => f.path);
+    if (where.join() !== home) {
+      problems.push(`${fact}: ${where.join(", ") || "nowhere"} (want ${home})`);
+    }
+  }
   assert.deepEqual(problems, []);
 });

@@ -6,6 +6,7 @@ import { parseConfig } from "../src/config/config.ts";
 import { request } from "../src/ctl/client.ts";
 import type { ControlResponse } from "../src/ipc/protocol.ts";
 import type { ControlLimits } from "../src/control/limits.ts";
+import { TEST_SHELL, testEnv } from "../src/session/test_util.ts";
 
 export interface Instance extends AsyncDisposable {
   readonly runtime: Runtime;
@@ -18,17 +19,12 @@ export interface Instance extends AsyncDisposable {
   error(verb: string, args?: Record<string, unknown>): Promise<string>;
 }
 
-export const TEST_SHELL_ENV = {
-  PS1: "$ ",
-  HISTFILE: "/dev/null",
-};
-
 export async function startInstance(
   options: { control?: boolean; extraConfig?: string; limits?: Partial<ControlLimits> } = {},
 ): Promise<Instance> {
   const base = Deno.makeTempDirSync({ prefix: "lzs-ctl-" });
-  const env = { ...Deno.env.toObject(), XDG_RUNTIME_DIR: base, SHELL: "/bin/bash" };
-  const text = `control:\n  enabled: ${options.control ?? true}\nshell: /bin/bash\n` +
+  const env = testEnv({ XDG_RUNTIME_DIR: base });
+  const text = `control:\n  enabled: ${options.control ?? true}\nshell: ${TEST_SHELL}\n` +
     (options.extraConfig ?? "");
   const runtime = new Runtime({ env, config: parseConfig(text, "test-config.yml"), cwd: base });
   let sockets: Sockets;

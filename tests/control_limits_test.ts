@@ -24,7 +24,7 @@ async function connect(path: string) {
     async line(): Promise<string | null> {
       try {
         const item = await lines.next();
-        return item.done || item.value.type !== "line" ? null : item.value.line;
+        return item.done || item.value.type !== "line" ? null : item.value.text;
       } catch {
         return null;
       }

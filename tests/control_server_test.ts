@@ -17,7 +17,7 @@ async function connect(path: string) {
     async next(): Promise<Record<string, unknown>> {
       const item = await lines.next();
       if (item.done || item.value.type !== "line") throw new Error("no reply");
-      return JSON.parse(item.value.line);
+      return JSON.parse(item.value.text);
     },
     close() {
       try {

@@ -1,6 +1,6 @@
 /**
  * Every control verb and its error paths, against a real Runtime, real
- * sessions (bash in PTYs) and the real control socket (SPEC C2–C3).
+ * sessions (bash in PTYs) and the real control socket (docs/control-api.md).
  */
 
 import assert from "node:assert/strict";

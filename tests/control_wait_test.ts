@@ -134,3 +134,19 @@ Deno.test("lazyshell hook with a terminal on stdin reads nothing, prints nothing
   // Nothing but our echo reached the terminal.
   assert.deepEqual(session.terminal.visibleLines().filter((l) => l.trim()), ["[rc=0]"]);
 });
+
+Deno.test("list --json says which sessions speak OSC 7501 (capable: asked the ? query)", async () => {
+  await using t = await startInstance();
+  await t.ok("new", { name: "quiet", command: "sleep 60" });
+  await t.ok("new", {
+    name: "speaker",
+    command: String.raw`printf '\033]7501;?\033\\'; echo asked; sleep 60`,
+  });
+  let sessions: SessionEntry[] = [];
+  for (let i = 0; i < 200; i++) {
+    sessions = (await t.ok<{ sessions: SessionEntry[] }>("list")).sessions;
+    if (sessions.find((s) => s.name === "speaker")?.capable) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.deepEqual(sessions.map((s) => [s.name, s.capable]), [["quiet", false], ["speaker", true]]);
+});

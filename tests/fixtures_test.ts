@@ -2,13 +2,18 @@
  * Every labelled offset of every capture in fixtures/captures, replayed
  * through the real emulator at the recorded size (no replies), twice: the
  * full pipeline (OSC 7501 records in the bytes are declared evidence) and the
- * screen rules alone (7501 ignored). Both must match the truth (SPEC D8).
+ * screen rules alone (7501 ignored). Both must match the truth (fixtures/captures/README.md).
  */
 
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { loadCatalog } from "../src/runtime/catalog.ts";
 import { replay } from "../src/replay/replay.ts";
-import { type Expectation, expectations, listCaptures } from "../src/replay/fixtures.ts";
+import {
+  captureReplay,
+  type Expectation,
+  expectations,
+  listCaptures,
+} from "../src/replay/fixtures.ts";
 
 const ROOT = new URL("../fixtures/captures/", import.meta.url);
 const catalog = await loadCatalog({ userDir: null });
@@ -26,12 +31,7 @@ for (const capture of captures) {
       const wanted: Expectation[] = expectations(capture.truth);
       assertEquals(wanted.length > 0, true, "no labelled offsets");
       const results = await replay(capture.bytes, wanted.map((w) => w.offset), {
-        cols: capture.meta.cols,
-        rows: capture.meta.rows,
-        catalog,
-        agent: capture.meta.agent,
-        declared,
-        ...(capture.chunks ? { chunks: capture.chunks } : {}),
+        ...captureReplay(capture, catalog, declared),
       });
       const got = results.map((r, i) => ({
         offset: r.offset,
@@ -70,12 +70,7 @@ for (const capture of captures.filter((c) => c.chunks !== null)) {
       const labels = capture.truth.timeline;
       const wrong: string[] = [];
       await replay(capture.bytes, [capture.bytes.length], {
-        cols: capture.meta.cols,
-        rows: capture.meta.rows,
-        catalog,
-        agent: capture.meta.agent,
-        declared,
-        ...(capture.chunks ? { chunks: capture.chunks } : {}),
+        ...captureReplay(capture, catalog, declared),
         onPoint: (p) => {
           // The label in effect for the bytes before this point.
           const i = labels.findLastIndex((l) => l.byte_offset_in_raw < p.offset);

@@ -1,6 +1,6 @@
 /**
  * `lazyshell hook` as agents run it: a real subprocess, a real socket.
- * Whatever happens it exits 0 and prints nothing on stdout (SPEC H1).
+ * Whatever happens it exits 0 and prints nothing on stdout (docs/hooks.md).
  */
 
 import assert from "node:assert/strict";

@@ -1,6 +1,6 @@
 /**
- * The hook path loads no commander, zod, yaml or node-pty (SPEC H1,
- * PLATFORM.md §6): main.ts statically imports only deno.json, and the
+ * The hook path loads no commander, zod, yaml or node-pty (docs/hooks.md;
+ * docs/architecture.md, Start-up): main.ts statically imports only deno.json, and the
  * hook module's whole graph is local Deno-only files; so is the client's
  * (it should start in about a bare Deno start-up).
  */

@@ -10,8 +10,7 @@ import assert from "node:assert/strict";
 import { loadCatalog } from "../src/runtime/catalog.ts";
 import { DetectionHub } from "../src/runtime/detection.ts";
 import { readChunks } from "../src/replay/fixtures.ts";
-import { SessionStore } from "../src/session/store.ts";
-import { testEnv } from "../src/session/test_util.ts";
+import { testStore } from "../src/session/test_util.ts";
 
 const catalog = await loadCatalog({ userDir: null });
 const CAPTURES = new URL("../fixtures/captures/", import.meta.url);
@@ -43,12 +42,7 @@ async function hubStates(agent: string, capture: string, end: number): Promise<s
   const dir = await Deno.makeTempDir();
   try {
     const path = await standIn(dir, agent, capture, end);
-    await using store = new SessionStore({
-      shell: "/bin/bash",
-      env: testEnv(),
-      cols: 120,
-      rows: 32,
-    });
+    await using store = testStore(120, 32);
     using hub = new DetectionHub(store, catalog);
     const states: string[] = [];
     const session = store.create({ command: path });

@@ -92,3 +92,25 @@ Deno.test("a broken config.yml is reported with file and line", async () => {
   assert.match(stdout, /^FAIL .*config\.yml:1: .*scrollback.*: fix config\.yml$/m);
   assert.equal(code, 1);
 });
+
+Deno.test("an unknown command says so (not 'too many arguments'); help covers plugins, hook and --project", async () => {
+  const env = setup();
+  const [unknown, help, plugin] = await Promise.all([
+    run(env, ["frobnicate"]),
+    run(env, ["--help"]),
+    run(env, ["help", "hello"]),
+  ]);
+  assert.deepEqual([unknown.code, unknown.stderr], [
+    2,
+    "lazyshell: Unknown command: frobnicate: see lazyshell --help\n",
+  ]);
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /^\s+hook \[options\] <state> \[json\]\s+Report the state/m);
+  assert.match(help.stdout, /^lazyshell --project <file>\s+start the server with this project/m);
+  assert.match(help.stdout, /^\s+hello\s+\S+\/plugins\/hello$/m, "plugin commands listed");
+  assert.equal(plugin.code, 0, plugin.stderr);
+  assert.match(
+    plugin.stdout,
+    /^Usage: lazyshell hello \[args\.\.\.\]\n\nA plugin: runs \S+\/hello/,
+  );
+});

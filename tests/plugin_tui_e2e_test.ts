@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import { SessionStore } from "../src/session/store.ts";
-import { screenText, testEnv, waitFor, waitForText } from "../src/session/test_util.ts";
+import { screenText, TEST_SHELL, testEnv, waitFor, waitForText } from "../src/session/test_util.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const WAIT = 30_000;
@@ -37,12 +37,11 @@ Deno.test("plugin tabs in the TUI: frames, keys, palette commands, failures, cle
   for (const f of ["hello", "crash"]) Deno.chmodSync(`${plugins}/${f}`, 0o755);
   Deno.writeTextFileSync(`${dir}/config/lazyshell/config.yml`, "hello:\n  greeting: Howdy\n");
   const env = testEnv({
-    SHELL: "/bin/bash",
     XDG_CONFIG_HOME: `${dir}/config`,
     XDG_DATA_HOME: `${dir}/data`,
     XDG_RUNTIME_DIR: `${dir}/run`,
   });
-  await using store = new SessionStore({ shell: "/bin/bash", env, cols: 110, rows: 30, cwd: ROOT });
+  await using store = new SessionStore({ shell: TEST_SHELL, env, cols: 110, rows: 30, cwd: ROOT });
   const tui = store.create({ command: `deno run -A -q ${ROOT}main.ts` });
   await waitForText(tui, "Hello", WAIT); // the tab bar lists the plugin
   await waitForText(tui, "Crash ✗", WAIT); // the failing plugin is marked, the TUI runs on

@@ -1,10 +1,11 @@
 /**
  * End to end: `lazyshell serve` and `lazyshell ctl` as real subprocesses,
- * found through the runtime directory, ended by SIGTERM (SPEC I1, C1–C3).
+ * found through the runtime directory, ended by SIGTERM (docs/control-api.md).
  */
 
 import assert from "node:assert/strict";
 import { isAlive } from "../src/session/procinfo.ts";
+import { TEST_SHELL } from "../src/session/test_util.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const decoder = new TextDecoder();
@@ -14,12 +15,13 @@ function tempHome(control: boolean) {
   Deno.mkdirSync(`${base}/config/lazyshell`, { recursive: true });
   Deno.writeTextFileSync(
     `${base}/config/lazyshell/config.yml`,
-    `control:\n  enabled: ${control}\nshell: /bin/bash\n`,
+    `control:\n  enabled: ${control}\nshell: ${TEST_SHELL}\n`,
   );
   Deno.mkdirSync(`${base}/run`);
   const env: Record<string, string> = {
     PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
     HOME: base,
+    PS1: "$ ",
     XDG_CONFIG_HOME: `${base}/config`,
     XDG_RUNTIME_DIR: `${base}/run`,
     NO_COLOR: "1",

@@ -2,10 +2,11 @@
  * End to end: `lazyshell serve --project FILE` as a real subprocess — an
  * invalid project file is one file:line error and starts nothing; a valid
  * one starts its sessions, and a watcher's match reaches the fallback
- * notification command (SPEC S5, W1–W2, N1).
+ * notification command (README: Project file; docs/notifications.md).
  */
 
 import assert from "node:assert/strict";
+import { TEST_SHELL } from "../src/session/test_util.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 
@@ -14,13 +15,14 @@ function tempHome() {
   Deno.mkdirSync(`${base}/config/lazyshell`, { recursive: true });
   Deno.writeTextFileSync(
     `${base}/config/lazyshell/config.yml`,
-    `shell: /bin/sh\nnotify:\n  fallback_command: "cat >> '${base}/notified'"\n`,
+    `shell: ${TEST_SHELL}\nnotify:\n  fallback_command: "cat >> '${base}/notified'"\n`,
   );
   Deno.mkdirSync(`${base}/run`);
   Deno.mkdirSync(`${base}/proj/api`, { recursive: true });
   const env: Record<string, string> = {
     PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
     HOME: base,
+    PS1: "$ ",
     XDG_CONFIG_HOME: `${base}/config`,
     XDG_DATA_HOME: `${base}/data`,
     XDG_RUNTIME_DIR: `${base}/run`,

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { SessionStore } from "../src/session/store.ts";
 import type { Session } from "../src/session/session.ts";
 import { isAlive } from "../src/session/procinfo.ts";
-import { screenText, testEnv, waitFor, waitForText } from "../src/session/test_util.ts";
+import { screenText, TEST_SHELL, testEnv, waitFor, waitForText } from "../src/session/test_util.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const MAIN = `${ROOT}main.ts`;
@@ -37,12 +37,11 @@ function lab(): Lab {
     `notify:\n  fallback_command: "cat >> ${dir}/notified"\n  rate_limit_seconds: 0\n`,
   );
   const env = testEnv({
-    SHELL: "/bin/bash",
     XDG_CONFIG_HOME: `${dir}/config`,
     XDG_DATA_HOME: `${dir}/data`,
     XDG_RUNTIME_DIR: `${dir}/run`,
   });
-  const store = new SessionStore({ shell: "/bin/bash", env, cwd: ROOT });
+  const store = new SessionStore({ shell: TEST_SHELL, env, cwd: ROOT });
   const run = async (...args: string[]) => {
     const out = await new Deno.Command(Deno.execPath(), {
       args: ["run", "-A", "--quiet", MAIN, ...args],

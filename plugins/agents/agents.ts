@@ -1,5 +1,5 @@
 /**
- * Built-in tab "agents" (SPEC P7): every catalogued agent, installed or not,
+ * Built-in tab "agents" (docs/plugin-protocol.md): every catalogued agent, installed or not,
  * its version, where its manifest came from, its hook integration, and the
  * sessions running it. Data: the v1 `agents` message (with the optional
  * source/hooks fields) and the `sessions` subscription.

@@ -1,5 +1,5 @@
 /**
- * Built-in tab "env" (SPEC P7): the selected session's environment, with
+ * Built-in tab "env" (docs/plugin-protocol.md): the selected session's environment, with
  * secret-looking values masked until revealed on purpose, one variable at a
  * time (`enter`) or all at once after confirming (`R` twice). Data: the
  * `env` subscription.

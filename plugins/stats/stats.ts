@@ -1,20 +1,13 @@
 /**
- * Built-in tab "stats" (SPEC P7, W3): per session the current turn's running
+ * Built-in tab "stats" (docs/plugin-protocol.md, docs/notifications.md): per session the current turn's running
  * time, the last turn's duration, the number of turns, and the
  * `agent_stats_command` line. Data: the `sessions` subscription. Time is
  * injected so the view is testable.
  */
 
 import type { HostMessage, SessionEntry } from "../../src/plugin/protocol.ts";
-import {
-  cell,
-  duration,
-  type FrameData,
-  navigate,
-  type Outgoing,
-  style,
-  type TabPlugin,
-} from "../_sdk.ts";
+import { formatDuration } from "../../src/util/duration.ts";
+import { cell, type FrameData, navigate, type Outgoing, style, type TabPlugin } from "../_sdk.ts";
 
 export class StatsTab implements TabPlugin {
   readonly manifest = {
@@ -64,8 +57,8 @@ export class StatsTab implements TabPlugin {
       "",
     ];
     this.sessions.forEach((s, i) => {
-      const current = s.turnStartedAt === null ? "-" : duration(now - s.turnStartedAt);
-      const last = s.lastTurnMs === null ? "-" : duration(s.lastTurnMs);
+      const current = s.turnStartedAt === null ? "-" : formatDuration(now - s.turnStartedAt);
+      const last = s.lastTurnMs === null ? "-" : formatDuration(s.lastTurnMs);
       const row = `${cell(s.name, 18)}${cell(s.agent ?? "-", 10)}${cell(s.state ?? "-", 9)}${
         cell(current, 9)
       }${cell(last, 9)}${cell(String(s.turns), 6)}${s.stats ?? ""}`;

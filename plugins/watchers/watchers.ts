@@ -1,5 +1,5 @@
 /**
- * Built-in tab "watchers" (SPEC P7, W2): every session's watchers (from the
+ * Built-in tab "watchers" (docs/plugin-protocol.md, docs/notifications.md): every session's watchers (from the
  * project file and armed live), arm a pattern on a session, disarm it.
  * Data: the `sessions` and `watchers` subscriptions; actions: the
  * `arm_watcher` / `disarm_watcher` requests, answered by `result`.

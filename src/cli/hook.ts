@@ -1,6 +1,6 @@
 /**
  * `lazyshell hook <idle|working|blocked|done> [--kind permission|question|auth] [JSON]`
- * (SPEC H1): reports one state of the agent running in this session to
+ * (docs/hooks.md): reports one state of the agent running in this session to
  * `$LAZYSHELL_SOCK`.
  *
  * Agents run hooks synchronously, so this always exits 0, prints nothing on

@@ -1,5 +1,5 @@
 /**
- * `lazyshell init bash|zsh|fish`: the shell integration snippet (SPEC N2).
+ * `lazyshell init bash|zsh|fish`: the shell integration snippet (docs/notifications.md).
  * It marks prompts and commands with OSC 133 — A prompt start, B prompt end,
  * C command start, D;<exit code> command end — and reports the cwd with
  * OSC 7, the same marks tmux, WezTerm, Ghostty and VS Code read.

@@ -1,5 +1,5 @@
 /**
- * config.yml schema (SPEC I2): `$XDG_CONFIG_HOME/lazyshell/config.yml`.
+ * config.yml schema (README: Configuration): `$XDG_CONFIG_HOME/lazyshell/config.yml`.
  * Unknown keys are warned (a top-level key may be a plugin's section,
  * P1); bad values are rejected with path and reason. Pure.
  *
@@ -9,6 +9,7 @@
 
 import { z } from "zod";
 import { ConfigError } from "../errors.ts";
+import { didYouMean } from "../util/nearest.ts";
 import { parseYaml } from "./yaml_file.ts";
 
 const positiveInt = (max: number) => z.number().int().min(1).max(max);
@@ -53,16 +54,28 @@ export const DEFAULT_CONFIG: Config = configSchema.parse({});
 
 export interface LoadedConfig {
   readonly config: Config;
-  /** Top-level keys the schema does not know: plugin sections (P1), raw. */
+  /**
+   * Top-level keys the schema does not know, raw: plugin sections (P1) if
+   * a plugin has that id, else a mistake (src/cli/problems.ts says which).
+   */
   readonly sections: Readonly<Record<string, unknown>>;
   /** One line each: unknown keys that are not a top-level (plugin) section. */
   readonly warnings: readonly string[];
+  /** The file, as given to parseConfig. */
+  readonly file: string;
+  /** The line of every key in the file, by dotted path (`keys.unfocus` → 3). */
+  readonly keyLines: Readonly<Record<string, number>>;
 }
+
+/** The settings config.yml knows at its top level (anything else is a plugin's section). */
+export const CONFIG_KEYS: readonly string[] = Object.keys(configSchema.shape);
 
 /** Parses config.yml text; throws ConfigError (file:line: reason). */
 export function parseConfig(text: string, file: string): LoadedConfig {
-  if (text.trim() === "") return { config: DEFAULT_CONFIG, sections: {}, warnings: [] };
-  const { value, unknownKeys } = parseYaml(text, file, configSchema, ConfigError);
+  if (text.trim() === "") {
+    return { config: DEFAULT_CONFIG, sections: {}, warnings: [], file, keyLines: {} };
+  }
+  const { value, unknownKeys, keyLines } = parseYaml(text, file, configSchema, ConfigError);
   const sections: Record<string, unknown> = {};
   const warnings: string[] = [];
   const raw = rawTopLevel(text);
@@ -70,12 +83,15 @@ export function parseConfig(text: string, file: string): LoadedConfig {
     if (!key.path.includes(".") && /^[a-z0-9][a-z0-9_-]{0,31}$/.test(key.path)) {
       sections[key.path] = raw[key.path];
     } else {
+      const last = key.path.slice(key.path.lastIndexOf(".") + 1);
       warnings.push(
-        `${file}${key.line === null ? "" : `:${key.line}`}: Unknown key ${key.path} (ignored)`,
+        `${file}${key.line === null ? "" : `:${key.line}`}: Unknown key ${key.path} (ignored)${
+          didYouMean(last, key.known)
+        }`,
       );
     }
   }
-  return { config: value, sections, warnings };
+  return { config: value, sections, warnings, file, keyLines };
 }
 
 function rawTopLevel(text: string): Record<string, unknown> {

@@ -41,13 +41,17 @@ Deno.test("broken YAML is rejected with its line", () => {
   );
 });
 
-Deno.test("unknown nested keys are warned, top-level ones kept as plugin sections", () => {
-  const { sections, warnings } = parseConfig(
-    "hello:\n  greeting: hi\ncontrol:\n  enabeld: true\n",
+Deno.test("unknown nested keys are warned with the nearest key; top-level ones are candidate sections", () => {
+  const { sections, warnings, keyLines } = parseConfig(
+    "hello:\n  greeting: hi\ncontrol:\n  enabeld: true\ncontrl: {}\n",
     "c.yml",
   );
-  assert.deepEqual(sections, { hello: { greeting: "hi" } });
-  assert.deepEqual(warnings, ["c.yml:4: Unknown key control.enabeld (ignored)"]);
+  // Whether a plugin has that id is for src/cli/problems.ts to say (contrl: none has).
+  assert.deepEqual(sections, { hello: { greeting: "hi" }, contrl: {} });
+  assert.equal(keyLines.contrl, 5);
+  assert.deepEqual(warnings, [
+    "c.yml:4: Unknown key control.enabeld (ignored): did you mean enabled?",
+  ]);
 });
 
 Deno.test("the README's configuration reference names every key of the schema", () => {

@@ -1,5 +1,5 @@
 /**
- * Where lazyshell keeps things (XDG base directories; DESIGN §6).
+ * Where lazyshell keeps things (XDG base directories; docs/architecture.md, Sockets).
  * Takes the environment as an argument so tests can pass their own.
  */
 

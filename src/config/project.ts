@@ -1,5 +1,5 @@
 /**
- * The project file (SPEC S5): `lazyshell.yml` in the cwd, or `--project
+ * The project file (README: Project file): `lazyshell.yml` in the cwd, or `--project
  * FILE`, declares sessions to start at launch — name, command, cwd
  * (relative to the file), group, env, and pattern watchers (W2).
  *

@@ -98,10 +98,14 @@ export class ControlConnection {
       for await (const item of readLines(this.#conn, CONTROL_LINE_LIMIT)) {
         if (this.#closed) break;
         this.#lastActive = Date.now();
-        if (item.type === "overflow") {
-          this.#send({ id: null, ok: false, error: `Line over ${item.limit} bytes (dropped)` });
-        } else if (item.line.trim()) {
-          this.#take(item.line);
+        if (item.type === "oversize") {
+          this.#send({
+            id: null,
+            ok: false,
+            error: `Line over ${CONTROL_LINE_LIMIT} bytes (dropped)`,
+          });
+        } else if (item.text.trim()) {
+          this.#take(item.text);
         }
         await this.#room();
         // Lines of one read are handled back to back (a verb like `read` runs

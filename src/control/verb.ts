@@ -1,5 +1,5 @@
 /**
- * The declarative shape of a control verb (STYLE.md 8, like a tmux
+ * The declarative shape of a control verb (docs/architecture.md, Conventions; like a tmux
  * cmd_entry): its name, usage, arguments and how to print its result. The
  * server validates requests with it, `ctl` parses argv and generates
  * `--help` from it; `run` is the short body. One file per verb in verbs/.

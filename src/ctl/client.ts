@@ -141,7 +141,7 @@ export async function request(
       try {
         for await (const item of readLines(conn, CONTROL_LINE_LIMIT)) {
           if (item.type !== "line") throw new UserError("Reply over the line limit");
-          if (item.line.trim() !== "") return item.line; // a blank line is a liveness probe
+          if (item.text.trim() !== "") return item.text; // a blank line is a liveness probe
         }
       } catch (error) {
         if (error instanceof UserError) throw error;

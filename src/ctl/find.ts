@@ -1,5 +1,5 @@
 /**
- * Which lazyshell `ctl` talks to (DESIGN §6): `$LAZYSHELL_CONTROL` (set in
+ * Which lazyshell `ctl` talks to (docs/control-api.md): `$LAZYSHELL_CONTROL` (set in
  * every session of an instance with control on), else the single running
  * instance with a control socket. None, several, or control switched off
  * each get one clear line saying what to do. The runtime root is checked

@@ -1,9 +1,9 @@
 /**
- * The arbiter (DESIGN §5): a pure reducer folding every piece of evidence
+ * The arbiter (docs/detection.md, Arbitration): a pure reducer folding every piece of evidence
  * about one session into one AgentStatus. Time is injected (`now`).
  *
  * Strongest first: declared (OSC 7501) > hook (latched after the first
- * event, SPEC D4) > screen (manifest rules). Two exceptions to the latch:
+ * event) > screen (manifest rules). Two exceptions to the latch:
  * - visible blocker: a `visible_blocker` rule on screen overrides a hook
  *   `working` that is older than BLOCKER_STALE_MS and predates the repaint
  *   showing it; it reverts when the prompt leaves the screen;
@@ -124,8 +124,16 @@ function apply(s: ArbiterState, e: Evidence, now: number): ArbiterState {
     case "declare": {
       let declared = s.declared;
       for (const r of e.records) declared = applyRecord(declared, r);
+      // `state=clear` ends the declaration, whatever it said (done and error too).
+      const cleared: Derived = {
+        state: "idle",
+        kind: null,
+        source: "declared",
+        ruleId: "osc7501:clear",
+        msg: null,
+      };
       return declared === null && s.declared !== null
-        ? { ...s, declared, cleared: clearedFrom(s.status, "declared", "osc7501:clear") }
+        ? { ...s, declared, cleared }
         : { ...s, declared };
     }
     case "prompt":

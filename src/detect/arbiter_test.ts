@@ -94,6 +94,14 @@ const scenarios: [string, Step[], ("idle" | "done")?][] = [
     [300, { type: "prompt" }, "done/declared/osc7501"],
     [400, typed(), "idle/input/typed"],
   ]],
+  ["state=clear ends any declaration, done and error too (docs/detection.md)", [
+    [0, declare("state=done"), "done/declared/osc7501"],
+    [100, declare("state=clear"), "idle/declared/osc7501:clear"],
+    [200, declare("state=error"), "error/declared/osc7501"],
+    [300, declare("state=clear"), "idle/declared/osc7501:clear"],
+    [400, declare("state=blocked"), "blocked/declared/osc7501"],
+    [500, declare("state=clear"), "idle/declared/osc7501:clear"],
+  ]],
   ["declared error survives exit", [
     [0, declare("state=error"), "error/declared/osc7501"],
     [100, { type: "exit" }, "error/declared/osc7501"],

@@ -1,5 +1,5 @@
 /**
- * Agent manifests (SPEC D1–D3, docs/manifests.md): YAML text → a validated,
+ * Agent manifests (docs/manifests.md): YAML text → a validated,
  * compiled manifest, or a ManifestError naming the file, the line and the
  * reason. Pure: reading files is the caller's (src/runtime/catalog.ts).
  */
@@ -7,6 +7,7 @@
 import { isMap, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
 import { z } from "zod";
 import { ManifestError } from "../errors.ts";
+import { openedAt } from "../util/yaml_error.ts";
 import { AGENT_STATES, BLOCKED_KINDS } from "../model/agent.ts";
 import type { AgentStateName, BlockedKind } from "../model/agent.ts";
 import { compileRegex, type LinearRegex, RegexError, unionOf } from "./regex.ts";
@@ -28,7 +29,7 @@ export interface CompiledRule {
   readonly all: readonly LinearRegex[];
   /** The `not` list, joined like `any`. */
   readonly not: readonly LinearRegex[];
-  /** A menu that needs the user: overrides a stale hook `working` (DESIGN §5). */
+  /** A menu that needs the user: overrides a stale hook `working` (docs/detection.md). */
   readonly visibleBlocker: boolean;
 }
 
@@ -100,7 +101,10 @@ export function parseManifest(text: string, file: string, expectedId?: string): 
     throw new ManifestError(file, line, reason);
   };
   const first = doc.errors[0];
-  if (first) fail(lines.linePos(first.pos[0]).line, `Invalid YAML: ${firstLine(first.message)}`);
+  if (first) {
+    const reason = firstLine(first.message);
+    fail(lines.linePos(openedAt(text, first.pos[0], reason)).line, `Invalid YAML: ${reason}`);
+  }
   const lineOf = (path: Path): number | null => {
     const node = nodeAt(doc.contents, path);
     const range = node?.range;

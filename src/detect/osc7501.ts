@@ -1,5 +1,5 @@
 /**
- * OSC 7501, the Program Status Protocol (SPEC D5): parse records, apply
+ * OSC 7501, the Program Status Protocol (docs/detection.md): parse records, apply
  * bursts within bounds, and the lifetimes of a declaration. Pure; malformed
  * input is ignored, never thrown.
  *
@@ -98,9 +98,9 @@ export function parseRecord(payload: string): Osc7501Record | null {
 }
 
 /**
- * Parses one burst of payloads (everything that arrived in one output
- * chunk). More than 256 KiB in total drops the burst whole (null); of the
- * rest, malformed records are skipped and only the last 256 kept.
+ * Parses one burst of payloads (see Burst). More than 256 KiB in total
+ * drops the burst whole (null); of the rest, malformed records are skipped
+ * and only the last 256 kept.
  */
 export function parseBurst(payloads: readonly string[]): Osc7501Record[] | null {
   let bytes = 0;
@@ -112,6 +112,78 @@ export function parseBurst(payloads: readonly string[]): Osc7501Record[] | null 
     if (r) records.push(r);
   }
   return records.length > MAX_RECORDS ? records.slice(-MAX_RECORDS) : records;
+}
+
+/**
+ * Two records this far apart (or further) belong to two bursts. Longer
+ * than the pauses lazyshell itself puts inside one write of records: the
+ * PTY is paused while the emulator catches up and read again on the next
+ * 50 ms timer tick; a 405 KB write showed gaps of up to ~90 ms between its
+ * reads on the 2-core machine the tests run on.
+ */
+export const BURST_GAP_MS = 200;
+/** A burst that never pauses (a progress flood) is judged after this long anyway. */
+export const BURST_SPAN_MS = 1000;
+
+/**
+ * OSC 7501 records grouped into bursts (docs/detection.md "Bursts"): the
+ * records a program writes with no pause of BURST_GAP_MS between two of
+ * them, however many PTY reads carry them. A burst is over once that gap
+ * has passed while lazyshell was not behind (all the program wrote was read
+ * and parsed: a pause of lazyshell's own is no gap), or once it has lasted
+ * BURST_SPAN_MS, or at once when the session gets
+ * input, shows a prompt (OSC 133;A) or exits (what follows must not
+ * overtake it). Only then is it applied, or dropped whole past
+ * MAX_BURST_BYTES. Pure: time is passed in.
+ */
+export class Bursts {
+  #closed: string[][] = [];
+  #open: string[] = [];
+  #firstAt = 0;
+  #lastAt = 0;
+  /** When take() last found the session not behind. */
+  #caughtUpAt = -Infinity;
+
+  add(payload: string, now: number): void {
+    // A gap counts once lazyshell had caught up after the last record (not its own stall).
+    const gap = now - this.#lastAt >= BURST_GAP_MS && this.#caughtUpAt >= this.#lastAt;
+    if (this.#open.length > 0 && gap) this.#close();
+    if (this.#open.length === 0) this.#firstAt = now;
+    this.#open.push(payload);
+    this.#lastAt = now;
+  }
+
+  get empty(): boolean {
+    return this.#open.length === 0 && this.#closed.length === 0;
+  }
+
+  /** The session was not behind at `now` (its output all read and parsed). */
+  caughtUp(now: number): void {
+    this.#caughtUpAt = now;
+  }
+
+  /**
+   * The bursts that are over, oldest first: each one's records, or null
+   * for a burst dropped whole. `behind`: the session has output not read
+   * or not parsed yet; `end`: end the open burst whatever the time.
+   */
+  take(now: number, behind: boolean, end = false): (Osc7501Record[] | null)[] {
+    if (!behind) this.caughtUp(now);
+    const due = this.dueAt();
+    if (end || (due !== null && now >= due && !behind)) this.#close();
+    return this.#closed.splice(0).map(parseBurst);
+  }
+
+  /** When the open burst may be over, or null when none is open. */
+  dueAt(): number | null {
+    if (this.#open.length === 0) return null;
+    return Math.min(this.#lastAt + BURST_GAP_MS, this.#firstAt + BURST_SPAN_MS);
+  }
+
+  #close(): void {
+    if (this.#open.length > 0) this.#closed.push(this.#open);
+    this.#open = [];
+  }
 }
 
 /** The declaration after one record. */

@@ -2,6 +2,9 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import {
   applyRecord,
+  BURST_GAP_MS,
+  BURST_SPAN_MS,
+  Bursts,
   decodeBase64,
   MAX_BURST_BYTES,
   MAX_RECORDS,
@@ -173,4 +176,32 @@ Deno.test("osc7501: lifetimes", () => {
   assert.equal(onTyped(working), working, "typing does not clear working");
   assert.equal(applyRecord(done, rec("state=clear")), null);
   assert.equal(applyRecord(working, rec("progress=50"))?.progress, 50, "update without state");
+});
+
+Deno.test("Bursts: records with no gap are one burst, however they arrived; a gap splits", () => {
+  const b = new Bursts();
+  const big = `state=working:msg=${btoa("x".repeat(1500))}`;
+  // 200 records over 400 ms while lazyshell was behind: one burst, over 256 KiB.
+  for (let i = 0; i < 200; i++) b.add(i === 199 ? "state=done" : big, i * 2);
+  assert.deepEqual(b.take(450, true), [], "still behind: not over");
+  assert.deepEqual(b.take(500, false), [], "caught up, but the gap has not passed");
+  assert.deepEqual(b.take(398 + BURST_GAP_MS, false), [null], "dropped whole");
+  // Caught up, then a pause: the next record starts another burst.
+  b.add("state=blocked", 2000);
+  b.take(2001, false);
+  b.add("state=idle", 2000 + BURST_GAP_MS);
+  const taken = b.take(2000 + BURST_GAP_MS, false, true);
+  assert.deepEqual(taken.map((r) => r?.map((x) => x.state)), [["blocked"], ["idle"]]);
+  assert.equal(b.empty, true);
+});
+
+Deno.test("Bursts: a pause of lazyshell's own is no gap; a burst that never pauses ends anyway", () => {
+  const b = new Bursts();
+  b.add("state=working", 0);
+  b.take(10, true); // behind: the rest is still in the PTY
+  b.add("state=blocked", 500);
+  assert.deepEqual(b.take(500 + BURST_GAP_MS, false).map((r) => r?.length), [2]);
+  for (let t = 0; t <= BURST_SPAN_MS; t += 100) b.add("progress=5", 1000 + t);
+  assert.equal(b.dueAt(), 1000 + BURST_SPAN_MS);
+  assert.deepEqual(b.take(1000 + BURST_SPAN_MS, false).map((r) => r?.length), [11]);
 });

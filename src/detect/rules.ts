@@ -1,5 +1,5 @@
 /**
- * Screen rules (SPEC D1–D2): evaluate a compiled manifest on a view of the
+ * Screen rules (docs/manifests.md): evaluate a compiled manifest on a view of the
  * emulated screen. First matching rule wins; no match is `idle` with rule id
  * `fallback`, never `blocked`. Only the rows a rule's region needs are read.
  * Pure.

@@ -2,7 +2,7 @@
  * The sending half of the hook socket (H1), used by `lazyshell hook`.
  *
  * Deno APIs only: no `node:`, no `npm:`, no zod (agents run hooks
- * synchronously; each import costs start-up time, PLATFORM.md §6). The
+ * synchronously; each import costs start-up time, docs/architecture.md, Start-up). The
  * message shape is protocol.ts's `hookMessageSchema`, built by hand here;
  * protocol_test.ts checks that both agree. Every wait is bounded, and
  * nothing here throws: a hook must never break an agent's turn.
@@ -120,7 +120,7 @@ export async function sendHook(
       while (offset < bytes.length) offset += await conn.write(bytes.subarray(offset));
       for await (const item of readLines(conn, HOOK_LINE_LIMIT)) {
         if (item.type !== "line") return "failed";
-        return item.line.includes('"ack"') ? "acked" : "rejected";
+        return item.text.includes('"ack"') ? "acked" : "rejected";
       }
       return "failed";
     } catch {

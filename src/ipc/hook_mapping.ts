@@ -3,7 +3,7 @@
  * command names plus the agent's own metadata. Pure; one interpreter per
  * session because Codex's hidden title turns are recognised by memory too.
  *
- * Facts it encodes (../shared/captures/README.md):
+ * Facts it encodes (fixtures/captures/README.md):
  * - Claude Code fires `PermissionRequest` the moment a prompt opens; an
  *   `AskUserQuestion` prompt is told apart only by `tool_name` → kind
  *   `question`. `Notification` comes 6 s later for a permission prompt

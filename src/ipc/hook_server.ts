@@ -92,13 +92,13 @@ export class HookServer implements AsyncDisposable {
     try {
       for await (const item of readLines(conn, HOOK_LINE_LIMIT)) {
         clearTimeout(timer);
-        if (item.type === "overflow") {
-          await reply(conn, { error: `Line over ${item.limit} bytes` });
+        if (item.type === "oversize") {
+          await reply(conn, { error: `Line over ${HOOK_LINE_LIMIT} bytes` });
           return;
         }
-        if (!item.line.trim()) continue;
+        if (!item.text.trim()) continue;
         try {
-          const event = interpreter.interpret(parseHookMessage(item.line));
+          const event = interpreter.interpret(parseHookMessage(item.text));
           if (event) this.#sink.hook(id, event);
           await reply(conn, null);
         } catch (error) {

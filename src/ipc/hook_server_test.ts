@@ -28,7 +28,7 @@ async function exchange(path: string, data: string, count: number): Promise<stri
   try {
     await writeAll(conn, new TextEncoder().encode(data));
     for await (const item of readLines(conn, HOOK_LINE_LIMIT)) {
-      if (item.type === "line") replies.push(item.line);
+      if (item.type === "line") replies.push(item.text);
       if (replies.length >= count) break;
     }
   } finally {

@@ -1,10 +1,10 @@
 /**
- * The hook and control wire (DESIGN §6, STYLE.md 9): every message type,
+ * The hook and control wire (docs/hooks.md, docs/control-api.md; docs/architecture.md, Conventions): every message type,
  * the version, and parse functions that throw a ProtocolError naming the
  * bad field. JSON Lines framing lives in jsonl.ts.
  *
  * Pure: imports zod and the model, no runtime. The hook client does not
- * import this file (zod costs ~25 ms of start-up, PLATFORM.md §6); it
+ * import this file (zod costs ~25 ms of start-up, docs/architecture.md, Start-up); it
  * builds the same shape by hand and protocol_test.ts checks that both agree.
  *
  * Hook socket (one per session, `session-N.sock`):

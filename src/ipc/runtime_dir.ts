@@ -1,5 +1,5 @@
 /**
- * Where the sockets live (DESIGN §6): `$XDG_RUNTIME_DIR/lazyshell`, else
+ * Where the sockets live (docs/architecture.md, Sockets): `$XDG_RUNTIME_DIR/lazyshell`, else
  * `$TMPDIR/lazyshell-$UID`, mode 0700, with one sub-directory per running
  * instance (named by its pid) holding `session-N.sock` and `control.sock`,
  * each 0600.

@@ -1,5 +1,5 @@
 /**
- * Agent state vocabulary shared by every layer (SPEC A1–A3, D5).
+ * Agent state vocabulary shared by every layer (docs/detection.md).
  *
  * Plain data only: no runtime imports. `detect/` produces these values,
  * `app/` stores them, `tui/` and `control/` read them.
@@ -11,7 +11,7 @@ export type AgentStateName = typeof AGENT_STATES[number];
 export const BLOCKED_KINDS = ["permission", "question", "auth"] as const;
 export type BlockedKind = typeof BLOCKED_KINDS[number];
 
-/** Which evidence moved a state (DESIGN §5): strongest first. */
+/** Which evidence moved a state (docs/detection.md, Arbitration): strongest first. */
 export const EVIDENCE_SOURCES = ["declared", "hook", "screen", "process", "input"] as const;
 export type EvidenceSource = typeof EVIDENCE_SOURCES[number];
 
@@ -38,7 +38,7 @@ export function isBlockedKind(s: string): s is BlockedKind {
   return (BLOCKED_KINDS as readonly string[]).includes(s);
 }
 
-/** Markers of SPEC A1; `●` is the generic activity marker of a non-agent session. */
+/** The state markers (README, Using the TUI); `●` is the generic activity marker of a non-agent session. */
 export const STATE_MARKERS: Readonly<Record<AgentStateName, string>> = {
   idle: "·",
   working: "…",
@@ -48,6 +48,6 @@ export const STATE_MARKERS: Readonly<Record<AgentStateName, string>> = {
 };
 export const ACTIVITY_MARKER = "●";
 
-/** The exact reply to `ESC ] 7501 ; ? ST` (SPEC D5). */
+/** The exact reply to `ESC ] 7501 ; ? ST` (docs/detection.md). */
 export const OSC7501_QUERY_REPLY =
   "\x1b]7501;?:states=idle,working,done,blocked,error:kinds=permission,question,auth\x1b\\";

@@ -1,5 +1,5 @@
 /**
- * One session as every consumer sees it (SPEC S1, A1–A3, W2–W3): plain,
+ * One session as every consumer sees it (docs/architecture.md: Sessions, One runtime state): plain,
  * serialisable data kept by the runtime's one reducer (src/runtime/state.ts)
  * and read by the TUI, the plugin feed, the control verbs and the
  * notifications. Adding a session fact means adding it here and in that

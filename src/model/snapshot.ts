@@ -1,5 +1,5 @@
 /**
- * What detection reads (DESIGN §4): a plain, immutable picture of one
+ * What detection reads (docs/architecture.md, Data flow of one session): a plain, immutable picture of one
  * session at one moment. Detection never touches the live emulator.
  */
 
@@ -22,7 +22,7 @@ export interface Cursor {
 
 /**
  * A lazy view of the visible screen: detection reads only the rows a rule
- * needs (DESIGN §4, bench/rules.ts). `line(y)` is row `y` (0 = top) as text
+ * needs (docs/architecture.md, Detection rules; bench/rules.ts). `line(y)` is row `y` (0 = top) as text
  * with trailing blanks trimmed; never scrollback.
  */
 export interface ScreenView {

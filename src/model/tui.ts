@@ -1,5 +1,5 @@
 /**
- * The TUI's state (STYLE.md 2): plain, JSON-able data, one per client: its
+ * The TUI's state (docs/architecture.md, Conventions): plain, JSON-able data, one per client: its
  * own selection, tab, mode and marks, over the sessions of the runtime's
  * state (SessionView, src/model/session.ts). The reducer in
  * src/tui/update.ts changes it; the pure view in src/tui/view draws it.

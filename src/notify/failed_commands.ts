@@ -1,5 +1,5 @@
 /**
- * Failed-command notifications (SPEC N2): a session without an agent
+ * Failed-command notifications (docs/notifications.md): a session without an agent
  * notifies when its last command exits non-zero, as OSC 133;D reports it
  * (`lazyshell init bash|zsh|fish` prints the shell integration).
  *

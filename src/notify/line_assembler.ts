@@ -1,5 +1,5 @@
 /**
- * Completed lines from a session's raw output (SPEC W1), pure.
+ * Completed lines from a session's raw output (docs/notifications.md), pure.
  *
  * Why raw bytes and not the emulator's buffer: reading a line back from
  * xterm (`translateToString` at each line feed) cost more than the 10%

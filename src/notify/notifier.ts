@@ -1,5 +1,5 @@
 /**
- * The notifier (SPEC N1–N2, W1): one channel for every notification —
+ * The notifier (docs/notifications.md): one channel for every notification —
  * agent blocked/done, failed commands, pattern watchers.
  *
  * Delivery: OSC 9 + OSC 777 written to the host terminal through a `sink`
@@ -19,6 +19,7 @@ import type { AgentStatus } from "../model/agent.ts";
 import { messageOf } from "../errors.ts";
 import { within } from "../util/async.ts";
 import { readText } from "../util/streams.ts";
+import { Episodes } from "./episodes.ts";
 import {
   type FocusLike,
   hostBytes,
@@ -39,7 +40,10 @@ export interface NotifierOptions {
   readonly tmux?: boolean;
   /** `notify.fallback_command`: run with `sh -c`, text on stdin, instead of OSC. */
   readonly fallbackCommand?: string | null;
-  /** `notify.rate_limit_seconds`: per session and state. */
+  /**
+   * `notify.rate_limit_seconds`: failed commands, per session (typing starts
+   * it over). Blocked and done follow their episodes instead (episodes.ts).
+   */
   readonly rateLimitSeconds?: number;
   /** What each attached client's user looks at (Runtime.focuses). */
   readonly focus?: () => FocusLike | readonly FocusLike[];
@@ -64,6 +68,7 @@ export class Notifier implements AsyncDisposable {
   #sink: Sink | null;
   readonly #options: NotifierOptions;
   readonly #limiter = new RateLimiter();
+  readonly #episodes = new Episodes();
   readonly #pending = new Set<Promise<void>>();
   readonly #children = new Set<Deno.ChildProcess>();
   #disposed = false;
@@ -89,27 +94,35 @@ export class Notifier implements AsyncDisposable {
     return { [Symbol.dispose]: () => this.#listeners.delete(listener) };
   }
 
-  /** An arbiter transition: notifies on entering `blocked` or `done` (N1). */
-  agentState(
-    session: SessionRef,
-    status: AgentStatus,
-    previous: AgentStatus | null,
-  ): Outcome | null {
-    if (status.state !== "blocked" && status.state !== "done") return null;
-    if (previous?.state === status.state) return null;
+  /**
+   * Every arbiter transition: notifies once per blocked episode and once
+   * per done turn (N1, episodes.ts), whoever typed.
+   */
+  agentState(session: SessionRef, status: AgentStatus): Outcome | null {
+    const reason = this.#episodes.transition(session.id, status);
+    if (reason === null) return null;
     return this.notify({
       sessionId: session.id,
       sessionName: session.name,
-      reason: status.state,
-      text: stateText(session.name, status.state, status.msg),
+      reason,
+      text: stateText(session.name, reason, status.msg),
+      minIntervalMs: 0,
     });
   }
 
   /**
-   * The user answered this session (typed into it): its next blocked/done
-   * is a new request, not a flap, so its rate limits start over.
+   * Something was written to the session: `typed` for a person's keys,
+   * false for `ctl send`. Either one answers a prompt (its next request is
+   * a new episode); only typing starts the failed-command limit over.
    */
-  answered(sessionId: string): void {
+  input(sessionId: string, typed: boolean): void {
+    this.#episodes.input(sessionId);
+    if (typed) this.#limiter.reset(`${sessionId}\0`);
+  }
+
+  /** The session is gone: forget its episodes. */
+  forget(sessionId: string): void {
+    this.#episodes.forget(sessionId);
     this.#limiter.reset(`${sessionId}\0`);
   }
 

@@ -33,7 +33,7 @@ const api = { id: "session-1", name: "api" };
 Deno.test("Notifier writes OSC 9 and OSC 777 on entering blocked, with the msg", async () => {
   const t = setup();
   assert.equal(
-    t.notifier.agentState(api, status("blocked", "approve Bash: touch lab-file.txt"), null),
+    t.notifier.agentState(api, status("blocked", "approve Bash: touch lab-file.txt")),
     "sent",
   );
   assert.deepEqual(t.written, [
@@ -45,7 +45,7 @@ Deno.test("Notifier writes OSC 9 and OSC 777 on entering blocked, with the msg",
 
 Deno.test("Notifier wraps for tmux passthrough when asked", async () => {
   const t = setup({ tmux: true });
-  t.notifier.agentState(api, status("done"), status("working"));
+  t.notifier.agentState(api, status("done"));
   assert.deepEqual(t.written, [
     "\x1bPtmux;\x1b\x1b]9;api: done\x07\x1b\\" +
     "\x1bPtmux;\x1b\x1b]777;notify;lazyshell;api: done\x07\x1b\\",
@@ -53,61 +53,137 @@ Deno.test("Notifier wraps for tmux passthrough when asked", async () => {
   await t.notifier[Symbol.asyncDispose]();
 });
 
-Deno.test("Notifier ignores other states and same-state updates", async () => {
+Deno.test("Notifier ignores other states and updates within one episode", async () => {
   const t = setup();
-  assert.equal(t.notifier.agentState(api, status("working"), status("idle")), null);
-  assert.equal(t.notifier.agentState(api, status("idle"), status("done")), null);
-  assert.equal(t.notifier.agentState(api, status("blocked", "b", 2), status("blocked", "a")), null);
-  assert.equal(t.written.length, 0);
+  assert.equal(t.notifier.agentState(api, status("working")), null);
+  assert.equal(t.notifier.agentState(api, status("idle")), null);
+  assert.equal(t.notifier.agentState(api, status("blocked", "a")), "sent");
+  // The same prompt told by stronger evidence (hook, then declared) is not news.
+  assert.equal(t.notifier.agentState(api, { ...status("blocked", "a", 2), source: "hook" }), null);
+  assert.equal(t.written.length, 1);
   await t.notifier[Symbol.asyncDispose]();
 });
 
-Deno.test("Notifier rate-limits a flapping state per session and state", async () => {
+Deno.test("Notifier: a flapping prompt with no answer notifies once, however long", async () => {
   const t = setup();
   const outcomes = [];
   for (let i = 0; i < 5; i++) {
-    outcomes.push(t.notifier.agentState(api, status("blocked"), status("working")));
-    t.notifier.agentState(api, status("working"), status("blocked"));
-    t.advance(1000);
+    outcomes.push(t.notifier.agentState(api, status("blocked")));
+    t.notifier.agentState(api, status("working"));
+    t.advance(60_000);
   }
-  assert.deepEqual(outcomes, ["sent", "limited", "limited", "limited", "limited"]);
-  // Another state and another session are limited on their own.
-  assert.equal(t.notifier.agentState(api, status("done"), status("working")), "sent");
-  assert.equal(
-    t.notifier.agentState({ id: "session-2", name: "web" }, status("blocked"), null),
-    "sent",
-  );
-  t.advance(30_000);
-  assert.equal(t.notifier.agentState(api, status("blocked"), status("working")), "sent");
-  assert.equal(t.written.length, 4);
+  assert.deepEqual(outcomes, ["sent", null, null, null, null]);
+  // Another state and another session have their own episodes.
+  assert.equal(t.notifier.agentState(api, status("done")), "sent");
+  assert.equal(t.notifier.agentState({ id: "session-2", name: "web" }, status("blocked")), "sent");
   await t.notifier[Symbol.asyncDispose]();
 });
 
-Deno.test("Notifier: an answered session notifies its next request at once", async () => {
+Deno.test("Notifier: input alone, or work alone, does not end an episode", async () => {
   const t = setup();
-  assert.equal(t.notifier.agentState(api, status("blocked"), null), "sent");
-  t.advance(2000);
-  t.notifier.answered(api.id);
-  assert.equal(t.notifier.agentState(api, status("blocked"), status("working")), "sent");
+  assert.equal(t.notifier.agentState(api, status("blocked")), "sent");
+  t.notifier.input(api.id, false);
+  assert.equal(t.notifier.agentState(api, status("blocked", null, 2)), null);
+  assert.equal(t.notifier.agentState(api, status("done")), "sent");
+  t.notifier.agentState(api, status("working"));
+  assert.equal(t.notifier.agentState(api, status("done")), null, "worked, no input: a flap");
+  await t.notifier[Symbol.asyncDispose]();
+});
+
+/**
+ * The sequence of issue 20 (Claude driven through `ctl send --enter`): a
+ * question, answered; an approval a few seconds later; two turns done 20 s
+ * and 11 s apart. Each is news: one notification each, whoever typed.
+ */
+for (const typed of [false, true]) {
+  const who = typed ? "a person" : "ctl send";
+  Deno.test(`Notifier: every new request notifies at once, answered by ${who}`, async () => {
+    const t = setup();
+    const sent: string[] = [];
+    using _ = t.notifier.on((n, outcome) => outcome === "sent" && sent.push(n.text));
+    const step = (state: AgentStatus["state"], kind: AgentStatus["kind"] = null) =>
+      t.notifier.agentState(api, { ...status(state), kind, source: "screen" });
+    step("working");
+    step("blocked", "question");
+    step("working"); // a redraw: no answer yet
+    step("blocked", "question");
+    t.advance(3000);
+    t.notifier.input(api.id, typed); // the answer
+    step("working");
+    t.advance(4000);
+    step("blocked", "permission"); // approve Bash
+    t.notifier.input(api.id, typed);
+    step("working");
+    t.advance(5000);
+    step("done");
+    step("idle");
+    step("done"); // the summary redrawn
+    t.advance(20_000);
+    t.notifier.input(api.id, typed); // the next prompt
+    step("working");
+    step("done");
+    t.advance(11_000);
+    t.notifier.input(api.id, typed);
+    step("working");
+    step("blocked", "permission"); // the same kind of prompt, a new request
+    t.notifier.input(api.id, typed);
+    step("working");
+    step("done");
+    assert.deepEqual(sent, [
+      "api: needs you",
+      "api: needs you",
+      "api: done",
+      "api: done",
+      "api: needs you",
+      "api: done",
+    ]);
+    await t.notifier[Symbol.asyncDispose]();
+  });
+}
+
+Deno.test("Notifier: the next prompt after an answer is news, even with no state between", async () => {
+  const t = setup();
+  assert.equal(t.notifier.agentState(api, status("blocked", "approve Bash: ls")), "sent");
+  // Claude's Notification hook, 6 s after its PermissionRequest: another text, the same prompt.
+  assert.equal(t.notifier.agentState(api, status("blocked", "needs your permission", 2)), null);
+  t.notifier.input(api.id, false);
+  assert.equal(t.notifier.agentState(api, status("blocked", "needs your permission", 2)), null);
+  assert.equal(t.notifier.agentState(api, status("blocked", "approve Edit: a.ts", 3)), "sent");
+  await t.notifier[Symbol.asyncDispose]();
+});
+
+Deno.test("Notifier: failed commands keep the rate limit, typing starts it over", async () => {
+  const t = setup();
+  const failed = { sessionId: api.id, sessionName: api.name, reason: "failed" as const, text: "x" };
+  assert.equal(t.notifier.notify(failed), "sent");
+  assert.equal(t.notifier.notify(failed), "limited");
+  t.notifier.input(api.id, false);
+  assert.equal(t.notifier.notify(failed), "limited");
+  t.notifier.input(api.id, true);
+  assert.equal(t.notifier.notify(failed), "sent");
   await t.notifier[Symbol.asyncDispose]();
 });
 
 Deno.test("Notifier stays quiet for the session the user types into", async () => {
   const t = setup();
   t.setFocus({ selected: api.id, terminal: true });
-  assert.equal(t.notifier.agentState(api, status("blocked"), null), "watching");
-  // Looking at it in navigation mode is not typing into it.
+  assert.equal(t.notifier.agentState(api, status("blocked", "a")), "watching");
+  // Looking at it in navigation mode is not typing into it. (The prompt the
+  // user saw, flapping after they left, is not news.)
   t.setFocus({ selected: api.id, terminal: false });
-  assert.equal(t.notifier.agentState(api, status("blocked"), null), "sent");
+  t.notifier.agentState(api, status("working"));
+  assert.equal(t.notifier.agentState(api, status("blocked", "a")), null);
+  t.notifier.input(api.id, false);
+  assert.equal(t.notifier.agentState(api, status("blocked", "b")), "sent");
   t.setFocus({ selected: "session-2", terminal: true });
-  assert.equal(t.notifier.agentState(api, status("done"), null), "sent");
+  assert.equal(t.notifier.agentState(api, status("done")), "sent");
   assert.equal(t.written.length, 2);
   await t.notifier[Symbol.asyncDispose]();
 });
 
 Deno.test("Notifier without a sink or a command has no channel", async () => {
   const t = setup({ sink: null });
-  assert.equal(t.notifier.agentState(api, status("blocked"), null), "no-channel");
+  assert.equal(t.notifier.agentState(api, status("blocked")), "no-channel");
   await t.notifier[Symbol.asyncDispose]();
 });
 
@@ -118,7 +194,7 @@ Deno.test("Notifier runs the fallback command with the text on stdin, not OSC", 
     const t = setup({
       fallbackCommand: `cat > '${out}'; printf '%s' "$LAZYSHELL_NOTIFY_REASON" > '${out}.reason'`,
     });
-    assert.equal(t.notifier.agentState(api, status("blocked", "approve Bash: ls"), null), "sent");
+    assert.equal(t.notifier.agentState(api, status("blocked", "approve Bash: ls")), "sent");
     await t.notifier.idle();
     assert.equal(await Deno.readTextFile(out), "api: needs you — approve Bash: ls\n");
     assert.equal(await Deno.readTextFile(`${out}.reason`), "blocked");
@@ -132,7 +208,7 @@ Deno.test("Notifier runs the fallback command with the text on stdin, not OSC", 
 
 Deno.test("Notifier logs a failing fallback command with its stderr, never throws", async () => {
   const t = setup({ fallbackCommand: "echo 'no display' >&2; exit 3" });
-  assert.equal(t.notifier.agentState(api, status("done"), null), "sent");
+  assert.equal(t.notifier.agentState(api, status("done")), "sent");
   await t.notifier.idle();
   assert.equal(t.logs.length, 1);
   assert.match(t.logs[0]!, /^Notification command exited with 3: no display: echo/);
@@ -141,7 +217,7 @@ Deno.test("Notifier logs a failing fallback command with its stderr, never throw
 
 Deno.test("Notifier kills a hanging fallback command past its bound", async () => {
   const t = setup({ fallbackCommand: "exec sleep 60", commandTimeoutMs: 300 });
-  assert.equal(t.notifier.agentState(api, status("done"), null), "sent");
+  assert.equal(t.notifier.agentState(api, status("done")), "sent");
   await t.notifier.idle();
   assert.deepEqual(t.logs, ["Notification command killed after 300 ms: exec sleep 60"]);
   await t.notifier[Symbol.asyncDispose]();
@@ -149,7 +225,7 @@ Deno.test("Notifier kills a hanging fallback command past its bound", async () =
 
 Deno.test("Notifier does not wait for a backgrounded grandchild holding stderr", async () => {
   const t = setup({ fallbackCommand: "cat >/dev/null; sleep 5 & exit 0" });
-  t.notifier.agentState(api, status("done"), null);
+  t.notifier.agentState(api, status("done"));
   await t.notifier.idle();
   assert.deepEqual(t.logs, []);
   await t.notifier[Symbol.asyncDispose]();
@@ -158,7 +234,7 @@ Deno.test("Notifier does not wait for a backgrounded grandchild holding stderr",
 Deno.test("Notifier bounds the commands running at once", async () => {
   const t = setup({ fallbackCommand: "exec sleep 60", maxPending: 2, commandTimeoutMs: 10_000 });
   const outcomes = ["s1", "s2", "s3"].map((id) =>
-    t.notifier.agentState({ id, name: id }, status("done"), null)
+    t.notifier.agentState({ id, name: id }, status("done"))
   );
   assert.deepEqual(outcomes, ["sent", "sent", "busy"]);
   await t.notifier[Symbol.asyncDispose]();

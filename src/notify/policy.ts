@@ -1,5 +1,5 @@
 /**
- * Notification policy (SPEC N1–N2, W1), pure: what a notification says, the
+ * Notification policy (docs/notifications.md), pure: what a notification says, the
  * bytes that carry it to the host terminal, whether it may be sent now.
  *
  * Owns: notification text, OSC 9 / OSC 777 encoding, tmux passthrough, the
@@ -102,10 +102,10 @@ export function isWatching(focus: FocusLike, sessionId: string): boolean {
 }
 
 /**
- * At most one notification per key every `intervalMs`. A redrawing prompt
- * that flips blocked → working → blocked cannot flap; `reset(prefix)` forgets
- * a session's keys when the user answered it, so the next real request
- * notifies again.
+ * At most one notification per key every `intervalMs`: a loop of failing
+ * commands, a watcher pattern matching a burst of lines. `reset(prefix)`
+ * forgets a session's keys when the user typed into it. (Blocked and done
+ * are not timed: they follow their episodes, episodes.ts.)
  */
 export class RateLimiter {
   #last = new Map<string, number>();

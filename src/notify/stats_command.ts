@@ -1,5 +1,5 @@
 /**
- * `agent_stats_command` (SPEC W3): run for the selected session only, at
+ * `agent_stats_command` (docs/notifications.md): run for the selected session only, at
  * most every `intervalMs` (5 s), through `sh -c` in the session's cwd with
  * `LAZYSHELL_SESSION_ID` set; the first line of its stdout is the session's
  * stats line. lazyshell counts no tokens itself.

@@ -1,5 +1,5 @@
 /**
- * Pattern watchers, the pure part (SPEC W1–W2): compiling patterns, testing
+ * Pattern watchers, the pure part (docs/notifications.md): compiling patterns, testing
  * one completed line against a session's watchers, and the 3 s limit per
  * pattern. Imports no runtime; time is passed in.
  */

@@ -1,5 +1,5 @@
 /**
- * Pattern watchers on live sessions (SPEC W1–W2).
+ * Pattern watchers on live sessions (docs/notifications.md).
  *
  * Where lines come from: the session's raw output (`Session.tap`), cut
  * into completed lines by a LineAssembler (escapes stripped, `\r`

@@ -4,6 +4,7 @@ import { SessionStore } from "../session/store.ts";
 import type { Notification } from "./policy.ts";
 import { compilePattern, WATCH_INTERVAL_MS } from "./watch_rules.ts";
 import { Watchers } from "./watchers.ts";
+import { TEST_SHELL, testEnv } from "../session/test_util.ts";
 
 /** Runs `command` to its end in a real session with watchers; time is injected. */
 async function watch(
@@ -11,7 +12,12 @@ async function watch(
   setup: (w: Watchers, s: import("../session/session.ts").Session) => void,
   options: { step?: number; cols?: number } = {},
 ) {
-  await using store = new SessionStore({ shell: "/bin/sh", cols: options.cols ?? 80, rows: 10 });
+  await using store = new SessionStore({
+    shell: TEST_SHELL,
+    env: testEnv(),
+    cols: options.cols ?? 80,
+    rows: 10,
+  });
   let now = 1_000_000;
   const sent: Notification[] = [];
   const watchers = new Watchers({
@@ -136,7 +142,7 @@ Deno.test("compilePattern() explains what is wrong", () => {
 });
 
 Deno.test("Watchers coalesce match events: a burst of 200 matches is a few events", async () => {
-  await using store = new SessionStore({ shell: "/bin/sh", cols: 80, rows: 10 });
+  await using store = new SessionStore({ shell: TEST_SHELL, env: testEnv(), cols: 80, rows: 10 });
   using watchers = new Watchers({ notify: () => {} });
   const session = store.create({
     command: `read -r go; i=0; while [ $i -lt 200 ]; do i=$((i+1)); echo "ERR! $i"; done`,

@@ -1,5 +1,5 @@
 /**
- * The `agents` message (SPEC P3) and the agents tab / doctor data: for each
+ * The `agents` message (docs/plugin-protocol.md) and the agents tab / doctor data: for each
  * catalogued agent, whether one of its executables is on PATH, its
  * `--version`, where its manifest came from and its hook integration.
  *

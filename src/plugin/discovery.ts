@@ -1,5 +1,5 @@
 /**
- * Which plugins exist and how to run them (SPEC P1, P2).
+ * Which plugins exist and how to run them (docs/plugin-protocol.md).
  *
  * User plugins are executables in `$XDG_CONFIG_HOME/lazyshell/plugins/`;
  * the id is the file name without extension and must match PLUGIN_ID and

@@ -1,5 +1,5 @@
 /**
- * The plugin part of `lazyshell doctor` (SPEC P2, P8): each plugin's
+ * The plugin part of `lazyshell doctor` (docs/plugin-protocol.md): each plugin's
  * handshake (manifest within 3 s of init, through the real host) and, when
  * its manifest says `doctor: true`, its own `<bin> doctor` — problems on
  * stdout, non-zero exit = problem, killed with its process tree after 30 s.

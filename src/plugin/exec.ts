@@ -1,5 +1,5 @@
 /**
- * A plugin's `exec` requests (SPEC P3, P5).
+ * A plugin's `exec` requests (docs/plugin-protocol.md).
  *
  * Non-interactive: runs in the background in its own process group (job on
  * Windows), stdout and stderr kept up to MAX_EXEC_OUTPUT_BYTES each (the

@@ -1,6 +1,6 @@
 /**
- * Whether an agent's hooks reach lazyshell (SPEC H2/H3, P7 agents tab,
- * P8 doctor). Claude Code: a `lazyshell hook` command in its settings and
+ * Whether an agent's hooks reach lazyshell (docs/hooks.md; the agents tab,
+ * doctor). Claude Code: a `lazyshell hook` command in its settings and
  * no managed setting that turns hooks off (`disableAllHooks`,
  * `allowManagedHooksOnly`). Codex: `notify` in config.toml runs lazyshell.
  *

@@ -1,5 +1,5 @@
 /**
- * One plugin tab's process (SPEC P3, P5, P6): spawns it in its own group,
+ * One plugin tab's process (docs/plugin-protocol.md): spawns it in its own group,
  * speaks JSON Lines v1 over its stdin/stdout, keeps the last 4 KiB of its
  * stderr, and performs the effects of the pure lifecycle (lifecycle.ts).
  *
@@ -23,7 +23,8 @@ import {
   type Timer,
   wants,
 } from "./lifecycle.ts";
-import { LineSplitter, TailBuffer } from "./lines.ts";
+import { TailBuffer } from "./lines.ts";
+import { LineSplitter } from "../util/lines.ts";
 import type { GroupProcess, GroupSpawner } from "./procgroup.ts";
 import {
   encodeMessage,

@@ -1,6 +1,6 @@
 /**
  * Windows: a plugin (or exec) and everything it starts live in one Job
- * Object with JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE (SPEC P5, PLATFORM.md §10),
+ * Object with JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE (docs/plugin-protocol.md; docs/architecture.md, Windows),
  * so closing the job handle, or lazyshell dying, ends the whole tree.
  *
  * Deno.Command cannot create a suspended process, so the child is

@@ -1,5 +1,5 @@
 /**
- * A plugin tab's lifecycle as a pure state machine (SPEC P3, P5, P6):
+ * A plugin tab's lifecycle as a pure state machine (docs/plugin-protocol.md):
  * `step(state, event) → {state, effects}`. host.ts performs the effects
  * (spawn, write, signal, timers) and feeds back what happened; nothing
  * here touches a process, a clock or a stream.

@@ -1,5 +1,5 @@
 /**
- * A child process that can be ended with everything it started (SPEC P5):
+ * A child process that can be ended with everything it started (docs/plugin-protocol.md):
  * a POSIX process group (procgroup_posix.ts) or a Windows Job Object
  * (jobobject_windows.ts). The plugin host and non-interactive exec use it.
  */

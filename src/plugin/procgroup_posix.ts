@@ -1,5 +1,5 @@
 /**
- * POSIX process groups (PLATFORM.md §4): `detached: true` makes Deno call
+ * POSIX process groups (docs/architecture.md, Child processes and process groups): `detached: true` makes Deno call
  * setsid, so the child leads a new session and group (pgid = pid) and
  * `kill(-pgid)` reaches every descendant that did not call setsid itself.
  *

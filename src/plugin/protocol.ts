@@ -1,5 +1,5 @@
 /**
- * The plugin tab wire, JSON Lines protocol v1 (SPEC P3, DESIGN §7): every
+ * The plugin tab wire, JSON Lines protocol v1 (docs/plugin-protocol.md): every
  * message both ways, zod-validated, plus the opt-in extensions.
  *
  * Pure: imports no runtime. One JSON object per line (UTF-8, at most

@@ -1,5 +1,5 @@
 /**
- * A session's environment for the env tab (SPEC P7): the environment of
+ * A session's environment for the env tab (docs/plugin-protocol.md, built-in tabs): the environment of
  * its process as the OS reports it (Linux: /proc/<pid>/environ). Elsewhere
  * it is unknown (null) until a machine can test macOS (KERN_PROCARGS2) and
  * Windows (PEB) readers.

@@ -2,7 +2,7 @@
  * Every plugin tab of one lazyshell instance: starts a PluginHost per
  * discovered plugin, feeds them the v1 `agents` message and the opt-in
  * extension data (sessions, env, watchers, visibility), routes their host
- * requests, and stops them all on close (SPEC P1–P7, DESIGN §7).
+ * requests, and stops them all on close (docs/plugin-protocol.md).
  *
  * Data comes through the PluginFeed interface, which src/tui/plugin_tabs.ts adapts from
  * the Runtime; this runtime module imports neither app/ nor tui/.

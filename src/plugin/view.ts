@@ -1,5 +1,5 @@
 /**
- * A plugin frame's `view` → lines safe to draw in a tab (SPEC P4). Pure.
+ * A plugin frame's `view` → lines safe to draw in a tab (docs/plugin-protocol.md). Pure.
  *
  * Kept: text, `\n`, SGR (`ESC [ … m`). Removed: every other escape sequence
  * (CSI cursor moves and clears, OSC titles and hyperlinks, DCS/APC/PM/SOS
@@ -10,6 +10,8 @@
  * never punches a hole of terminal-default colour into the tab.
  */
 
+import { charWidth } from "../util/width.ts";
+
 export interface ViewOptions {
   readonly width: number;
   readonly height: number;
@@ -18,26 +20,6 @@ export interface ViewOptions {
 }
 
 const ESC = "\x1b";
-
-/** Columns a code point takes: 0 for combining marks and zero-width, 2 for wide. */
-export function charWidth(cp: number): number {
-  if (cp === 0x200b || cp === 0x200c || cp === 0x200d || cp === 0xfeff) return 0;
-  if (
-    (cp >= 0x0300 && cp <= 0x036f) || (cp >= 0x1ab0 && cp <= 0x1aff) ||
-    (cp >= 0x20d0 && cp <= 0x20ff) || (cp >= 0xfe00 && cp <= 0xfe0f) ||
-    (cp >= 0xfe20 && cp <= 0xfe2f)
-  ) return 0;
-  if (
-    (cp >= 0x1100 && cp <= 0x115f) || (cp >= 0x2e80 && cp <= 0x303e) ||
-    (cp >= 0x3041 && cp <= 0x33ff) || (cp >= 0x3400 && cp <= 0x4dbf) ||
-    (cp >= 0x4e00 && cp <= 0x9fff) || (cp >= 0xa000 && cp <= 0xa4cf) ||
-    (cp >= 0xac00 && cp <= 0xd7a3) || (cp >= 0xf900 && cp <= 0xfaff) ||
-    (cp >= 0xfe30 && cp <= 0xfe4f) || (cp >= 0xff00 && cp <= 0xff60) ||
-    (cp >= 0xffe0 && cp <= 0xffe6) || (cp >= 0x1f300 && cp <= 0x1f64f) ||
-    (cp >= 0x1f900 && cp <= 0x1f9ff) || (cp >= 0x20000 && cp <= 0x3fffd)
-  ) return 2;
-  return 1;
-}
 
 /** True when an SGR parameter string resets all attributes. */
 function resets(params: string): boolean {
@@ -93,6 +75,7 @@ function sanitizeLine(line: string, width: number, background: string): string {
   let out = "";
   let cols = 0;
   let styled = false;
+  let clipped = false;
   let i = 0;
   while (i < line.length) {
     const ch = line[i]!;
@@ -119,8 +102,10 @@ function sanitizeLine(line: string, width: number, background: string): string {
     }
     if (cp < 0x20 || cp === 0x7f || (cp >= 0x80 && cp < 0xa0)) continue;
     const w = charWidth(cp);
-    if (cols + w > width) {
-      // Clipped: keep scanning for SGR only so the style state stays right.
+    if (clipped || cols + w > width) {
+      // Clipped (a wide character that does not fit ends the line too, as in
+      // the frame): keep scanning for SGR only so the style state stays right.
+      clipped = true;
       continue;
     }
     out += String.fromCodePoint(cp);

@@ -5,7 +5,8 @@
  */
 
 import type { AgentStateName, BlockedKind } from "../model/agent.ts";
-import type { Chunk } from "./replay.ts";
+import type { Catalog } from "../runtime/catalog.ts";
+import type { Chunk, ReplayOptions } from "./replay.ts";
 
 export interface TruthLabel {
   readonly t_ms?: number;
@@ -54,12 +55,24 @@ export async function listCaptures(root: URL): Promise<Capture[]> {
   return out;
 }
 
+/** Replays a capture as recorded: its size, agent and chunk times; `declared`: count OSC 7501. */
+export function captureReplay(capture: Capture, catalog: Catalog, declared = true): ReplayOptions {
+  return {
+    cols: capture.meta.cols,
+    rows: capture.meta.rows,
+    catalog,
+    agent: capture.meta.agent,
+    declared,
+    ...(capture.chunks ? { chunks: capture.chunks } : {}),
+  };
+}
+
 /**
  * The states a detector must report, at each label's settled offset.
  * Skipped: `starting` (booting, not a detector state) and transitional
  * labels whose note says "expected next". The driver's "turn ended" `idle`
  * label 2 s after a `done` label comes with no key typed in between, so the
- * turn still reads `done`: done stays until the user types (SPEC D5).
+ * turn still reads `done`: done stays until the user types (docs/detection.md).
  */
 export function expectations(truth: Capture["truth"]): Expectation[] {
   const out: Expectation[] = [];

@@ -1,6 +1,6 @@
 /**
- * Replays a raw capture through the real emulator and the detector (SPEC
- * D8, I4): `lazyshell detect`, `deno task eval` and the fixture test share
+ * Replays a raw capture through the real emulator and the detector
+ * (fixtures/captures/README.md): `lazyshell detect`, `deno task eval` and the fixture test share
  * it. Nothing is answered (no reply channel); OSC 7501 records present in
  * the bytes count as declared evidence unless `declared` is false (screen
  * rules alone). The arbiter sees the screen every `step` bytes, so

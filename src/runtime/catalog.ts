@@ -1,5 +1,5 @@
 /**
- * The agent catalog (SPEC D1, D3): built-in manifests from `manifests/`
+ * The agent catalog (docs/manifests.md): built-in manifests from `manifests/`
  * (embedded by `deno compile --include manifests`) plus user manifests in
  * `$XDG_CONFIG_HOME/lazyshell/agents/<name>.yml`. A user file with the name
  * of a built-in replaces it wholesale; a new name adds an agent. A broken

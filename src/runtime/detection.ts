@@ -1,5 +1,5 @@
 /**
- * The DetectionHub (DESIGN §4–§5, SPEC A1–A3, D4–D7): follows every session
+ * The DetectionHub (docs/detection.md): follows every session
  * of a SessionStore and keeps one arbitrated AgentStatus per session.
  *
  * Scheduling (D7): screen classification after output settles (trailing
@@ -21,9 +21,9 @@ import type { DetectionEvent, HookEvent } from "../model/events.ts";
 import { initialState, nextCheckAt, reduce } from "../detect/arbiter.ts";
 import type { ArbiterState, Evidence } from "../detect/arbiter.ts";
 import type { Manifest } from "../detect/manifest.ts";
-import { type Osc7501Record, parseBurst, RecordLog } from "../detect/osc7501.ts";
+import { Bursts, type Osc7501Record, RecordLog } from "../detect/osc7501.ts";
 import { classify } from "../detect/rules.ts";
-import { identify } from "../session/identity.ts";
+import { identify, isLauncher } from "../session/identity.ts";
 import type { AgentIdentity } from "../session/identity.ts";
 import { ticker } from "../util/ticker.ts";
 import type { ProcessInfo } from "../model/snapshot.ts";
@@ -62,7 +62,9 @@ interface Tracked {
   manifest: Manifest | null;
   capable: boolean;
   readonly records: RecordLog;
-  pending: string[];
+  readonly bursts: Bursts;
+  /** Judges a burst still open at the last classification once it may be over. */
+  burstCheck: Disposable | null;
   flushQueued: boolean;
   firstOutputAt: number | null;
   lastOutputAt: number;
@@ -195,7 +197,8 @@ export class DetectionHub implements Disposable {
       manifest: null,
       capable: false,
       records: new RecordLog(),
-      pending: [],
+      bursts: new Bursts(),
+      burstCheck: null,
       flushQueued: false,
       firstOutputAt: null,
       lastOutputAt: 0,
@@ -214,16 +217,19 @@ export class DetectionHub implements Disposable {
   #onSession(t: Tracked, e: SessionEvent): void {
     switch (e.type) {
       case "output":
+        if (!t.bursts.empty && !t.session.outputBehind) t.bursts.caughtUp(performance.now());
+        this.#schedule(t);
+        return;
       case "title":
       case "resize":
       case "alt-screen":
         this.#schedule(t);
         return;
       case "osc7501":
-        t.pending.push(e.payload);
+        t.bursts.add(e.payload, performance.now());
         if (!t.flushQueued) {
           t.flushQueued = true;
-          // One burst = the records of one parsed chunk; classify right after it.
+          // Classify right after the chunk; its records once their burst is over (Bursts).
           queueMicrotask(() => {
             if (!this.#disposed && this.#sessions.get(t.session.id) === t) this.#classify(t);
           });
@@ -237,6 +243,7 @@ export class DetectionHub implements Disposable {
         return;
       case "osc133":
         if (e.mark === "A") {
+          this.#flushDeclared(t, true);
           this.#feed(t, { type: "prompt" });
           this.#classify(t);
         }
@@ -245,6 +252,7 @@ export class DetectionHub implements Disposable {
         // D7: whatever types into a session (keys or ctl send) first gets a
         // fresh state from the output that has not been classified yet.
         if (t.settle !== null && !this.#nothingNew(t)) this.#classify(t, true);
+        this.#flushDeclared(t, true); // records written before the keys come first
         if (!e.typed) {
           // An interrupt key from `ctl send` still ends the turn idle (not done).
           if (isInterrupt(e.data)) this.#feed(t, { type: "scripted-interrupt" });
@@ -254,7 +262,7 @@ export class DetectionHub implements Disposable {
         return;
       case "exit":
         this.#stopTimers(t);
-        this.#flushDeclared(t);
+        this.#flushDeclared(t, true);
         t.exited = true;
         this.#feed(t, { type: "exit" });
         this.#setAgent(t, null);
@@ -272,7 +280,7 @@ export class DetectionHub implements Disposable {
    * costs no classification per key.
    */
   #nothingNew(t: Tracked): boolean {
-    return t.manifest === null && t.state.status === null && t.pending.length === 0 &&
+    return t.manifest === null && t.state.status === null && t.bursts.empty &&
       t.foreground !== null && t.session.foreground() === t.foreground;
   }
 
@@ -333,19 +341,40 @@ export class DetectionHub implements Disposable {
     }
     t.foregroundPid = fg?.pid ?? null;
     this.#setAgent(t, fg === null ? null : identify(fg, this.#identities));
+    // A launcher (shim, `env`) may exec the agent in place, maybe silently: look again.
+    if (t.agent === null && fg !== null && isLauncher(fg)) this.#lookAgain(t);
     this.#feed(t, {
       type: "screen",
       result: classify(t.manifest, t.session.screenView()),
     });
   }
 
-  #flushDeclared(t: Tracked): void {
+  #lookAgain(t: Tracked): void {
+    t.settle ??= ticker.after(IDENTITY_MS, () => {
+      t.settle = null;
+      if (!this.#disposed) this.#classify(t, true);
+    });
+  }
+
+  /** Applies the bursts of records that are over (`end`: the open one too). */
+  #flushDeclared(t: Tracked, end = false): void {
     t.flushQueued = false;
-    if (t.pending.length === 0) return;
-    const records = parseBurst(t.pending.splice(0));
-    if (records === null || records.length === 0) return; // a burst over 256 KiB is dropped whole
-    t.records.push(records);
-    this.#feed(t, { type: "declare", records });
+    t.burstCheck?.[Symbol.dispose]();
+    t.burstCheck = null;
+    if (t.bursts.empty) return;
+    const now = performance.now();
+    for (const records of t.bursts.take(now, t.session.outputBehind, end)) {
+      if (records === null || records.length === 0) continue; // over 256 KiB: dropped whole
+      t.records.push(records);
+      // One record at a time: every state a program declared is seen, in order.
+      for (const record of records) this.#feed(t, { type: "declare", records: [record] });
+    }
+    const due = t.bursts.dueAt();
+    if (due === null || t.exited || this.#disposed) return;
+    t.burstCheck = ticker.after(Math.max(1, due - now), () => {
+      t.burstCheck = null;
+      if (!this.#disposed && !t.exited) this.#classify(t);
+    });
   }
 
   #setAgent(t: Tracked, agent: string | null): void {
@@ -404,9 +433,11 @@ export class DetectionHub implements Disposable {
     t.settle?.[Symbol.dispose]();
     t.recheck?.[Symbol.dispose]();
     t.fgWatch?.[Symbol.dispose]();
+    t.burstCheck?.[Symbol.dispose]();
     t.settle = null;
     t.recheck = null;
     t.fgWatch = null;
+    t.burstCheck = null;
   }
 
   #emit(e: DetectionEvent): void {

@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { SessionStore } from "../session/store.ts";
-import { testEnv, waitForText } from "../session/test_util.ts";
+import { TEST_SHELL, testEnv, waitForText } from "../session/test_util.ts";
 import type { Session } from "../session/session.ts";
 import { loadCatalog } from "./catalog.ts";
 import { type DetectionEvent, DetectionHub } from "./detection.ts";
@@ -82,7 +82,7 @@ function until(
 Deno.test("hub: a Claude-style permission prompt on screen is blocked, by rule", async () => {
   const dir = await Deno.makeTempDir();
   try {
-    await using store = new SessionStore({ shell: "/bin/bash", env, cols: 100, rows: 24 });
+    await using store = new SessionStore({ shell: TEST_SHELL, env, cols: 100, rows: 24 });
     using ctx = hubFor(store).hub;
     const session = store.create({ command: await fakeClaude(dir, [WORKING, PERMISSION, IDLE]) });
     await until(ctx, session, (h) => h.status(session.id)?.state === "working");
@@ -104,7 +104,7 @@ Deno.test("hub: a Claude-style permission prompt on screen is blocked, by rule",
 Deno.test("hub: typing into a session first classifies output still settling (D7)", async () => {
   const dir = await Deno.makeTempDir();
   try {
-    await using store = new SessionStore({ shell: "/bin/bash", env, cols: 100, rows: 24 });
+    await using store = new SessionStore({ shell: TEST_SHELL, env, cols: 100, rows: 24 });
     // Settling never ends on its own here: only the input can classify.
     using hub = new DetectionHub(store, catalog, { settleMs: 600_000, maxWaitMs: 600_000 });
     const session = store.create({ command: await fakeClaude(dir, [WORKING, IDLE]) });
@@ -121,7 +121,7 @@ Deno.test("hub: typing into a shell whose foreground became an agent classifies 
   const dir = await Deno.makeTempDir();
   try {
     await using store = new SessionStore({
-      shell: "/bin/bash",
+      shell: TEST_SHELL,
       env,
       cols: 100,
       rows: 24,
@@ -146,7 +146,7 @@ Deno.test("hub: typing into a shell whose foreground became an agent classifies 
 });
 
 Deno.test("hub: OSC 7501 from a plain shell shows blocked, with its msg", async () => {
-  await using store = new SessionStore({ shell: "/bin/bash", env, cols: 80, rows: 24 });
+  await using store = new SessionStore({ shell: TEST_SHELL, env, cols: 80, rows: 24 });
   const { hub, events } = hubFor(store);
   using _ = hub;
   const session = store.create({
@@ -172,7 +172,7 @@ Deno.test("hub: OSC 7501 from a plain shell shows blocked, with its msg", async 
 });
 
 Deno.test("hub: declared done stays through ctl send, clears when the user types", async () => {
-  await using store = new SessionStore({ shell: "/bin/bash", env, cols: 80, rows: 24 });
+  await using store = new SessionStore({ shell: TEST_SHELL, env, cols: 80, rows: 24 });
   using hub = hubFor(store).hub;
   const session = store.create({
     command: "printf '\\033]7501;?\\033\\\\\\033]7501;state=done\\033\\\\'; cat >/dev/null",
@@ -192,7 +192,7 @@ Deno.test("hub: hook latch, visible blocker over a stale hook, and the user's in
   const dir = await Deno.makeTempDir();
   try {
     let clock = 1_000_000;
-    await using store = new SessionStore({ shell: "/bin/bash", env, cols: 100, rows: 24 });
+    await using store = new SessionStore({ shell: TEST_SHELL, env, cols: 100, rows: 24 });
     using hub = hubFor(store, () => clock).hub;
     const session = store.create({
       command: await fakeClaude(dir, [WORKING, PERMISSION, WORKING, IDLE]),
@@ -227,7 +227,7 @@ Deno.test("hub: Esc from ctl send (not typed) interrupts the turn too", async ()
   const dir = await Deno.makeTempDir();
   try {
     let clock = 1_000_000;
-    await using store = new SessionStore({ shell: "/bin/bash", env, cols: 100, rows: 24 });
+    await using store = new SessionStore({ shell: TEST_SHELL, env, cols: 100, rows: 24 });
     using hub = hubFor(store, () => clock).hub;
     const session = store.create({ command: await fakeClaude(dir, [WORKING, IDLE]) });
     await until(hub, session, (h) => h.status(session.id)?.state === "working");
@@ -243,7 +243,7 @@ Deno.test("hub: Esc from ctl send (not typed) interrupts the turn too", async ()
 });
 
 Deno.test("hub: a declaration from a foreground program ends when the shell is back", async () => {
-  await using store = new SessionStore({ shell: "/bin/bash", env, cols: 80, rows: 24 });
+  await using store = new SessionStore({ shell: TEST_SHELL, env, cols: 80, rows: 24 });
   // Output never settles here: only the foreground sampler can see `sleep`
   // (silent) start and end while the declaration (a printf builtin) waits.
   using hub = new DetectionHub(store, catalog, { settleMs: 600_000, maxWaitMs: 600_000 });
@@ -264,7 +264,7 @@ Deno.test("hub: an identified agent without rules has no status (the TUI's dim m
     const path = `${dir}/aider`;
     await Deno.writeTextFile(path, "#!/bin/bash\nprintf 'aider> '\nsleep 30\n");
     await Deno.chmod(path, 0o755);
-    await using store = new SessionStore({ shell: "/bin/bash", env, cols: 80, rows: 24 });
+    await using store = new SessionStore({ shell: TEST_SHELL, env, cols: 80, rows: 24 });
     const { hub, events } = hubFor(store);
     using _ = hub;
     const session = store.create({ command: path });
@@ -279,7 +279,7 @@ Deno.test("hub: an identified agent without rules has no status (the TUI's dim m
 });
 
 Deno.test("hub: disposing with a classification pending leaves no timer behind", async () => {
-  await using store = new SessionStore({ shell: "/bin/bash", env, cols: 80, rows: 24 });
+  await using store = new SessionStore({ shell: TEST_SHELL, env, cols: 80, rows: 24 });
   const hub = new DetectionHub(store, catalog, { settleMs: 10_000, maxWaitMs: 10_000 });
   const session = store.create({ command: "echo output; sleep 5" });
   await waitForText(session, "output");

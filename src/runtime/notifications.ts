@@ -1,7 +1,7 @@
 /**
- * Wires notifications into the runtime (SPEC N1–N2): arbiter transitions
+ * Wires notifications into the runtime (docs/notifications.md): arbiter transitions
  * into blocked/done, failed commands of non-agent sessions (OSC 133;D),
- * and the user's typing (which ends a flap window) reach the Notifier.
+ * and input written to a session (which answers a prompt) reach the Notifier.
  *
  * The host-terminal sink is set by whoever owns the terminal: the TUI
  * passes its frame writer, `serve` calls `useStdout()`. Until then only the
@@ -126,11 +126,12 @@ export function startNotifications(runtime: Runtime): Notifications {
     if (e.type === "removed") {
       watchers.remove(e.id);
       stats.forget(e.id);
+      notifier.forget(e.id);
       return failed.forget(e.id);
     }
     if (e.type !== "session") return;
     const { session, event } = e;
-    if (event.type === "input" && event.typed) notifier.answered(session.id);
+    if (event.type === "input") notifier.input(session.id, event.typed);
     if (event.type !== "osc133") return;
     if (event.mark === "C") failed.commandStarted(session.id, agentNow(session.id));
     if (event.mark === "D") {
@@ -154,7 +155,7 @@ export function startNotifications(runtime: Runtime): Notifications {
     if (status === null || status === previous.agentStatus) return;
     // A program that declares or shows agent states is an agent for N2.
     if (status.state !== "idle") failed.agentSeen(session.id);
-    notifier.agentState({ id: session.id, name: session.name }, status, previous.agentStatus);
+    notifier.agentState({ id: session.id, name: session.name }, status);
   });
   runtime.own(async () => {
     focusSub[Symbol.dispose]();

@@ -3,7 +3,7 @@ import { parseConfig } from "../config/config.ts";
 import { shellSnippet } from "../cli/init_shells.ts";
 import type { Notification } from "../notify/policy.ts";
 import type { Outcome } from "../notify/notifier.ts";
-import { waitFor } from "../session/test_util.ts";
+import { TEST_SHELL, testEnv, waitFor } from "../session/test_util.ts";
 import type { Session } from "../session/session.ts";
 import { Runtime } from "./runtime.ts";
 
@@ -19,10 +19,10 @@ async function withBash(
   const dir = await Deno.makeTempDir();
   const snippet = `${dir}/integration.bash`;
   await Deno.writeTextFile(snippet, shellSnippet("bash"));
-  const env = { ...Deno.env.toObject(), XDG_DATA_HOME: dir, XDG_CONFIG_HOME: dir };
+  const env = testEnv({ XDG_DATA_HOME: dir, XDG_CONFIG_HOME: dir });
   const runtime = new Runtime({
     env,
-    config: parseConfig("shell: /bin/bash\n", "config.yml"),
+    config: parseConfig(`shell: ${TEST_SHELL}\n`, "config.yml"),
     cwd: dir,
   });
   try {
@@ -179,5 +179,46 @@ Deno.test("OSC 7501 blocked then done in a plain session notifies each once, wit
       ["done", "bash: done"],
     ]);
     session.write("\n", false);
+  });
+});
+
+Deno.test("a program driven by ctl send notifies every new request and turn once (issue 20)", async () => {
+  await withBash(async ({ runtime, session, sent }) => {
+    // Declares the states named on each line it reads, one burst each, then says so.
+    await Deno.writeTextFile(
+      `${session.cwd}/agent`,
+      "#!/bin/bash\nn=0\nwhile read -r line; do\n" +
+        "  for s in $line; do printf '\\033]7501;state=%s\\033\\\\' \"$s\"; sleep 0.05; done\n" +
+        '  n=$((n+1)); echo "step-$n"\ndone\n',
+    );
+    await Deno.chmod(`${session.cwd}/agent`, 0o755);
+    session.write("./agent\n");
+    const steps = [
+      // A question, redrawn once with no answer in between.
+      "working blocked:kind=question working blocked:kind=question",
+      // Answered by ctl send; an approval a few seconds later.
+      "working blocked:kind=permission",
+      // Approved; the turn ends, its summary redrawn.
+      "working done idle done",
+      // Two more turns, each prompted by ctl send.
+      "working done",
+      "working done",
+    ];
+    for (const [i, line] of steps.entries()) {
+      const seq = runtime.detection.status(session.id)?.seq ?? 0;
+      const last = line.split(" ").at(-1)!.split(":")[0];
+      session.write(`${line}\n`, false); // ctl send --enter: not typing
+      await waitFor(
+        session,
+        () => {
+          const status = runtime.detection.status(session.id);
+          return screenHas(session, `step-${i + 1}`) && status !== null && status.state === last &&
+            status.seq > seq;
+        },
+        15_000,
+        `step ${i + 1}`,
+      );
+    }
+    assert.deepEqual(sent.map((n) => n.reason), ["blocked", "blocked", "done", "done", "done"]);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Starts a project file's sessions (SPEC S5) with their watchers (W2).
+ * Starts a project file's sessions (README: Project file) with their watchers.
  * The file was fully validated by loadProject; a session that still fails
  * to start (a command not on PATH, a name already taken) stops the whole
  * launch: the sessions started before it are removed, and the error names

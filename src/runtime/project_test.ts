@@ -3,12 +3,13 @@ import { parseConfig } from "../config/config.ts";
 import { ConfigError, UserError } from "../errors.ts";
 import { launchProject } from "./project.ts";
 import { Runtime } from "./runtime.ts";
+import { TEST_SHELL, testEnv } from "../session/test_util.ts";
 
 async function withDir(body: (dir: string, runtime: Runtime) => Promise<void>) {
   const dir = await Deno.realPath(await Deno.makeTempDir());
   const runtime = new Runtime({
-    env: { ...Deno.env.toObject(), XDG_DATA_HOME: dir },
-    config: parseConfig("shell: /bin/sh\n", "config.yml"),
+    env: testEnv({ XDG_DATA_HOME: dir }),
+    config: parseConfig(`shell: ${TEST_SHELL}\n`, "config.yml"),
     cwd: dir,
   });
   try {

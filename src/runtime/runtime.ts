@@ -76,7 +76,10 @@ export class Runtime implements AsyncDisposable {
     this.env = options.env ?? Deno.env.toObject();
     this.loaded = options.config ?? loadConfig(this.env);
     const config = this.loaded.config;
+    const env = Object.entries(this.env).filter((e): e is [string, string] => e[1] !== undefined);
     this.store = new SessionStore({
+      // Sessions get this runtime's environment (and its SHELL), not the process's.
+      env: Object.fromEntries(env),
       ...(config.shell ? { shell: config.shell } : {}),
       ...(options.cwd ? { cwd: options.cwd } : {}),
       cols: options.cols ?? config.default_size.cols,
@@ -190,6 +193,14 @@ export class Runtime implements AsyncDisposable {
 
   createSession(spec: SessionSpec = {}): Session {
     return this.store.create(spec);
+  }
+
+  /**
+   * The set-up problems to show (state.problems): the server's full list
+   * (src/server/problems.ts); until then the catalog's broken manifests.
+   */
+  setProblems(problems: readonly string[]): void {
+    this.#dispatch({ type: "problems", problems });
   }
 
   /** Registers a service's cleanup; run in reverse order on dispose. */

@@ -1,14 +1,14 @@
 import assert from "node:assert/strict";
 import { parseConfig } from "../config/config.ts";
 import type { RuntimeChange } from "../model/runtime.ts";
-import { testEnv, waitFor } from "../session/test_util.ts";
+import { TEST_SHELL, testEnv, waitFor } from "../session/test_util.ts";
 import { Runtime } from "./runtime.ts";
 
 Deno.test("Runtime: a real session's life reaches subscribers as one ordered change stream", async () => {
   const dir = await Deno.makeTempDir();
   const runtime = new Runtime({
     env: testEnv({ XDG_DATA_HOME: dir, XDG_CONFIG_HOME: dir }),
-    config: parseConfig("shell: /bin/sh\n", "config.yml"),
+    config: parseConfig(`shell: ${TEST_SHELL}\n`, "config.yml"),
     cwd: dir,
   });
   const changes: RuntimeChange[] = [];
@@ -65,7 +65,7 @@ Deno.test("Runtime: what a program redraws for a resize is not new output (no â—
   const dir = await Deno.makeTempDir();
   const runtime = new Runtime({
     env: testEnv({ XDG_DATA_HOME: dir, XDG_CONFIG_HOME: dir }),
-    config: parseConfig("shell: /bin/bash\n", "config.yml"),
+    config: parseConfig(`shell: ${TEST_SHELL}\n`, "config.yml"),
     cwd: dir,
   });
   try {

@@ -24,6 +24,7 @@ import { AttachServer, type EndRequest } from "./server.ts";
 import { serverName, serverPaths } from "./paths.ts";
 import type { ExitMessage } from "./protocol.ts";
 import { canConnect } from "./spawn.ts";
+import { runtimeProblems } from "./problems.ts";
 
 export interface ServerOptions {
   readonly project?: string | undefined;
@@ -72,7 +73,8 @@ export async function runServer(options: ServerOptions): Promise<number> {
   };
   globalThis.addEventListener("error", onError);
   globalThis.addEventListener("unhandledrejection", onRejection);
-  for (const warning of runtime.loaded.warnings) log(`lazyshell: ${warning}`);
+  // One list for the log, every attached TUI and doctor (src/server/problems.ts).
+  runtime.setProblems(runtimeProblems(runtime));
   for (const problem of runtime.state.problems) log(`lazyshell: ${problem}`);
   const sockets = await startSockets(runtime, logTo(runtime.env));
   // After the sockets: project sessions get LAZYSHELL_SOCK like any other.

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { FloodBudget } from "./flood_budget.ts";
 import { SessionStore } from "./store.ts";
+import { TEST_SHELL, testEnv } from "./test_util.ts";
 
 Deno.test("FloodBudget: work goes on at once within the slice, then waits for a new turn", async () => {
   const budget = new FloodBudget(5);
@@ -45,7 +46,8 @@ Deno.test("8 sessions flooding at once reach their emulators in small pieces, be
   );
   try {
     await using store = new SessionStore({
-      shell: "/bin/sh",
+      shell: TEST_SHELL,
+      env: testEnv(),
       cols: 120,
       rows: 40,
       scrollback: 100,

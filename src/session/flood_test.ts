@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { writeCorpus } from "../../bench/corpus.ts";
 import { FlowControl, HIGH_WATER, LOW_WATER } from "./pty.ts";
 import { SessionStore } from "./store.ts";
+import { TEST_SHELL, testEnv } from "./test_util.ts";
 
 Deno.test("FlowControl pauses above the high-water mark and resumes below the low one", () => {
   const calls: string[] = [];
@@ -29,7 +30,8 @@ Deno.test("a 50 MB flood through a session keeps its backlog and memory bounded"
   await writeCorpus(file, "sgr", 50 * 1024 * 1024);
   try {
     await using store = new SessionStore({
-      shell: "/bin/sh",
+      shell: TEST_SHELL,
+      env: testEnv(),
       cols: 200,
       rows: 60,
       scrollback: 1000,

@@ -1,5 +1,5 @@
 /**
- * Which catalogued agent a process is (SPEC S4). Pure: takes a ProcessInfo
+ * Which catalogued agent a process is (docs/detection.md, Identity). Pure: takes a ProcessInfo
  * and the catalog's identity data (manifests/), returns an agent id.
  *
  * Wrappers (node, bun, deno, python) are resolved through their script
@@ -52,6 +52,31 @@ export function wrappedScript(argv: readonly string[]): string | null | "inline"
     return arg;
   }
   return null;
+}
+
+/** Shells: a launcher when they run a script or a command string, not when interactive. */
+const SHELLS = /^-?(sh|bash|dash|zsh|ksh|mksh|ash|fish|busybox)$/;
+/**
+ * Programs that replace themselves with the program they start (exec in
+ * place, same pid and process group): `env`, `nice`, version-manager
+ * launchers (pyenv, asdf and mise shims end in one of these or in a shell
+ * script).
+ */
+const EXEC_LAUNCHERS =
+  /^(env|nice|nohup|stdbuf|ionice|chrt|taskset|pyenv|asdf|mise|rtx|nodenv|rbenv|goenv|jenv)$/;
+
+/**
+ * True when `proc` may still become another program in place: a shell
+ * running a script or `-c` command (a shim, a wrapper script that `exec`s),
+ * or a launcher such as `env`. Its identity must be looked at again even
+ * when nothing is printed, and no answer about it may be reused for long.
+ */
+export function isLauncher(proc: ProcessInfo): boolean {
+  const names = [basename(proc.argv[0] ?? ""), proc.comm, basename(proc.exe ?? "")];
+  if (names.some((n) => EXEC_LAUNCHERS.test(n))) return true;
+  if (!SHELLS.test(basename(proc.exe ?? proc.argv[0] ?? ""))) return false;
+  // An operand (a script) or -c: not the interactive shell of a session.
+  return proc.argv.slice(1).some((a) => !a.startsWith("-") || a === "-c" || /^-[a-z]*c/.test(a));
 }
 
 function packageMatches(path: string, pkg: string): boolean {

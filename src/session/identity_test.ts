@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type AgentIdentity, identify, wrappedScript } from "./identity.ts";
+import { type AgentIdentity, identify, isLauncher, wrappedScript } from "./identity.ts";
 import type { ProcessInfo } from "../model/snapshot.ts";
 
 const CATALOG: AgentIdentity[] = [
@@ -62,4 +62,21 @@ Deno.test("wrappedScript() skips options that take a value", () => {
   assert.equal(wrappedScript(["node"]), null);
   assert.equal(wrappedScript(["bash", "x.sh"]), null);
   assert.equal(wrappedScript(["node", "-e", "1"]), "inline");
+});
+
+Deno.test("isLauncher(): shims, env and scripts may exec in place; an interactive shell does not", () => {
+  const cases: [ProcessInfo, boolean][] = [
+    [proc(["bash", "/root/.pyenv/shims/claude"], "claude", "/usr/bin/bash"), true],
+    [proc(["/bin/bash", "/opt/start-agent", "--fast"], "start-agent", "/usr/bin/bash"), true],
+    [proc(["/bin/bash", "-c", "cd x && claude"], "bash", "/usr/bin/bash"), true],
+    [proc(["env", "LAB=1", "claude"], "env", "/usr/bin/env"), true],
+    [proc(["claude"], "claude", "/usr/local/bin/mise"), true],
+    [proc(["bash"], "bash", "/usr/bin/bash"), false],
+    [proc(["-bash"], "bash", "/usr/bin/bash"), false],
+    [proc(["/bin/bash", "--norc", "--noprofile", "-i"], "bash", "/usr/bin/bash"), false],
+    [proc(["zsh", "-l"], "zsh", "/usr/bin/zsh"), false],
+    [proc(["vim", "a.txt"], "vim", "/usr/bin/vim"), false],
+    [proc(["node", "/l/node_modules/.bin/claude"], "node", "/usr/bin/node"), false],
+  ];
+  for (const [p, want] of cases) assert.equal(isLauncher(p), want, p.argv.join(" "));
 });

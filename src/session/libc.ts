@@ -16,6 +16,8 @@ const FD_CLOEXEC = 1;
 const F_DUPFD_CLOEXEC = 1030;
 /** setvbuf: unbuffered. */
 const IONBF = 2;
+/** ioctl: bytes waiting to be read (Linux, macOS). */
+const FIONREAD = Deno.build.os === "darwin" ? 0x4004667f : 0x541b;
 /** Linux: eventfd and fcntl flag values. */
 const EFD_NONBLOCK = 0o4000;
 const EFD_CLOEXEC = 0o2000000;
@@ -28,6 +30,8 @@ export interface Libc {
   setCloexec(fd: number): void;
   /** The foreground process group of the terminal (a PTY master works too), or -1. */
   tcgetpgrp(fd: number): number;
+  /** Bytes waiting in the kernel to be read from `fd` (FIONREAD), 0 when unknown. */
+  unread(fd: number): number;
   /** poll(2) on this thread (timeout 0 for a non-blocking check). */
   poll(fds: Uint8Array, count: number, timeoutMs: number): number;
   /** poll(2) on a worker thread: the event loop keeps running while it waits. */
@@ -68,6 +72,8 @@ function open(): Libc | null {
         read: { parameters: ["i32", "buffer", "usize"], result: "isize" },
         close: { parameters: ["i32"], result: "i32" },
         tcgetpgrp: { parameters: ["i32"], result: "i32" },
+        // ioctl is variadic; a pointer third argument is passed like a fixed one.
+        ioctl: { parameters: ["i32", "u64", "buffer"], result: "i32" },
         poll: { parameters: ["buffer", "u64", "i32"], result: "i32" },
         pollAsync: {
           name: "poll",
@@ -99,6 +105,10 @@ function open(): Libc | null {
       read: (fd, buf, len) => Number(s.read(fd, buf, BigInt(len))),
       close: (fd) => s.close(fd),
       tcgetpgrp: (fd) => s.tcgetpgrp(fd),
+      unread: (fd) => {
+        const count = new Int32Array(1);
+        return s.ioctl(fd, BigInt(FIONREAD), new Uint8Array(count.buffer)) === 0 ? count[0]! : 0;
+      },
       setCloexec: (fd) => void s.fcntl(fd, F_SETFD, FD_CLOEXEC),
       poll: (fds, count, timeoutMs) => s.poll(fds, BigInt(count), timeoutMs),
       pollAsync: (fds, count, timeoutMs) => s.pollAsync(fds, BigInt(count), timeoutMs),

@@ -1,5 +1,5 @@
 /**
- * Foreground process of a PTY, from the OS process table (SPEC S4).
+ * Foreground process of a PTY, from the OS process table (docs/detection.md, Identity).
  *
  * Linux reads /proc: the session leader's `tpgid`, then that process's
  * cmdline, checking its start time before and after (pid reuse). macOS and
@@ -9,6 +9,7 @@
  */
 
 import type { ProcessInfo } from "../model/snapshot.ts";
+import { isLauncher } from "./identity.ts";
 
 export interface ProcessTable {
   /**
@@ -152,7 +153,8 @@ export class LinuxProcessTable implements ProcessTable {
     // Same foreground group as last time: 8 spinner sessions ask ~80 times a
     // second, and each /proc file read is ~5 syscalls (~40 µs each on the VMs
     // we measure on). Not for a child of the shell that has not exec'd its
-    // program yet (same comm as the shell): that one changes in place.
+    // program yet (same comm as the shell), nor for a launcher (a shim
+    // script, `env`): those change in place, keeping pid and group.
     if (
       group !== undefined && group > 0 && cached?.group === group && cached.settled &&
       t - cached.at < this.sameGroupMs
@@ -175,7 +177,7 @@ export class LinuxProcessTable implements ProcessTable {
     // The group leader of a pipeline may be gone while members remain.
     const info = readProcess(leader.tpgid) ?? this.#firstMemberOf(leader.tpgid);
     if (info) {
-      const settled = info.pid === leaderPid || info.comm !== leader.comm;
+      const settled = !isLauncher(info) && (info.pid === leaderPid || info.comm !== leader.comm);
       this.#last.set(leaderPid, { info, at: t, group: leader.tpgid, settled });
     } else this.#last.delete(leaderPid);
     return info;

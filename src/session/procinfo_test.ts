@@ -8,7 +8,7 @@ import {
   readProcess,
 } from "./procinfo.ts";
 import { SessionStore } from "./store.ts";
-import { testEnv, waitFor } from "./test_util.ts";
+import { TEST_SHELL, testEnv, waitFor } from "./test_util.ts";
 
 Deno.test("parseProcStat() reads fields after the last parenthesis", () => {
   const text = "4242 (my (odd) name) S 1 4242 4242 34816 4300 4194560 " +
@@ -50,7 +50,7 @@ Deno.test("readProcess() refuses a pid reused while its arguments were read", ()
 const env = testEnv();
 
 async function foregroundWhileRunning(command: string, expectArgv0: RegExp): Promise<string[]> {
-  await using store = new SessionStore({ shell: "/bin/bash", env, cols: 80, rows: 24 });
+  await using store = new SessionStore({ shell: TEST_SHELL, env, cols: 80, rows: 24 });
   const session = store.create();
   session.write(`${command}\r`);
   let argv: readonly string[] = [];
@@ -70,7 +70,7 @@ async function foregroundWhileRunning(command: string, expectArgv0: RegExp): Pro
 }
 
 Deno.test("the foreground of an idle shell is the shell", async () => {
-  await using store = new SessionStore({ shell: "/bin/bash", env, cols: 80, rows: 24 });
+  await using store = new SessionStore({ shell: TEST_SHELL, env, cols: 80, rows: 24 });
   const session = store.create();
   await waitFor(session, () => session.snapshot().foreground?.comm === "bash", 15_000, "bash");
   assert.equal(session.snapshot().foreground?.pid, session.pid);
@@ -127,7 +127,7 @@ Deno.test("an OS without a process-table implementation fails with a clear error
 });
 
 Deno.test("an unchanged foreground group reuses the answer; a new group reads /proc again", async () => {
-  await using store = new SessionStore({ shell: "/bin/bash", env, cols: 80, rows: 24 });
+  await using store = new SessionStore({ shell: TEST_SHELL, env, cols: 80, rows: 24 });
   const session = store.create();
   await waitFor(session, () => session.foreground()?.comm === "bash", 15_000, "bash");
   // An hour: this test must not depend on how fast a loaded machine runs it.

@@ -1,5 +1,5 @@
 /**
- * node-pty behind a small interface, with flow control (PLATFORM §1–2):
+ * node-pty behind a small interface, with flow control (docs/architecture.md, Platform facts):
  * node-pty delivers ~90 MB/s, xterm parses ~35–60 MB/s, so the PTY is
  * paused while more than HIGH_WATER bytes wait to be parsed and resumed
  * below LOW_WATER. A flood therefore never grows memory without limit.
@@ -42,6 +42,8 @@ export interface Pty {
   awaitEcho?(ms: number): void;
   /** Optional: the terminal's foreground process group (tcgetpgrp), -1 when unknown. */
   foregroundGroup?(): number;
+  /** Optional: output the child wrote that has not reached onData yet (unknown: false). */
+  behind?(): boolean;
 }
 
 export function spawnPty(spec: PtySpawn): Pty {

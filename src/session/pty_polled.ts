@@ -106,6 +106,7 @@ export function spawnPolled(spec: PtySpawn, reactor: PtyReactor): Pty {
       if (exit === null) Deno.kill(child.pid, signal ?? "SIGHUP");
     },
     foregroundGroup: () => closed ? -1 : libc()!.tcgetpgrp(child.fd),
+    behind: () => !closed && handle.behind(),
     awaitEcho: (ms) => {
       if (!closed) handle.awaitData(ms);
     },

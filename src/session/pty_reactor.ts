@@ -93,6 +93,8 @@ export interface PtyHandle {
   awaitData(ms: number): void;
   /** Stops reading; resolves when the fd may be closed. */
   remove(): Promise<void>;
+  /** Output written by the child and not delivered yet: in the kernel, or in a flood read. */
+  behind(): boolean;
 }
 
 export class PtyReactor {
@@ -146,6 +148,7 @@ export class PtyReactor {
         while (this.#drainOne(entry, true) >= DRAIN_BYTES) await this.#budget.ready();
       },
       remove: () => this.#remove(entry),
+      behind: () => !entry.gone && (entry.flood !== null || this.#libc.unread(fd) > 0),
       awaitData: (ms) => {
         if (this.#draining || entry.gone || entry.paused || entry.hungUp || entry.flood) return;
         const fds = this.#pollfds([fd]);

@@ -1,5 +1,5 @@
 /**
- * One session (SPEC S1–S3): a PTY child and its headless emulator.
+ * One session (docs/architecture.md, Sessions): a PTY child and its headless emulator.
  *
  * Bytes go straight from the PTY into the emulator, never through the app
  * reducer; only derived facts leave as SessionEvents. An exited session
@@ -96,6 +96,11 @@ export class Session implements Disposable {
         });
       });
     });
+  }
+
+  /** The child wrote output that is not on screen yet (not read, or not parsed). */
+  get outputBehind(): boolean {
+    return this.flow.pending > 0 || this.pty.behind?.() === true;
   }
 
   get pid(): number {

@@ -1,5 +1,5 @@
 /**
- * The session engine (SPEC S1): creates, lists, renames, groups and kills
+ * The session engine (docs/architecture.md, Sessions): creates, lists, renames, groups and kills
  * sessions. Ids are `session-N`, never reused within a run. Names are
  * unique, so a target is an id or an exact name.
  *
@@ -9,6 +9,7 @@
 
 import { UserError } from "../errors.ts";
 import type { SessionFacts } from "../model/session.ts";
+import { which } from "../util/fs.ts";
 import { basename } from "./identity.ts";
 import { checkGroupName, checkSessionName } from "../model/names.ts";
 import { type ProcessTable, processTableFor } from "./procinfo.ts";
@@ -77,7 +78,7 @@ export class SessionStore implements Disposable, AsyncDisposable {
   }
 
   get shell(): string {
-    return this.#options.shell ?? Deno.env.get("SHELL") ?? "/bin/sh";
+    return this.#options.shell ?? this.#options.env?.SHELL ?? Deno.env.get("SHELL") ?? "/bin/sh";
   }
 
   on(listener: (event: StoreEvent) => void): Disposable {
@@ -96,7 +97,7 @@ export class SessionStore implements Disposable, AsyncDisposable {
     };
   }
 
-  /** Starts a session; throws UserError for a bad cwd, size or name. */
+  /** Starts a session; throws UserError for a bad cwd, size, name, command or shell. */
   create(spec: SessionSpec = {}): Session {
     const cwd = spec.cwd ?? this.#options.cwd ?? Deno.cwd();
     checkDirectory(cwd);
@@ -107,7 +108,12 @@ export class SessionStore implements Disposable, AsyncDisposable {
     }
     if (spec.group != null) checkGroupName(spec.group);
     const command = spec.command?.trim() || "";
-    if (command) checkCommand(command, spec.env?.PATH ?? this.#baseEnv().PATH);
+    const path = spec.env?.PATH ?? this.#baseEnv().PATH;
+    // The PTY child would only print execvp's "No such file or directory", naming nothing.
+    if (which(this.shell, path ?? "") === null) {
+      throw new UserError(`Shell not found: ${this.shell} (config.yml shell, else $SHELL)`);
+    }
+    if (command) checkCommand(command, path);
     const id = `session-${this.#nextId}`;
     const name = spec.name
       ? this.#checkName(spec.name)
@@ -370,21 +376,5 @@ function checkCommand(command: string, path: string | undefined): void {
   if (SHELL_SYNTAX.test(command)) return;
   const program = command.split(/\s+/)[0] ?? "";
   if (SHELL_WORDS.has(program)) return;
-  if (program.includes("/")) {
-    if (!isExecutable(program)) throw new UserError(`Command not found: ${program}`);
-    return;
-  }
-  const dirs = (path ?? "").split(":").filter(Boolean);
-  if (!dirs.some((dir) => isExecutable(`${dir}/${program}`))) {
-    throw new UserError(`Command not found: ${program}`);
-  }
-}
-
-function isExecutable(path: string): boolean {
-  try {
-    const info = Deno.statSync(path);
-    return info.isFile && ((info.mode ?? 0o111) & 0o111) !== 0;
-  } catch {
-    return false;
-  }
+  if (which(program, path ?? "") === null) throw new UserError(`Command not found: ${program}`);
 }

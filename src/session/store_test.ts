@@ -2,10 +2,10 @@ import assert from "node:assert/strict";
 import { SessionStore } from "./store.ts";
 import { isAlive } from "./procinfo.ts";
 import { UserError } from "../errors.ts";
-import { testEnv, waitFor, waitForText } from "./test_util.ts";
+import { TEST_SHELL, testEnv, waitFor, waitForText } from "./test_util.ts";
 import { within } from "../util/async.ts";
 
-const SHELL = "/bin/bash";
+const SHELL = TEST_SHELL;
 const quietEnv = testEnv();
 
 function store(): SessionStore {
@@ -112,6 +112,22 @@ Deno.test("a bad cwd or a missing command is a clear error and the store keeps w
   await ok.exited;
   assert.equal(ok.exitCode, 3);
   assert.equal(ok.id, "session-1");
+});
+
+Deno.test("a shell that does not exist is refused naming its path, not left to execvp", async () => {
+  await using s = new SessionStore({
+    shell: "/nonexistent/zsh",
+    env: quietEnv,
+    cols: 80,
+    rows: 24,
+  });
+  assert.throws(
+    () => s.create(),
+    (e) =>
+      e instanceof UserError &&
+      e.message === "Shell not found: /nonexistent/zsh (config.yml shell, else $SHELL)",
+  );
+  assert.equal(s.list().length, 0);
 });
 
 Deno.test("names are unique and targets resolve by id or exact name", async () => {

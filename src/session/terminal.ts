@@ -1,5 +1,5 @@
 /**
- * One headless xterm per session (SPEC S2): visible screen, bounded
+ * One headless xterm per session (docs/architecture.md, Sessions): visible screen, bounded
  * scrollback, title, alternate-screen flag, cursor, query replies.
  *
  * Owns: the emulator and its OSC handlers. Must not import tui/ or app/.
@@ -9,6 +9,7 @@
  */
 
 import xterm from "@xterm/headless";
+import unicode11 from "@xterm/addon-unicode11";
 import { OSC7501_QUERY_REPLY } from "../model/agent.ts";
 import type { Cursor } from "../model/snapshot.ts";
 import type { Osc133Mark, TerminalEvent, TerminalListener } from "./terminal_events.ts";
@@ -27,6 +28,9 @@ const { Terminal } = xterm;
 export type XTerm = InstanceType<typeof Terminal>;
 
 export const DEFAULT_SCROLLBACK = 5000;
+
+/** The emulator's Unicode width version (the addon's; util/width_table.ts follows it). */
+export const UNICODE_VERSION = "11";
 
 /** Colours we report to OSC 10/11 queries (opencode waits 6 s without them). */
 const FG_REPLY = "rgb:d0d0/d0d0/d0d0";
@@ -77,6 +81,11 @@ export class HeadlessTerminal implements Disposable {
       allowProposedApi: true,
       windowOptions: { getWinSizeChars: true },
     });
+    // Emoji and other wide characters as modern terminals draw them (2 cells), not
+    // xterm's default Unicode 6 widths; the TUI and plugin views measure text with
+    // the same table (src/util/width.ts, generated from this addon).
+    this.xterm.loadAddon(new unicode11.Unicode11Addon());
+    this.xterm.unicode.activeVersion = UNICODE_VERSION;
     this.#queue = writeQueue(this.xterm);
     const rows = refreshRows(this.xterm);
     this.#tracksRows = rows !== null;

@@ -1,5 +1,5 @@
 /**
- * In-band facts a session's emulator reports (DESIGN §4). Bytes never
+ * In-band facts a session's emulator reports (docs/architecture.md, Data flow of one session). Bytes never
  * travel as events; only what the OSC handlers and xterm derive from them.
  */
 

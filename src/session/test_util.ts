@@ -1,19 +1,35 @@
 /** Helpers for tests that drive real sessions: wait on signals, never sleep blindly. */
 
 import type { Session } from "./session.ts";
+import { SessionStore } from "./store.ts";
 
 /**
- * An environment for test shells: no rc files (HOME is empty), a plain
- * prompt, no history. Keeps shells fast and screens predictable.
+ * The shell of every test session: bash with no user or system rc files
+ * (fixtures/shell/bash, named bash so sessions are named as with a real one), whatever the machine's own set-up.
+ */
+export const TEST_SHELL = new URL("../../fixtures/shell/bash", import.meta.url).pathname;
+
+/**
+ * An environment for test sessions: SHELL is TEST_SHELL, HOME is empty, a
+ * fixed prompt (`$ `), no history, no BASH_ENV/ENV. Keeps shells fast and
+ * screens predictable on any machine.
  */
 export function testEnv(extra: Record<string, string> = {}): Record<string, string> {
-  return {
+  const env: Record<string, string> = {
     ...Deno.env.toObject(),
+    SHELL: TEST_SHELL,
     HOME: "/nonexistent-lazyshell-test-home",
     PS1: "$ ",
     HISTFILE: "/dev/null",
     ...extra,
   };
+  for (const name of ["BASH_ENV", "ENV", "PROMPT_COMMAND"]) delete env[name];
+  return env;
+}
+
+/** A session store running the test shell in the test environment. */
+export function testStore(cols = 80, rows = 24): SessionStore {
+  return new SessionStore({ shell: TEST_SHELL, env: testEnv(), cols, rows });
 }
 
 /** Resolves when `predicate` holds after some output, or rejects after `ms`. */

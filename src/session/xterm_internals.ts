@@ -24,6 +24,17 @@ export function cursorHidden(term: XTerm): boolean {
   return service?.isCursorHidden === true;
 }
 
+/**
+ * The emulator's width of one code point (0, 1 or 2) under its active
+ * Unicode version: no public API (src/util/width_table.ts is generated
+ * from it and checked against it).
+ */
+export function unicodeWidth(term: XTerm): ((codepoint: number) => number) | null {
+  const service = core(term)?.unicodeService as { wcwidth?: (cp: number) => number } | undefined;
+  const wcwidth = service?.wcwidth;
+  return typeof wcwidth === "function" ? (cp) => wcwidth.call(service, cp) : null;
+}
+
 /** The mouse report encoding the child chose: no public API in headless. */
 export function mouseEncoding(term: XTerm): string {
   const service = core(term)?.coreMouseService as { activeEncoding?: string } | undefined;

@@ -1,5 +1,5 @@
 /**
- * The TUI loop (DESIGN §8): one reducer, effects as data, a coalesced
+ * The TUI loop (docs/tui.md): one reducer, effects as data, a coalesced
  * renderer. Anything that changes the state invalidates; at most one frame
  * per tick (~16 ms) is built and diffed, and nothing is written when
  * nothing changed. One animation clock (~100 ms) drives every spinner and
@@ -15,6 +15,7 @@ import { Frame } from "./frame.ts";
 import { diff } from "./diff.ts";
 import { KeyDecoder } from "./keys.ts";
 import { type Keymap, resolveKeymap } from "./keymap.ts";
+import { problemsMessage } from "./problems_message.ts";
 import { layout, type Rect, sessionSize } from "./layout.ts";
 import { anythingSpins } from "./view/marker.ts";
 import { repaintPane, view } from "./view/mod.ts";
@@ -119,11 +120,11 @@ export class TuiApp implements Disposable {
       quit: (code) => this.quit(code),
     };
     const config = options.runtime.config;
-    const { keymap, warnings } = resolveKeymap(config.keys);
-    this.keymap = keymap;
+    // Overrides it could not apply are among the set-up problems (state.problems).
+    this.keymap = resolveKeymap(config.keys).keymap;
     this.state = initialTuiState(options.cols, options.rows, this.#now(), config.reduce_motion);
-    const notes = [...options.runtime.loaded.warnings, ...warnings];
-    if (notes.length) this.state = { ...this.state, message: { text: notes[0]!, error: true } };
+    const problems = problemsMessage(options.runtime.state.problems);
+    if (problems) this.state = { ...this.state, message: { text: problems, error: true } };
   }
 
   /** Resolves with the exit code once the user quits (or quit() is called). */

@@ -1,5 +1,5 @@
 /**
- * An uncaught error in the TUI (a bug, STYLE.md 11): the terminal is given
+ * An uncaught error in the TUI (a bug: docs/architecture.md, Conventions): the terminal is given
  * back first, the error with its stack goes to `<data dir>/crash.log`, and
  * the user reads one line saying where.
  */

@@ -1,6 +1,6 @@
 /**
  * diff(prev, next) → the bytes that turn the host screen showing `prev`
- * into `next` (DESIGN §8, T1). Only changed cells are written; a size
+ * into `next` (docs/tui.md). Only changed cells are written; a size
  * change (or no previous frame) repaints everything; "" means nothing to
  * write. Pure.
  *

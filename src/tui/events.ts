@@ -1,6 +1,6 @@
 /**
  * What flows into the TUI reducer (events) and out of it (effects), as
- * discriminated unions with named fields (STYLE.md 3). PTY bytes never
+ * discriminated unions with named fields (docs/architecture.md, Conventions). PTY bytes never
  * travel here: only keys, derived facts and commands.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The frame model (DESIGN §8): rows of styled cells, what one screenful of
+ * The frame model (docs/tui.md): rows of styled cells, what one screenful of
  * the TUI looks like. Views draw into a Frame; diff() compares two frames.
  *
  * Pure: no runtime imports. Cells live in parallel typed arrays so that a
@@ -9,7 +9,7 @@
  * (width 0, empty text); overwriting either half blanks the other half.
  */
 
-import { charWidth, stringWidth, truncate } from "./width.ts";
+import { charWidth, stringWidth, truncate } from "../util/width.ts";
 
 export {
   BLINK,

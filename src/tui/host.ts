@@ -1,18 +1,15 @@
 /**
  * The host terminal: raw mode, alternate screen, hidden cursor, bracketed
  * paste and SGR mouse on the way in; all of it undone on the way out, in
- * every exit path (DESIGN §8, STYLE.md 4). The only writer to stdout: the
+ * every exit path (docs/tui.md; docs/architecture.md, Conventions). The only writer to stdout: the
  * frame writer and the notifier's OSC sink both go through `write`.
  */
 
-export const ENTER =
-  "\x1b[?1049h\x1b[H\x1b[2J\x1b[?25l\x1b[?2004h\x1b[?1000h\x1b[?1002h\x1b[?1006h" +
-  // Ask whether synchronized output (2026) is supported (DECRQM).
-  "\x1b[?2026$p";
-export const LEAVE =
-  "\x1b[?2026l\x1b[?1006l\x1b[?1002l\x1b[?1000l\x1b[?1003l\x1b[?2004l\x1b[0m\x1b[?25h\x1b[?1049l";
-
 import { quietStderr, restoreStderr } from "./stderr.ts";
+import { ENTER_SCREEN, LEAVE_SCREEN, QUERY_SYNC } from "./terminal_modes.ts";
+
+const ENTER = ENTER_SCREEN + QUERY_SYNC;
+const LEAVE = LEAVE_SCREEN;
 
 const encoder = new TextEncoder();
 

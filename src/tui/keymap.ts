@@ -1,10 +1,11 @@
 /**
- * The one keybinding table (STYLE.md 12, T2): action → default keys → help.
+ * The one keybinding table (docs/architecture.md, Conventions): action → default keys → help.
  * The help overlay, the hint bar and the README's Keys section are
  * generated from it; config `keys:` overrides keys by action name. Pure.
  */
 
-import { stringWidth } from "./width.ts";
+import { didYouMean } from "../util/nearest.ts";
+import { stringWidth } from "../util/width.ts";
 
 export type KeyScope = "navigation" | "terminal";
 
@@ -116,10 +117,16 @@ export interface Keymap {
   readonly terminal: ReadonlyMap<string, string>;
 }
 
+/** An override that was not applied, and why (`action`: the config key it is about). */
+export interface KeymapWarning {
+  readonly action: string;
+  /** One line, naming `keys.<action>`. */
+  readonly text: string;
+}
+
 export interface ResolvedKeymap {
   readonly keymap: Keymap;
-  /** One line each: overrides that were ignored and why. */
-  readonly warnings: readonly string[];
+  readonly warnings: readonly KeymapWarning[];
 }
 
 /** Applies config `keys:` overrides (action → key or keys) to the table. */
@@ -127,21 +134,31 @@ export function resolveKeymap(
   overrides: Readonly<Record<string, string | readonly string[]>> = {},
   table: readonly Binding[] = BINDINGS,
 ): ResolvedKeymap {
-  const warnings: string[] = [];
-  const known = new Set(table.map((b) => b.action));
+  const warnings: KeymapWarning[] = [];
+  const warn = (action: string, text: string) =>
+    warnings.push({ action, text: `keys.${action}: ${text}` });
+  const known = table.map((b) => b.action);
   for (const action of Object.keys(overrides)) {
-    if (!known.has(action)) warnings.push(`Unknown key action in config: ${action} (ignored)`);
+    if (!known.includes(action)) {
+      warn(action, `Unknown key action (ignored)${didYouMean(action, known)}`);
+    }
   }
   const bindings = table.map((b) => {
     const o = overrides[b.action];
     if (o === undefined) return b;
     const keys = (typeof o === "string" ? [o] : [...o]).map((k) => k.trim()).filter(Boolean);
     if (keys.length === 0) {
-      warnings.push(`No key given for action ${b.action} (default kept)`);
+      warn(b.action, `No key given (default ${b.keys.join(", ")} kept)`);
       return b;
     }
-    if (b.scope === "terminal" && keys.some((k) => RESERVED_TERMINAL_KEYS.has(k))) {
-      warnings.push(`Key for ${b.action} cannot be esc or ctrl+c: agents need them (default kept)`);
+    const reserved = keys.find((k) => RESERVED_TERMINAL_KEYS.has(k));
+    if (b.scope === "terminal" && reserved !== undefined) {
+      warn(
+        b.action,
+        `${reserved} cannot be a terminal-mode key: agents need esc and ctrl+c (default ${
+          b.keys.join(", ")
+        } kept)`,
+      );
       return b;
     }
     return { ...b, keys };
@@ -152,7 +169,9 @@ export function resolveKeymap(
     for (const key of b.keys) {
       const taken = map.get(key);
       if (taken !== undefined) {
-        warnings.push(`Key ${key} is bound to both ${taken} and ${b.action} (${taken} wins)`);
+        // About the binding the user wrote (the later one, when both are theirs).
+        const culprit = overrides[b.action] !== undefined ? b.action : taken;
+        warn(culprit, `Key ${key} is bound to both ${taken} and ${b.action} (${taken} wins)`);
       } else {
         map.set(key, b.action);
       }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { BINDINGS, hints, keysMarkdown, resolveKeymap, withKeysSection } from "./keymap.ts";
 
-Deno.test("the default keymap has the keys of SPEC T2", () => {
+Deno.test("the default keymap has the keys the README lists", () => {
   const { keymap, warnings } = resolveKeymap();
   assert.deepEqual(warnings, []);
   const nav = keymap.navigation;
@@ -39,21 +39,31 @@ Deno.test("config keys override by action name and warn about the rest", () => {
   assert.equal(keymap.navigation.get("n"), "new");
   assert.equal(keymap.terminal.get("ctrl+g"), "unfocus");
   assert.equal(keymap.terminal.get("ctrl+]"), undefined);
-  assert.deepEqual(warnings, ["Unknown key action in config: bogus (ignored)"]);
+  assert.deepEqual(warnings, [
+    { action: "bogus", text: "keys.bogus: Unknown key action (ignored)" },
+  ]);
+  assert.equal(
+    resolveKeymap({ kil: "z" }).warnings[0]?.text,
+    "keys.kil: Unknown key action (ignored): did you mean kill?",
+  );
 });
 
 Deno.test("the escape chord can never be esc or ctrl+c", () => {
   for (const key of ["esc", "ctrl+c"]) {
     const { keymap, warnings } = resolveKeymap({ unfocus: key });
     assert.equal(keymap.terminal.get("ctrl+]"), "unfocus");
-    assert.equal(warnings.length, 1);
+    assert.deepEqual(warnings.map((w) => w.action), ["unfocus"]);
   }
 });
 
 Deno.test("a key bound twice keeps the first action and says so", () => {
   const { keymap, warnings } = resolveKeymap({ kill: "n" });
   assert.equal(keymap.navigation.get("n"), "new");
-  assert.match(warnings[0]!, /Key n is bound to both new and kill/);
+  assert.deepEqual(warnings, [
+    { action: "kill", text: "keys.kill: Key n is bound to both new and kill (new wins)" },
+  ]);
+  // The user's own binding is named, whichever action keeps the key.
+  assert.equal(resolveKeymap({ down: "n" }).warnings[0]?.action, "down");
 });
 
 Deno.test("hints come from the table", () => {

@@ -10,7 +10,7 @@ import {
 
 const names = (events: InputEvent[]) => events.map((e) => e.type === "key" ? e.name : e.type);
 
-/** Every key name of SPEC P3 and T2, with the bytes a terminal sends for it. */
+/** Every key name of the plugin protocol (docs/plugin-protocol.md) and the keymap, with the bytes a terminal sends for it. */
 const TABLE: [string, string][] = [
   ["a", "a"],
   ["A", "A"],

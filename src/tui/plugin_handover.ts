@@ -1,5 +1,5 @@
 /**
- * Interactive `exec` for plugins (SPEC P3, P5): the TUI stops drawing and
+ * Interactive `exec` for plugins (docs/plugin-protocol.md): the TUI stops drawing and
  * leaves its alternate screen, the command runs in a PTY of its own whose
  * output goes straight to the terminal and which receives every byte the
  * user types (lazyshell's stdin reader is diverted, so no keystroke is
@@ -10,11 +10,11 @@
 import { messageOf } from "../errors.ts";
 import type { ExecOutcome, TerminalHandover } from "../plugin/exec.ts";
 import { spawnPty } from "../session/pty.ts";
+import { ENTER_SCREEN, LEAVE_SCREEN } from "./terminal_modes.ts";
 
-/** Off: mouse, bracketed paste, attributes; cursor shown; alternate screen left. */
-const LEAVE_FOR_CHILD = "\x1b[?1006l\x1b[?1002l\x1b[?1000l\x1b[?2004l\x1b[0m\x1b[?25h\x1b[?1049l";
-const BACK_FROM_CHILD =
-  "\x1b[?1049h\x1b[H\x1b[2J\x1b[?25l\x1b[?2004h\x1b[?1000h\x1b[?1002h\x1b[?1006h";
+/** The terminal as the child expects it, and the TUI's modes back after it. */
+const LEAVE_FOR_CHILD = LEAVE_SCREEN;
+const BACK_FROM_CHILD = ENTER_SCREEN;
 
 export interface HandoverHost {
   /** Writes to the terminal even while the TUI is paused. */

@@ -1,5 +1,5 @@
 /**
- * Plugin tabs wired to the runtime (SPEC P1–P7, DESIGN §7): discovers the
+ * Plugin tabs wired to the runtime (docs/plugin-protocol.md): discovers the
  * plugins, feeds them sessions, turn stats, the selected session's
  * environment, watchers and agents from the Runtime, performs their host
  * requests (arm/disarm a watcher, select a session), and presents each as
@@ -7,6 +7,7 @@
  * instance and disposes it on quit.
  */
 
+import { pluginTheme } from "./view/theme.ts";
 import type { KeyEvent } from "./keys.ts";
 import type { StyledLine } from "./frame.ts";
 import type { Tab, TabCommand, TabMouse } from "./tab.ts";
@@ -140,6 +141,7 @@ export async function startPluginTabs(
   });
   const tabsById = new Map<string, PluginTab>();
   const plugins = new PluginTabs({
+    theme: pluginTheme(),
     env: runtime.env,
     sections: runtime.loaded.sections,
     width: options.width,
@@ -239,7 +241,7 @@ export class PluginTab implements Tab {
     const state = this.host.state;
     const lines: StyledLine[] = [
       [{ text: `${this.id}: ${state.error ?? "stopped"}`, style: { fg: 1, attrs: 1 } }],
-      [{ text: ":reload restarts it", style: { attrs: 2 } }],
+      [{ text: `:${this.id} reload restarts it`, style: { attrs: 2 } }],
     ];
     const tail = this.host.stderrTail.replace(/\s+$/, "");
     if (tail !== "") {

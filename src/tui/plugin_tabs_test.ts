@@ -15,6 +15,7 @@ import type { StyledLine } from "./frame.ts";
 import { VIEW_ATTRS, VIEW_RGB_FLAG, type ViewSpan } from "../plugin/view.ts";
 import { Runtime } from "../runtime/runtime.ts";
 import { startPluginTabs } from "./plugin_tabs.ts";
+import { TEST_SHELL } from "../session/test_util.ts";
 
 Deno.test("the plugin view encoding is the TUI frame's", () => {
   assert.equal(VIEW_RGB_FLAG, RGB_FLAG);
@@ -63,7 +64,7 @@ Deno.test("plugin tabs run against the runtime: frames, errors, requests, env", 
     XDG_CONFIG_HOME: `${root}/config`,
     XDG_DATA_HOME: `${root}/data`,
     XDG_RUNTIME_DIR: root,
-    SHELL: "/bin/sh",
+    SHELL: TEST_SHELL,
   };
   await using runtime = new Runtime({
     env,
@@ -92,6 +93,10 @@ Deno.test("plugin tabs run against the runtime: frames, errors, requests, env", 
   // The first frame echoes init, but later messages may already have replaced it.
   const init = Deno.readTextFileSync(`${root}/data/lazyshell/plugins/good/init.json`);
   assert.match(init, /"config":\{"answer":42\}/, "the config section arrives");
+  const theme = JSON.parse(init).theme;
+  assert.equal(theme.id, "terminal");
+  assert.equal(theme.colors["ui.accent"], "ansi:6", "the TUI's own colours, as palette indices");
+  assert.equal(theme.colors["state.blocked"], "ansi:1");
   assert.deepEqual(good.commands.map((c) => c.name), ["ping", "reload"]);
   good.key({ type: "key", name: "x", text: "x", raw: "x" });
   await until(() => good.host.state.frame?.view === "key x", "key x");
@@ -115,6 +120,7 @@ Deno.test("plugin tabs run against the runtime: frames, errors, requests, env", 
   const text = crash.render(60, 10).map((l) => l.map((s) => s.text).join("")).join("\n");
   assert.match(text, /crash: Exited with code 3/);
   assert.match(text, /panic: something broke/);
+  assert.match(text, /:crash reload restarts it/, "the command the palette knows");
   assert.equal(crash.title, "Crash ✗");
 
   const session = runtime.createSession({ name: "api" });

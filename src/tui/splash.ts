@@ -12,6 +12,7 @@ import { diff } from "./diff.ts";
 import { resolveKeymap } from "./keymap.ts";
 import { view } from "./view/mod.ts";
 import { quietStderr, restoreStderr } from "./stderr.ts";
+import { ENTER_SCREEN, LEAVE_SCREEN } from "./terminal_modes.ts";
 
 export const STARTING = "starting…";
 let shown = false;
@@ -28,7 +29,7 @@ export function showSplash(): void {
     Deno.stdin.setRaw(true);
     quietStderr(dataDir(Deno.env.toObject()));
     shown = true;
-    write("\x1b[?1049h\x1b[?25l" + diff(null, frame));
+    write(ENTER_SCREEN + diff(null, frame));
   } catch { /* no splash, no harm */ }
 }
 
@@ -42,7 +43,7 @@ export function leaveSplash(): void {
   if (!shown) return;
   shown = false;
   try {
-    write("\x1b[0m\x1b[?25h\x1b[?1049l");
+    write(LEAVE_SCREEN);
     Deno.stdin.setRaw(false);
   } catch { /* terminal gone */ }
   restoreStderr();

@@ -1,6 +1,6 @@
 /**
  * update(state, event, keymap) → {state, effects}: the TUI's one reducer
- * (STYLE.md 3, Bubble Tea's model). Pure: no I/O, no clock (time arrives
+ * (docs/architecture.md, Conventions; Bubble Tea's model). Pure: no I/O, no clock (time arrives
  * in `tick` events); effects are data the runner executes.
  *
  * Invariants: `selected` is null only when there are no sessions; the

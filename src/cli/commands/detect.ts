@@ -1,6 +1,6 @@
 /**
  * `lazyshell detect FILE [--cols 120] [--rows 32] [--agent NAME]
- * [--at OFFSET]... [--json]` (SPEC I4): replays a raw capture through the
+ * [--at OFFSET]... [--json]` (docs/manifests.md): replays a raw capture through the
  * emulator (answering nothing; OSC 7501 records in the bytes count as
  * declared evidence) and prints agent, state, kind, source and rule — for
  * the end of the file, or one result per `--at` offset. FILE may also be a

@@ -1,14 +1,15 @@
 /**
- * `lazyshell doctor` (SPEC P8): checks the whole install and prints one
+ * `lazyshell doctor` (README: Plugin tabs and doctor): checks the whole install and prints one
  * line per finding; every problem line says how to fix it. Exit 1 when
  * anything is wrong, 0 otherwise.
  *
- * Checks: config.yml parses (file:line), agent manifests parse, the
- * runtime directory and a socket can be created, every plugin (id rules,
- * handshake, its own doctor), agent CLIs on PATH with versions, Claude
- * Code hooks installed and not disabled by managed settings, configured
- * hooks that still run (hook_paths.ts), and whether notifications can reach
- * the terminal (tmux passthrough). `--self-test` checks the program instead
+ * Checks: the set-up problems the TUI and the server report too (config.yml,
+ * keys, shell, agent manifests, plugin files: src/server/problems.ts), the
+ * runtime directory and a socket can be created, every plugin (handshake,
+ * its own doctor), agent CLIs on PATH with versions, Claude Code hooks
+ * installed and not disabled by managed settings, configured hooks that
+ * still run (hook_paths.ts), and whether notifications can reach the
+ * terminal (tmux passthrough). `--self-test` checks the program instead
  * (../self_check.ts).
  */
 
@@ -17,11 +18,12 @@ import { loadCatalog } from "../../runtime/catalog.ts";
 import { loadConfig } from "../../config/load.ts";
 import { type Env, userManifestDir } from "../../config/paths.ts";
 import type { LoadedConfig } from "../../config/config.ts";
-import { messageOf } from "../../errors.ts";
+import { ConfigError, messageOf } from "../../errors.ts";
 import { createInstanceDir, listenPrivate, removeInstanceDir } from "../../ipc/runtime_dir.ts";
 import { detectAgents } from "../../plugin/agents.ts";
 import { discoverPlugins } from "../../plugin/discovery.ts";
 import { checkPlugin, type Finding } from "../../plugin/doctor.ts";
+import { setupProblems } from "../../server/problems.ts";
 import { groupSpawner } from "../../plugin/procgroup.ts";
 import { hookPathFindings } from "../../plugin/hook_paths.ts";
 import { opencodePlugin } from "../../ipc/opencode_plugin.ts";
@@ -67,20 +69,26 @@ export async function doctor(env: Env, options: DoctorOptions = {}): Promise<num
     }
   };
 
-  const { loaded, findings: configFindings } = checkConfig(env);
-  report(configFindings);
+  const config = readConfig(env);
+  const loaded = config instanceof ConfigError ? null : config;
+  if (loaded) report([{ ok: true, text: "config.yml parses" }]);
   const catalog = await loadCatalog({ env });
-  report(catalog.errors.map((e) => ({ ok: false, text: `${e.message}: fix or remove that file` })));
+  const discovered = discoverPlugins({
+    env,
+    ...(options.commands ? { commands: options.commands } : {}),
+  });
+  // The same list the TUI and serve show (src/cli/problems.ts).
+  report(
+    setupProblems({ env, config, catalog, plugins: discovered }).map((text) => ({
+      ok: false,
+      text,
+    })),
+  );
   if (catalog.errors.length === 0) {
     report([{ ok: true, text: `${catalog.manifests.length} agent manifests parse` }]);
   }
   report(await checkSockets(env));
 
-  const discovered = discoverPlugins({
-    env,
-    ...(options.commands ? { commands: options.commands } : {}),
-  });
-  report(discovered.problems.map((p) => ({ ok: false, text: p })));
   if (options.plugins !== false) {
     const spawn = await groupSpawner();
     const sections = loaded?.sections ?? {};
@@ -126,18 +134,12 @@ export async function doctor(env: Env, options: DoctorOptions = {}): Promise<num
   return problems === 0 ? 0 : 1;
 }
 
-function checkConfig(env: Env): { loaded: LoadedConfig | null; findings: Finding[] } {
+function readConfig(env: Env): LoadedConfig | ConfigError {
   try {
-    const loaded = loadConfig(env);
-    return {
-      loaded,
-      findings: [
-        { ok: true, text: "config.yml parses" },
-        ...loaded.warnings.map((w) => ({ ok: true, text: `warning: ${w}` })),
-      ],
-    };
+    return loadConfig(env);
   } catch (error) {
-    return { loaded: null, findings: [{ ok: false, text: `${messageOf(error)}: fix config.yml` }] };
+    if (error instanceof ConfigError) return error;
+    return new ConfigError("config.yml", null, messageOf(error));
   }
 }
 

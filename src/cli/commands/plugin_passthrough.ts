@@ -1,5 +1,5 @@
 /**
- * `lazyshell <plugin-id> <args...>` (SPEC P1, P2): runs the plugin's
+ * `lazyshell <plugin-id> <args...>` (docs/plugin-protocol.md): runs the plugin's
  * executable with the arguments, stdin/stdout/stderr passed through and its
  * exit code returned (128 + n when a signal ended it). It runs in the
  * terminal's foreground group, so Ctrl+C reaches it directly; lazyshell
@@ -54,7 +54,7 @@ export async function runPluginCommand(
   }
 }
 
-/** Lists the user's plugin commands at the end of `lazyshell --help` (SPEC I1). */
+/** Lists the user's plugin commands at the end of `lazyshell --help`. */
 export function registerPluginHelp(program: {
   addHelpText(position: "after", text: () => string): unknown;
 }): void {

@@ -7,7 +7,7 @@ import type { TuiState } from "../../model/tui.ts";
 import type { Frame, Span } from "../frame.ts";
 import { bindingOf, hints, type Keymap } from "../keymap.ts";
 import type { Rect } from "../layout.ts";
-import { stringWidth, truncate } from "../width.ts";
+import { stringWidth, truncate } from "../../util/width.ts";
 import { blockedCount } from "./sidebar.ts";
 import { theme } from "./theme.ts";
 

@@ -1,5 +1,5 @@
 /**
- * The state marker of one session (SPEC A1): `·` idle, `…` working (a
+ * The state marker of one session (README: Using the TUI): `·` idle, `…` working (a
  * spinner unless reduce_motion), `‼` blocked, `✓` done (kept until the
  * user views the session), `✗` error, `●` output in a plain session since
  * the user last looked, a dim "no status" mark for an agent without rules.
@@ -51,15 +51,6 @@ export function markerOf(
     return { text: ACTIVITY_MARKER, style: theme.activity, label: "output" };
   }
   return { text: " ", style: theme.text, label: "" };
-}
-
-/** `45s`, `1m32s`, `2h05m` (A2). */
-export function formatDuration(ms: number): string {
-  const s = Math.max(0, Math.floor(ms / 1000));
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m${String(s % 60).padStart(2, "0")}s`;
-  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, "0")}m`;
 }
 
 /** True when some marker moves: the animation clock must run (T3). */

@@ -9,7 +9,7 @@ import type { TuiState } from "../../model/tui.ts";
 import type { SessionView } from "../../model/session.ts";
 import type { Frame } from "../frame.ts";
 import type { Rect } from "../layout.ts";
-import { stringWidth } from "../width.ts";
+import { stringWidth } from "../../util/width.ts";
 import { theme } from "./theme.ts";
 
 /** Copies rows `firstRow`..`endRow` (exclusive) of `src` into `dst` at the rectangle's origin, clipped to it. */

@@ -8,8 +8,9 @@ import type { TuiState } from "../../model/tui.ts";
 import type { SessionView } from "../../model/session.ts";
 import { BOLD, clipLine, type Frame, type Span, type StyledLine } from "../frame.ts";
 import type { Rect } from "../layout.ts";
-import { stringWidth, truncate } from "../width.ts";
-import { formatDuration, markerOf } from "./marker.ts";
+import { stringWidth, truncate } from "../../util/width.ts";
+import { markerOf } from "./marker.ts";
+import { formatDuration } from "../../util/duration.ts";
 import { SELECTED_BG, theme } from "./theme.ts";
 
 type Entry =

@@ -36,3 +36,35 @@ export const theme = {
   boxFill: {} as Style,
   paletteSelected: { attrs: INVERSE } as Style,
 } as const;
+
+/**
+ * The theme a plugin gets in `init.theme` (docs/plugin-protocol.md): the
+ * roles of this TUI as palette indices (`ansi:<n>`, drawn with
+ * `ESC[38;5;<n>m`). lazyshell draws with palette indices only, so its
+ * colours are whatever the user's terminal theme makes of them; a plugin
+ * using the same indices matches it under any theme. (RGB values are not
+ * known: the host terminal's palette is never queried.)
+ */
+export function pluginTheme(): { id: string; colors: Record<string, string> } {
+  const ansi = (style: Style) => style.fg === undefined ? null : `ansi:${style.fg}`;
+  const roles: Record<string, Style> = {
+    "ui.accent": theme.title,
+    "ui.key": theme.key,
+    "ui.hint": theme.hint,
+    "ui.separator": theme.separator,
+    "ui.group": theme.group,
+    "ui.message": theme.message,
+    "ui.error": theme.messageError,
+    "state.blocked": theme.blocked,
+    "state.working": theme.working,
+    "state.done": theme.done,
+    "state.error": theme.error,
+    "state.activity": theme.activity,
+  };
+  const colors: Record<string, string> = { "ui.selected_bg": `ansi:${SELECTED_BG}` };
+  for (const [role, style] of Object.entries(roles)) {
+    const c = ansi(style);
+    if (c !== null) colors[role] = c;
+  }
+  return { id: "terminal", colors };
+}

@@ -33,8 +33,8 @@ export default {
     const errors = new Map<string, number>();
     let firstRefusal: number | undefined;
     for await (const item of readLines(conn, CONTROL_LINE_LIMIT)) {
-      if (item.type !== "line" || !item.line.trim()) continue;
-      const reply = JSON.parse(item.line) as { ok: boolean; error?: string };
+      if (item.type !== "line" || !item.text.trim()) continue;
+      const reply = JSON.parse(item.text) as { ok: boolean; error?: string };
       if (reply.ok) accepted++;
       else {
         firstRefusal ??= performance.now() - start;

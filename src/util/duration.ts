@@ -1,8 +1,6 @@
-/** Durations as the session list and the stats tab show them. */
-
-/** `⏱ 1m32s` style: `45s`, `1m32s`, `2h05m`. */
+/** A duration as the session list shows it (A2): `45s`, `1m32s`, `2h05m`. Pure. */
 export function formatDuration(ms: number): string {
-  const s = Math.floor(Math.max(0, ms) / 1000);
+  const s = Math.max(0, Math.floor(ms / 1000));
   if (s < 60) return `${s}s`;
   const m = Math.floor(s / 60);
   if (m < 60) return `${m}m${String(s % 60).padStart(2, "0")}s`;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { formatDuration } from "./turns.ts";
+import { formatDuration } from "./duration.ts";
 
 Deno.test("formatDuration() as in the session list", () => {
   assert.equal(formatDuration(0), "0s");

@@ -1,0 +1,82 @@
+/**
+ * Which agent states are news (docs/notifications.md "When it is sent"),
+ * pure: one notification per blocked episode and one per done turn, no more,
+ * no fewer — whoever typed.
+ *
+ * - A **blocked episode** opens when a session enters `blocked` while none
+ *   is open. It closes once the session was answered: input arrived (a
+ *   person's keys or `ctl send`) and after it the state changed — to any
+ *   other state, or to another prompt (a different kind or msg). A prompt
+ *   that redraws or flaps with no input in between stays one episode, even
+ *   when its evidence changes (Claude's PermissionRequest hook, then its
+ *   Notification hook 6 s later with another text; a screen rule reading
+ *   the half-drawn prompt as another kind, as fixtures/captures/qwen-ask).
+ * - A **done turn** opens when a session enters `done` while none is open,
+ *   and closes once input arrived and after it the session entered
+ *   `working`. A done that flaps with the screen stays one.
+ *
+ * Time plays no part: a new request a second after the last one is news, a
+ * flap an hour later is not. Imports nothing but model types.
+ */
+
+import type { AgentStatus } from "../model/agent.ts";
+
+/** An open episode: whether input arrived, and whether the state moved after it. */
+interface Open {
+  input: boolean;
+  moved: boolean;
+}
+
+interface SessionEpisodes {
+  last: AgentStatus | null;
+  blocked: Open | null;
+  done: Open | null;
+}
+
+const closed = (e: Open | null) => e === null || e.moved;
+
+function same(a: AgentStatus | null, b: AgentStatus): boolean {
+  return a !== null && a.state === b.state && a.kind === b.kind && a.msg === b.msg;
+}
+
+export class Episodes {
+  #sessions = new Map<string, SessionEpisodes>();
+
+  #of(id: string): SessionEpisodes {
+    let s = this.#sessions.get(id);
+    if (!s) this.#sessions.set(id, s = { last: null, blocked: null, done: null });
+    return s;
+  }
+
+  /**
+   * One arbiter transition (or an update within a state). Returns the
+   * reason to notify when it opens a new episode, else null.
+   */
+  transition(id: string, status: AgentStatus): "blocked" | "done" | null {
+    const s = this.#of(id);
+    const changed = !same(s.last, status);
+    s.last = status;
+    if (s.blocked?.input && changed) s.blocked.moved = true;
+    if (s.done?.input && status.state === "working") s.done.moved = true;
+    if (status.state === "blocked" && closed(s.blocked)) {
+      s.blocked = { input: false, moved: false };
+      return "blocked";
+    }
+    if (status.state === "done" && closed(s.done)) {
+      s.done = { input: false, moved: false };
+      return "done";
+    }
+    return null;
+  }
+
+  /** Something was written to the session: a person's keys or `ctl send`. */
+  input(id: string): void {
+    const s = this.#of(id);
+    if (s.blocked) s.blocked.input = true;
+    if (s.done) s.done.input = true;
+  }
+
+  forget(id: string): void {
+    this.#sessions.delete(id);
+  }
+}
