@@ -244,7 +244,9 @@ export class Runtime implements AsyncDisposable {
         if (ev.type === "output") {
           this.#output(id);
           const at = Date.now();
-          if (at - (this.#resizedAt.get(id) ?? -Infinity) > RESIZE_REDRAW_MS) {
+          // A first output always counts: the session has printed something (its prompt).
+          const first = (this.view(id)?.outputAt ?? 0) === 0;
+          if (first || at - (this.#resizedAt.get(id) ?? -Infinity) > RESIZE_REDRAW_MS) {
             this.#dispatch({ type: "output", id, at });
           }
         } else if (ev.type === "resize") {

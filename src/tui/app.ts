@@ -19,6 +19,7 @@ import { problemsMessage } from "./problems_message.ts";
 import { layout, type Rect, sessionSize } from "./layout.ts";
 import { anythingSpins } from "./view/marker.ts";
 import { repaintPane, view } from "./view/mod.ts";
+import { anythingStarting } from "./view/pane.ts";
 import type { Tab } from "./tab.ts";
 import { initialTuiState, type TuiState } from "../model/tui.ts";
 import { LOCAL_CLIENT, type Runtime } from "../runtime/runtime.ts";
@@ -358,7 +359,11 @@ export class TuiApp implements Disposable {
 
   #syncClock(): void {
     const s = this.state;
-    const want = anythingSpins(s) ? (s.reduceMotion ? 1000 : SPIN_MS) : 0;
+    const want = anythingSpins(s)
+      ? (s.reduceMotion ? 1000 : SPIN_MS)
+      : anythingStarting(s)
+      ? 1000
+      : 0;
     if (want === this.#clockMs || this.#disposed) return;
     this.#clock?.[Symbol.dispose]();
     this.#clock = undefined;

@@ -12,6 +12,24 @@ import type { Rect } from "../layout.ts";
 import { stringWidth } from "../../util/width.ts";
 import { theme } from "./theme.ts";
 
+/** A session that printed nothing this long after it started gets a word in its pane. */
+export const SLOW_START_MS = 3000;
+
+/** The program a session runs, by name (`bash` for `/bin/bash -l`). */
+function programOf(row: SessionView): string {
+  return row.command.split(/\s+/)[0]!.split("/").at(-1) || row.command;
+}
+
+/** A shell that has printed nothing yet (not even its prompt): its rc files may hang. */
+function startingShell(row: SessionView): boolean {
+  return row.status === "running" && row.outputAt === 0 && /^[a-z]*sh$/.test(programOf(row));
+}
+
+/** Shells that have printed nothing yet: the clock ticks for their start-up hint. */
+export function anythingStarting(state: Pick<TuiState, "sessions">): boolean {
+  return state.sessions.some(startingShell);
+}
+
 /** Copies rows `firstRow`..`endRow` (exclusive) of `src` into `dst` at the rectangle's origin, clipped to it. */
 export function blit(dst: Frame, r: Rect, src: Frame, firstRow = 0, endRow = src.rows): void {
   const h = Math.min(r.height, src.rows, dst.rows - r.y, endRow);
@@ -62,6 +80,15 @@ export function drawPane(
     const label = ` ↑ ${state.scroll[row.id]} lines · pgdown `;
     const x = r.x + Math.max(0, r.width - stringWidth(label));
     frame.text(x, r.y, label, theme.tabActive, r.x + r.width);
+  }
+  const quiet = state.now - row.createdAt;
+  if (startingShell(row) && quiet >= SLOW_START_MS) {
+    // A shell whose rc files hang shows nothing at all: say so rather than stay blank.
+    const text = `waiting for ${programOf(row)} to start — slow rc files? (${
+      Math.floor(quiet / 1000)
+    } s, nothing printed)`;
+    const x = r.x + Math.max(0, Math.floor((r.width - stringWidth(text)) / 2));
+    frame.text(x, r.y + Math.floor(r.height / 2), text, theme.dim, r.x + r.width);
   }
   if (row.status === "exited") {
     const how = row.signal ? `signal ${row.signal}` : `exit ${row.exitCode ?? "?"}`;

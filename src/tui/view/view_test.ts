@@ -201,3 +201,17 @@ Deno.test("the palette ends a description it cuts with …", () => {
   const text = view(s, { keymap, screen: null, tabLines: null }).toText();
   assert.match(text, /…│/);
 });
+
+Deno.test("a shell that printed nothing for seconds says so in its pane", () => {
+  const shell = row("session-1", { name: "bash", command: "/bin/bash", createdAt: 1000 });
+  const s: TuiState = { ...busyState(120, 32), sessions: [shell], selected: "session-1" };
+  const blank = new Frame(89, 30);
+  const at = (now: number) => view({ ...s, now }, { keymap, screen: blank, tabLines: null });
+  assert.doesNotMatch(at(2000).toText(), /slow rc files/, "not at once");
+  assert.match(at(5000).toText(), /waiting for bash to start — slow rc files\? \(4 s/);
+  const printed = { ...s, sessions: [{ ...shell, outputAt: 1500 }], now: 9000 };
+  assert.doesNotMatch(
+    view(printed, { keymap, screen: blank, tabLines: null }).toText(),
+    /slow rc files/,
+  );
+});
