@@ -9,6 +9,7 @@ import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { loadCatalog } from "../src/runtime/catalog.ts";
 import { replay } from "../src/replay/replay.ts";
 import { type Expectation, expectations, listCaptures } from "../src/replay/fixtures.ts";
+import type { Prompt } from "../src/detect/prompt.ts";
 
 const ROOT = new URL("../fixtures/captures/", import.meta.url);
 const catalog = await loadCatalog({ userDir: null });
@@ -46,6 +47,48 @@ for (const capture of captures) {
         kind: w.kind,
       }));
       assertEquals(got, expected);
+    });
+  }
+}
+
+/**
+ * What every blocked label asks (issue 15): question, subject, options with
+ * their keys, cancel, approve/deny — exactly the truth's `prompt`. With the
+ * screen rules alone the subject may differ (an OSC 7501 msg is the subject
+ * in the full pipeline); everything else must not.
+ */
+const blockedCaptures = captures.filter((c) =>
+  expectations(c.truth).some((e) => e.state === "blocked")
+);
+
+Deno.test("fixtures: every blocked label has its prompt in the truth", () => {
+  const missing = blockedCaptures.flatMap((c) =>
+    expectations(c.truth).filter((e) => e.state === "blocked" && e.prompt === undefined)
+      .map((e) => `${c.name} @${e.offset}`)
+  );
+  assertEquals(missing, []);
+  assertEquals(blockedCaptures.length >= 13, true, `only ${blockedCaptures.length} captures`);
+});
+
+for (const capture of blockedCaptures) {
+  for (const declared of [true, false]) {
+    const variant = declared ? "full pipeline" : "screen rules alone";
+    Deno.test(`fixtures: ${capture.name} prompts read as the truth says (${variant})`, async () => {
+      const wanted = expectations(capture.truth).filter((e) => e.state === "blocked");
+      const results = await replay(capture.bytes, wanted.map((w) => w.offset), {
+        cols: capture.meta.cols,
+        rows: capture.meta.rows,
+        catalog,
+        agent: capture.meta.agent,
+        declared,
+        ...(capture.chunks ? { chunks: capture.chunks } : {}),
+      });
+      const bare = (p: Prompt | null | undefined) =>
+        p && !declared ? { ...p, subject: undefined } : p ?? null;
+      assertEquals(
+        results.map((r, i) => ({ label: wanted[i]!.label, prompt: bare(r.prompt) })),
+        wanted.map((w) => ({ label: w.label, prompt: bare(w.prompt) })),
+      );
     });
   }
 }
@@ -102,4 +145,42 @@ for (const capture of captures.filter((c) => c.chunks !== null)) {
       assertEquals(wrong, []);
     });
   }
+}
+
+/**
+ * Never a wrong reading: at every point a live hub would classify, a prompt
+ * read at all is the one of the blocked label in effect (or of the next one,
+ * drawn a few ms after OSC 7501 declared it) — never half a menu. Keys are
+ * compared until the user presses one (arrows move the selection).
+ */
+for (const capture of blockedCaptures.filter((c) => c.chunks !== null)) {
+  Deno.test(`fixtures: ${capture.name} never reads a wrong prompt`, async () => {
+    const labels = capture.truth.timeline;
+    const wrong: string[] = [];
+    await replay(capture.bytes, [capture.bytes.length], {
+      cols: capture.meta.cols,
+      rows: capture.meta.rows,
+      catalog,
+      agent: capture.meta.agent,
+      declared: true,
+      chunks: capture.chunks!,
+      onPoint: (p) => {
+        if (p.prompt === null) return;
+        const i = labels.findLastIndex((l) => l.byte_offset_in_raw < p.offset);
+        const near = [labels[i], labels[i + 1], labels[i - 1]].filter((l) => l?.prompt);
+        const label = labels[i]!;
+        const typed = capture.keys.some((k) => k >= label.byte_offset_in_raw && k < p.offset);
+        const bare = (x: Prompt) =>
+          JSON.stringify({
+            ...x,
+            subject: null,
+            options: x.options.map((o) => ({ label: o.label, keys: typed ? [] : o.keys })),
+          });
+        if (!near.some((l) => bare(l!.prompt!) === bare(p.prompt!))) {
+          wrong.push(`@${p.offset}: ${JSON.stringify(p.prompt)}`);
+        }
+      },
+    });
+    assertEquals(wrong, []);
+  });
 }

@@ -10,6 +10,14 @@ import { ManifestError } from "../errors.ts";
 import { AGENT_STATES, BLOCKED_KINDS } from "../model/agent.ts";
 import type { AgentStateName, BlockedKind } from "../model/agent.ts";
 import { compileRegex, type LinearRegex, RegexError, unionOf } from "./regex.ts";
+import type { PromptReader } from "./prompt.ts";
+import {
+  compileInput,
+  compilePrompts,
+  type InputReader,
+  inputSchema,
+  promptSchema,
+} from "./prompt_manifest.ts";
 
 /** Where a rule looks. */
 export type Region =
@@ -49,6 +57,10 @@ export interface Manifest {
   /** What a screen `working` → `idle` change means when no rule says `done`. */
   readonly turnEnd: "idle" | "done";
   readonly rules: readonly CompiledRule[];
+  /** How to read what a blocked screen asks (prompt.ts), in order. */
+  readonly prompts: readonly PromptReader[];
+  /** Where the input box is (ctl send receipts), or null. */
+  readonly input: InputReader | null;
   /** Where it came from (file path or `builtin:<name>`). */
   readonly source: string;
 }
@@ -85,6 +97,8 @@ const manifestSchema = z.object({
   }).strict().default({ processes: [], scripts: [], packages: [], title: [], screen: [] }),
   turn_end: z.enum(["idle", "done"]).default("idle"),
   rules: z.array(ruleSchema).default([]),
+  prompts: z.array(promptSchema).default([]),
+  input: inputSchema.optional(),
 }).strict();
 
 type Path = readonly (string | number)[];
@@ -135,6 +149,21 @@ export function parseManifest(text: string, file: string, expectedId?: string): 
         return fail(lineOf([...path, i]), `Invalid regex ${JSON.stringify(p)}: ${error.message}`);
       }
     });
+  // The prompt and input readers (prompt.ts) need capture groups and their places: V8.
+  const regex = (p: string, path: Path, flags = "mu"): RegExp => {
+    try {
+      return new RegExp(p, flags);
+    } catch (error) {
+      const reason = (error instanceof Error ? error.message : String(error))
+        .replace(/^Invalid regular expression: (?:\/.*\/[a-z]*: )?/s, "").replace(/\.$/, "");
+      return fail(lineOf(path), `Invalid regex ${JSON.stringify(p)}: ${reason}`);
+    }
+  };
+  const ctx = {
+    regex,
+    fail: (path: Path, reason: string): never =>
+      fail(lineOf(path) ?? lineOf(path.slice(0, -1)) ?? lineOf(path.slice(0, -2)), reason),
+  };
   const seen = new Set<string>();
   const rules = m.rules.map((r, i): CompiledRule => {
     const at = (key: string) => lineOf(["rules", i, key]) ?? lineOf(["rules", i]);
@@ -176,6 +205,8 @@ export function parseManifest(text: string, file: string, expectedId?: string): 
     },
     turnEnd: m.turn_end,
     rules,
+    prompts: compilePrompts(m.prompts, ctx),
+    input: compileInput(m.input, ctx),
     source: file,
   };
 }

@@ -1,0 +1,312 @@
+/**
+ * Prompt reading (docs/manifests.md "Prompts"): what a blocked agent asks
+ * and how to answer it, read from the screen by a manifest's `prompts`
+ * readers — the question, the subject (the command, the file), the options
+ * in screen order with the keys that choose each, and the cancel key. Pure;
+ * data-driven (no agent names here). A reading that is not complete (no
+ * option, an option with no known key, numbers that do not run 1..n) is
+ * null: nothing may be typed on an uncertain reading.
+ */
+
+import type { AgentStatus } from "../model/agent.ts";
+import type { ScreenView } from "../model/snapshot.ts";
+import type { Region } from "./manifest.ts";
+
+export interface PromptOption {
+  /** As on screen, without its number, selection marker or key hint. */
+  readonly label: string;
+  /** Key names to press in order (see KEY_NAMES): `["1"]`, `["y"]`, `["Down", "Enter"]`. */
+  readonly keys: readonly string[];
+}
+
+export interface Prompt {
+  readonly question: string;
+  /** What it is about (the command, the file), or the agent's declared message; null if neither. */
+  readonly subject: string | null;
+  readonly options: readonly PromptOption[];
+  /** Keys that cancel (dismiss) the prompt when the screen offers it, else null. */
+  readonly cancel: readonly string[] | null;
+  /** Option number (1-based) that approves / denies, when the reader names one. */
+  readonly approve: number | null;
+  readonly deny: number | null;
+}
+
+/** Key names a prompt may use besides single printable characters. */
+export const KEY_NAMES = ["Enter", "Esc", "Tab", "Up", "Down", "Left", "Right"] as const;
+
+/** A screen view that can also say how characters are highlighted (session/styled_view.ts). */
+export interface StyledView extends ScreenView {
+  /**
+   * One style key per UTF-16 unit of `line(y)`: equal keys, equal
+   * background (an inverse cell counts by its foreground).
+   */
+  styles?(y: number): readonly number[];
+}
+
+export interface PromptReader {
+  readonly id: string;
+  readonly region: Exclude<Region, { type: "title" }>;
+  readonly any: readonly RegExp[];
+  readonly all: readonly RegExp[];
+  readonly not: readonly RegExp[];
+  readonly question: readonly RegExp[];
+  readonly subject: readonly RegExp[];
+  /** One option per matching row (groups label, number, key, selected)… */
+  readonly option: RegExp | null;
+  /** …or one row holding every option (group items), cut by `split`. */
+  readonly row: RegExp | null;
+  readonly split: RegExp | null;
+  readonly selection: "marker" | "highlight";
+  readonly choose: "number" | "arrows";
+  readonly cancel: readonly RegExp[];
+  readonly approve: RegExp | null;
+  readonly deny: RegExp | null;
+}
+
+interface Row {
+  readonly y: number;
+  readonly text: string;
+}
+
+interface Found {
+  readonly row: number;
+  readonly label: string;
+  readonly number: number | null;
+  readonly key: string | null;
+  readonly marked: boolean;
+  /** Where the label starts in its row (for highlight). */
+  readonly col: number;
+}
+
+/** The rows of a region, top to bottom (a bottom region skips blank rows, as rules do). */
+export function regionRows(view: ScreenView, region: PromptReader["region"]): Row[] {
+  const rows: Row[] = [];
+  if (region.type === "screen") {
+    for (let y = 0; y < view.rows; y++) rows.push({ y, text: view.line(y) });
+    return rows;
+  }
+  for (let y = view.rows - 1; y >= 0 && rows.length < region.count; y--) {
+    const text = view.line(y);
+    if (text.trim() !== "") rows.push({ y, text });
+  }
+  return rows.reverse();
+}
+
+/**
+ * The prompt on screen, read by the first reader whose patterns match its
+ * region; null when none matches or its reading is incomplete. `declared`
+ * (an OSC 7501 `msg`) is the subject when present.
+ */
+export function readPrompt(
+  readers: readonly PromptReader[],
+  view: StyledView,
+  declared: string | null = null,
+): Prompt | null {
+  for (const reader of readers) {
+    const rows = regionRows(view, reader.region);
+    const text = rows.map((r) => r.text).join("\n");
+    if (!applies(reader, text)) continue;
+    return readWith(reader, rows, view, declared);
+  }
+  return null;
+}
+
+/**
+ * The prompt of a session in `status`: read only while it is blocked; an
+ * OSC 7501 `msg` is its subject.
+ */
+export function promptFor(
+  readers: readonly PromptReader[],
+  status: AgentStatus | null,
+  view: StyledView,
+): Prompt | null {
+  if (status?.state !== "blocked" || readers.length === 0) return null;
+  return readPrompt(readers, view, status.source === "declared" ? status.msg : null);
+}
+
+function applies(r: PromptReader, text: string): boolean {
+  if (r.not.some((re) => re.test(text))) return false;
+  if (!r.all.every((re) => re.test(text))) return false;
+  return r.any.length === 0 || r.any.some((re) => re.test(text));
+}
+
+function readWith(
+  r: PromptReader,
+  rows: readonly Row[],
+  view: StyledView,
+  declared: string | null,
+): Prompt | null {
+  const found = findOptions(r, rows);
+  if (found.length === 0) return null;
+  const last = found[found.length - 1]!.row;
+  let question: { row: number; text: string } | null = null;
+  for (const re of r.question) {
+    question = findQuestion(re, rows, found, last);
+    if (question) break;
+  }
+  if (!question) return null;
+  const q = question.row;
+  const options = r.row
+    ? found.filter((f) => f.row === last)
+    : found.filter((f) => f.row > q && f.row <= last);
+  if (options.length === 0 || !numbered(options)) return null;
+  const selected = r.selection === "marker"
+    ? options.findIndex((o) => o.marked)
+    : highlighted(options, rows, view);
+  const keys = options.map((o, i) => keysFor(r, o, i, selected));
+  if (keys.some((k) => k === null)) return null;
+  const above = rows.slice(0, options[0]!.row).map((row) => row.text).join("\n");
+  const region = rows.map((row) => row.text).join("\n");
+  const index = (re: RegExp | null) => {
+    if (!re) return null;
+    const i = options.findIndex((o) => re.test(o.label));
+    return i === -1 ? null : i + 1;
+  };
+  return {
+    question: question.text,
+    subject: declared ?? lastMatch(r.subject, above),
+    options: options.map((o, i) => ({ label: o.label, keys: keys[i]! })),
+    cancel: r.cancel.some((re) => re.test(region)) ? ["Esc"] : null,
+    approve: index(r.approve),
+    deny: index(r.deny),
+  };
+}
+
+function findOptions(r: PromptReader, rows: readonly Row[]): Found[] {
+  const out: Found[] = [];
+  rows.forEach((row, i) => {
+    if (r.option) {
+      const m = r.option.exec(row.text);
+      const label = m?.groups?.label?.trim();
+      if (!m || !label) return;
+      const g = m.groups!;
+      out.push({
+        row: i,
+        label,
+        number: g.number === undefined ? null : Number(g.number),
+        key: g.key ?? null,
+        marked: g.selected !== undefined && g.selected !== "",
+        col: m.indices?.groups?.label?.[0] ?? 0,
+      });
+      return;
+    }
+    const m = r.row!.exec(row.text);
+    const items = m?.groups?.items;
+    const at = m?.indices?.groups?.items?.[0];
+    if (!m || items === undefined || at === undefined) return;
+    for (const [label, col] of cut(items, r.split!)) {
+      out.push({ row: i, label, number: null, key: null, marked: false, col: at + col });
+    }
+  });
+  return out;
+}
+
+/** The non-empty pieces of `text` between matches of `split`, with where each starts. */
+function cut(text: string, split: RegExp): [string, number][] {
+  const out: [string, number][] = [];
+  let from = 0;
+  const push = (end: number) => {
+    const piece = text.slice(from, end);
+    const lead = piece.length - piece.trimStart().length;
+    if (piece.trim() !== "") out.push([piece.trim(), from + lead]);
+  };
+  for (const m of text.matchAll(split)) {
+    if (m[0] === "") continue;
+    push(m.index!);
+    from = m.index! + m[0].length;
+  }
+  push(text.length);
+  return out;
+}
+
+/**
+ * The question row: going up from the last option, the first row the
+ * question pattern matches that is not itself an option — passing over
+ * one (a description ending in "?") while the numbered options above
+ * have not reached 1 yet.
+ */
+function findQuestion(
+  re: RegExp,
+  rows: readonly Row[],
+  found: readonly Found[],
+  last: number,
+): { row: number; text: string } | null {
+  const optionRows = new Set(found.map((f) => f.row));
+  let lowest: number | null = null; // smallest option number seen so far
+  for (let i = last; i >= 0; i--) {
+    if (optionRows.has(i)) {
+      for (const f of found) {
+        if (f.row === i && f.number !== null) lowest = Math.min(lowest ?? Infinity, f.number);
+      }
+      continue; // an option row is never the question
+    }
+    const m = re.exec(rows[i]!.text);
+    if (!m) continue;
+    if (lowest !== null && lowest > 1) continue;
+    const text = (m.groups?.text ?? m[0]).trim();
+    if (text !== "") return { row: i, text };
+  }
+  return null;
+}
+
+/** Numbered options must run 1..n (a scrolled or half-drawn menu is not read). */
+function numbered(options: readonly Found[]): boolean {
+  if (options.every((o) => o.number === null)) return true;
+  return options.every((o, i) => o.number === i + 1);
+}
+
+/**
+ * The option drawn in a style the others do not share, when every other
+ * option shares one; -1 when that cannot be told.
+ */
+function highlighted(options: readonly Found[], rows: readonly Row[], view: StyledView): number {
+  if (!view.styles || options.length < 2) return -1;
+  const keys = options.map((o) => view.styles!(rows[o.row]!.y)[o.col]);
+  if (keys.some((k) => k === undefined)) return -1;
+  for (let i = 0; i < keys.length; i++) {
+    const others = keys.filter((_, j) => j !== i);
+    if (others.every((k) => k === others[0]) && others[0] !== keys[i]) {
+      // With two options both differ from "the other": say nothing.
+      return options.length === 2 ? -1 : i;
+    }
+  }
+  return -1;
+}
+
+function keysFor(r: PromptReader, o: Found, i: number, selected: number): string[] | null {
+  if (o.key !== null) {
+    const key = keyName(o.key);
+    return key === null ? null : [key];
+  }
+  if (r.choose === "number") return o.number === null ? null : [...String(o.number)];
+  if (selected < 0) return null;
+  const [back, forth] = r.row ? ["Left", "Right"] : ["Up", "Down"];
+  const moves = i - selected;
+  return [...Array(Math.abs(moves)).fill(moves < 0 ? back : forth), "Enter"];
+}
+
+/** A key hint as shown on screen (`y`, `esc`, `Enter`) → a key name, or null. */
+export function keyName(hint: string): string | null {
+  const h = hint.trim();
+  if ([...h].length === 1) return h;
+  const lower = h.toLowerCase();
+  if (lower === "esc" || lower === "escape") return "Esc";
+  return KEY_NAMES.find((k) => k.toLowerCase() === lower) ?? null;
+}
+
+function lastMatch(list: readonly RegExp[], text: string): string | null {
+  for (const re of list) {
+    let last: RegExpMatchArray | null = null;
+    for (const m of text.matchAll(re)) last = m;
+    const value = last ? (last.groups?.text ?? last[0]).trim() : "";
+    if (value !== "") return value;
+  }
+  return null;
+}
+
+/** Same question and the same option labels: the prompt the caller read is still there. */
+export function samePrompt(a: Prompt | null, b: Prompt | null): boolean {
+  if (a === null || b === null) return a === b;
+  return a.question === b.question && a.options.length === b.options.length &&
+    a.options.every((o, i) => o.label === b.options[i]!.label);
+}
