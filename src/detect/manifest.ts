@@ -10,14 +10,8 @@ import { ManifestError } from "../errors.ts";
 import { AGENT_STATES, BLOCKED_KINDS } from "../model/agent.ts";
 import type { AgentStateName, BlockedKind } from "../model/agent.ts";
 import { compileRegex, type LinearRegex, RegexError, unionOf } from "./regex.ts";
-import type { PromptReader } from "./prompt.ts";
-import {
-  compileInput,
-  compilePrompts,
-  type InputReader,
-  inputSchema,
-  promptSchema,
-} from "./prompt_manifest.ts";
+import type { InputReader, PromptReader } from "./prompt.ts";
+import { compileInput, compilePrompts, inputSchema, promptSchema } from "./prompt_manifest.ts";
 
 /** Where a rule looks. */
 export type Region =

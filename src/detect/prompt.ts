@@ -9,39 +9,12 @@
  */
 
 import type { AgentStatus } from "../model/agent.ts";
+import { KEY_NAMES, type Prompt } from "../model/prompt.ts";
 import type { ScreenView } from "../model/snapshot.ts";
+
+export type { Prompt, PromptOption } from "../model/prompt.ts";
+export { KEY_NAMES, samePrompt } from "../model/prompt.ts";
 import type { Region } from "./manifest.ts";
-
-export interface PromptOption {
-  /** As on screen, without its number, selection marker or key hint. */
-  readonly label: string;
-  /** Key names to press in order (see KEY_NAMES): `["1"]`, `["y"]`, `["Down", "Enter"]`. */
-  readonly keys: readonly string[];
-}
-
-export interface Prompt {
-  readonly question: string;
-  /** What it is about (the command, the file), or the agent's declared message; null if neither. */
-  readonly subject: string | null;
-  readonly options: readonly PromptOption[];
-  /** Keys that cancel (dismiss) the prompt when the screen offers it, else null. */
-  readonly cancel: readonly string[] | null;
-  /** Option number (1-based) that approves / denies, when the reader names one. */
-  readonly approve: number | null;
-  readonly deny: number | null;
-}
-
-/** Key names a prompt may use besides single printable characters. */
-export const KEY_NAMES = ["Enter", "Esc", "Tab", "Up", "Down", "Left", "Right"] as const;
-
-/** A screen view that can also say how characters are highlighted (session/styled_view.ts). */
-export interface StyledView extends ScreenView {
-  /**
-   * One style key per UTF-16 unit of `line(y)`: equal keys, equal
-   * background (an inverse cell counts by its foreground).
-   */
-  styles?(y: number): readonly number[];
-}
 
 export interface PromptReader {
   readonly id: string;
@@ -61,6 +34,13 @@ export interface PromptReader {
   readonly cancel: readonly RegExp[];
   readonly approve: RegExp | null;
   readonly deny: RegExp | null;
+}
+
+/** Where a manifest's input box is (`ctl send` receipts). */
+export interface InputReader {
+  readonly region: PromptReader["region"];
+  /** The last match (flag g) is the input box; group `text` is what it holds. */
+  readonly pattern: RegExp;
 }
 
 interface Row {
@@ -99,7 +79,7 @@ export function regionRows(view: ScreenView, region: PromptReader["region"]): Ro
  */
 export function readPrompt(
   readers: readonly PromptReader[],
-  view: StyledView,
+  view: ScreenView,
   declared: string | null = null,
 ): Prompt | null {
   for (const reader of readers) {
@@ -118,7 +98,7 @@ export function readPrompt(
 export function promptFor(
   readers: readonly PromptReader[],
   status: AgentStatus | null,
-  view: StyledView,
+  view: ScreenView,
 ): Prompt | null {
   if (status?.state !== "blocked" || readers.length === 0) return null;
   return readPrompt(readers, view, status.source === "declared" ? status.msg : null);
@@ -133,7 +113,7 @@ function applies(r: PromptReader, text: string): boolean {
 function readWith(
   r: PromptReader,
   rows: readonly Row[],
-  view: StyledView,
+  view: ScreenView,
   declared: string | null,
 ): Prompt | null {
   const found = findOptions(r, rows);
@@ -259,7 +239,7 @@ function numbered(options: readonly Found[]): boolean {
  * The option drawn in a style the others do not share, when every other
  * option shares one; -1 when that cannot be told.
  */
-function highlighted(options: readonly Found[], rows: readonly Row[], view: StyledView): number {
+function highlighted(options: readonly Found[], rows: readonly Row[], view: ScreenView): number {
   if (!view.styles || options.length < 2) return -1;
   const keys = options.map((o) => view.styles!(rows[o.row]!.y)[o.col]);
   if (keys.some((k) => k === undefined)) return -1;
@@ -304,9 +284,14 @@ function lastMatch(list: readonly RegExp[], text: string): string | null {
   return null;
 }
 
-/** Same question and the same option labels: the prompt the caller read is still there. */
-export function samePrompt(a: Prompt | null, b: Prompt | null): boolean {
-  if (a === null || b === null) return a === b;
-  return a.question === b.question && a.options.length === b.options.length &&
-    a.options.every((o, i) => o.label === b.options[i]!.label);
+/**
+ * What the input box holds (whitespace collapsed), "" when empty, null when
+ * there is no reader or no box on screen (a dialog replaced it).
+ */
+export function readInput(reader: InputReader | null, view: ScreenView): string | null {
+  if (!reader) return null;
+  const text = regionRows(view, reader.region).map((r) => r.text).join("\n");
+  let last: RegExpMatchArray | null = null;
+  for (const m of text.matchAll(reader.pattern)) last = m;
+  return last ? (last.groups?.text ?? "").replace(/\s+/g, " ").trim() : null;
 }

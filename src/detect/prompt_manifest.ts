@@ -6,7 +6,7 @@
  */
 
 import { z } from "zod";
-import type { PromptReader } from "./prompt.ts";
+import type { InputReader, PromptReader } from "./prompt.ts";
 
 const ID = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 const pattern = z.string().min(1, "Empty pattern");
@@ -41,12 +41,6 @@ export const inputSchema = z.object({
   region: readerRegion.default("screen"),
   pattern: pattern,
 }).strict();
-
-export interface InputReader {
-  readonly region: PromptReader["region"];
-  /** The last match is the input box; group `text` is what it holds. */
-  readonly pattern: RegExp;
-}
 
 type Path = readonly (string | number)[];
 

@@ -15,7 +15,6 @@ import { parseBurst } from "../detect/osc7501.ts";
 import { classify, identifyByHints } from "../detect/rules.ts";
 import { type Prompt, promptFor } from "../detect/prompt.ts";
 import { terminalView } from "../session/screen_view.ts";
-import { styledView } from "../session/styled_view.ts";
 import { HeadlessTerminal } from "../session/terminal.ts";
 import type { Catalog } from "../runtime/catalog.ts";
 
@@ -133,7 +132,7 @@ export async function replay(
       }
     }
     feed({ type: "screen", result: classify(manifest, view) });
-    const asks = promptFor(manifest?.prompts ?? [], state.status, styledView(term));
+    const asks = promptFor(manifest?.prompts ?? [], state.status, view);
     const result = { offset: point, time, agent, status: state.status, prompt: asks };
     results.set(point, result);
     options.onPoint?.(result);
