@@ -76,6 +76,7 @@ export function compilePrompts(
       values.map((v, j) => ctx.regex(v, values.length === 1 ? at(key) : at(key, j), flags));
     const one = (key: string, value: string | undefined, flags?: string) =>
       value === undefined ? null : ctx.regex(value, at(key), flags);
+    const question = list("question", p.question);
     const option = one("option", p.option, "mud");
     const row = one("row", p.row, "mud");
     if (option && !hasGroup(option, "label")) {
@@ -100,7 +101,7 @@ export function compilePrompts(
       any: list("any", p.any),
       all: list("all", p.all),
       not: list("not", p.not),
-      question: list("question", p.question),
+      question,
       subject: list("subject", p.subject, "gmu"),
       option,
       row,

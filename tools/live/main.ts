@@ -11,6 +11,9 @@
  *
  * Keys are sent with `ctl send` (scripted input, not typed by a user): the
  * user-interrupt rule does not see them; the TUI check does that by hand.
+ * With `--answer approve|deny|option:N` the scenario's answer to a prompt
+ * (approve, deny, pick an option) goes through `ctl answer` instead, and its
+ * receipt (or refusal) is printed.
  * Leftovers (Codex's app-server daemon) are ended by PID (liveness via /proc).
  */
 
@@ -53,6 +56,7 @@ export async function main(argv: string[]): Promise<number> {
       lab: { type: "string", default: Deno.env.get("LAB_DIR") ?? "/work/lab" },
       "hard-limit": { type: "string", default: "240" },
       out: { type: "string" },
+      answer: { type: "string" },
     },
   });
   const [agentId, scenarioArg = "tool"] = positionals;
@@ -255,6 +259,28 @@ export async function main(argv: string[]): Promise<number> {
     };
     onTurnEnd = () => void turnEnd();
     const send = (text: string) => call("send", { target, text }).catch((e) => log(String(e)));
+    let answered = false;
+    /** `ctl answer` in place of the scenario's key (once per run). */
+    const answer = async (how: string, note: string) => {
+      if (answered) return;
+      answered = true;
+      const n = /^option:(\d+)$/.exec(how)?.[1];
+      const choice = n ? { option: Number(n) } : { [how]: true };
+      const listed = await call("list", {});
+      const prompt = (listed.sessions as { id: string; prompt: unknown }[])
+        .find((x) => x.id === target)?.prompt;
+      log(
+        `ctl answer ${JSON.stringify(choice)} (scenario: ${note}); prompt ${
+          JSON.stringify(prompt)
+        }`,
+      );
+      try {
+        const r = await call("answer", { target, ...choice }, 30000);
+        log(`ANSWERED ${JSON.stringify(r)}`);
+      } catch (e) {
+        log(`REFUSED ${e}`);
+      }
+    };
 
     const player: Player = {
       agent,
@@ -295,6 +321,10 @@ export async function main(argv: string[]): Promise<number> {
         label("working", `submitted: ${text}`, seen ? "screen" : "driver", seen ?? at);
       },
       key(data, note) {
+        if (values.answer && /^(approve|Esc \(deny|Enter 1 \(pick)/.test(note)) {
+          void answer(values.answer, note);
+          return;
+        }
         log(`key ${JSON.stringify(data)}: ${note}`);
         // Answers to a prompt go the orchestrator's safe way: only while lazyshell says blocked.
         if (/^(approve|Esc \(deny)/.test(note)) {
