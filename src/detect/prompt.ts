@@ -60,16 +60,34 @@ interface Found {
 
 /** The rows of a region, top to bottom (a bottom region skips blank rows, as rules do). */
 export function regionRows(view: ScreenView, region: PromptReader["region"]): Row[] {
-  const rows: Row[] = [];
-  if (region.type === "screen") {
-    for (let y = 0; y < view.rows; y++) rows.push({ y, text: view.line(y) });
-    return rows;
+  return new Rows(view).of(region);
+}
+
+/** Rows read once per reading, shared by every reader tried (a bottom N is a suffix of a bottom M). */
+class Rows {
+  #screen: Row[] | null = null;
+  /** Non-empty rows found so far, bottom first. */
+  #bottom: Row[] = [];
+  #scanned = 0;
+
+  constructor(readonly view: ScreenView) {}
+
+  of(region: PromptReader["region"]): Row[] {
+    const view = this.view;
+    if (region.type === "screen") {
+      if (!this.#screen) {
+        this.#screen = [];
+        for (let y = 0; y < view.rows; y++) this.#screen.push({ y, text: view.line(y) });
+      }
+      return this.#screen;
+    }
+    while (this.#bottom.length < region.count && this.#scanned < view.rows) {
+      const y = view.rows - 1 - this.#scanned++;
+      const text = view.line(y);
+      if (text.trim() !== "") this.#bottom.push({ y, text });
+    }
+    return this.#bottom.slice(0, region.count).reverse();
   }
-  for (let y = view.rows - 1; y >= 0 && rows.length < region.count; y--) {
-    const text = view.line(y);
-    if (text.trim() !== "") rows.push({ y, text });
-  }
-  return rows.reverse();
 }
 
 /**
@@ -82,8 +100,9 @@ export function readPrompt(
   view: ScreenView,
   declared: string | null = null,
 ): Prompt | null {
+  const cache = new Rows(view);
   for (const reader of readers) {
-    const rows = regionRows(view, reader.region);
+    const rows = cache.of(reader.region);
     const text = rows.map((r) => r.text).join("\n");
     if (!applies(reader, text)) continue;
     return readWith(reader, rows, view, declared);
@@ -290,7 +309,7 @@ function lastMatch(list: readonly RegExp[], text: string): string | null {
  */
 export function readInput(reader: InputReader | null, view: ScreenView): string | null {
   if (!reader) return null;
-  const text = regionRows(view, reader.region).map((r) => r.text).join("\n");
+  const text = new Rows(view).of(reader.region).map((r) => r.text).join("\n");
   let last: RegExpMatchArray | null = null;
   for (const m of text.matchAll(reader.pattern)) last = m;
   return last ? (last.groups?.text ?? "").replace(/\s+/g, " ").trim() : null;
