@@ -13,7 +13,8 @@
  * user-interrupt rule does not see them; the TUI check does that by hand.
  * With `--answer approve|deny|option:N` the scenario's answer to a prompt
  * (approve, deny, pick an option) goes through `ctl answer` instead, and its
- * receipt (or refusal) is printed.
+ * receipt (or refusal) is printed. With `--send-receipt` the scenario's prompt
+ * is typed by one `ctl send TEXT --enter` (not key by key) and its receipt printed.
  * Leftovers (Codex's app-server daemon) are ended by PID (liveness via /proc).
  */
 
@@ -57,6 +58,7 @@ export async function main(argv: string[]): Promise<number> {
       "hard-limit": { type: "string", default: "240" },
       out: { type: "string" },
       answer: { type: "string" },
+      "send-receipt": { type: "boolean", default: false },
     },
   });
   const [agentId, scenarioArg = "tool"] = positionals;
@@ -305,6 +307,19 @@ export async function main(argv: string[]): Promise<number> {
         }),
       turnsEnded: () => turnsEnded,
       async prompt(text) {
+        if (values["send-receipt"]) {
+          const at = now();
+          const shown = waitFor(busy, 80000);
+          try {
+            const r = await call("send", { target, text, enter: true }, 40000);
+            log(`SENT ${JSON.stringify(r)}`);
+          } catch (e) {
+            log(`NOT TAKEN ${e}`);
+          }
+          const seen = await shown;
+          label("working", `submitted: ${text}`, seen ? "screen" : "driver", seen ?? at);
+          return;
+        }
         for (const ch of text) {
           await send(ch);
           await sleep(35, stop.signal);
