@@ -21,10 +21,10 @@ import { promptFor } from "../src/detect/prompt.ts";
 import type { AgentStatus } from "../src/model/agent.ts";
 import { terminalView } from "../src/session/screen_view.ts";
 import { HeadlessTerminal } from "../src/session/terminal.ts";
+import { measureMicros, median, type MicroFigures } from "./stats.ts";
 
 const ITERATIONS = Number(Deno.env.get("BENCH_ITERATIONS") ?? "4000");
 const ROUNDS = 5;
-const BATCH = 10;
 
 const BLOCKED: AgentStatus = {
   state: "blocked",
@@ -36,34 +36,8 @@ const BLOCKED: AgentStatus = {
   msg: null,
 };
 
-interface Figures {
-  p50: number;
-  p95: number;
-  bestP95: number;
-}
-
-function percentiles(samples: number[]): { p50: number; p95: number } {
-  samples.sort((a, b) => a - b);
-  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))]!;
-  return { p50: at(0.5), p95: at(0.95) };
-}
-
-function measure(fn: () => unknown): Figures {
-  for (let i = 0; i < 500; i++) fn(); // warm up the JIT
-  const all: number[] = [];
-  let bestP95 = Infinity;
-  for (let round = 0; round < ROUNDS; round++) {
-    const samples: number[] = [];
-    for (let i = 0; i < ITERATIONS / BATCH / ROUNDS; i++) {
-      const t0 = performance.now();
-      for (let j = 0; j < BATCH; j++) fn();
-      samples.push(((performance.now() - t0) * 1000) / BATCH);
-    }
-    all.push(...samples);
-    bestP95 = Math.min(bestP95, percentiles(samples).p95);
-  }
-  return { ...percentiles(all), bestP95 };
-}
+type Figures = MicroFigures;
+const measure = (fn: () => unknown): Figures => measureMicros(fn, ITERATIONS, ROUNDS, 500);
 
 const catalog = await loadCatalog({ userDir: null });
 const captures = await listCaptures(new URL("../fixtures/captures/", import.meta.url));
@@ -109,7 +83,7 @@ for (const [name, c, p] of rows) {
 const worst = (xs: number[]) => Math.max(...xs);
 console.log(
   `  worst p95: classify ${f(worst(totals.classify))} µs, prompt ${f(worst(totals.prompt))} µs; ` +
-    `median ratio prompt ÷ classify (p95) ${
-      percentiles(rows.map(([, c, p]) => p.p95 / c.p95)).p50.toFixed(2)
-    }`,
+    `median ratio prompt ÷ classify: p50 ${
+      median(rows.map(([, c, p]) => p.p50 / c.p50)).toFixed(2)
+    }, p95 ${median(rows.map(([, c, p]) => p.p95 / c.p95)).toFixed(2)}`,
 );

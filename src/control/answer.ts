@@ -56,6 +56,11 @@ export interface Answered {
 }
 
 export interface AnswerOptions {
+  /**
+   * The prompt the person or program was shown (the TUI's answer panel);
+   * default: the hub's last reading, which is what `ctl list` showed.
+   */
+  readonly shown?: Prompt | null;
   /** Refuse unless the question or the subject contains this text. */
   readonly expect?: string | undefined;
   /** How long to wait for the session to leave the prompt. */
@@ -71,7 +76,8 @@ export async function answerPrompt(
 ): Promise<Answered> {
   const who = label(session);
   if (session.status === "exited") throw new UserError(`${who} has exited: nothing typed`);
-  const shown = host.view(session.id)?.prompt ?? null; // what the caller could have read
+  // What the caller was shown: by default the hub's last reading, which `ctl list` showed.
+  const shown = options.shown !== undefined ? options.shown : host.view(session.id)?.prompt ?? null;
   host.classifyNow(session.id);
   const fresh = host.view(session.id);
   const state = fresh?.agentStatus?.state ?? null;
