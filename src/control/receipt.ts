@@ -20,6 +20,8 @@ export type ReceiptHost = Pick<ControlHost, "view" | "subscribe" | "classifyNow"
 
 /** Time after the Enter before a text still in the input box gets a second Enter. */
 export const RETRY_ENTER_MS = 1000;
+/** How long the Enter waits for the text to show in the input box (a TUI slow to draw it). */
+export const SHOW_WAIT_MS = 1500;
 const POLL_MS = 50;
 /** How much of the text identifies it in the input box (fits the first row of any box). */
 const HEAD_CHARS = 16;
@@ -38,8 +40,11 @@ export interface SendReceipt {
 }
 
 export interface SendWatch extends Disposable {
-  /** Call after the text was typed, right before its Enter. */
-  beforeEnter(): void;
+  /**
+   * Call after the text was typed, right before its Enter: waits (at most
+   * SHOW_WAIT_MS) until the input box shows the text, when it can be read.
+   */
+  beforeEnter(): Promise<void>;
   /** After the Enter: resolves with the receipt, within `timeoutMs`. */
   receipt(): Promise<SendReceipt>;
 }
@@ -66,7 +71,9 @@ export function watchSend(
   let enterAt = 0;
   return {
     [Symbol.dispose]: () => sub[Symbol.dispose](),
-    beforeEnter() {
+    async beforeEnter() {
+      const until = Date.now() + SHOW_WAIT_MS;
+      while (inBox() === false && Date.now() < until) await delay(POLL_MS / 2);
       shown = inBox() === true;
       enterAt = Date.now();
     },
@@ -80,6 +87,7 @@ export function watchSend(
           if (moved !== null) return done(true, "state", ms, retried, state, null);
           const box = inBox();
           if (shown && box === false) return done(true, "input", ms, retried, state, null);
+          shown ||= box === true; // drawn only after the Enter: its leaving counts too
           if (session.status === "exited") {
             return done(false, null, ms, retried, state, "it exited");
           }

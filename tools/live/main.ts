@@ -311,10 +311,10 @@ export async function main(argv: string[]): Promise<number> {
           const at = now();
           const shown = waitFor(busy, 80000);
           try {
-            const r = await call("send", { target, text, enter: true }, 40000);
+            const r = await call("send", { target, text, enter: true, timeout: 30 }, 60000);
             log(`SENT ${JSON.stringify(r)}`);
           } catch (e) {
-            log(`NOT TAKEN ${e}`);
+            log(`NOT TAKEN ${e}; screen now:\n${screen}`);
           }
           const seen = await shown;
           label("working", `submitted: ${text}`, seen ? "screen" : "driver", seen ?? at);
