@@ -56,6 +56,8 @@ interface Found {
   readonly marked: boolean;
   /** Where the label starts in its row (for highlight). */
   readonly col: number;
+  /** Where the row's own text resumes after a row of options (its background), or -1. */
+  readonly after: number;
 }
 
 /** The rows of a region, top to bottom (a bottom region skips blank rows, as rules do). */
@@ -186,6 +188,7 @@ function findOptions(r: PromptReader, rows: readonly Row[]): Found[] {
         key: g.key ?? null,
         marked: g.selected !== undefined && g.selected !== "",
         col: m.indices?.groups?.label?.[0] ?? 0,
+        after: -1,
       });
       return;
     }
@@ -193,8 +196,10 @@ function findOptions(r: PromptReader, rows: readonly Row[]): Found[] {
     const items = m?.groups?.items;
     const at = m?.indices?.groups?.items?.[0];
     if (!m || items === undefined || at === undefined) return;
+    const rest = row.text.slice(at + items.length);
+    const after = rest.trim() === "" ? -1 : at + items.length + rest.search(/\S/);
     for (const [label, col] of cut(items, r.split!)) {
-      out.push({ row: i, label, number: null, key: null, marked: false, col: at + col });
+      out.push({ row: i, label, number: null, key: null, marked: false, col: at + col, after });
     }
   });
   return out;
@@ -256,18 +261,23 @@ function numbered(options: readonly Found[]): boolean {
 
 /**
  * The option drawn in a style the others do not share, when every other
- * option shares one; -1 when that cannot be told.
+ * option shares one; with two options, the one drawn unlike the row's own
+ * text after them (the other drawn like it). -1 when that cannot be told.
  */
 function highlighted(options: readonly Found[], rows: readonly Row[], view: ScreenView): number {
   if (!view.styles || options.length < 2) return -1;
-  const keys = options.map((o) => view.styles!(rows[o.row]!.y)[o.col]);
+  const styles = (o: Found) => view.styles!(rows[o.row]!.y);
+  const keys = options.map((o) => styles(o)[o.col]);
   if (keys.some((k) => k === undefined)) return -1;
+  if (options.length === 2) {
+    const o = options[0]!;
+    const ground = o.after < 0 ? undefined : styles(o)[o.after];
+    if (ground === undefined || keys[0] === keys[1]) return -1;
+    return keys[0] === ground ? 1 : keys[1] === ground ? 0 : -1;
+  }
   for (let i = 0; i < keys.length; i++) {
     const others = keys.filter((_, j) => j !== i);
-    if (others.every((k) => k === others[0]) && others[0] !== keys[i]) {
-      // With two options both differ from "the other": say nothing.
-      return options.length === 2 ? -1 : i;
-    }
+    if (others.every((k) => k === others[0]) && others[0] !== keys[i]) return i;
   }
   return -1;
 }

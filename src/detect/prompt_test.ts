@@ -92,6 +92,17 @@ Deno.test("prompt: a row of options chosen with arrows from the highlighted one"
   assert.deepEqual([p?.approve, p?.deny, p?.cancel], [2, 3, null]);
 });
 
+Deno.test("prompt: of two highlighted options, the one unlike the row's own text", () => {
+  const line = "  Confirm   Cancel       enter confirm";
+  const lit = (from: number, to: number) => [...line].map((_, i) => (i >= from && i < to ? 9 : 1));
+  const read = (style: number[]) =>
+    readPrompt(m.prompts, view(["△ Always allow", line], { 1: style }))?.options.map((o) => o.keys);
+  assert.deepEqual(read(lit(2, 9)), [["Enter"], ["Right", "Enter"]]);
+  assert.deepEqual(read(lit(12, 18)), [["Left", "Enter"], ["Enter"]]);
+  // Both unlike the row (or alike): no selection can be told, no reading.
+  assert.equal(read([...line].map((_, i) => (i < 9 ? 9 : i < 18 ? 7 : 1))), undefined);
+});
+
 Deno.test("prompt: only while blocked; a declared msg is the subject", () => {
   const lines = ["$ make", "Run it?", "❯ 1. Yes", "  2. No"];
   const status = (state: AgentStatus["state"], source: AgentStatus["source"]): AgentStatus => ({

@@ -279,6 +279,8 @@ export async function main(argv: string[]): Promise<number> {
       try {
         const r = await call("answer", { target, ...choice }, 30000);
         log(`ANSWERED ${JSON.stringify(r)}`);
+        await sleep(1500, stop.signal);
+        log(`screen 1.5 s after the answer:\n${screen}`);
       } catch (e) {
         log(`REFUSED ${e}`);
       }
