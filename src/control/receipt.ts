@@ -1,8 +1,8 @@
 /**
  * The receipt of `send --enter` (and of each `group-send` member): did the
  * agent take what was typed? Yes once its state moves on (working — a
- * submit hook does that too —, straight to blocked/done, or a prompt it
- * answered gone: blocked to idle), or once its
+ * submit hook does that too —, straight to blocked/done, or blocked to
+ * idle: the text answered a prompt), or once its
  * input box (manifest `input`, docs/manifests.md) no longer holds the text
  * it showed before the Enter. When the text still sits in the box a while
  * after the Enter — a TUI that took the Enter for a newline inside a paste
@@ -57,11 +57,16 @@ export function watchSend(
 ): SendWatch {
   const id = session.id;
   const head = text.replace(/\s+/g, " ").trim().slice(0, HEAD_CHARS);
-  const before = host.view(id)?.agentStatus?.seq ?? 0;
+  const start = host.view(id)?.agentStatus ?? null;
   let moved: AgentStateName | null = null;
   const sub = host.subscribe((c) => {
     const status = c.type === "updated" && c.session.id === id ? c.session.agentStatus : null;
-    if (status && status.seq !== before) moved ??= status.state;
+    // Idle again is no sign (only its source changed: a declaration arriving), unless
+    // what was typed answered a prompt.
+    if (
+      status && status.seq !== (start?.seq ?? 0) &&
+      (status.state !== "idle" || start?.state === "blocked")
+    ) moved ??= status.state;
   });
   const inBox = () => {
     const box = host.input(id);

@@ -317,6 +317,15 @@ export async function main(argv: string[]): Promise<number> {
             log(`SENT ${JSON.stringify(r)}`);
           } catch (e) {
             log(`NOT TAKEN ${e}; screen now:\n${screen}`);
+            // Codex takes no input until its app-server is up (tools/capture/README.md): later,
+            // Enter alone, with a receipt again.
+            await sleep(45000, stop.signal);
+            try {
+              const r = await call("send", { target, text: "", enter: true, timeout: 60 }, 90000);
+              log(`SENT (Enter again) ${JSON.stringify(r)}`);
+            } catch (e2) {
+              log(`NOT TAKEN (Enter again) ${e2}; screen now:\n${screen}`);
+            }
           }
           const seen = await shown;
           label("working", `submitted: ${text}`, seen ? "screen" : "driver", seen ?? at);
