@@ -108,7 +108,14 @@ export async function answerPrompt(
   const chosen = option === null ? "cancel" : prompt.options[option - 1]!.label;
   for (const [i, key] of keys.entries()) {
     if (i > 0) await delay(KEY_GAP_MS);
-    session.write(keyData(key, session.inputModes().applicationCursorKeys), true);
+    if (!session.write(keyData(key, session.inputModes().applicationCursorKeys), true)) {
+      // Exited, or not reading its input (session.ts): say how far the answer got.
+      const typed = keys.slice(0, i);
+      throw new UserError(
+        `${who} took no input (exited, or not reading it): ` +
+          (typed.length ? `typed ${typed.join(" ")} of ${keys.join(" ")}` : "nothing typed"),
+      );
+    }
   }
   const receipt = await leave(host, session, prompt, options);
   const result: Answered = {

@@ -97,7 +97,7 @@ export function watchSend(
             return done(false, null, ms, retried, state, "it exited");
           }
           if (!retried && box === true && ms >= RETRY_ENTER_MS && safeToRetry(host, id)) {
-            session.write("\r", false);
+            session.write("\r", false); // refused (not reading its input): the bound says so
             retried = true;
           }
           if (ms >= timeoutMs) {
