@@ -315,6 +315,8 @@ export async function main(argv: string[]): Promise<number> {
           try {
             const r = await call("send", { target, text, enter: true, timeout: 30 }, 60000);
             log(`SENT ${JSON.stringify(r)}`);
+            await sleep(3000, stop.signal);
+            log(`screen 3 s later:\n${screen}`);
           } catch (e) {
             log(`NOT TAKEN ${e}; screen now:\n${screen}`);
             // Codex takes no input until its app-server is up (tools/capture/README.md): later,
