@@ -27,9 +27,12 @@ async function agent(t: Instance, name: string, mode: string, group?: string) {
   });
   const session = t.runtime.store.find(name)!;
   const hub = t.runtime.detection;
+  // Drawn (so in raw mode: text typed before would wait in the line discipline) and seen idle.
   await waitFor(
     session,
-    () => hub.agent(session.id) === "claude" && hub.status(session.id)?.state === "idle",
+    () =>
+      session.visibleLines().some((l) => l.includes("? for shortcuts")) &&
+      hub.agent(session.id) === "claude" && hub.status(session.id)?.state === "idle",
     30_000,
     `${name} idle`,
   );
@@ -73,7 +76,15 @@ Deno.test("send --enter: the receipt says how the agent took it, or why not", as
     error,
     /^Sent to session-\d \(stuck\), but not taken within 2 s: the text is still in its input box after a second Enter$/,
   );
-  assert.equal(stuck.enters(), 2);
+  await waitFor(stuck.session, () => stuck.enters() === 2, 5_000, "the second Enter read");
+
+  // Working for a moment while the text stays in the box is not the text taken.
+  const blip = await agent(t, "blip", "blip");
+  assert.match(
+    await t.error("send", { target: "blip", text: "fix the parser", enter: true, timeout: 3 }),
+    /^Sent to session-\d \(blip\), but not taken within 3 s: the text is still in its input box after a second Enter$/,
+  );
+  await waitFor(blip.session, () => blip.enters() === 2, 5_000, "the second Enter read");
 
   // Opting out, and a session with no agent: typed, no receipt.
   const quick = await t.ok<Sent>("send", {
@@ -90,7 +101,7 @@ Deno.test("send --enter: the receipt says how the agent took it, or why not", as
   );
   assert.equal(
     await t.error("send", { target: "sh", text: "true", enter: true, receipt: true }),
-    "session-5 (sh) runs no agent to take it: nothing sent",
+    "session-6 (sh) runs no agent to take it: nothing sent",
   );
   assert.equal(
     await t.error("send", { target: "submit", text: "x", receipt: true }),

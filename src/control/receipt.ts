@@ -2,7 +2,8 @@
  * The receipt of `send --enter` (and of each `group-send` member): did the
  * agent take what was typed? Yes once its state moves on (working — a
  * submit hook does that too —, straight to blocked/done, or blocked to
- * idle: the text answered a prompt), or once its
+ * idle: the text answered a prompt) with the text no longer in its input
+ * box, or once its
  * input box (manifest `input`, docs/manifests.md) no longer holds the text
  * it showed before the Enter. When the text still sits in the box a while
  * after the Enter — a TUI that took the Enter for a newline inside a paste
@@ -89,8 +90,10 @@ export function watchSend(
         for (;;) {
           const ms = Date.now() - enterAt;
           const state = host.view(id)?.agentStatus?.state ?? null;
-          if (moved !== null) return done(true, "state", ms, retried, state, null);
           const box = inBox();
+          // A state that moves while the text still sits in the box is the agent's own doing
+          // (Codex declares a working blip while it starts), not the text taken.
+          if (moved !== null && box !== true) return done(true, "state", ms, retried, state, null);
           if (shown && box === false) return done(true, "input", ms, retried, state, null);
           shown ||= box === true; // drawn only after the Enter: its leaving counts too
           if (session.status === "exited") {

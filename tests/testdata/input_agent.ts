@@ -9,6 +9,8 @@
  *   paste   the first Enter is a newline inside the text (as in a paste burst),
  *           the second one submits
  *   stuck   never takes it
+ *   blip    never takes it, but shows itself working for a moment at each Enter (Codex
+ *           declares such a blip while it starts)
  *
  *   deno run -A claude.ts LOG      (every read from stdin is appended to LOG)
  */
@@ -44,6 +46,12 @@ for (;;) {
     continue;
   }
   enters++;
+  if (mode === "blip") {
+    draw(true, box());
+    await new Promise((r) => setTimeout(r, 300));
+    draw(false, box());
+    continue;
+  }
   if (mode === "stuck" || (mode === "paste" && enters === 1)) {
     draw(false, box());
     continue;
