@@ -11,6 +11,14 @@ import { loadCatalogSync } from "../src/runtime/catalog.ts";
 import { readPrompt } from "../src/detect/prompt.ts";
 import { evaluate } from "../src/detect/rules.ts";
 import type { Prompt } from "../src/model/prompt.ts";
+import {
+  CLAUDE_ASK,
+  CLAUDE_EDIT,
+  CLAUDE_MOVED,
+  CLAUDE_PLAN,
+  CODEX_EDIT,
+  OPENCODE_QUESTION,
+} from "./testdata/agent_screens.ts";
 
 const catalog = loadCatalogSync({ userDir: null });
 
@@ -47,12 +55,7 @@ const cases: [string, string, string, Record<number, number[]>, Prompt][] = [
   [
     "claude",
     "file edit (no footer)",
-    ` Edit file
- app.py
- Do you want to make this edit to app.py?
- ❯ 1. Yes
-   2. Yes, allow all edits during this session (shift+tab)
-   3. No, and tell Claude what to do differently (esc)`,
+    CLAUDE_EDIT,
     {},
     {
       question: "Do you want to make this edit to app.py?",
@@ -70,10 +73,7 @@ const cases: [string, string, string, Record<number, number[]>, Prompt][] = [
   [
     "claude",
     "plan approval",
-    ` Would you like to proceed?
- ❯ 1. Yes, and auto-accept edits
-   2. Yes, and manually approve edits
-   3. No, keep planning`,
+    CLAUDE_PLAN,
     {},
     {
       question: "Would you like to proceed?",
@@ -91,10 +91,7 @@ const cases: [string, string, string, Record<number, number[]>, Prompt][] = [
   [
     "claude",
     "the selection moved to option 2: digits still choose",
-    ` Do you want to proceed?
-   1. Yes
- ❯ 2. Yes, and always allow access to /tmp/x from this project
-   3. No`,
+    CLAUDE_MOVED,
     {},
     {
       question: "Do you want to proceed?",
@@ -108,14 +105,7 @@ const cases: [string, string, string, Record<number, number[]>, Prompt][] = [
   [
     "claude",
     "AskUserQuestion",
-    ` ☐ Framework
-Which test framework should I use?
-❯ 1. pytest (Recommended)
-     Use pytest fixtures and plain asserts
-  2. unittest
-  3. Type something.
-  4. Chat about this
-Enter to select · ↑/↓ to navigate · Esc to cancel`,
+    CLAUDE_ASK,
     {},
     {
       question: "Which test framework should I use?",
@@ -129,11 +119,7 @@ Enter to select · ↑/↓ to navigate · Esc to cancel`,
   [
     "codex",
     "file edit approval",
-    `  Would you like to make the following edits?
-  app.py (+1 -1)
-› 1. Yes, proceed (y)
-  2. No, and tell Codex what to do differently (esc)
-  Press enter to confirm or esc to cancel`,
+    CODEX_EDIT,
     {},
     {
       question: "Would you like to make the following edits?",
@@ -150,12 +136,7 @@ Enter to select · ↑/↓ to navigate · Esc to cancel`,
   [
     "opencode",
     "its question tool",
-    `  ┃  Which test framework should I use?
-  ┃  1. pytest (Recommended)
-  ┃  2. unittest
-  ┃  3. Type your own answer
-  ┃
-  ┃  ↑↓ select  enter submit  esc dismiss`,
+    OPENCODE_QUESTION,
     {},
     {
       question: "Which test framework should I use?",
