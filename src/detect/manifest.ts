@@ -134,25 +134,16 @@ export function parseManifest(text: string, file: string, expectedId?: string): 
     fail(lineOf(["id"]), `Manifest id "${m.id}" does not match its file name "${expectedId}"`);
   }
   // Linear-time matching (regex.ts): a pattern it cannot take is refused here, with the reason.
-  const compile = (patterns: readonly string[], path: Path): LinearRegex[] =>
-    patterns.map((p, i) => {
-      try {
-        return compileRegex(p, true);
-      } catch (error) {
-        if (!(error instanceof RegexError)) throw error;
-        return fail(lineOf([...path, i]), `Invalid regex ${JSON.stringify(p)}: ${error.message}`);
-      }
-    });
-  // The prompt and input readers (prompt.ts) need capture groups and their places: V8.
-  const regex = (p: string, path: Path, flags = "mu"): RegExp => {
+  const regex = (p: string, path: Path): LinearRegex => {
     try {
-      return new RegExp(p, flags);
+      return compileRegex(p, true);
     } catch (error) {
-      const reason = (error instanceof Error ? error.message : String(error))
-        .replace(/^Invalid regular expression: (?:\/.*\/[a-z]*: )?/s, "").replace(/\.$/, "");
-      return fail(lineOf(path), `Invalid regex ${JSON.stringify(p)}: ${reason}`);
+      if (!(error instanceof RegexError)) throw error;
+      return fail(lineOf(path), `Invalid regex ${JSON.stringify(p)}: ${error.message}`);
     }
   };
+  const compile = (patterns: readonly string[], path: Path): LinearRegex[] =>
+    patterns.map((p, i) => regex(p, [...path, i]));
   const ctx = {
     regex,
     fail: (path: Path, reason: string): never =>

@@ -11,6 +11,7 @@
 import type { AgentStatus } from "../model/agent.ts";
 import { KEY_NAMES, type Prompt } from "../model/prompt.ts";
 import type { ScreenView } from "../model/snapshot.ts";
+import type { LinearRegex } from "./regex.ts";
 
 export type { Prompt, PromptOption } from "../model/prompt.ts";
 export { KEY_NAMES, samePrompt } from "../model/prompt.ts";
@@ -19,28 +20,28 @@ import type { Region } from "./manifest.ts";
 export interface PromptReader {
   readonly id: string;
   readonly region: Exclude<Region, { type: "title" }>;
-  readonly any: readonly RegExp[];
-  readonly all: readonly RegExp[];
-  readonly not: readonly RegExp[];
-  readonly question: readonly RegExp[];
-  readonly subject: readonly RegExp[];
+  readonly any: readonly LinearRegex[];
+  readonly all: readonly LinearRegex[];
+  readonly not: readonly LinearRegex[];
+  readonly question: readonly LinearRegex[];
+  readonly subject: readonly LinearRegex[];
   /** One option per matching row (groups label, number, key, selected)… */
-  readonly option: RegExp | null;
+  readonly option: LinearRegex | null;
   /** …or one row holding every option (group items), cut by `split`. */
-  readonly row: RegExp | null;
-  readonly split: RegExp | null;
+  readonly row: LinearRegex | null;
+  readonly split: LinearRegex | null;
   readonly selection: "marker" | "highlight";
   readonly choose: "number" | "arrows";
-  readonly cancel: readonly RegExp[];
-  readonly approve: RegExp | null;
-  readonly deny: RegExp | null;
+  readonly cancel: readonly LinearRegex[];
+  readonly approve: LinearRegex | null;
+  readonly deny: LinearRegex | null;
 }
 
 /** Where a manifest's input box is (`ctl send` receipts). */
 export interface InputReader {
   readonly region: PromptReader["region"];
   /** The last match (flag g) is the input box; group `text` is what it holds. */
-  readonly pattern: RegExp;
+  readonly pattern: LinearRegex;
 }
 
 interface Row {
@@ -158,7 +159,7 @@ function readWith(
   if (keys.some((k) => k === null)) return null;
   const above = rows.slice(0, options[0]!.row).map((row) => row.text).join("\n");
   const region = rows.map((row) => row.text).join("\n");
-  const index = (re: RegExp | null) => {
+  const index = (re: LinearRegex | null) => {
     if (!re) return null;
     const i = options.findIndex((o) => re.test(o.label));
     return i === -1 ? null : i + 1;
@@ -178,23 +179,23 @@ function findOptions(r: PromptReader, rows: readonly Row[]): Found[] {
   rows.forEach((row, i) => {
     if (r.option) {
       const m = r.option.exec(row.text);
-      const label = m?.groups?.label?.trim();
+      const label = m?.groups.label?.trim();
       if (!m || !label) return;
-      const g = m.groups!;
+      const g = m.groups;
       out.push({
         row: i,
         label,
         number: g.number === undefined ? null : Number(g.number),
         key: g.key ?? null,
         marked: g.selected !== undefined && g.selected !== "",
-        col: m.indices?.groups?.label?.[0] ?? 0,
+        col: m.starts.label ?? 0,
         after: -1,
       });
       return;
     }
     const m = r.row!.exec(row.text);
-    const items = m?.groups?.items;
-    const at = m?.indices?.groups?.items?.[0];
+    const items = m?.groups.items;
+    const at = m?.starts.items;
     if (!m || items === undefined || at === undefined) return;
     const rest = row.text.slice(at + items.length);
     const after = rest.trim() === "" ? -1 : at + items.length + rest.search(/\S/);
@@ -206,7 +207,7 @@ function findOptions(r: PromptReader, rows: readonly Row[]): Found[] {
 }
 
 /** The non-empty pieces of `text` between matches of `split`, with where each starts. */
-function cut(text: string, split: RegExp): [string, number][] {
+function cut(text: string, split: LinearRegex): [string, number][] {
   const out: [string, number][] = [];
   let from = 0;
   const push = (end: number) => {
@@ -214,10 +215,10 @@ function cut(text: string, split: RegExp): [string, number][] {
     const lead = piece.length - piece.trimStart().length;
     if (piece.trim() !== "") out.push([piece.trim(), from + lead]);
   };
-  for (const m of text.matchAll(split)) {
-    if (m[0] === "") continue;
-    push(m.index!);
-    from = m.index! + m[0].length;
+  for (const m of split.matches(text)) {
+    if (m.text === "") continue;
+    push(m.index);
+    from = m.index + m.text.length;
   }
   push(text.length);
   return out;
@@ -230,7 +231,7 @@ function cut(text: string, split: RegExp): [string, number][] {
  * have not reached 1 yet.
  */
 function findQuestion(
-  re: RegExp,
+  re: LinearRegex,
   rows: readonly Row[],
   found: readonly Found[],
   last: number,
@@ -247,7 +248,7 @@ function findQuestion(
     const m = re.exec(rows[i]!.text);
     if (!m) continue;
     if (lowest !== null && lowest > 1) continue;
-    const text = (m.groups?.text ?? m[0]).trim();
+    const text = (m.groups.text ?? m.text).trim();
     if (text !== "") return { row: i, text };
   }
   return null;
@@ -303,11 +304,10 @@ export function keyName(hint: string): string | null {
   return KEY_NAMES.find((k) => k.toLowerCase() === lower) ?? null;
 }
 
-function lastMatch(list: readonly RegExp[], text: string): string | null {
+function lastMatch(list: readonly LinearRegex[], text: string): string | null {
   for (const re of list) {
-    let last: RegExpMatchArray | null = null;
-    for (const m of text.matchAll(re)) last = m;
-    const value = last ? (last.groups?.text ?? last[0]).trim() : "";
+    const last = re.matches(text).at(-1);
+    const value = last ? (last.groups.text ?? last.text).trim() : "";
     if (value !== "") return value;
   }
   return null;
@@ -320,7 +320,6 @@ function lastMatch(list: readonly RegExp[], text: string): string | null {
 export function readInput(reader: InputReader | null, view: ScreenView): string | null {
   if (!reader) return null;
   const text = new Rows(view).of(reader.region).map((r) => r.text).join("\n");
-  let last: RegExpMatchArray | null = null;
-  for (const m of text.matchAll(reader.pattern)) last = m;
-  return last ? (last.groups?.text ?? "").replace(/\s+/g, " ").trim() : null;
+  const last = reader.pattern.matches(text).at(-1);
+  return last ? (last.groups.text ?? "").replace(/\s+/g, " ").trim() : null;
 }

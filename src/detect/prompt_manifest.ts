@@ -7,6 +7,7 @@
 
 import { z } from "zod";
 import type { InputReader, PromptReader } from "./prompt.ts";
+import type { LinearRegex } from "./regex.ts";
 
 const ID = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 const pattern = z.string().min(1, "Empty pattern");
@@ -45,8 +46,8 @@ export const inputSchema = z.object({
 type Path = readonly (string | number)[];
 
 export interface CompileContext {
-  /** Compiles one pattern with `flags`, or fails naming the line of `path`. */
-  regex(source: string, path: Path, flags?: string): RegExp;
+  /** Compiles one pattern (linear time, `^`/`$` at line ends), or fails naming the line of `path`. */
+  regex(source: string, path: Path): LinearRegex;
   fail(path: Path, reason: string): never;
 }
 
@@ -72,13 +73,13 @@ export function compilePrompts(
         `Prompt "${p.id}": row and split go together`,
       );
     }
-    const list = (key: string, values: readonly string[], flags?: string) =>
-      values.map((v, j) => ctx.regex(v, values.length === 1 ? at(key) : at(key, j), flags));
-    const one = (key: string, value: string | undefined, flags?: string) =>
-      value === undefined ? null : ctx.regex(value, at(key), flags);
+    const list = (key: string, values: readonly string[]) =>
+      values.map((v, j) => ctx.regex(v, values.length === 1 ? at(key) : at(key, j)));
+    const one = (key: string, value: string | undefined) =>
+      value === undefined ? null : ctx.regex(value, at(key));
     const question = list("question", p.question);
-    const option = one("option", p.option, "mud");
-    const row = one("row", p.row, "mud");
+    const option = one("option", p.option);
+    const row = one("row", p.row);
     if (option && !hasGroup(option, "label")) {
       ctx.fail(at("option"), `Prompt "${p.id}": option needs a (?<label>…) group`);
     }
@@ -102,10 +103,10 @@ export function compilePrompts(
       all: list("all", p.all),
       not: list("not", p.not),
       question,
-      subject: list("subject", p.subject, "gmu"),
+      subject: list("subject", p.subject),
       option,
       row,
-      split: one("split", p.split, "gmu"),
+      split: one("split", p.split),
       selection: p.selection,
       choose: p.choose,
       cancel: list("cancel", p.cancel),
@@ -120,7 +121,7 @@ export function compileInput(
   ctx: CompileContext,
 ): InputReader | null {
   if (raw === undefined) return null;
-  const re = ctx.regex(raw.pattern, ["input", "pattern"], "gmu");
+  const re = ctx.regex(raw.pattern, ["input", "pattern"]);
   if (!hasGroup(re, "text")) {
     ctx.fail(["input", "pattern"], "input.pattern needs a (?<text>…) group");
   }
@@ -132,6 +133,6 @@ export function compileInput(
   };
 }
 
-function hasGroup(re: RegExp, name: string): boolean {
+function hasGroup(re: LinearRegex, name: string): boolean {
   return re.source.includes(`(?<${name}>`);
 }

@@ -25,12 +25,7 @@ function write(data: Uint8Array | string) {
   while (done < bytes.length) done += Deno.stdout.writeSync(bytes.subarray(done));
 }
 
-const prompt = Deno.readFileSync(`${dir}/output.raw`).subarray(0, Number(offset));
-const declares = dec.decode(prompt).includes("\x1b]7501;state=");
-Deno.stdin.setRaw(true);
-write(prompt);
-record({ drawn: true });
-
+// Listening before anything is drawn: a SIGUSR1 sent once the prompt shows must not kill us.
 if (changeDir !== undefined) {
   Deno.addSignalListener("SIGUSR1", () => {
     write("\x1b[2J\x1b[3J\x1b[H");
@@ -38,6 +33,12 @@ if (changeDir !== undefined) {
     record({ changed: true });
   });
 }
+
+const prompt = Deno.readFileSync(`${dir}/output.raw`).subarray(0, Number(offset));
+const declares = dec.decode(prompt).includes("\x1b]7501;state=");
+Deno.stdin.setRaw(true);
+write(prompt);
+record({ drawn: true });
 
 // deno-lint-ignore no-control-regex
 const ARROWS = /^\x1b[[O][A-D]$/;
