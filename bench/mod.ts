@@ -15,6 +15,7 @@ const BENCHES: readonly string[] = [
   "hook_latency",
   "ctl_roundtrip",
   "rules",
+  "prompt",
   "watchers",
   "tui_cpu",
   "tui_latency",

@@ -19,6 +19,7 @@ import { snapshotView } from "../src/model/snapshot.ts";
 import type { Snapshot } from "../src/model/snapshot.ts";
 import { terminalView } from "../src/session/screen_view.ts";
 import { HeadlessTerminal } from "../src/session/terminal.ts";
+import { measureMicros, type MicroFigures } from "./stats.ts";
 
 const COLS = 200;
 const ROWS = 60;
@@ -48,39 +49,9 @@ function screenBytes(): string {
   return out.join("");
 }
 
-function percentiles(samples: number[]): { p50: number; p95: number } {
-  samples.sort((a, b) => a - b);
-  const at = (q: number) => samples[Math.min(samples.length - 1, Math.floor(q * samples.length))]!;
-  return { p50: at(0.5), p95: at(0.95) };
-}
-
 const ROUNDS = 5;
-
-interface Figures {
-  p50: number;
-  p95: number;
-  /** p95 of the least disturbed round: the machine is shared, the load is printed. */
-  bestP95: number;
-}
-
-/** µs per call, batched so the timer's resolution does not dominate; in rounds. */
-function measure(fn: () => unknown): Figures {
-  const batch = 10;
-  for (let i = 0; i < 2000; i++) fn(); // warm up the JIT
-  const all: number[] = [];
-  let bestP95 = Infinity;
-  for (let round = 0; round < ROUNDS; round++) {
-    const samples: number[] = [];
-    for (let i = 0; i < ITERATIONS / batch / ROUNDS; i++) {
-      const t0 = performance.now();
-      for (let j = 0; j < batch; j++) fn();
-      samples.push(((performance.now() - t0) * 1000) / batch);
-    }
-    all.push(...samples);
-    bestP95 = Math.min(bestP95, percentiles(samples).p95);
-  }
-  return { ...percentiles(all), bestP95 };
-}
+type Figures = MicroFigures;
+const measure = (fn: () => unknown): Figures => measureMicros(fn, ITERATIONS, ROUNDS);
 
 const rules = await twentyRules();
 const manifest = {

@@ -13,6 +13,41 @@ export function median(samples: readonly number[]): number {
   return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
+/** p50/p95 µs of a call, and the p95 of the least disturbed round (the machine is shared). */
+export interface MicroFigures {
+  readonly p50: number;
+  readonly p95: number;
+  readonly bestP95: number;
+}
+
+/**
+ * µs per call of `fn`, `iterations` calls in `rounds` rounds, batched (10
+ * calls per sample) so that the timer's resolution does not dominate,
+ * after `warmup` calls for the JIT.
+ */
+export function measureMicros(
+  fn: () => unknown,
+  iterations: number,
+  rounds = 5,
+  warmup = 2000,
+): MicroFigures {
+  const batch = 10;
+  for (let i = 0; i < warmup; i++) fn();
+  const all: number[] = [];
+  let bestP95 = Infinity;
+  for (let round = 0; round < rounds; round++) {
+    const samples: number[] = [];
+    for (let i = 0; i < iterations / batch / rounds; i++) {
+      const t0 = performance.now();
+      for (let j = 0; j < batch; j++) fn();
+      samples.push(((performance.now() - t0) * 1000) / batch);
+    }
+    all.push(...samples);
+    bestP95 = Math.min(bestP95, percentile(samples, 95));
+  }
+  return { p50: percentile(all, 50), p95: percentile(all, 95), bestP95 };
+}
+
 /**
  * Wall times (ms) of several commands, run round-robin (one of each per
  * round) so that load changes on a shared machine hit them all alike.

@@ -108,9 +108,10 @@ Deno.test("group-send counts, skips exited members and reports each member", asy
   assert.equal(r.count, 2);
   assert.equal(r.skipped, 1);
   assert.deepEqual(r.members, [
-    { id: "session-1", name: "a", result: "sent" },
-    { id: "session-2", name: "b", result: "skipped (exited)" },
-    { id: "session-3", name: "c", result: "sent" },
+    // Shells, not agents: no receipt to wait for (docs/control-api.md "Receipts").
+    { id: "session-1", name: "a", result: "sent", receipt: null },
+    { id: "session-2", name: "b", result: "skipped (exited)", receipt: null },
+    { id: "session-3", name: "c", result: "sent", receipt: null },
   ]);
   await waitForText(t.runtime.store.get("session-1")!, "crew-2", 15_000);
   await waitForText(t.runtime.store.get("session-3")!, "crew-2", 15_000);

@@ -7,13 +7,15 @@
 
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { loadCatalog } from "../src/runtime/catalog.ts";
-import { replay } from "../src/replay/replay.ts";
+import { replay, type ReplayPoint } from "../src/replay/replay.ts";
 import {
+  type Capture,
   captureReplay,
   type Expectation,
   expectations,
   listCaptures,
 } from "../src/replay/fixtures.ts";
+import type { Prompt } from "../src/detect/prompt.ts";
 
 const ROOT = new URL("../fixtures/captures/", import.meta.url);
 const catalog = await loadCatalog({ userDir: null });
@@ -24,31 +26,66 @@ Deno.test("fixtures: the shared captures are all present", () => {
   assertEquals(captures.length >= 12, true, `only ${captures.length} captures`);
 });
 
+/** A capture replayed as the live hub would see it, at `offsets` (or the end), in `declared` mode. */
+function replayed(
+  capture: Capture,
+  offsets: readonly number[],
+  declared: boolean,
+  onPoint?: (p: ReplayPoint) => void,
+) {
+  return replay(capture.bytes, offsets, {
+    ...captureReplay(capture, catalog, declared),
+    ...(onPoint ? { onPoint } : {}),
+  });
+}
+
+/**
+ * Every label's state (and kind, when named), and on blocked labels what the
+ * screen asks (issue 15): question, subject, options with their keys,
+ * cancel, approve/deny — exactly the truth's `prompt`. With the screen rules
+ * alone the subject may differ (an OSC 7501 msg is the subject in the full
+ * pipeline); everything else must not.
+ */
 for (const capture of captures) {
   for (const declared of [true, false]) {
     const variant = declared ? "full pipeline" : "screen rules alone";
     Deno.test(`fixtures: ${capture.name} (${variant})`, async () => {
       const wanted: Expectation[] = expectations(capture.truth);
       assertEquals(wanted.length > 0, true, "no labelled offsets");
-      const results = await replay(capture.bytes, wanted.map((w) => w.offset), {
-        ...captureReplay(capture, catalog, declared),
-      });
+      const results = await replayed(capture, wanted.map((w) => w.offset), declared);
+      const bare = (p: Prompt | null | undefined) =>
+        p && !declared ? { ...p, subject: undefined } : p ?? null;
       const got = results.map((r, i) => ({
         offset: r.offset,
         label: wanted[i]!.label,
         state: r.status?.state ?? null,
         kind: wanted[i]!.kind === undefined ? undefined : r.status?.kind ?? null,
+        prompt: wanted[i]!.state === "blocked" ? bare(r.prompt) : undefined,
       }));
       const expected = wanted.map((w) => ({
         offset: w.offset,
         label: w.label,
         state: w.state,
         kind: w.kind,
+        prompt: w.state === "blocked" ? bare(w.prompt) : undefined,
       }));
       assertEquals(got, expected);
     });
   }
 }
+
+const blockedCaptures = captures.filter((c) =>
+  expectations(c.truth).some((e) => e.state === "blocked")
+);
+
+Deno.test("fixtures: every blocked label has its prompt in the truth", () => {
+  const missing = blockedCaptures.flatMap((c) =>
+    expectations(c.truth).filter((e) => e.state === "blocked" && e.prompt === undefined)
+      .map((e) => `${c.name} @${e.offset}`)
+  );
+  assertEquals(missing, []);
+  assertEquals(blockedCaptures.length >= 13, true, `only ${blockedCaptures.length} captures`);
+});
 
 /**
  * A false "needs you" trains the user to ignore lazyshell, a missed one
@@ -69,32 +106,59 @@ for (const capture of captures.filter((c) => c.chunks !== null)) {
     Deno.test(`fixtures: ${capture.name} reads blocked exactly while it is (${variant})`, async () => {
       const labels = capture.truth.timeline;
       const wrong: string[] = [];
-      await replay(capture.bytes, [capture.bytes.length], {
-        ...captureReplay(capture, catalog, declared),
-        onPoint: (p) => {
-          // The label in effect for the bytes before this point.
-          const i = labels.findLastIndex((l) => l.byte_offset_in_raw < p.offset);
-          const label = labels[i];
-          const next = labels[i + 1];
-          const previous = labels[i - 1];
-          if (p.status?.state !== "blocked") {
-            // A prompt fully drawn and not yet answered (no key pressed since) reads blocked.
-            const drawn = label?.state === "blocked" &&
-              p.offset >= (label.screen_settled_offset ?? label.byte_offset_in_raw) &&
-              !capture.keys.some((k) => k >= label.byte_offset_in_raw && k < p.offset);
-            if (drawn) wrong.push(`missed @${p.offset} (${label.note}) ${p.status?.ruleId}`);
-            return;
-          }
-          // The key that answered a prompt was just pressed; its repaint has not arrived.
-          const answering = previous?.state === "blocked" && label?.source === "driver" &&
-            label.t_ms !== undefined && p.time - label.t_ms <= ANSWER_REPAINT_MS;
-          const ok = label !== undefined &&
-            (label.state === "blocked" || /expected next/.test(label.note) || answering ||
-              (label.state === "starting" && next?.state === "blocked"));
-          if (!ok) wrong.push(`@${p.offset} (${label?.state}: ${label?.note}) ${p.status.ruleId}`);
-        },
+      await replayed(capture, [capture.bytes.length], declared, (p) => {
+        // The label in effect for the bytes before this point.
+        const i = labels.findLastIndex((l) => l.byte_offset_in_raw < p.offset);
+        const label = labels[i];
+        const next = labels[i + 1];
+        const previous = labels[i - 1];
+        if (p.status?.state !== "blocked") {
+          // A prompt fully drawn and not yet answered (no key pressed since) reads blocked.
+          const drawn = label?.state === "blocked" &&
+            p.offset >= (label.screen_settled_offset ?? label.byte_offset_in_raw) &&
+            !capture.keys.some((k) => k >= label.byte_offset_in_raw && k < p.offset);
+          if (drawn) wrong.push(`missed @${p.offset} (${label.note}) ${p.status?.ruleId}`);
+          return;
+        }
+        // The key that answered a prompt was just pressed; its repaint has not arrived.
+        const answering = previous?.state === "blocked" && label?.source === "driver" &&
+          label.t_ms !== undefined && p.time - label.t_ms <= ANSWER_REPAINT_MS;
+        const ok = label !== undefined &&
+          (label.state === "blocked" || /expected next/.test(label.note) || answering ||
+            (label.state === "starting" && next?.state === "blocked"));
+        if (!ok) wrong.push(`@${p.offset} (${label?.state}: ${label?.note}) ${p.status.ruleId}`);
       });
       assertEquals(wrong, []);
     });
   }
+}
+
+/**
+ * Never a wrong reading: at every point a live hub would classify, a prompt
+ * read at all is the one of the blocked label in effect (or of the next one,
+ * drawn a few ms after OSC 7501 declared it) — never half a menu. Keys are
+ * compared until the user presses one (arrows move the selection).
+ */
+for (const capture of blockedCaptures.filter((c) => c.chunks !== null)) {
+  Deno.test(`fixtures: ${capture.name} never reads a wrong prompt`, async () => {
+    const labels = capture.truth.timeline;
+    const wrong: string[] = [];
+    await replayed(capture, [capture.bytes.length], true, (p) => {
+      if (p.prompt === null) return;
+      const i = labels.findLastIndex((l) => l.byte_offset_in_raw < p.offset);
+      const near = [labels[i], labels[i + 1], labels[i - 1]].filter((l) => l?.prompt);
+      const label = labels[i]!;
+      const typed = capture.keys.some((k) => k >= label.byte_offset_in_raw && k < p.offset);
+      const bare = (x: Prompt) =>
+        JSON.stringify({
+          ...x,
+          subject: null,
+          options: x.options.map((o) => ({ label: o.label, keys: typed ? [] : o.keys })),
+        });
+      if (!near.some((l) => bare(l!.prompt!) === bare(p.prompt!))) {
+        wrong.push(`@${p.offset}: ${JSON.stringify(p.prompt)}`);
+      }
+    });
+    assertEquals(wrong, []);
+  });
 }

@@ -7,6 +7,13 @@
 import assert from "node:assert/strict";
 import { loadCatalogSync } from "../src/runtime/catalog.ts";
 import { evaluate } from "../src/detect/rules.ts";
+import {
+  CLAUDE_EDIT,
+  CLAUDE_MOVED,
+  CLAUDE_PLAN,
+  CODEX_EDIT,
+  OPENCODE_QUESTION,
+} from "./testdata/agent_screens.ts";
 
 const catalog = loadCatalogSync({ userDir: null });
 
@@ -48,32 +55,21 @@ ${RULE}
   [
     "claude",
     "edit prompt without the tool footer",
-    ` Edit file
- app.py
- Do you want to make this edit to app.py?
- ❯ 1. Yes
-   2. Yes, allow all edits during this session (shift+tab)
-   3. No, and tell Claude what to do differently (esc)`,
+    CLAUDE_EDIT,
     "✳ Claude Code",
     "blocked/permission-menu",
   ],
   [
     "claude",
     "plan approval menu",
-    ` Would you like to proceed?
- ❯ 1. Yes, and auto-accept edits
-   2. Yes, and manually approve edits
-   3. No, keep planning`,
+    CLAUDE_PLAN,
     "",
     "blocked/permission-menu",
   ],
   [
     "claude",
     "cursor moved to option 2 of a permission menu",
-    ` Do you want to proceed?
-   1. Yes
- ❯ 2. Yes, and always allow access to /tmp/x from this project
-   3. No`,
+    CLAUDE_MOVED,
     "",
     "blocked/permission-menu",
   ],
@@ -143,11 +139,7 @@ ${RULE}
   [
     "codex",
     "edit approval shares the footer",
-    `  Would you like to make the following edits?
-  app.py (+1 -1)
-› 1. Yes, proceed (y)
-  2. No, and tell Codex what to do differently (esc)
-  Press enter to confirm or esc to cancel`,
+    CODEX_EDIT,
     "",
     "blocked/approval",
   ],
@@ -178,12 +170,7 @@ ${RULE}
   [
     "opencode",
     "its question tool",
-    `  ┃  Which test framework should I use?
-  ┃  1. pytest (Recommended)
-  ┃  2. unittest
-  ┃  3. Type your own answer
-  ┃
-  ┃  ↑↓ select  enter submit  esc dismiss`,
+    OPENCODE_QUESTION,
     "",
     "blocked/question",
   ],

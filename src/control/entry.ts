@@ -1,6 +1,7 @@
 /** One session as the control API reports it (`ctl list --json`): a flat projection of its view. */
 
 import type { AgentStatus } from "../model/agent.ts";
+import type { Prompt } from "../model/prompt.ts";
 import type { SessionView } from "../model/session.ts";
 import type { Session } from "../session/session.ts";
 import type { ControlHost } from "./host.ts";
@@ -27,6 +28,8 @@ export interface SessionEntry {
   readonly msg: string | null;
   /** The program asked the OSC 7501 `?` query: it can declare its own state. */
   readonly capable: boolean;
+  /** What a blocked agent asks and how to answer it (`ctl answer`), or null. */
+  readonly prompt: Prompt | null;
 }
 
 export function sessionEntry(view: SessionView): SessionEntry {
@@ -50,6 +53,7 @@ export function sessionEntry(view: SessionView): SessionEntry {
     since: status?.since ?? null,
     msg: status?.msg ?? null,
     capable: view.capable,
+    prompt: view.prompt,
   };
 }
 

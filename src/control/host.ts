@@ -20,6 +20,8 @@ export interface ControlHost {
   subscribe(listener: (change: RuntimeChange) => void): Disposable;
   /** Re-classifies the session from a fresh snapshot now (D7: right before typing). */
   classifyNow(id: string): void;
+  /** The agent's input box now ("" empty), or null when it cannot be read (send receipts). */
+  input(id: string): string | null;
   /** Creates a session without touching focus. */
   createSession(spec: SessionSpec): Session;
 }

@@ -26,18 +26,22 @@ export interface Refusal {
  * Types `text` into every session, then (with `enter`) Enter into those
  * still running. Returns the sessions that refused: their child has not
  * read the input already waiting (over MAX_QUEUED_INPUT). A session that
- * refused the text gets no Enter either.
+ * refused the text gets no Enter either. `beforeEnter` runs (and is
+ * awaited) between the two: receipts wait there for the text to show in
+ * the input box.
  */
 export async function typeInto(
   sessions: readonly Session[],
   text: string,
   enter: boolean,
+  beforeEnter?: () => void | Promise<void>,
 ): Promise<Refusal[]> {
   const refused: Refusal[] = text === ""
     ? []
     : sessions.filter((s) => !s.write(text, false)).map((session) => ({ session, what: "text" }));
   if (!enter) return refused;
   if (text !== "") await delay(ENTER_GAP_MS);
+  await beforeEnter?.();
   for (const session of sessions) {
     if (session.status === "exited" || refused.some((r) => r.session === session)) continue;
     if (!session.write("\r", false)) refused.push({ session, what: "enter" });

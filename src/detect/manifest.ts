@@ -11,6 +11,8 @@ import { openedAt } from "../util/yaml_error.ts";
 import { AGENT_STATES, BLOCKED_KINDS } from "../model/agent.ts";
 import type { AgentStateName, BlockedKind } from "../model/agent.ts";
 import { compileRegex, type LinearRegex, RegexError, unionOf } from "./regex.ts";
+import type { InputReader, PromptReader } from "./prompt.ts";
+import { compileInput, compilePrompts, inputSchema, promptSchema } from "./prompt_manifest.ts";
 
 /** Where a rule looks. */
 export type Region =
@@ -50,6 +52,10 @@ export interface Manifest {
   /** What a screen `working` → `idle` change means when no rule says `done`. */
   readonly turnEnd: "idle" | "done";
   readonly rules: readonly CompiledRule[];
+  /** How to read what a blocked screen asks (prompt.ts), in order. */
+  readonly prompts: readonly PromptReader[];
+  /** Where the input box is (ctl send receipts), or null. */
+  readonly input: InputReader | null;
   /** Where it came from (file path or `builtin:<name>`). */
   readonly source: string;
 }
@@ -86,6 +92,8 @@ const manifestSchema = z.object({
   }).strict().default({ processes: [], scripts: [], packages: [], title: [], screen: [] }),
   turn_end: z.enum(["idle", "done"]).default("idle"),
   rules: z.array(ruleSchema).default([]),
+  prompts: z.array(promptSchema).default([]),
+  input: inputSchema.optional(),
 }).strict();
 
 type Path = readonly (string | number)[];
@@ -130,15 +138,21 @@ export function parseManifest(text: string, file: string, expectedId?: string): 
     fail(lineOf(["id"]), `Manifest id "${m.id}" does not match its file name "${expectedId}"`);
   }
   // Linear-time matching (regex.ts): a pattern it cannot take is refused here, with the reason.
+  const regex = (p: string, path: Path): LinearRegex => {
+    try {
+      return compileRegex(p, true);
+    } catch (error) {
+      if (!(error instanceof RegexError)) throw error;
+      return fail(lineOf(path), `Invalid regex ${JSON.stringify(p)}: ${error.message}`);
+    }
+  };
   const compile = (patterns: readonly string[], path: Path): LinearRegex[] =>
-    patterns.map((p, i) => {
-      try {
-        return compileRegex(p, true);
-      } catch (error) {
-        if (!(error instanceof RegexError)) throw error;
-        return fail(lineOf([...path, i]), `Invalid regex ${JSON.stringify(p)}: ${error.message}`);
-      }
-    });
+    patterns.map((p, i) => regex(p, [...path, i]));
+  const ctx = {
+    regex,
+    fail: (path: Path, reason: string): never =>
+      fail(lineOf(path) ?? lineOf(path.slice(0, -1)) ?? lineOf(path.slice(0, -2)), reason),
+  };
   const seen = new Set<string>();
   const rules = m.rules.map((r, i): CompiledRule => {
     const at = (key: string) => lineOf(["rules", i, key]) ?? lineOf(["rules", i]);
@@ -180,6 +194,8 @@ export function parseManifest(text: string, file: string, expectedId?: string): 
     },
     turnEnd: m.turn_end,
     rules,
+    prompts: compilePrompts(m.prompts, ctx),
+    input: compileInput(m.input, ctx),
     source: file,
   };
 }

@@ -17,10 +17,23 @@
 
 import { RE2JS } from "re2js";
 
+/** One match: its text and place, and each named group's (undefined: the group took no part). */
+export interface RegexMatch {
+  readonly text: string;
+  readonly index: number;
+  readonly groups: Readonly<Record<string, string | undefined>>;
+  /** Where each named group starts in the text (UTF-16 units, as String indices). */
+  readonly starts: Readonly<Record<string, number | undefined>>;
+}
+
 /** What a compiled pattern can do (RegExp's `test`, and a search for watchers' blocks). */
 export interface LinearRegex {
   readonly source: string;
   test(text: string): boolean;
+  /** The first match, with its named groups (prompt readers, src/detect/prompt.ts). */
+  exec(text: string): RegexMatch | null;
+  /** Every match from the left, not overlapping (RegExp's matchAll). */
+  matches(text: string): RegexMatch[];
   /**
    * Linear-time V8 source that matches (with prefilterFlags) wherever this
    * pattern does, and maybe elsewhere; null when the pattern has no useful one.
@@ -81,11 +94,33 @@ function build(
     throw new RegexError(message.replace(/^error parsing regexp: /, "").replace(/`/g, ""));
   }
   const v8 = prefilter === null ? null : new RegExp(prefilter, prefilterFlags(prefilter));
+  const names = Object.keys(re2.namedGroups());
+  const matches = (text: string, first: boolean): RegexMatch[] => {
+    if (v8 !== null && !v8.test(text)) return [];
+    const m = re2.matcher(text);
+    const out: RegexMatch[] = [];
+    let from = 0;
+    while (from <= text.length && m.find(from)) {
+      const groups: Record<string, string | undefined> = {};
+      const starts: Record<string, number | undefined> = {};
+      for (const name of names) {
+        const at = m.start(name);
+        groups[name] = at < 0 ? undefined : m.group(name) ?? undefined;
+        starts[name] = at < 0 ? undefined : at;
+      }
+      out.push({ text: m.group() ?? "", index: m.start(), groups, starts });
+      if (first) break;
+      from = m.end() > m.start() ? m.end() : m.end() + 1; // an empty match moves on
+    }
+    return out;
+  };
   return {
     source,
     re2Source,
     prefilter,
     test: v8 === null ? (text) => re2.test(text) : (text) => v8.test(text) && re2.test(text),
+    exec: (text) => matches(text, true)[0] ?? null,
+    matches: (text) => matches(text, false),
   };
 }
 

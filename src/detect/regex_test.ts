@@ -141,3 +141,27 @@ Deno.test("unionOf() matches wherever one of its patterns does", () => {
   assert.ok(!union.test("a".repeat(3000) + "!"));
   assert.equal(unionOf([]), null);
 });
+
+Deno.test("exec() and matches() give named groups and where they start, as String indices", () => {
+  const option = compileRegex(
+    "^\\s*(?:(?<selected>❯)\\s*)?(?<number>\\d+)\\.\\s+(?<label>\\S.*?)\\s*$",
+    true,
+  );
+  const text = "Héllo 😀?\n ❯ 1. Yes ✳\n   2. No  ";
+  const all = option.matches(text);
+  assert.deepEqual(all.map((m) => [m.groups.label, m.groups.selected, m.groups.number]), [
+    ["Yes ✳", "❯", "1"],
+    ["No", undefined, "2"],
+  ]);
+  for (const m of all) {
+    assert.equal(
+      text.slice(m.starts.label, m.starts.label! + m.groups.label!.length),
+      m.groups.label,
+    );
+  }
+  assert.equal(option.exec(text)?.groups.label, "Yes ✳");
+  assert.equal(option.exec("no menu here"), null);
+  // Empty matches still move on; a prefilter that rejects the text finds nothing.
+  assert.equal(compileRegex("x*").matches("ab").length, 3);
+  assert.deepEqual(compileRegex("Esc to cancel").matches("Enter to select"), []);
+});

@@ -4,6 +4,7 @@
  */
 
 import type { AgentStatus, BlockedKind } from "./agent.ts";
+import type { Prompt } from "./prompt.ts";
 
 /** States a hook may report (`error` is OSC 7501 only). */
 export const HOOK_STATES = ["idle", "working", "blocked", "done"] as const;
@@ -28,4 +29,6 @@ export type DetectionEvent =
   }
   | { readonly type: "agent"; readonly id: string; readonly agent: string | null }
   /** The program asked the OSC 7501 `?` query (it can declare its state). */
-  | { readonly type: "capable"; readonly id: string };
+  | { readonly type: "capable"; readonly id: string }
+  /** What the blocked session asks changed (null: no prompt, or not readable). */
+  | { readonly type: "prompt"; readonly id: string; readonly prompt: Prompt | null };

@@ -8,6 +8,7 @@
  */
 
 import type { AgentStatus } from "./agent.ts";
+import type { Prompt } from "./prompt.ts";
 
 export type SessionStatus = "running" | "exited";
 
@@ -45,6 +46,8 @@ export interface SessionView {
   readonly agentStatus: AgentStatus | null;
   /** The program asked the OSC 7501 `?` query: it can declare its own state. */
   readonly capable: boolean;
+  /** While blocked: what the agent asks and how to answer (src/model/prompt.ts), or null. */
+  readonly prompt: Prompt | null;
   readonly turn: TurnView;
   /** First line of `agent_stats_command` for this session (W3), if any. */
   readonly stats: string | null;
@@ -84,6 +87,7 @@ export function newSessionView(facts: SessionFacts): SessionView {
     hasRules: false,
     agentStatus: null,
     capable: false,
+    prompt: null,
     turn: NO_TURN,
     stats: null,
     watcher: null,

@@ -30,6 +30,12 @@ export interface ScreenView {
   readonly rows: number;
   readonly title: string;
   line(y: number): string;
+  /**
+   * Optional: one style key per UTF-16 unit of `line(y)` — equal keys, equal
+   * background (an inverse cell counts by its foreground). Prompt readers use
+   * it for menus that mark the selection by colour only.
+   */
+  styles?(y: number): readonly number[];
 }
 
 /** A ScreenView over a Snapshot's already extracted rows. */

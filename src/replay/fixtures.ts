@@ -7,6 +7,7 @@
 import type { AgentStateName, BlockedKind } from "../model/agent.ts";
 import type { Catalog } from "../runtime/catalog.ts";
 import type { Chunk, ReplayOptions } from "./replay.ts";
+import type { Prompt } from "../detect/prompt.ts";
 
 export interface TruthLabel {
   readonly t_ms?: number;
@@ -15,6 +16,8 @@ export interface TruthLabel {
   readonly state: string;
   readonly note: string;
   readonly source?: string;
+  /** On blocked labels: what the screen asks (README "Prompts in truth.json"). */
+  readonly prompt?: Prompt;
 }
 
 export interface Capture {
@@ -34,6 +37,8 @@ export interface Expectation {
   /** Asserted only when the label names it (undefined: not checked). */
   readonly kind?: BlockedKind | null;
   readonly label: string;
+  /** Blocked labels: the prompt the screen shows. */
+  readonly prompt?: Prompt;
 }
 
 export async function listCaptures(root: URL): Promise<Capture[]> {
@@ -87,9 +92,13 @@ export function expectations(truth: Capture["truth"]): Expectation[] {
     const kind = /permission prompt|trust dialog/.test(label.note)
       ? "permission" as const
       : undefined;
-    const e: Expectation = kind === undefined
-      ? { offset, state, label: label.note }
-      : { offset, state, kind, label: label.note };
+    const e: Expectation = {
+      offset,
+      state,
+      label: label.note,
+      ...(kind === undefined ? {} : { kind }),
+      ...(label.prompt === undefined ? {} : { prompt: label.prompt }),
+    };
     out.push(e);
     previous = e;
   }

@@ -13,6 +13,7 @@ import type { ArbiterState, Evidence } from "../detect/arbiter.ts";
 import type { Manifest } from "../detect/manifest.ts";
 import { parseBurst } from "../detect/osc7501.ts";
 import { classify, identifyByHints } from "../detect/rules.ts";
+import { type Prompt, promptFor } from "../detect/prompt.ts";
 import { terminalView } from "../session/screen_view.ts";
 import { HeadlessTerminal } from "../session/terminal.ts";
 import type { Catalog } from "../runtime/catalog.ts";
@@ -50,6 +51,8 @@ export interface ReplayPoint {
   readonly time: number;
   readonly agent: string | null;
   readonly status: AgentStatus | null;
+  /** What the blocked screen asks (null unless blocked, or when it cannot be read). */
+  readonly prompt: Prompt | null;
 }
 
 const SETTLE_MS = 30;
@@ -129,7 +132,8 @@ export async function replay(
       }
     }
     feed({ type: "screen", result: classify(manifest, view) });
-    const result = { offset: point, time, agent, status: state.status };
+    const asks = promptFor(manifest?.prompts ?? [], state.status, view);
+    const result = { offset: point, time, agent, status: state.status, prompt: asks };
     results.set(point, result);
     options.onPoint?.(result);
   };
@@ -140,5 +144,7 @@ export async function replay(
     pos = point;
   }
   await term.flush();
-  return wanted.map((o) => results.get(o) ?? { offset: o, time: now, agent, status: state.status });
+  return wanted.map((o) =>
+    results.get(o) ?? { offset: o, time: now, agent, status: state.status, prompt: null }
+  );
 }

@@ -23,6 +23,8 @@ import type { ArbiterState, Evidence } from "../detect/arbiter.ts";
 import type { Manifest } from "../detect/manifest.ts";
 import { Bursts, type Osc7501Record, RecordLog } from "../detect/osc7501.ts";
 import { classify } from "../detect/rules.ts";
+import { promptFor, readInput } from "../detect/prompt.ts";
+import { equalPrompts, type Prompt } from "../model/prompt.ts";
 import { identify, isLauncher } from "../session/identity.ts";
 import type { AgentIdentity } from "../session/identity.ts";
 import { ticker } from "../util/ticker.ts";
@@ -79,6 +81,8 @@ interface Tracked {
   foreground: ProcessInfo | null;
   /** When the foreground was last looked at while nothing could be classified. */
   identifiedAt: number;
+  /** What the screen asked at the last classification while blocked (issue 15). */
+  prompt: Prompt | null;
 }
 
 export class DetectionHub implements Disposable {
@@ -127,6 +131,17 @@ export class DetectionHub implements Disposable {
   /** The last OSC 7501 records of a session (at most 256), for "explain". */
   records(id: string): readonly Osc7501Record[] {
     return this.#sessions.get(id)?.records.records ?? [];
+  }
+
+  /** What the blocked session asks, as last classified; null unless blocked and readable. */
+  prompt(id: string): Prompt | null {
+    return this.#sessions.get(id)?.prompt ?? null;
+  }
+
+  /** The agent's input box right now ("" empty), or null (no reader, no box on screen). */
+  input(id: string): string | null {
+    const t = this.#sessions.get(id);
+    return t ? readInput(t.manifest?.input ?? null, t.session.screenView()) : null;
   }
 
   /** A hook event from the hook server (issue 4); latches the session (D4). */
@@ -209,6 +224,7 @@ export class DetectionHub implements Disposable {
       foregroundPid: null,
       foreground: null,
       identifiedAt: -Infinity,
+      prompt: null,
     };
     this.#sessions.set(session.id, t);
     if (!t.exited) this.#schedule(t);
@@ -347,6 +363,10 @@ export class DetectionHub implements Disposable {
       type: "screen",
       result: classify(t.manifest, t.session.screenView()),
     });
+    this.#setPrompt(
+      t,
+      promptFor(t.manifest?.prompts ?? [], t.state.status, t.session.screenView()),
+    );
   }
 
   #lookAgain(t: Tracked): void {
@@ -394,8 +414,16 @@ export class DetectionHub implements Disposable {
     if (status !== null && status.seq !== previous?.seq) {
       this.#emit({ type: "state", id: t.session.id, status, previous });
     }
+    if (status?.state !== "blocked") this.#setPrompt(t, null); // read again on the next block
     this.#armRecheck(t, now);
     this.#watchForeground(t);
+  }
+
+  /** Read at each classification while blocked; a change (or none any more) is an event. */
+  #setPrompt(t: Tracked, prompt: Prompt | null): void {
+    if (equalPrompts(t.prompt, prompt)) return;
+    t.prompt = prompt;
+    this.#emit({ type: "prompt", id: t.session.id, prompt });
   }
 
   /**

@@ -98,6 +98,8 @@ export class Runtime implements AsyncDisposable {
       } else if (e.type === "agent") {
         const hasRules = e.agent !== null && this.detection.hasRules(e.agent);
         this.#dispatch({ type: "agent", id: e.id, agent: e.agent, hasRules });
+      } else if (e.type === "prompt") {
+        this.#dispatch({ type: "prompt", id: e.id, prompt: e.prompt });
       } else this.#dispatch({ type: "capable", id: e.id });
     });
     this.own(() => hub[Symbol.dispose]());

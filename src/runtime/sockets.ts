@@ -39,6 +39,7 @@ export async function startSockets(
         view: (id) => runtime.view(id),
         subscribe: (listener) => runtime.subscribe(listener),
         classifyNow: (id) => void runtime.detection.classifyNow(id),
+        input: (id) => runtime.detection.input(id),
         createSession: (spec) => runtime.createSession(spec),
       }, { log, limits: controlLimits });
     }

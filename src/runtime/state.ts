@@ -11,6 +11,7 @@
  */
 
 import type { AgentStatus } from "../model/agent.ts";
+import type { Prompt } from "../model/prompt.ts";
 import type { RuntimeChange, RuntimeState } from "../model/runtime.ts";
 import {
   newSessionView,
@@ -61,6 +62,7 @@ export type EngineEvent =
     readonly at: number;
   }
   | { readonly type: "capable"; readonly id: string }
+  | { readonly type: "prompt"; readonly id: string; readonly prompt: Prompt | null }
   | { readonly type: "stats"; readonly id: string; readonly line: string | null }
   | { readonly type: "watcher"; readonly id: string; readonly pattern: string | null }
   | { readonly type: "output"; readonly id: string; readonly at: number }
@@ -136,6 +138,8 @@ function apply(s: SessionView, e: EngineEvent): SessionView {
       return { ...s, agentStatus: e.status, turn: nextTurn(s.turn, e.status, e.at) };
     case "capable":
       return s.capable ? s : { ...s, capable: true };
+    case "prompt":
+      return s.prompt === e.prompt ? s : { ...s, prompt: e.prompt };
     case "stats":
       return s.stats === e.line ? s : { ...s, stats: e.line };
     case "watcher":

@@ -154,3 +154,26 @@ Deno.test("reduceRuntime() replaces a respawned session in place, keeping its li
   ]);
   assert.deepEqual(state.sessions.map((v) => v.id), ["session-1", "session-2"]);
 });
+
+Deno.test("reduceRuntime() keeps the blocked session's prompt: one change per new reading", () => {
+  const prompt = {
+    question: "Do you want to proceed?",
+    subject: "make test",
+    options: [{ label: "Yes", keys: ["1"] }, { label: "No", keys: ["2"] }],
+    cancel: ["Esc"],
+    approve: 1,
+    deny: 2,
+  };
+  const { state, changes } = run([
+    { type: "session-added", session: facts("s1") },
+    { type: "prompt", id: "s1", prompt },
+    { type: "prompt", id: "s1", prompt }, // the same reading: no change
+    { type: "prompt", id: "s1", prompt: null },
+  ]);
+  assert.deepEqual(changes.map((c) => c.type === "updated" ? c.session.prompt : c.type), [
+    "added",
+    prompt,
+    null,
+  ]);
+  assert.equal(state.sessions[0]!.prompt, null);
+});

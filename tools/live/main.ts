@@ -11,6 +11,10 @@
  *
  * Keys are sent with `ctl send` (scripted input, not typed by a user): the
  * user-interrupt rule does not see them; the TUI check does that by hand.
+ * With `--answer approve|deny|option:N` the scenario's answer to a prompt
+ * (approve, deny, pick an option) goes through `ctl answer` instead, and its
+ * receipt (or refusal) is printed. With `--send-receipt` the scenario's prompt
+ * is typed by one `ctl send TEXT --enter` (not key by key) and its receipt printed.
  * Leftovers (Codex's app-server daemon) are ended by PID (liveness via /proc).
  */
 
@@ -53,6 +57,8 @@ export async function main(argv: string[]): Promise<number> {
       lab: { type: "string", default: Deno.env.get("LAB_DIR") ?? "/work/lab" },
       "hard-limit": { type: "string", default: "240" },
       out: { type: "string" },
+      answer: { type: "string" },
+      "send-receipt": { type: "boolean", default: false },
     },
   });
   const [agentId, scenarioArg = "tool"] = positionals;
@@ -255,6 +261,30 @@ export async function main(argv: string[]): Promise<number> {
     };
     onTurnEnd = () => void turnEnd();
     const send = (text: string) => call("send", { target, text }).catch((e) => log(String(e)));
+    let answered = false;
+    /** `ctl answer` in place of the scenario's key (once per run). */
+    const answer = async (how: string, note: string) => {
+      if (answered) return;
+      answered = true;
+      const n = /^option:(\d+)$/.exec(how)?.[1];
+      const choice = n ? { option: Number(n) } : { [how]: true };
+      const listed = await call("list", {});
+      const prompt = (listed.sessions as { id: string; prompt: unknown }[])
+        .find((x) => x.id === target)?.prompt;
+      log(
+        `ctl answer ${JSON.stringify(choice)} (scenario: ${note}); prompt ${
+          JSON.stringify(prompt)
+        }`,
+      );
+      try {
+        const r = await call("answer", { target, ...choice }, 30000);
+        log(`ANSWERED ${JSON.stringify(r)}`);
+        await sleep(1500, stop.signal);
+        log(`screen 1.5 s after the answer:\n${screen}`);
+      } catch (e) {
+        log(`REFUSED ${e}`);
+      }
+    };
 
     const player: Player = {
       agent,
@@ -279,6 +309,30 @@ export async function main(argv: string[]): Promise<number> {
         }),
       turnsEnded: () => turnsEnded,
       async prompt(text) {
+        if (values["send-receipt"]) {
+          const at = now();
+          const shown = waitFor(busy, 80000);
+          try {
+            const r = await call("send", { target, text, enter: true, timeout: 30 }, 60000);
+            log(`SENT ${JSON.stringify(r)}`);
+            await sleep(3000, stop.signal);
+            log(`screen 3 s later:\n${screen}`);
+          } catch (e) {
+            log(`NOT TAKEN ${e}; screen now:\n${screen}`);
+            // Codex takes no input until its app-server is up (tools/capture/README.md): later,
+            // Enter alone, with a receipt again.
+            await sleep(45000, stop.signal);
+            try {
+              const r = await call("send", { target, text: "", enter: true, timeout: 60 }, 90000);
+              log(`SENT (Enter again) ${JSON.stringify(r)}`);
+            } catch (e2) {
+              log(`NOT TAKEN (Enter again) ${e2}; screen now:\n${screen}`);
+            }
+          }
+          const seen = await shown;
+          label("working", `submitted: ${text}`, seen ? "screen" : "driver", seen ?? at);
+          return;
+        }
         for (const ch of text) {
           await send(ch);
           await sleep(35, stop.signal);
@@ -295,6 +349,10 @@ export async function main(argv: string[]): Promise<number> {
         label("working", `submitted: ${text}`, seen ? "screen" : "driver", seen ?? at);
       },
       key(data, note) {
+        if (values.answer && /^(approve|Esc \(deny|Enter 1 \(pick)/.test(note)) {
+          void answer(values.answer, note);
+          return;
+        }
         log(`key ${JSON.stringify(data)}: ${note}`);
         // Answers to a prompt go the orchestrator's safe way: only while lazyshell says blocked.
         if (/^(approve|Esc \(deny)/.test(note)) {

@@ -3,12 +3,14 @@
  * [--at OFFSET]... [--json]` (docs/manifests.md): replays a raw capture through the
  * emulator (answering nothing; OSC 7501 records in the bytes count as
  * declared evidence) and prints agent, state, kind, source and rule — for
- * the end of the file, or one result per `--at` offset. FILE may also be a
+ * the end of the file, or one result per `--at` offset — and, when blocked,
+ * what the screen asks (`prompt`, docs/manifests.md "Prompts"). FILE may also be a
  * capture directory (output.raw + meta.json give the size and agent).
  */
 
 import type { Command } from "@commander-js/extra-typings";
 import { UserError } from "../../errors.ts";
+import type { Prompt } from "../../detect/prompt.ts";
 import type { ReplayPoint } from "../../replay/replay.ts";
 
 export interface DetectRow {
@@ -18,6 +20,8 @@ export interface DetectRow {
   readonly kind: string | null;
   readonly source: string | null;
   readonly rule: string | null;
+  /** What a blocked screen asks; null otherwise or when it cannot be read. */
+  readonly prompt: Prompt | null;
 }
 
 function integer(name: string, min: number) {
@@ -119,6 +123,7 @@ function rowOf(p: ReplayPoint): DetectRow {
     kind: p.status?.kind ?? null,
     source: p.status?.source ?? null,
     rule: p.status?.ruleId ?? null,
+    prompt: p.prompt,
   };
 }
 
@@ -162,6 +167,18 @@ async function readBytes(path: string): Promise<Uint8Array> {
 
 export function formatRow(r: DetectRow): string {
   const v = (x: string | null) => x ?? "-";
-  return `${r.offset}\tagent=${v(r.agent)}\tstate=${v(r.state)}\tkind=${v(r.kind)}\t` +
+  const line = `${r.offset}\tagent=${v(r.agent)}\tstate=${v(r.state)}\tkind=${v(r.kind)}\t` +
     `source=${v(r.source)}\trule=${v(r.rule)}`;
+  return r.prompt ? `${line}\n${formatPrompt(r.prompt)}` : line;
+}
+
+/** `  asks: Do you want to proceed? (touch x)` then one line per option with its keys. */
+export function formatPrompt(p: Prompt): string {
+  const lines = [`  asks: ${p.question}${p.subject ? ` (${p.subject})` : ""}`];
+  p.options.forEach((o, i) => {
+    const role = p.approve === i + 1 ? " [approve]" : p.deny === i + 1 ? " [deny]" : "";
+    lines.push(`    ${i + 1}. ${o.label}  keys: ${o.keys.join(" ")}${role}`);
+  });
+  if (p.cancel) lines.push(`    cancel  keys: ${p.cancel.join(" ")}`);
+  return lines.join("\n");
 }

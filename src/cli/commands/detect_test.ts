@@ -43,6 +43,26 @@ Deno.test("detect: --at offsets in order, agent from the title hints, JSON keys"
       kind: "permission",
       source: "screen",
       rule: "permission-footer",
+      prompt: {
+        question: "Do you want to proceed?",
+        subject: "touch lab-file.txt",
+        options: [
+          { label: "Yes", keys: ["1"] },
+          {
+            label: "Yes, and always allow access to /home/dev/lab00/work/claude-claude-tool " +
+              "from this project",
+            keys: ["2"],
+          },
+          {
+            label: "Yes, and switch to auto mode · auto mode handles these prompts for you",
+            keys: ["3"],
+          },
+          { label: "No", keys: ["4"] },
+        ],
+        cancel: ["Esc"],
+        approve: 1,
+        deny: 4,
+      },
     },
     {
       offset: 1464,
@@ -51,6 +71,7 @@ Deno.test("detect: --at offsets in order, agent from the title hints, JSON keys"
       kind: null,
       source: "screen",
       rule: "idle-prompt",
+      prompt: null,
     },
   ]);
 });
@@ -76,9 +97,14 @@ Deno.test("detect: plain text output and one object without --at", async () => {
     "18789",
   );
   assert.equal(text.code, 0, text.stderr);
-  assert.match(
+  assert.equal(
     text.stdout,
-    /^18789\tagent=codex\tstate=blocked\tkind=permission\tsource=declared\trule=osc7501\n$/,
+    "18789\tagent=codex\tstate=blocked\tkind=permission\tsource=declared\trule=osc7501\n" +
+      "  asks: Would you like to run the following command? (touch lab-file.txt)\n" +
+      "    1. Yes, proceed  keys: y [approve]\n" +
+      "    2. Yes, and don't ask again for commands that start with `touch lab-file.txt`  keys: p\n" +
+      "    3. No, and tell Codex what to do differently  keys: Esc [deny]\n" +
+      "    cancel  keys: Esc\n",
   );
   const one = await lazyshell("detect", `${CAPTURES}opencode-tool`, "--json");
   assert.equal(JSON.parse(one.stdout).agent, "opencode");

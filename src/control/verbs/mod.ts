@@ -17,6 +17,7 @@ import ungroup from "./ungroup.ts";
 import groupSend from "./group_send.ts";
 import groupKill from "./group_kill.ts";
 import wait from "./wait.ts";
+import answer from "./answer.ts";
 
 export const VERBS: readonly Verb[] = [
   list,
@@ -30,6 +31,7 @@ export const VERBS: readonly Verb[] = [
   groupSend,
   groupKill,
   wait,
+  answer,
 ];
 
 export function findVerb(name: string): Verb | undefined {

@@ -1,0 +1,61 @@
+/**
+ * A fake agent for `ctl answer` tests: it draws a real captured prompt by
+ * replaying a capture's bytes up to a blocked offset, then reacts to keys
+ * like the agent would. Copied to `claude.ts` / `codex.ts` / `opencode.ts`
+ * so that lazyshell identifies it as that agent (deno + script name).
+ *
+ *   deno run -A claude.ts CAPTURE_DIR OFFSET LOG [CHANGE_DIR CHANGE_OFFSET]
+ *
+ * Every key (not the terminal's own replies) is appended to LOG as a JSON
+ * line `{"key": "..."}`. Arrows only move nothing; any other key answers:
+ * the prompt is erased (and, if the capture declared its state over OSC
+ * 7501, `working` is declared), unless $IGNORE_KEYS is set. SIGUSR1 redraws
+ * the screen with another capture's prompt (a prompt that changed).
+ */
+
+const [dir, offset, log, changeDir, changeOffset] = Deno.args;
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+const logFile = Deno.openSync(log!, { create: true, append: true });
+const record = (o: unknown) => logFile.writeSync(enc.encode(JSON.stringify(o) + "\n"));
+
+function write(data: Uint8Array | string) {
+  const bytes = typeof data === "string" ? enc.encode(data) : data;
+  let done = 0;
+  while (done < bytes.length) done += Deno.stdout.writeSync(bytes.subarray(done));
+}
+
+// Listening before anything is drawn: a SIGUSR1 sent once the prompt shows must not kill us.
+if (changeDir !== undefined) {
+  Deno.addSignalListener("SIGUSR1", () => {
+    write("\x1b[2J\x1b[3J\x1b[H");
+    write(Deno.readFileSync(`${changeDir}/output.raw`).subarray(0, Number(changeOffset)));
+    record({ changed: true });
+  });
+}
+
+const prompt = Deno.readFileSync(`${dir}/output.raw`).subarray(0, Number(offset));
+const declares = dec.decode(prompt).includes("\x1b]7501;state=");
+Deno.stdin.setRaw(true);
+write(prompt);
+record({ drawn: true });
+
+// deno-lint-ignore no-control-regex
+const ARROWS = /^\x1b[[O][A-D]$/;
+/** What the terminal answers to queries in the replayed bytes (DA1, DSR, OSC 10/11, …). */
+const reply = (s: string) => s.length > 1 && s.startsWith("\x1b") && !ARROWS.test(s);
+
+const buf = new Uint8Array(1024);
+for (;;) {
+  const n = await Deno.stdin.read(buf);
+  if (n === null) break;
+  const key = dec.decode(buf.subarray(0, n));
+  if (reply(key)) continue;
+  record({ key });
+  if (key === "\x03") break;
+  if (ARROWS.test(key) || Deno.env.get("IGNORE_KEYS")) continue;
+  write(
+    (declares ? "\x1b]7501;state=working\x1b\\" : "") +
+      `\x1b[2J\x1b[H  answered ${JSON.stringify(key)}\r\n`,
+  );
+}
