@@ -11,7 +11,7 @@
 
 import { UserError } from "../errors.ts";
 import type { AgentStateName } from "../model/agent.ts";
-import { type Prompt, samePrompt } from "../model/prompt.ts";
+import { type Choice, type Prompt, samePrompt } from "../model/prompt.ts";
 import type { SessionView } from "../model/session.ts";
 import type { Session } from "../session/session.ts";
 import { delay } from "../util/async.ts";
@@ -23,10 +23,7 @@ export interface AnswerHost {
   classifyNow(id: string): void;
 }
 
-export type Choice =
-  | { readonly type: "option"; readonly n: number }
-  | { readonly type: "approve" }
-  | { readonly type: "deny" };
+export type { Choice };
 
 /** Pause between the keys of one answer (arrows, then Enter): each is its own read. */
 export const KEY_GAP_MS = 150;

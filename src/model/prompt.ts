@@ -24,6 +24,12 @@ export interface Prompt {
   readonly deny: number | null;
 }
 
+/** How a prompt is answered: an option by number, or the reader's approve / deny. */
+export type Choice =
+  | { readonly type: "option"; readonly n: number }
+  | { readonly type: "approve" }
+  | { readonly type: "deny" };
+
 /** Key names a prompt may use besides single printable characters. */
 export const KEY_NAMES = ["Enter", "Esc", "Tab", "Up", "Down", "Left", "Right"] as const;
 

@@ -7,6 +7,7 @@
  * in the app's maps, keyed by the same ids.
  */
 
+import type { Prompt } from "./prompt.ts";
 import type { SessionView } from "./session.ts";
 
 export type TuiMode = "navigation" | "terminal";
@@ -21,6 +22,10 @@ export type Overlay =
     readonly text: string;
   }
   | { readonly type: "confirm-quit"; readonly running: number }
+  /** `o`: answer a blocked session's prompt, as read when the overlay opened (`prompt`). */
+  | { readonly type: "answer"; readonly target: string; readonly prompt: Prompt }
+  /** `I`: every blocked session with its question; `index` is the highlighted one. */
+  | { readonly type: "inbox"; readonly index: number }
   /** `x` on a session running an agent or a program: say what ends, ask. */
   | { readonly type: "confirm-kill"; readonly target: string; readonly what: string }
   | { readonly type: "restart-choice"; readonly target: string; readonly group: string };

@@ -9,6 +9,7 @@ import type { KeyEvent } from "./keys.ts";
 import { layout } from "./layout.ts";
 import { sessionOrder } from "./view/sidebar.ts";
 import type { TuiEffect } from "./events.ts";
+import { answerable } from "./view/answer.ts";
 
 function move(s: TuiState, step: number): TuiState {
   const order = sessionOrder(s.sessions);
@@ -91,6 +92,22 @@ export function act(s: TuiState, action: string, key: KeyEvent | null, fx: TuiEf
       const n = Number(key?.name) - 1;
       return Number.isInteger(n) && n >= 0 && n < tabs ? { ...s, tab: n } : s;
     }
+    case "answer":
+      if (!row) return s;
+      if (!answerable(row)) {
+        return {
+          ...s,
+          message: {
+            text: row.agentStatus?.state === "blocked"
+              ? `${row.name}: its question could not be read; enter types into it`
+              : `${row.name} is not waiting for an answer`,
+            error: false,
+          },
+        };
+      }
+      return { ...s, overlay: { type: "answer", target: row.id, prompt: row.prompt } };
+    case "inbox":
+      return { ...s, overlay: { type: "inbox", index: 0 } };
     case "detach":
       fx.push({ type: "detach" });
       return s;

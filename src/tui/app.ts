@@ -341,7 +341,7 @@ export class TuiApp implements Disposable {
     }
     // Same state as the last frame: only the session's screen can have changed.
     const paneOnly = this.#prev && sameDrawing(this.#drawn, s)
-      ? repaintPane(s, this.#prev, screen, this.#spare, rows ?? undefined)
+      ? repaintPane(s, this.#prev, screen, this.#spare, rows ?? undefined, this.keymap)
       : null;
     const frame = paneOnly ?? view(s, { keymap: this.keymap, screen, tabLines }, this.#spare);
     this.#drawn = s;

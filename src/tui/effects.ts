@@ -9,6 +9,8 @@ import { encodeLegacyMouse, encodeSgrMouse, keyBytes, type MouseEvent } from "./
 import type { Tab } from "./tab.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import type { TuiEffect, TuiEvent } from "./events.ts";
+import { answerPrompt } from "../control/answer.ts";
+import type { Choice, Prompt } from "../model/prompt.ts";
 
 export interface EffectContext {
   readonly runtime: Runtime;
@@ -124,6 +126,9 @@ export function runEffect(ctx: EffectContext, fx: TuiEffect): void {
       case "tab-command":
         ctx.tabs()[fx.tab - 1]?.command(fx.name);
         return;
+      case "answer":
+        void answer(ctx, fx.id, fx.choice, fx.shown);
+        return;
       case "quit":
         ctx.quit(0);
         return;
@@ -133,6 +138,37 @@ export function runEffect(ctx: EffectContext, fx: TuiEffect): void {
     }
   } catch (error) {
     if (!(error instanceof UserError)) throw error;
+    ctx.dispatch({ type: "message", text: messageOf(error), error: true });
+  }
+}
+
+/** How long an answer waits for its receipt (the prompt leaving the screen). */
+const ANSWER_RECEIPT_MS = 10_000;
+
+/**
+ * Types an answer with `ctl answer`'s checks (src/control/answer.ts): the
+ * prompt this client showed must still be on screen, read again right
+ * before typing; the receipt comes back as a message.
+ */
+async function answer(ctx: EffectContext, id: string, choice: Choice, shown: Prompt) {
+  const { runtime } = ctx;
+  const session = runtime.store.get(id);
+  if (!session) return;
+  const host = {
+    view: (sid: string) => runtime.view(sid),
+    classifyNow: (sid: string) => void runtime.detection.classifyNow(sid),
+  };
+  try {
+    const done = await answerPrompt(host, session, choice, { shown, timeoutMs: ANSWER_RECEIPT_MS });
+    const what = done.option === null ? "cancelled" : `answered ${done.label}`;
+    ctx.dispatch({
+      type: "message",
+      text: done.receipt.left
+        ? `✓ ${done.name}: ${what} (${done.receipt.state ?? "no state"})`
+        : `${done.name}: ${what}, but the prompt is still on screen`,
+      error: !done.receipt.left,
+    });
+  } catch (error) {
     ctx.dispatch({ type: "message", text: messageOf(error), error: true });
   }
 }

@@ -8,6 +8,7 @@ import type { TabInfo } from "../model/tui.ts";
 import type { SessionView } from "../model/session.ts";
 import type { KeyEvent, MouseEvent, UserInput } from "./keys.ts";
 import type { TabMouse } from "./tab.ts";
+import type { Choice, Prompt } from "../model/prompt.ts";
 
 export type TuiEvent =
   | { readonly type: "input"; readonly input: UserInput }
@@ -55,6 +56,13 @@ export type TuiEffect =
   | { readonly type: "tab-paste"; readonly tab: number; readonly text: string }
   | { readonly type: "tab-mouse"; readonly tab: number; readonly event: TabMouse }
   | { readonly type: "tab-command"; readonly tab: number; readonly name: string }
+  /** Answer a blocked session's prompt (the one shown: refused if it changed). */
+  | {
+    readonly type: "answer";
+    readonly id: string;
+    readonly choice: Choice;
+    readonly shown: Prompt;
+  }
   | { readonly type: "quit" }
   /** Leave this client; the server and its sessions keep running. */
   | { readonly type: "detach" };

@@ -57,6 +57,19 @@ export const BINDINGS: readonly Binding[] = [
     hint: "blocked",
   },
   {
+    action: "answer",
+    keys: ["o"],
+    help: "Answer the selected blocked session: its options, y approve, n deny",
+    scope: "navigation",
+    hint: "answer",
+  },
+  {
+    action: "inbox",
+    keys: ["I"],
+    help: "Inbox: every blocked session with what it asks",
+    scope: "navigation",
+  },
+  {
     action: "watch",
     keys: ["v"],
     help: "Arm or disarm a watcher pattern on the selected session",

@@ -8,6 +8,7 @@ import type { KeyEvent, UserInput } from "./keys.ts";
 import type { Keymap } from "./keymap.ts";
 import { paletteItems } from "./view/overlays.ts";
 import { act } from "./actions.ts";
+import { answerable, blockedRows } from "./view/answer.ts";
 import type { TuiEffect } from "./events.ts";
 
 export function overlayInput(
@@ -27,6 +28,41 @@ export function overlayInput(
       if (name === "y" || name === "Y") fx.push({ type: "quit" });
       if (name === "d" || name === "D") fx.push({ type: "detach" });
       return ["y", "Y", "d", "D", "n", "N", "esc"].includes(name) ? close : s;
+    case "answer": {
+      if (name === "esc") return close;
+      const p = o.prompt;
+      const n = /^[1-9]$/.test(name) ? Number(name) : null;
+      const choice = n !== null && n <= p.options.length
+        ? { type: "option" as const, n }
+        : (name === "y" && p.approve !== null)
+        ? { type: "approve" as const }
+        : (name === "n" && (p.deny !== null || p.cancel !== null))
+        ? { type: "deny" as const }
+        : null;
+      if (choice === null) return s;
+      fx.push({ type: "answer", id: o.target, choice, shown: p });
+      return close;
+    }
+    case "inbox": {
+      const rows = blockedRows(s.sessions);
+      if (name === "esc" || name === "q") return close;
+      if (name === "j" || name === "down") {
+        return { ...s, overlay: { ...o, index: Math.min(rows.length - 1, o.index + 1) } };
+      }
+      if (name === "k" || name === "up") {
+        return { ...s, overlay: { ...o, index: Math.max(0, o.index - 1) } };
+      }
+      const row = rows[o.index];
+      if (!row) return s;
+      if (name === "enter") return { ...close, selected: row.id, tab: 0 };
+      if (name === "o") {
+        const picked = { ...close, selected: row.id, tab: 0 };
+        return answerable(row)
+          ? { ...picked, overlay: { type: "answer", target: row.id, prompt: row.prompt } }
+          : picked;
+      }
+      return s;
+    }
     case "confirm-kill":
       if (name === "y" || name === "Y") fx.push({ type: "kill", id: o.target, confirmed: true });
       return ["y", "Y", "n", "N", "esc"].includes(name) ? close : s;

@@ -19,6 +19,7 @@ import { sessionOrder, sidebarLines } from "./view/sidebar.ts";
 import { act } from "./actions.ts";
 import type { TuiEffect, TuiEvent } from "./events.ts";
 import { overlayInput } from "./overlay_input.ts";
+import { askedText } from "./view/answer.ts";
 
 export interface Update {
   readonly state: TuiState;
@@ -188,7 +189,7 @@ function sessions(s: TuiState, views: readonly SessionView[]): TuiState {
     }
     // The in-app side of a notification (N1): who needs you and why; B jumps there.
     if (entered("blocked") && before.has(row.id)) {
-      const why = now?.msg ?? (now?.kind ? `needs you: ${now.kind}` : "needs you");
+      const why = askedText(row);
       message = { text: `‼ ${row.name}: ${why} · B jumps`, error: true };
     }
   }

@@ -315,3 +315,57 @@ Deno.test("resume puts a new client where the last one left, when that still exi
   const gone = run(s, { type: "resume", selected: "zz", tab: 7 }).state;
   assert.deepEqual([gone.selected, gone.tab], ["a", 0]);
 });
+
+Deno.test("o opens the answer overlay on a readable prompt; digits, y and n answer, esc closes", () => {
+  const prompt = {
+    question: "Do you want to proceed?",
+    subject: "touch x",
+    options: [{ label: "Yes", keys: ["1"] }, { label: "No", keys: ["2"] }],
+    cancel: ["Esc"],
+    approve: 1,
+    deny: 2,
+  };
+  const blocked = row("a", { agent: "claude", agentStatus: status("blocked"), prompt });
+  const s = withSessions([blocked, row("b")]);
+  const opened = run(s, key("o")).state;
+  assert.deepEqual(opened.overlay, { type: "answer", target: "a", prompt });
+  assert.deepEqual(run(opened, key("2")).effects, [
+    { type: "answer", id: "a", choice: { type: "option", n: 2 }, shown: prompt },
+  ]);
+  assert.deepEqual(run(opened, key("y")).effects[0], {
+    type: "answer",
+    id: "a",
+    choice: { type: "approve" },
+    shown: prompt,
+  });
+  assert.deepEqual(run(opened, key("n")).effects.map((e) => e.type), ["answer"]);
+  assert.deepEqual(run(opened, key("7")).effects, [], "no such option");
+  assert.equal(run(opened, key("\x1b")).state.overlay, null);
+  const plain = run(withSessions([row("b")]), key("o")).state;
+  assert.equal(plain.overlay, null);
+  assert.match(plain.message?.text ?? "", /not waiting for an answer/);
+});
+
+Deno.test("I lists the blocked sessions; enter goes there, o answers it", () => {
+  const prompt = {
+    question: "Q?",
+    subject: null,
+    options: [{ label: "Yes", keys: ["y"] }],
+    cancel: null,
+    approve: 1,
+    deny: null,
+  };
+  const s = withSessions([
+    row("a"),
+    row("b", { agent: "codex", agentStatus: status("blocked"), prompt }),
+    row("c", { agent: "claude", agentStatus: status("blocked") }),
+  ]);
+  const inbox = run(s, key("I")).state;
+  assert.deepEqual(inbox.overlay, { type: "inbox", index: 0 });
+  const moved = run(inbox, key("j")).state;
+  assert.deepEqual(moved.overlay, { type: "inbox", index: 1 });
+  const went = run(moved, key("\r")).state;
+  assert.deepEqual([went.selected, went.overlay], ["c", null]);
+  const answering = run(inbox, key("o")).state;
+  assert.deepEqual([answering.selected, answering.overlay?.type], ["b", "answer"]);
+});

@@ -11,6 +11,7 @@ import type { Keymap } from "../keymap.ts";
 import { layout } from "../layout.ts";
 import { drawHintBar, drawTabBar } from "./bars.ts";
 import { drawHelp, drawPalette } from "./overlays.ts";
+import { drawAnswerOverlay, drawInbox } from "./answer.ts";
 import { drawPane } from "./pane.ts";
 import { drawSidebar } from "./sidebar.ts";
 import { theme } from "./theme.ts";
@@ -37,6 +38,7 @@ export function repaintPane(
   screen: Frame | null,
   reuse?: Frame | null,
   rows?: readonly [number, number],
+  keymap?: Keymap,
 ): Frame | null {
   if (state.tab !== 0 || state.overlay !== null) return null;
   if (prev.cols !== state.cols || prev.rows !== state.rows) return null;
@@ -46,7 +48,7 @@ export function repaintPane(
   frame.copyFrom(prev);
   frame.cursor = null;
   const row = state.sessions.find((s) => s.id === state.selected) ?? null;
-  drawPane(frame, layout(state.cols, state.rows).pane, state, row, screen, rows);
+  drawPane(frame, layout(state.cols, state.rows).pane, state, row, screen, rows, keymap);
   return frame;
 }
 
@@ -66,7 +68,7 @@ export function view(state: TuiState, input: ViewInput, reuse?: Frame | null): F
       frame.text(l.separator.x, l.separator.y + y, "│", theme.separator);
     }
     const row = state.sessions.find((s) => s.id === state.selected) ?? null;
-    drawPane(frame, l.pane, state, row, input.screen);
+    drawPane(frame, l.pane, state, row, input.screen, undefined, input.keymap);
   } else {
     const lines = input.tabLines ?? [];
     for (let y = 0; y < l.body.height; y++) {
@@ -79,6 +81,12 @@ export function view(state: TuiState, input: ViewInput, reuse?: Frame | null): F
   } else if (state.overlay?.type === "palette") {
     frame.cursor = null;
     drawPalette(frame, l.body, state, input.keymap);
+  } else if (state.overlay?.type === "answer") {
+    frame.cursor = null;
+    drawAnswerOverlay(frame, l.body, state);
+  } else if (state.overlay?.type === "inbox") {
+    frame.cursor = null;
+    drawInbox(frame, l.body, state);
   }
   drawHintBar(frame, l.hintBar, state, input.keymap);
   return frame;

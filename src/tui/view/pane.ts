@@ -11,6 +11,10 @@ import type { Frame } from "../frame.ts";
 import type { Rect } from "../layout.ts";
 import { stringWidth } from "../../util/width.ts";
 import { theme } from "./theme.ts";
+import { answerable, drawAnswerPanel } from "./answer.ts";
+import { type Keymap, resolveKeymap } from "../keymap.ts";
+
+const DEFAULT_KEYMAP = resolveKeymap().keymap;
 
 /** A session that printed nothing this long after it started gets a word in its pane. */
 export const SLOW_START_MS = 3000;
@@ -61,6 +65,7 @@ export function drawPane(
   row: SessionView | null,
   screen: Frame | null,
   rows?: readonly [number, number],
+  keymap?: Keymap,
 ): void {
   if (r.width <= 0 || r.height <= 0) return;
   if (!row || !screen) {
@@ -94,6 +99,10 @@ export function drawPane(
     const how = row.signal ? `signal ${row.signal}` : `exit ${row.exitCode ?? "?"}`;
     const label = ` ${row.name} ended (${how}) · x removes · W restarts `;
     frame.line(r.x, r.y + r.height - 1, r.width, [{ text: label, style: theme.tabActive }]);
+  }
+  // A blocked session's question and options, over the bottom of its screen (navigation mode).
+  if (state.mode === "navigation" && state.overlay === null && !scrolled && answerable(row)) {
+    drawAnswerPanel(frame, r, row, keymap ?? DEFAULT_KEYMAP);
   }
   const c = screen.cursor;
   if (state.mode === "terminal" && c && !scrolled && c.x < r.width && c.y < r.height) {

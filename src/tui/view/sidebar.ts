@@ -12,6 +12,7 @@ import { stringWidth, truncate } from "../../util/width.ts";
 import { markerOf } from "./marker.ts";
 import { formatDuration } from "../../util/duration.ts";
 import { SELECTED_BG, theme } from "./theme.ts";
+import { askedText } from "./answer.ts";
 
 type Entry =
   | { readonly type: "group"; readonly name: string }
@@ -55,10 +56,7 @@ function detail(row: SessionView, state: TuiState): Span[] | null {
     const start = row.turn.startedAt ?? st.since;
     spans.push({ text: `⏱ ${formatDuration(state.now - start)}`, style: theme.working });
   } else if (st?.state === "blocked") {
-    spans.push({
-      text: st.msg ?? `needs you${st.kind ? `: ${st.kind}` : ""}`,
-      style: theme.blocked,
-    });
+    spans.push({ text: askedText(row), style: theme.blocked });
   } else if (row.agent !== null && st === null && !row.hasRules) {
     spans.push({ text: "no status", style: theme.noStatus });
   }
