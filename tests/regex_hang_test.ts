@@ -44,14 +44,18 @@ Deno.test("a backtracking-bomb rule or watcher does not stall serve", async () =
     if ((read.result as { lines: string[] }).lines.some((l) => l.endsWith("!"))) break;
     assert.ok(Date.now() < deadline, "the session never printed its line");
   }
-  const listed = await server.call("list", {}, 5_000);
-  assert.ok(listed.ok);
-  const sessions = (listed.result as { sessions: { name: string; agent: string | null }[] })
-    .sessions;
-  assert.deepEqual(sessions.map((s) => [s.name, s.agent]), [["watched", "bomb"], [
-    "ruled",
-    "bomb",
-  ]]);
+  // The agent is found by polling each session's foreground process: give it its polls.
+  let agents: [string, string | null][] = [];
+  while (Date.now() < deadline + 15_000) {
+    const listed = await server.call("list", {}, 5_000);
+    assert.ok(listed.ok);
+    const sessions = (listed.result as { sessions: { name: string; agent: string | null }[] })
+      .sessions;
+    agents = sessions.map((s) => [s.name, s.agent]);
+    if (agents.every(([, agent]) => agent !== null)) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  assert.deepEqual(agents, [["watched", "bomb"], ["ruled", "bomb"]]);
 });
 
 Deno.test("a pattern the linear engine cannot take is refused at load with file and line", async () => {

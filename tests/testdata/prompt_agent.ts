@@ -29,7 +29,11 @@ function write(data: Uint8Array | string) {
 if (changeDir !== undefined) {
   Deno.addSignalListener("SIGUSR1", () => {
     write("\x1b[2J\x1b[3J\x1b[H");
-    write(Deno.readFileSync(`${changeDir}/output.raw`).subarray(0, Number(changeOffset)));
+    // Only the screen changes: the other capture's OSC 7501 declarations are left out, so
+    // that the session stays blocked on a different prompt whenever it is read.
+    const bytes = Deno.readFileSync(`${changeDir}/output.raw`).subarray(0, Number(changeOffset));
+    // deno-lint-ignore no-control-regex -- OSC 7501 records are the subject
+    write(dec.decode(bytes).replace(/\x1b\]7501;[^\x07\x1b]*(?:\x07|\x1b\\)/g, ""));
     record({ changed: true });
   });
 }

@@ -160,8 +160,9 @@ async function checkServe(label: string, lazyshell: string): Promise<void> {
   Deno.mkdirSync(config, { recursive: true });
   Deno.writeTextFileSync(`${config}/config.yml`, "control:\n  enabled: true\n");
   const { dir, below } = project(`project-${label}`);
+  // --yes: the project file is the check's own (a user is asked first: `lazyshell trust --ask`).
   const serve = new Deno.Command(lazyshell, {
-    args: ["serve"],
+    args: ["serve", "--yes"],
     cwd: below,
     env,
     clearEnv: true,
@@ -184,7 +185,11 @@ async function checkServe(label: string, lazyshell: string): Promise<void> {
       await new Promise((r) => setTimeout(r, 250));
     }
   } finally {
-    serve.kill("SIGTERM");
+    try {
+      serve.kill("SIGTERM");
+    } catch {
+      // Already ended: its status and log say why below.
+    }
   }
   const status = await serve.status;
   const stderr = await log;
