@@ -21,6 +21,14 @@ export interface Cursor {
 }
 
 /**
+ * A cell's colour: DEFAULT_COLOR, a palette index 0–255, or an RGB colour
+ * `RGB_COLOR | 0xRRGGBB` (truecolor SGR 38;2).
+ */
+export type CellColor = number;
+export const DEFAULT_COLOR: CellColor = -1;
+export const RGB_COLOR = 0x1000000;
+
+/**
  * A lazy view of the visible screen: detection reads only the rows a rule
  * needs (docs/architecture.md, Detection rules; bench/rules.ts). `line(y)` is row `y` (0 = top) as text
  * with trailing blanks trimmed; never scrollback.
@@ -36,6 +44,13 @@ export interface ScreenView {
    * it for menus that mark the selection by colour only.
    */
   styles?(y: number): readonly number[];
+  /**
+   * Foreground colour of the character at string index `i` of `line(y)`
+   * (a wide character is one index, two cells). Read only by rules that test
+   * colours, and only for the characters they test; absent on views without
+   * cell attributes (a text snapshot), where colour conditions never hold.
+   */
+  fg?(y: number, i: number): CellColor;
 }
 
 /** A ScreenView over a Snapshot's already extracted rows. */
