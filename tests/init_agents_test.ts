@@ -172,15 +172,19 @@ await new Promise((r) => setTimeout(r, 1000));
     ["working", null],
     ["blocked", "permission"],
     ["idle", null],
-    // opencode-fail-rate: a rate limit is retried forever (`session.status` retry): working.
+    // opencode-fail-rate: five retries (`session.status` retry: still working), then
+    // `session.error` APIError 429 and `session.idle`: error, never done.
     ["working", null],
-    // opencode-fail-auth: `session.error` APIError 401, then `session.idle`: error, never done.
+    ["error", "rate_limit"],
+    // opencode-fail-auth: `session.error` APIError 401 at once.
+    ["working", null],
     ["error", "auth"],
     // opencode-fail-cut: five retries of a dropped connection, then `session.error`.
     ["working", null],
     ["error", "connection"],
   ]);
   assert.deepEqual(t.events.filter((e) => e.state === "error").map((e) => e.msg), [
+    "Rate limit reached for mock-model on requests per min (RPM): Limit 3, Used 3, Requested 1.",
     "Incorrect API key provided: lab-dumm***-key.",
     "Connection reset by server",
   ]);

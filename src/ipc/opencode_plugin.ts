@@ -5,8 +5,8 @@
  * event to its `event` hook — captured in fixtures/hooks/opencode-*.plugin-events.jsonl:
  * `session.status {status:{type:"busy"}}` at submit and per model request,
  * `{type:"retry", attempt, message}` while it waits to retry a failed model
- * request (still working: opencode retries rate limits and overloads
- * forever), `permission.asked` / `question.asked` when it waits for the user,
+ * request (still working: opencode retries five times, backing off up to
+ * 30 s), `permission.asked` / `question.asked` when it waits for the user,
  * `*.replied` after the answer (`permission.replied` with `reply: "reject"`
  * when the user denied: the turn ends, idle — not done), `session.error`
  * (MessageAbortedError on Esc Esc: idle; an APIError with the provider's

@@ -78,7 +78,7 @@ export interface AgentProfile {
   /**
    * How long a failing turn may retry before the user gives up and
    * interrupts it (default 240 s: Claude Code retries a rate limit for ~3
-   * minutes; opencode retries rate limits and overloads forever).
+   * minutes; opencode retries five times, backing off up to 30 s).
    */
   readonly giveUpMs?: number;
   /** The agent's own multiple-choice question UI. */

@@ -35,8 +35,6 @@ export const opencode: AgentProfile = {
   // line shows them too, but with no bar.
   failedRe:
     /┃ {2}(?:Incorrect API key|You exceeded your current quota|The server is overloaded|Rate limit reached|Connection reset)/,
-  // It retries a rate limit or an overload forever.
-  giveUpMs: 90000,
   trustRe: /trust/i,
   questionRe: /Which test framework should I use/,
   trustKeys: [KEYS.enter],
