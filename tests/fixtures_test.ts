@@ -14,6 +14,7 @@ import {
   type Expectation,
   expectations,
   listCaptures,
+  type TruthLabel,
 } from "../src/replay/fixtures.ts";
 import type { Prompt } from "../src/detect/prompt.ts";
 
@@ -93,17 +94,30 @@ Deno.test("fixtures: every blocked label has its prompt in the truth", () => {
  * would classify), blocked appears only while the truth is blocked, or in
  * the transitional window just before it ("… expected next": OSC 7501
  * declares a prompt a few ms before it is drawn), and never lapses while a
- * drawn prompt waits.
+ * drawn prompt waits. The same for a failed turn: `error` only once the turn
+ * failed (never while it retries, never for a turn that recovered), and from
+ * the settled failure screen on until the end (nothing is typed after it).
+ * And a turn in progress never reads idle once its working screen settled.
  * Only captures with chunk times (chunks.jsonl): without them the replay
  * classifies every 256 bytes, mid-frame, which a settled live hub never does.
  */
 /** How long after the answering key a prompt may still be on screen (its repaint pending). */
 const ANSWER_REPAINT_MS = 250;
+/**
+ * How long before its screen label a state may already be declared: Claude Code declares
+ * a prompt or a failed turn over OSC 7501 80–130 ms before drawing it (claude-fail-*).
+ */
+const DECLARE_LEAD_MS = 500;
+
+/** The next label is `state` and due within DECLARE_LEAD_MS of this point. */
+function dueSoon(p: ReplayPoint, next: TruthLabel | undefined, state: string): boolean {
+  return next?.state === state && next.t_ms !== undefined && next.t_ms - p.time <= DECLARE_LEAD_MS;
+}
 
 for (const capture of captures.filter((c) => c.chunks !== null)) {
   for (const declared of [true, false]) {
     const variant = declared ? "full pipeline" : "screen rules alone";
-    Deno.test(`fixtures: ${capture.name} reads blocked exactly while it is (${variant})`, async () => {
+    Deno.test(`fixtures: ${capture.name} reads blocked, error and working exactly while they are (${variant})`, async () => {
       const labels = capture.truth.timeline;
       const wrong: string[] = [];
       await replayed(capture, [capture.bytes.length], declared, (p) => {
