@@ -287,3 +287,26 @@ for (const [agent, what, screen, title, want] of cases) {
     assert.equal(`${r.state}/${r.ruleId}`, want);
   });
 }
+
+/** A view with colours: each row's characters in the colour of its `colors` entry (default -1). */
+function colored(text: string, colors: (y: number, i: number) => number) {
+  return { ...view(text), fg: colors };
+}
+
+Deno.test("opencode.yml: a red-barred toast beside the user's blue block is a failed turn", () => {
+  const m = catalog.get("opencode")!;
+  const row = "  ┃  LAB-FAIL: make the file ┃  Connection reset by server  ┃";
+  const toastBar = row.indexOf("┃", 10);
+  const screen = `${row}\n\n${"   x\n".repeat(20)}   ~/work   tab agents  ctrl+p commands`;
+  const red = 0x1000000 | 0xe06c75;
+  const blue = 0x1000000 | 0x5c9cf5;
+  const r = evaluate(m, colored(screen, (y, i) => (y === 0 && i >= toastBar ? red : blue)));
+  assert.deepEqual([r.state, r.ruleId, r.kind, r.msg], [
+    "error",
+    "turn-failed-toast",
+    "connection",
+    "Connection reset by server",
+  ]);
+  const calm = evaluate(m, colored(screen, () => blue));
+  assert.equal(calm.state, "idle", "blue bars only: the user's own blocks");
+});

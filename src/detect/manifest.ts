@@ -20,7 +20,9 @@ export type Region =
   | { readonly type: "screen" }
   | { readonly type: "title" }
   /** The last `bottom` non-empty visible rows. */
-  | { readonly type: "bottom"; readonly count: number };
+  | { readonly type: "bottom"; readonly count: number }
+  /** The first `top` non-empty visible rows. */
+  | { readonly type: "top"; readonly count: number };
 
 /** A colour condition: a match of `re` in a row whose first character's colour passes `fg`. */
 export interface CellCondition {
@@ -87,6 +89,7 @@ const regexList = z.array(z.string().min(1, "Empty pattern")).default([]);
 const regionSchema = z.union([
   z.enum(["screen", "title"]),
   z.object({ bottom: z.number().int().min(1).max(500) }).strict(),
+  z.object({ top: z.number().int().min(1).max(500) }).strict(),
 ]);
 
 const colorSpec = z.union([z.string().min(1), z.number().int()]);
@@ -205,7 +208,7 @@ export function parseManifest(text: string, file: string, expectedId?: string): 
       fail(at("visible_blocker"), `Rule "${r.id}": visible_blocker needs state blocked`);
     }
     if (r.cells.length > 0 && r.region === "title") {
-      fail(at("cells"), `Rule "${r.id}": cells need screen rows (region screen or bottom)`);
+      fail(at("cells"), `Rule "${r.id}": cells need screen rows (region screen, bottom or top)`);
     }
     const any = compile(r.any, ["rules", i, "any"]);
     const all = compile(r.all, ["rules", i, "all"]);
@@ -235,6 +238,8 @@ export function parseManifest(text: string, file: string, expectedId?: string): 
       kinds,
       region: typeof r.region === "string"
         ? { type: r.region }
+        : "top" in r.region
+        ? { type: "top", count: r.region.top }
         : { type: "bottom", count: r.region.bottom },
       any: alternation(any),
       all,

@@ -47,6 +47,9 @@ export class RegionReader {
   #joined = "";
   #starts: number[] = [];
   #joinedCount = 0;
+  /** Non-empty rows from the top (rarely needed: read on demand, uncached joins). */
+  #top: { y: number; text: string }[] = [];
+  #topScanned = 0;
 
   constructor(readonly view: ScreenView) {}
 
@@ -58,6 +61,8 @@ export class RegionReader {
         return this.#screen ??= this.#all();
       case "bottom":
         return this.#bottomOf(region.count);
+      case "top":
+        return this.#topOf(region.count).map((r) => r.text).join("\n");
     }
   }
 
@@ -71,8 +76,21 @@ export class RegionReader {
       this.#bottomOf(region.count);
       const k = Math.min(region.count, this.#rows.length);
       for (let i = k - 1; i >= 0; i--) out.push({ y: this.#ys[i]!, text: this.#rows[i]! });
+    } else if (region.type === "top") {
+      out.push(...this.#topOf(region.count));
     }
     return out;
+  }
+
+  /** The first `count` non-empty rows, top to bottom. */
+  #topOf(count: number): { y: number; text: string }[] {
+    const rows = this.view.rows;
+    while (this.#top.length < count && this.#topScanned < rows) {
+      const y = this.#topScanned++;
+      const text = this.view.line(y);
+      if (text.trim() !== "") this.#top.push({ y, text });
+    }
+    return this.#top.slice(0, count);
   }
 
   #all(): string {

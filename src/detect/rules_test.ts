@@ -205,3 +205,14 @@ Deno.test("rules: colours are read only for the matches a condition tests, after
 Deno.test("rules: a view without colours never satisfies a colour condition", () => {
   assert.equal(evaluate(failures, view(["  ┃  Incorrect API key"])).ruleId, "fallback");
 });
+
+Deno.test("rules: top N reads only the first non-empty rows, in order", () => {
+  const v = view(["", "a toast", "", "b", "c", "d"]);
+  const m = parseManifest(
+    "id: t\nrules:\n  - id: toast\n    state: error\n    region: { top: 2 }\n    all: ['toast', '^b$']\n",
+    "t.yml",
+  );
+  assert.equal(evaluate(m, v).ruleId, "toast");
+  assert.deepEqual([...v.read].sort((a, b) => a - b), [0, 1, 2, 3]);
+  assert.equal(new RegionReader(view(["", "x", "y"])).text({ type: "top", count: 5 }), "x\ny");
+});
