@@ -56,8 +56,8 @@ function busy(p: Player, screen: string, title: string): boolean {
   return re !== undefined && (re.test(screen) || re.test(title));
 }
 
-/** opencode installs its provider from npm in each fresh HOME: over 2 min at load average 15–20. */
-async function idle(p: Player, ms = 240000): Promise<boolean> {
+/** opencode installs its provider from npm in each fresh HOME: over 2 min at load average 15–24. */
+async function idle(p: Player, ms = 300000): Promise<boolean> {
   const at = await p.waitScreen(p.agent.idleRe, ms, "main prompt");
   if (at) p.label("idle", "main prompt on screen", "screen", at);
   return at !== null;
