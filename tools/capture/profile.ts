@@ -22,10 +22,11 @@ export const SCENARIOS = [
 ] as const;
 export type ScenarioName = typeof SCENARIOS[number];
 
-/** The scenarios in which the mock model fails on purpose (mock/failures.ts). */
-export const FAIL_SCENARIOS: readonly ScenarioName[] = SCENARIOS.filter((s) =>
-  s.startsWith("fail-")
+/** What a CLI plays unless its profile says otherwise: all but Claude's onboarding. */
+export const DEFAULT_SCENARIOS: readonly ScenarioName[] = SCENARIOS.filter((s) =>
+  s !== "firststart"
 );
+
 
 export interface SetupContext {
   /** Where the CLIs are npm-installed (`<lab>/node_modules/.bin/<cli>`). */
@@ -91,7 +92,7 @@ export interface AgentProfile {
   /** Idle time after a prose-question turn (Claude's idle notification comes after ~60 s). */
   readonly idleWaitMs: number;
   readonly quitKeys: readonly string[];
-  /** Scenarios this CLI supports (default: all but firststart). */
+  /** Scenarios this CLI supports (default: DEFAULT_SCENARIOS). */
   readonly scenarios?: readonly ScenarioName[];
   setup(ctx: SetupContext): Promise<LaunchSpec>;
 }

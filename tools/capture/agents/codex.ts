@@ -8,7 +8,7 @@
  * by PID after the CLI exits (found through the capture's HOME).
  */
 
-import { type AgentProfile, FAIL_SCENARIOS } from "../profile.ts";
+import type { AgentProfile } from "../profile.ts";
 import { baseEnv, cliVersion, freshDir, KEYS, workdir } from "./common.ts";
 
 export const codex: AgentProfile = {
@@ -24,16 +24,6 @@ export const codex: AgentProfile = {
   interruptKeys: [KEYS.esc],
   idleWaitMs: 8000,
   quitKeys: [KEYS.ctrlC, KEYS.ctrlC],
-  scenarios: [
-    "tool",
-    "question",
-    "interrupt",
-    "deny",
-    "ask",
-    "trust",
-    "startup",
-    ...FAIL_SCENARIOS,
-  ],
   async setup({ lab, mockUrl, scenario, name, scriptsDir }) {
     const home = freshDir(`${lab}/homes/${name}`);
     const cwd = await workdir(lab, `codex-${name}`);

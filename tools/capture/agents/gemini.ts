@@ -5,7 +5,7 @@
  * update nags and usage statistics off.
  */
 
-import { type AgentProfile, FAIL_SCENARIOS } from "../profile.ts";
+import type { AgentProfile } from "../profile.ts";
 import { baseEnv, cliVersion, freshDir, KEYS, workdir, writeJson } from "./common.ts";
 
 export const gemini: AgentProfile = {
@@ -20,16 +20,6 @@ export const gemini: AgentProfile = {
   interruptKeys: [KEYS.esc],
   idleWaitMs: 8000,
   quitKeys: [KEYS.ctrlC, KEYS.ctrlC],
-  scenarios: [
-    "tool",
-    "question",
-    "interrupt",
-    "deny",
-    "ask",
-    "trust",
-    "startup",
-    ...FAIL_SCENARIOS,
-  ],
   async setup({ lab, mockUrl, scenario, name }) {
     const home = freshDir(`${lab}/homes/${name}`);
     const cwd = await workdir(lab, `gemini-${name}`);

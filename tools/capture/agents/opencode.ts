@@ -6,7 +6,7 @@
  * logs every bus event, and `--port` so the driver can follow `/event` (SSE).
  */
 
-import { type AgentProfile, FAIL_SCENARIOS } from "../profile.ts";
+import { type AgentProfile, DEFAULT_SCENARIOS } from "../profile.ts";
 import { baseEnv, cliVersion, freshDir, KEYS, workdir } from "./common.ts";
 
 const LOGGER_PLUGIN = (log: string) =>
@@ -43,7 +43,7 @@ export const opencode: AgentProfile = {
   interruptKeys: [KEYS.esc, KEYS.esc],
   idleWaitMs: 8000,
   quitKeys: [KEYS.ctrlC, KEYS.ctrlC],
-  scenarios: ["tool", "question", "interrupt", "deny", "ask", "startup", ...FAIL_SCENARIOS],
+  scenarios: DEFAULT_SCENARIOS.filter((s) => s !== "trust"), // it has no folder-trust dialog
   async setup({ lab, mockUrl, mockPort, name }) {
     const home = freshDir(`${lab}/homes/${name}`);
     const cwd = await workdir(lab, `opencode-${name}`);

@@ -5,7 +5,7 @@
  * classifier, next-input suggestion, memory) are answered as aux by the mock.
  */
 
-import { type AgentProfile, FAIL_SCENARIOS } from "../profile.ts";
+import type { AgentProfile } from "../profile.ts";
 import { baseEnv, cliVersion, freshDir, KEYS, workdir, writeJson } from "./common.ts";
 
 export const qwen: AgentProfile = {
@@ -20,16 +20,6 @@ export const qwen: AgentProfile = {
   interruptKeys: [KEYS.esc],
   idleWaitMs: 8000,
   quitKeys: [KEYS.ctrlC, KEYS.ctrlC],
-  scenarios: [
-    "tool",
-    "question",
-    "interrupt",
-    "deny",
-    "ask",
-    "trust",
-    "startup",
-    ...FAIL_SCENARIOS,
-  ],
   async setup({ lab, mockUrl, scenario, name }) {
     const home = freshDir(`${lab}/homes/${name}`);
     const cwd = await workdir(lab, `qwen-${name}`);
