@@ -1,13 +1,13 @@
 /**
  * Colour conditions of manifest rules (docs/manifests.md, "Colours"): a
  * colour spec — a name, `default`, `#rrggbb` or a palette index — compiled
- * into a test on a cell's colour (model/snapshot.ts CellColor). Names are
+ * into a test on a cell's colour (model/cells.ts Color). Names are
  * hue classes, not exact values, so one rule holds across an agent's
  * themes: opencode's error bar is #e06c75 in one theme and palette red in
  * another. Pure.
  */
 
-import { type CellColor, DEFAULT_COLOR, RGB_COLOR } from "../model/snapshot.ts";
+import { type Color as CellColor, DEFAULT_COLOR, RGB_FLAG } from "../model/cells.ts";
 
 export const COLOR_NAMES = [
   "red",
@@ -63,7 +63,7 @@ const CUBE = [0, 95, 135, 175, 215, 255];
 /** 0xRRGGBB of a cell colour, or null for the default colour. */
 export function rgbOf(c: CellColor): number | null {
   if (c === DEFAULT_COLOR || c < 0) return null;
-  if (c >= RGB_COLOR) return c & 0xffffff;
+  if (c >= RGB_FLAG) return c & 0xffffff;
   if (c < 16) return ANSI16[c]!;
   if (c < 232) {
     const i = c - 16;

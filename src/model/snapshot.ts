@@ -3,6 +3,8 @@
  * session at one moment. Detection never touches the live emulator.
  */
 
+import type { Color } from "./cells.ts";
+
 /** One process as read from the OS process table (S4). */
 export interface ProcessInfo {
   readonly pid: number;
@@ -19,14 +21,6 @@ export interface Cursor {
   readonly x: number;
   readonly y: number;
 }
-
-/**
- * A cell's colour: DEFAULT_COLOR, a palette index 0–255, or an RGB colour
- * `RGB_COLOR | 0xRRGGBB` (truecolor SGR 38;2).
- */
-export type CellColor = number;
-export const DEFAULT_COLOR: CellColor = -1;
-export const RGB_COLOR = 0x1000000;
 
 /**
  * A lazy view of the visible screen: detection reads only the rows a rule
@@ -50,7 +44,7 @@ export interface ScreenView {
    * colours, and only for the characters they test; absent on views without
    * cell attributes (a text snapshot), where colour conditions never hold.
    */
-  fg?(y: number, i: number): CellColor;
+  fg?(y: number, i: number): Color;
 }
 
 /** A ScreenView over a Snapshot's already extracted rows. */

@@ -7,7 +7,9 @@
  * Colours likewise: one cell per character a colour condition tests.
  */
 
-import { type CellColor, DEFAULT_COLOR, RGB_COLOR, type ScreenView } from "../model/snapshot.ts";
+import { type Color, DEFAULT_COLOR } from "../model/cells.ts";
+import type { ScreenView } from "../model/snapshot.ts";
+import { fgColor } from "./screen_read.ts";
 import type { HeadlessTerminal } from "./terminal.ts";
 
 export function terminalView(t: HeadlessTerminal): ScreenView {
@@ -44,7 +46,7 @@ export function terminalView(t: HeadlessTerminal): ScreenView {
       out.length = end;
       return out;
     },
-    fg(y, i): CellColor {
+    fg(y, i): Color {
       const line = y < 0 || y >= rows ? undefined : buffer.getLine(base + y);
       if (!line || i < 0) return DEFAULT_COLOR;
       cell ??= buffer.getNullCell();
@@ -55,17 +57,10 @@ export function terminalView(t: HeadlessTerminal): ScreenView {
         line.getCell(x, cell);
         const width = cell.getWidth() || 1;
         at += cell.getChars().length || 1;
-        if (at > i) return colorOf(cell);
+        if (at > i) return fgColor(cell);
         x += width;
       }
       return DEFAULT_COLOR;
     },
   };
-}
-
-function colorOf(
-  cell: { isFgDefault(): number | boolean; isFgRGB(): number | boolean; getFgColor(): number },
-): CellColor {
-  if (cell.isFgDefault()) return DEFAULT_COLOR;
-  return cell.isFgRGB() ? RGB_COLOR | cell.getFgColor() : cell.getFgColor();
 }

@@ -27,7 +27,6 @@ export const DEFAULT_SCENARIOS: readonly ScenarioName[] = SCENARIOS.filter((s) =
   s !== "firststart"
 );
 
-
 export interface SetupContext {
   /** Where the CLIs are npm-installed (`<lab>/node_modules/.bin/<cli>`). */
   readonly lab: string;
