@@ -26,8 +26,11 @@ export type Region =
 
 /** A colour condition: a match of `re` in a row whose first character's colour passes `fg`. */
 export interface CellCondition {
-  /** Every match in a row is tried (LinearRegex.matches). */
-  readonly re: LinearRegex;
+  /**
+   * A locator: no quantifier, group or alternation (checked at load), so V8
+   * finds it in time linear in the row; global, every match is tried.
+   */
+  readonly re: RegExp;
   readonly fg: ColorTest;
 }
 
@@ -47,10 +50,11 @@ export interface CompiledRule {
   /** Colour conditions, each of which must hold in some row of the region. */
   readonly cells: readonly CellCondition[];
   /**
-   * Where the message comes from once the rule matched, after a `msg` group
-   * of the colour condition that held: the `all` and `any` patterns with a
-   * `msg` group, then the `msg` list, on the region text; the first match
-   * gives it (group `msg`, else group 1, else the whole match).
+   * Where the message comes from once the rule matched: the `all` and `any`
+   * patterns with a `msg` group, then the `msg` list — tried first on the row
+   * where a colour condition held (from the match on), then on the region
+   * text; the first match gives it (group `msg`, else group 1, else the whole
+   * match).
    */
   readonly msg: readonly LinearRegex[];
   /** A menu that needs the user: overrides a stale hook `working` (docs/detection.md). */
@@ -221,7 +225,15 @@ export function parseManifest(text: string, file: string, expectedId?: string): 
       } catch (error) {
         return fail(lineOf([...path, "fg"]), `Rule "${r.id}": ${messageOf(error)}`);
       }
-      return { re: regex(c.match, [...path, "match"]), fg };
+      const why = locatorError(c.match);
+      if (why !== null) {
+        fail(
+          lineOf([...path, "match"]),
+          `Rule "${r.id}": cells match ${JSON.stringify(c.match)}: ${why}`,
+        );
+      }
+      regex(c.match, [...path, "match"]); // the same syntax as every pattern
+      return { re: new RegExp(c.match, "gu"), fg };
     });
     const withMsg = (list: readonly LinearRegex[]) =>
       list.filter((re) => /\(\?<msg>/.test(re.source));
@@ -269,6 +281,31 @@ export function parseManifest(text: string, file: string, expectedId?: string): 
     input: compileInput(m.input, ctx),
     source: file,
   };
+}
+
+/**
+ * Why `source` cannot be a colour condition's locator (a quantifier, a group
+ * or an alternation: V8 would not be linear on it), or null.
+ */
+function locatorError(source: string): string | null {
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === "\\") {
+      i++;
+      continue;
+    }
+    if (inClass) {
+      if (c === "]") inClass = false;
+    } else if (c === "[") {
+      inClass = true;
+    } else if ("*+?{".includes(c)) {
+      return `a locator has no quantifier (${c}); read the message with a msg pattern`;
+    } else if ("(|".includes(c)) {
+      return `a locator has no group or alternation (${c}); read the message with a msg pattern`;
+    }
+  }
+  return null;
 }
 
 /** One regex testing every pattern of a list (one scan instead of many) when they combine. */

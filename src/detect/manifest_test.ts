@@ -98,9 +98,15 @@ const errorCases: [string, string, number | null, RegExp][] = [
   ],
   [
     "a bad cell pattern",
-    "id: demo\nrules:\n  - id: x\n    state: error\n    cells:\n      - match: '('\n        fg: red\n",
+    "id: demo\nrules:\n  - id: x\n    state: error\n    cells:\n      - match: 'a(b)'\n        fg: red\n",
     6,
-    /Invalid regex "\("/,
+    /cells match "a\(b\)": a locator has no group or alternation \(\(\); read the message with a msg pattern/,
+  ],
+  [
+    "a quantifier in a cell locator",
+    "id: demo\nrules:\n  - id: x\n    state: error\n    cells:\n      - match: 'a+'\n        fg: red\n",
+    6,
+    /a locator has no quantifier \(\+\)/,
   ],
   ["no pattern", "id: demo\nrules:\n  - id: x\n    state: idle\n", 3, /needs at least one pattern/],
   [

@@ -152,8 +152,8 @@ export function evaluateRules(rules: readonly CompiledRule[], reader: RegionRead
     let msg: string | null = null;
     if (rule.cells.length > 0) {
       const held = cellsHold(rule.cells, reader, rule.region);
-      if (held === false) continue;
-      msg = held;
+      if (held === null) continue;
+      msg = messageOf(rule.msg, held); // the coloured row says it first
     }
     msg ??= messageOf(rule.msg, text);
     return {
@@ -168,32 +168,36 @@ export function evaluateRules(rules: readonly CompiledRule[], reader: RegionRead
 }
 
 /**
- * Whether every colour condition holds in some row of the region: false, or
- * the message a condition's `msg` group captured (null when none did).
+ * Whether every colour condition holds in some row of the region: null when
+ * one does not, else the first condition's row from where it held (where
+ * the message is read first).
  */
 function cellsHold(
   cells: readonly CellCondition[],
   reader: RegionReader,
   region: Region,
-): string | null | false {
+): string | null {
   const fg = reader.view.fg?.bind(reader.view);
-  if (!fg) return false; // a view without colours: no colour condition can hold
+  if (!fg) return null; // a view without colours: no colour condition can hold
   const rows = reader.rows(region);
-  let msg: string | null = null;
+  let first: string | null = null;
   for (const cell of cells) {
-    let held = false;
+    let held: string | null = null;
     for (const { y, text } of rows) {
-      for (const m of cell.re.matches(text)) {
-        if (!cell.fg(fg(y, m.index))) continue;
-        held = true;
-        msg ??= clean(m.groups.msg);
-        break;
+      cell.re.lastIndex = 0;
+      for (let m = cell.re.exec(text); m !== null; m = cell.re.exec(text)) {
+        if (cell.fg(fg(y, m.index))) {
+          held = text.slice(m.index);
+          break;
+        }
+        if (m[0] === "") cell.re.lastIndex++;
       }
-      if (held) break;
+      if (held !== null) break;
     }
-    if (!held) return false;
+    if (held === null) return null;
+    first ??= held;
   }
-  return msg;
+  return first;
 }
 
 /** The first message pattern that matches: group `msg`, else group 1, else the match. */

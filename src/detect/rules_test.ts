@@ -128,8 +128,9 @@ rules:
     state: error
     region: { bottom: 3 }
     cells:
-      - match: '┃  (?<msg>\\S.*)'
+      - match: '┃  \\S'
         fg: [red, '#ff0000']
+    msg: ['^┃  (?<msg>.+)']
     kinds: { auth: ['(?i:api key)'] }
 `,
   "fails.yml",
