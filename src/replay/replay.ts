@@ -35,11 +35,6 @@ export interface ReplayOptions {
   readonly step?: number;
   /** Called at every classification point, in order (eval, false-blocked checks). */
   readonly onPoint?: (point: ReplayPoint) => void;
-  /**
-   * Called at every state change, as the DetectionHub emits them (its seq
-   * moved), with the replay clock: what notifications see.
-   */
-  readonly onChange?: (status: AgentStatus, previous: AgentStatus | null, time: number) => void;
 }
 
 export interface Chunk {
@@ -114,12 +109,7 @@ export async function replay(
   let manifest: Manifest | null = options.catalog.get(agent);
   let state: ArbiterState = initialState({ turnEnd: manifest?.turnEnd ?? "idle" });
   let now = 0;
-  const feed = (e: Evidence) => {
-    const previous = state.status;
-    state = reduce(state, e, now);
-    const status = state.status;
-    if (status !== null && status.seq !== previous?.seq) options.onChange?.(status, previous, now);
-  };
+  const feed = (e: Evidence) => (state = reduce(state, e, now));
   const results = new Map<number, ReplayPoint>();
   const classifyAt = (point: number, time: number) => {
     now = time;
