@@ -124,27 +124,59 @@ for (const capture of captures.filter((c) => c.chunks !== null)) {
         // The label in effect for the bytes before this point.
         const i = labels.findLastIndex((l) => l.byte_offset_in_raw < p.offset);
         const label = labels[i];
-        const next = labels[i + 1];
-        const previous = labels[i - 1];
-        if (p.status?.state !== "blocked") {
-          // A prompt fully drawn and not yet answered (no key pressed since) reads blocked.
-          const drawn = label?.state === "blocked" &&
-            p.offset >= (label.screen_settled_offset ?? label.byte_offset_in_raw) &&
-            !capture.keys.some((k) => k >= label.byte_offset_in_raw && k < p.offset);
-          if (drawn) wrong.push(`missed @${p.offset} (${label.note}) ${p.status?.ruleId}`);
-          return;
+        const settled = label !== undefined &&
+          p.offset >= (label.screen_settled_offset ?? label.byte_offset_in_raw);
+        const why = `${p.status?.state}/${p.status?.ruleId}`;
+        // A screen label is the end of the chunk that drew it: in effect at its offset.
+        const shown = labels.findLast((l) => l.byte_offset_in_raw <= p.offset);
+        if (label?.state === "error" && settled && p.status?.state !== "error") {
+          wrong.push(`missed error @${p.offset} (${label.note}) ${why}`);
         }
-        // The key that answered a prompt was just pressed; its repaint has not arrived.
-        const answering = previous?.state === "blocked" && label?.source === "driver" &&
-          label.t_ms !== undefined && p.time - label.t_ms <= ANSWER_REPAINT_MS;
-        const ok = label !== undefined &&
-          (label.state === "blocked" || /expected next/.test(label.note) || answering ||
-            (label.state === "starting" && next?.state === "blocked"));
-        if (!ok) wrong.push(`@${p.offset} (${label?.state}: ${label?.note}) ${p.status.ruleId}`);
+        // A turn in progress — retries included — never reads idle once its working
+        // screen settled (opencode's retry line once hid its indicator: opencode-fail-rate).
+        const working = shown?.state === "working" &&
+          p.offset >= (shown.screen_settled_offset ?? shown.byte_offset_in_raw);
+        if (working && p.status?.state === "idle") {
+          wrong.push(`idle while working @${p.offset} (${shown.note}) ${why}`);
+        }
+        const declaredEarly = p.status?.source === "declared" &&
+          dueSoon(p, labels[i + 1], "error");
+        if (p.status?.state === "error" && shown?.state !== "error" && !declaredEarly) {
+          wrong.push(`false error @${p.offset} (${shown?.state}: ${shown?.note}) ${why}`);
+        }
+        wrong.push(...blockedWrong(p, labels, i, settled, capture.keys));
       });
       assertEquals(wrong, []);
     });
   }
+}
+
+function blockedWrong(
+  p: ReplayPoint,
+  labels: readonly TruthLabel[],
+  i: number,
+  settled: boolean,
+  keys: readonly number[],
+): string[] {
+  const label = labels[i];
+  const next = labels[i + 1];
+  const previous = labels[i - 1];
+  if (p.status?.state !== "blocked") {
+    // A prompt fully drawn and not yet answered (no key pressed since) reads blocked.
+    const drawn = label?.state === "blocked" && settled &&
+      !keys.some((k) => k >= label.byte_offset_in_raw && k < p.offset);
+    return drawn ? [`missed @${p.offset} (${label.note}) ${p.status?.ruleId}`] : [];
+  }
+  // The key that answered a prompt was just pressed; its repaint has not arrived.
+  const answering = previous?.state === "blocked" && label?.source === "driver" &&
+    label.t_ms !== undefined && p.time - label.t_ms <= ANSWER_REPAINT_MS;
+  // A screen label is the end of the chunk that drew it: in effect at its offset.
+  const drawnHere = next?.state === "blocked" && next.byte_offset_in_raw === p.offset;
+  const declaredEarly = p.status.source === "declared" && dueSoon(p, next, "blocked");
+  const ok = label !== undefined &&
+    (label.state === "blocked" || /expected next/.test(label.note) || answering ||
+      drawnHere || declaredEarly || (label.state === "starting" && next?.state === "blocked"));
+  return ok ? [] : [`@${p.offset} (${label?.state}: ${label?.note}) ${p.status.ruleId}`];
 }
 
 /**

@@ -53,8 +53,7 @@ export interface CompiledRule {
    * Where the message comes from once the rule matched: the `all` and `any`
    * patterns with a `msg` group, then the `msg` list — tried first on the row
    * where a colour condition held (from the match on), then on the region
-   * text; the first match gives it (group `msg`, else group 1, else the whole
-   * match).
+   * text; the first match gives it (group `msg`, else the whole match).
    */
   readonly msg: readonly LinearRegex[];
   /** A menu that needs the user: overrides a stale hook `working` (docs/detection.md). */

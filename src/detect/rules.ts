@@ -200,11 +200,11 @@ function cellsHold(
   return first;
 }
 
-/** The first message pattern that matches: group `msg`, else group 1, else the match. */
+/** The first message pattern that matches: its group `msg`, else the whole match. */
 function messageOf(patterns: readonly LinearRegex[], text: string): string | null {
   for (const re of patterns) {
     const m = re.exec(text);
-    if (m) return clean(m.groups.msg ?? m.group1 ?? m.text);
+    if (m) return clean(m.groups.msg ?? m.text);
   }
   return null;
 }

@@ -120,7 +120,7 @@ rules:
     state: error
     region: { bottom: 4 }
     all: ['Resend your message']
-    msg: ['^● API Error: (.+)']
+    msg: ['^● API Error: (?<msg>.+)']
     kinds:
       quota: ['(?i:quota|credit)']
       rate_limit: ['\\b429\\b']
