@@ -11,6 +11,12 @@
  * The screen is a full 200x60 transcript that no rule matches, so all 20
  * rules run to the end (the worst case; a real verdict stops at the first
  * match). Targets: rules ≤ 12 µs p95, classify ≤ 60 µs p95.
+ *
+ * Then each built-in agent's whole manifest classified the same way (every
+ * rule runs), and opencode on a screen of its own blocks (blue bars): the
+ * text pre-check of its colour rule (`turn-failed`, `cells`) holds, so one
+ * cell colour is read per bar in its region — the colour rule's worst case.
+ * Each is held to the classify budget.
  */
 
 import { parseManifest } from "../src/detect/manifest.ts";
@@ -106,6 +112,45 @@ const results: [string, Figures, string][] = [
     "",
   ],
 ];
+
+/** Each built-in agent's manifest, whole, on the transcript no rule matches. */
+for (const id of ["claude", "codex", "opencode", "gemini", "qwen"]) {
+  const dir = new URL("../manifests/", import.meta.url);
+  const m = parseManifest(await Deno.readTextFile(new URL(`${id}.yml`, dir)), `${id}.yml`);
+  results.push([
+    `classify, ${id} manifest (${m.rules.length} rules)`,
+    measure(() => evaluate(m, terminalView(term))),
+    "≤ 60",
+  ]);
+}
+
+/** opencode's idle screen after a few turns: blue-barred blocks up to the footer. */
+function opencodeBlocks(): string {
+  const bar = "\x1b[38;2;92;156;245m┃\x1b[0m";
+  const out: string[] = ["\x1b]0;OpenCode\x07"];
+  for (let i = 0; out.length < ROWS - 4; i++) {
+    out.push(`  ${bar}  Step ${i}: the user's message, quoted in a block with a bar\r\n`);
+    out.push(`  ${bar}\r\n`);
+  }
+  out.push(`  ╹${"▀".repeat(COLS - 4)}\r\n`);
+  out.push(`   ~/work${" ".repeat(COLS - 40)}tab agents  ctrl+p commands`);
+  return out.join("");
+}
+{
+  const m = parseManifest(
+    await Deno.readTextFile(new URL("../manifests/opencode.yml", import.meta.url)),
+    "opencode.yml",
+  );
+  using blocks = new HeadlessTerminal({ cols: COLS, rows: ROWS });
+  blocks.write(opencodeBlocks());
+  await blocks.flush();
+  const v = evaluate(m, terminalView(blocks));
+  results.push([
+    `classify, opencode on its blocks (${v.state}/${v.ruleId})`,
+    measure(() => evaluate(m, terminalView(blocks))),
+    "≤ 60",
+  ]);
+}
 
 const load = (() => {
   try {

@@ -150,3 +150,48 @@ Deno.test("list --json says which sessions speak OSC 7501 (capable: asked the ? 
   }
   assert.deepEqual(sessions.map((s) => [s.name, s.capable]), [["quiet", false], ["speaker", true]]);
 });
+
+Deno.test("a stand-in codex showing a failed turn releases wait --state error, with why", async () => {
+  await using t = await startInstance();
+  const bin = `${t.base}/bin`;
+  Deno.mkdirSync(bin);
+  // The bottom rows of Codex 0.171.0 after it gave up on a rate limit (codex-fail-rate @64872).
+  Deno.writeTextFileSync(
+    `${bin}/codex`,
+    [
+      "#!/bin/bash",
+      "printf '› LAB-FAIL-RATE: please create the marker file\\r\\n\\r\\n'",
+      "printf '■ exceeded retry limit, last status: 429 Too Many Requests\\r\\n\\r\\n'",
+      "printf '› Ask Codex to do anything\\r\\n\\r\\n  ← for agents · ? for shortcuts'",
+      "sleep 60",
+    ].join("\n") + "\n",
+    { mode: 0o755 },
+  );
+  await t.ok("new", { name: "failing", command: `${bin}/codex` });
+  const reply = await t.ok<WaitReply>("wait", { target: "failing", state: "error", timeout: 60 });
+  assert.equal(reply.members[0]!.state, "error");
+  const [entry] = (await t.ok<{ sessions: SessionEntry[] }>("list")).sessions;
+  assert.deepEqual([entry!.agent, entry!.state, entry!.kind, entry!.source, entry!.msg], [
+    "codex",
+    "error",
+    "rate_limit",
+    "screen",
+    "exceeded retry limit, last status: 429 Too Many Requests",
+  ]);
+});
+
+Deno.test("Claude's StopFailure hook inside a session is an error with its kind", async () => {
+  await using t = await startInstance();
+  const hook = [...selfCommand(), "hook"].map(shellQuote).join(" ");
+  const payload = `'{"hook_event_name":"StopFailure","error":"billing_error",` +
+    `"last_assistant_message":"Credit balance too low"}'`;
+  await t.ok("new", { name: "hooked", command: `echo ${payload} | ${hook} error; sleep 60` });
+  await t.ok<WaitReply>("wait", { target: "hooked", state: "error", timeout: 60 });
+  const [entry] = (await t.ok<{ sessions: SessionEntry[] }>("list")).sessions;
+  assert.deepEqual([entry!.state, entry!.kind, entry!.source, entry!.msg], [
+    "error",
+    "quota",
+    "hook",
+    "Credit balance too low",
+  ]);
+});

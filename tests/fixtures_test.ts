@@ -14,6 +14,7 @@ import {
   type Expectation,
   expectations,
   listCaptures,
+  type TruthLabel,
 } from "../src/replay/fixtures.ts";
 import type { Prompt } from "../src/detect/prompt.ts";
 
@@ -93,44 +94,89 @@ Deno.test("fixtures: every blocked label has its prompt in the truth", () => {
  * would classify), blocked appears only while the truth is blocked, or in
  * the transitional window just before it ("… expected next": OSC 7501
  * declares a prompt a few ms before it is drawn), and never lapses while a
- * drawn prompt waits.
+ * drawn prompt waits. The same for a failed turn: `error` only once the turn
+ * failed (never while it retries, never for a turn that recovered), and from
+ * the settled failure screen on until the end (nothing is typed after it).
+ * And a turn in progress never reads idle once its working screen settled.
  * Only captures with chunk times (chunks.jsonl): without them the replay
  * classifies every 256 bytes, mid-frame, which a settled live hub never does.
  */
 /** How long after the answering key a prompt may still be on screen (its repaint pending). */
 const ANSWER_REPAINT_MS = 250;
+/**
+ * How long before its screen label a state may already be declared: Claude Code declares
+ * a prompt or a failed turn over OSC 7501 80–130 ms before drawing it (claude-fail-*).
+ */
+const DECLARE_LEAD_MS = 500;
+
+/** The next label is `state` and due within DECLARE_LEAD_MS of this point. */
+function dueSoon(p: ReplayPoint, next: TruthLabel | undefined, state: string): boolean {
+  return next?.state === state && next.t_ms !== undefined && next.t_ms - p.time <= DECLARE_LEAD_MS;
+}
 
 for (const capture of captures.filter((c) => c.chunks !== null)) {
   for (const declared of [true, false]) {
     const variant = declared ? "full pipeline" : "screen rules alone";
-    Deno.test(`fixtures: ${capture.name} reads blocked exactly while it is (${variant})`, async () => {
+    Deno.test(`fixtures: ${capture.name} reads blocked, error and working exactly while they are (${variant})`, async () => {
       const labels = capture.truth.timeline;
       const wrong: string[] = [];
       await replayed(capture, [capture.bytes.length], declared, (p) => {
         // The label in effect for the bytes before this point.
         const i = labels.findLastIndex((l) => l.byte_offset_in_raw < p.offset);
         const label = labels[i];
-        const next = labels[i + 1];
-        const previous = labels[i - 1];
-        if (p.status?.state !== "blocked") {
-          // A prompt fully drawn and not yet answered (no key pressed since) reads blocked.
-          const drawn = label?.state === "blocked" &&
-            p.offset >= (label.screen_settled_offset ?? label.byte_offset_in_raw) &&
-            !capture.keys.some((k) => k >= label.byte_offset_in_raw && k < p.offset);
-          if (drawn) wrong.push(`missed @${p.offset} (${label.note}) ${p.status?.ruleId}`);
-          return;
+        const settled = label !== undefined &&
+          p.offset >= (label.screen_settled_offset ?? label.byte_offset_in_raw);
+        const why = `${p.status?.state}/${p.status?.ruleId}`;
+        // A screen label is the end of the chunk that drew it: in effect at its offset.
+        const shown = labels.findLast((l) => l.byte_offset_in_raw <= p.offset);
+        if (label?.state === "error" && settled && p.status?.state !== "error") {
+          wrong.push(`missed error @${p.offset} (${label.note}) ${why}`);
         }
-        // The key that answered a prompt was just pressed; its repaint has not arrived.
-        const answering = previous?.state === "blocked" && label?.source === "driver" &&
-          label.t_ms !== undefined && p.time - label.t_ms <= ANSWER_REPAINT_MS;
-        const ok = label !== undefined &&
-          (label.state === "blocked" || /expected next/.test(label.note) || answering ||
-            (label.state === "starting" && next?.state === "blocked"));
-        if (!ok) wrong.push(`@${p.offset} (${label?.state}: ${label?.note}) ${p.status.ruleId}`);
+        // A turn in progress — retries included — never reads idle once its working
+        // screen settled (opencode's retry line once hid its indicator: opencode-fail-rate).
+        const working = shown?.state === "working" &&
+          p.offset >= (shown.screen_settled_offset ?? shown.byte_offset_in_raw);
+        if (working && p.status?.state === "idle") {
+          wrong.push(`idle while working @${p.offset} (${shown.note}) ${why}`);
+        }
+        const declaredEarly = p.status?.source === "declared" &&
+          dueSoon(p, labels[i + 1], "error");
+        if (p.status?.state === "error" && shown?.state !== "error" && !declaredEarly) {
+          wrong.push(`false error @${p.offset} (${shown?.state}: ${shown?.note}) ${why}`);
+        }
+        wrong.push(...blockedWrong(p, labels, i, settled, capture.keys));
       });
       assertEquals(wrong, []);
     });
   }
+}
+
+function blockedWrong(
+  p: ReplayPoint,
+  labels: readonly TruthLabel[],
+  i: number,
+  settled: boolean,
+  keys: readonly number[],
+): string[] {
+  const label = labels[i];
+  const next = labels[i + 1];
+  const previous = labels[i - 1];
+  if (p.status?.state !== "blocked") {
+    // A prompt fully drawn and not yet answered (no key pressed since) reads blocked.
+    const drawn = label?.state === "blocked" && settled &&
+      !keys.some((k) => k >= label.byte_offset_in_raw && k < p.offset);
+    return drawn ? [`missed @${p.offset} (${label.note}) ${p.status?.ruleId}`] : [];
+  }
+  // The key that answered a prompt was just pressed; its repaint has not arrived.
+  const answering = previous?.state === "blocked" && label?.source === "driver" &&
+    label.t_ms !== undefined && p.time - label.t_ms <= ANSWER_REPAINT_MS;
+  // A screen label is the end of the chunk that drew it: in effect at its offset.
+  const drawnHere = next?.state === "blocked" && next.byte_offset_in_raw === p.offset;
+  const declaredEarly = p.status.source === "declared" && dueSoon(p, next, "blocked");
+  const ok = label !== undefined &&
+    (label.state === "blocked" || /expected next/.test(label.note) || answering ||
+      drawnHere || declaredEarly || (label.state === "starting" && next?.state === "blocked"));
+  return ok ? [] : [`@${p.offset} (${label?.state}: ${label?.note}) ${p.status.ruleId}`];
 }
 
 /**

@@ -66,6 +66,7 @@ Deno.test("the printed Claude hooks run lazyshell by absolute path and reach the
     "PostToolUse",
     "Notification",
     "Stop",
+    "StopFailure",
   ]);
   const lines = Deno.readTextFileSync(new URL("claude-tool.hooks.jsonl", FIXTURES)).trim()
     .split("\n").map((l) => JSON.parse(l));
@@ -88,6 +89,23 @@ Deno.test("the printed Claude hooks run lazyshell by absolute path and reach the
     ["Notification", "blocked", "permission"],
     ["PostToolUse", "working", null],
     ["Stop", "done", null],
+  ]);
+});
+
+Deno.test("the printed Claude StopFailure hook reports a failed turn with why", async () => {
+  await using t = await listening();
+  const settings = JSON.parse((await init("--agents", "claude")).stdout);
+  const failure = Deno.readTextFileSync(new URL("claude-fail-rate.hooks.jsonl", FIXTURES)).trim()
+    .split("\n").map((l) => JSON.parse(l)).find((l) => l.event === "StopFailure");
+  const command: string = settings.hooks.StopFailure[0].hooks[0].command;
+  const result = await run(
+    ["/bin/sh", "-c", command],
+    { LAZYSHELL_SOCK: t.sock },
+    JSON.stringify(failure.payload),
+  );
+  assert.deepEqual(result, { code: 0, stdout: "" }, command);
+  assert.deepEqual(t.events.map((e) => [e.event, e.state, e.kind]), [
+    ["StopFailure", "error", "rate_limit"],
   ]);
 });
 
@@ -130,9 +148,14 @@ for (const file of process.argv.slice(2)) {
 await new Promise((r) => setTimeout(r, 1000));
 `,
   );
-  const files = ["opencode-tool", "opencode-interrupt", "opencode-deny"].map((n) =>
-    new URL(`${n}.plugin-events.jsonl`, FIXTURES).pathname
-  );
+  const files = [
+    "opencode-tool",
+    "opencode-interrupt",
+    "opencode-deny",
+    "opencode-fail-rate",
+    "opencode-fail-auth",
+    "opencode-fail-cut",
+  ].map((n) => new URL(`${n}.plugin-events.jsonl`, FIXTURES).pathname);
   const result = await run([Deno.execPath(), "run", "-A", "--quiet", driver, ...files], {
     LAZYSHELL_SOCK: t.sock,
   });
@@ -149,6 +172,21 @@ await new Promise((r) => setTimeout(r, 1000));
     ["working", null],
     ["blocked", "permission"],
     ["idle", null],
+    // opencode-fail-rate: five retries (`session.status` retry: still working), then
+    // `session.error` APIError 429 and `session.idle`: error, never done.
+    ["working", null],
+    ["error", "rate_limit"],
+    // opencode-fail-auth: `session.error` APIError 401 at once.
+    ["working", null],
+    ["error", "auth"],
+    // opencode-fail-cut: five retries of a dropped connection, then `session.error`.
+    ["working", null],
+    ["error", "connection"],
+  ]);
+  assert.deepEqual(t.events.filter((e) => e.state === "error").map((e) => e.msg), [
+    "Rate limit reached for mock-model on requests per min (RPM): Limit 3, Used 3, Requested 1.",
+    "Incorrect API key provided: lab-dumm***-key.",
+    "Connection reset by server",
   ]);
 });
 

@@ -190,6 +190,93 @@ ${RULE}
     "Qwen - w",
     "idle/ready-title",
   ],
+  // Failed turns (the rows of the lab captures of tools/capture fail-* scenarios), and the
+  // same error text once a later turn moved past it: never error again.
+  [
+    "qwen",
+    "a failed turn: the API error right above the input (qwen-fail-auth @1097807)",
+    `  > LAB-FAIL-AUTH: please create the marker file lab-file.txt
+  ✕ [API Error: 401 Incorrect API key provided: lab-dumm***-key.] (Press Ctrl+Y to retry)
+
+
+
+${RULE}
+>   Type your message or @path/to/file
+${RULE}
+  ➜ qwen-qwen-fail-auth · git:(master) · mock-model
+  Auto mode (shift + tab to cycle)`,
+    "Qwen - qwen-qwen-fail-auth",
+    "error/turn-failed",
+  ],
+  [
+    "qwen",
+    "a later turn's answer below an old API error: not error",
+    `  ✕ [API Error: 401 Incorrect API key provided: lab-dumm***-key.] (Press Ctrl+Y to retry)
+  > try again
+  ✦ Done.
+${RULE}
+>   Type your message or @path/to/file
+${RULE}
+  Auto mode (shift + tab to cycle)`,
+    "Qwen - w",
+    "idle/ready-title",
+  ],
+  [
+    "gemini",
+    "a later turn's answer below an old API error: not error",
+    `✕ [API Error: {"error":{"code":400,"message":"API key not valid."}}]
+ℹ This request failed. Press F12 for diagnostics.
+ > try again
+✦ Done.
+                                                         ? for shortcuts
+${RULE}
+ >   Type your message or @path/to/file`,
+    "◇  Ready (w)",
+    "idle/ready-title",
+  ],
+  [
+    "claude",
+    "the user typed over the failed turn's placeholder: not error",
+    `● API Error: Request rejected (429) · This request would exceed the rate limit
+
+${RULE}
+❯\u00a0try again
+${RULE}
+  ⏸ manual mode on · ? for shortcuts`,
+    "✳ Claude Code",
+    "idle/idle-prompt",
+  ],
+  [
+    "claude",
+    "retrying a rate limit is working (claude-fail-rate-osc7501 @8000)",
+    `✻ 429 This request would exceed the rate limit for your organization of 50 requests … · retrying in 18s · attempt 6/10
+${RULE}
+❯\u00a0
+${RULE}`,
+    "Claude Code",
+    "working/working",
+  ],
+  [
+    "codex",
+    "an old failure above a finished turn: done, not error",
+    `■ exceeded retry limit, last status: 429 Too Many Requests
+› try again
+• Hello.
+  Worked for 2s • 15:01
+› Ask Codex to do anything
+  ? for shortcuts`,
+    "w",
+    "done/turn-complete",
+  ],
+  [
+    "codex",
+    "an interrupted turn is idle, not a failure",
+    `■ Conversation interrupted - use /feedback if something went wrong
+› Ask Codex to do anything
+  ? for shortcuts`,
+    "w",
+    "idle/interrupted",
+  ],
 ];
 
 for (const [agent, what, screen, title, want] of cases) {
@@ -200,3 +287,26 @@ for (const [agent, what, screen, title, want] of cases) {
     assert.equal(`${r.state}/${r.ruleId}`, want);
   });
 }
+
+/** A view with colours: each row's characters in the colour of its `colors` entry (default -1). */
+function colored(text: string, colors: (y: number, i: number) => number) {
+  return { ...view(text), fg: colors };
+}
+
+Deno.test("opencode.yml: a red-barred toast beside the user's blue block is a failed turn", () => {
+  const m = catalog.get("opencode")!;
+  const row = "  ┃  LAB-FAIL: make the file ┃  Connection reset by server  ┃";
+  const toastBar = row.indexOf("┃", 10);
+  const screen = `${row}\n\n${"   x\n".repeat(20)}   ~/work   tab agents  ctrl+p commands`;
+  const red = 0x1000000 | 0xe06c75;
+  const blue = 0x1000000 | 0x5c9cf5;
+  const r = evaluate(m, colored(screen, (y, i) => (y === 0 && i >= toastBar ? red : blue)));
+  assert.deepEqual([r.state, r.ruleId, r.kind, r.msg], [
+    "error",
+    "turn-failed-toast",
+    "connection",
+    "Connection reset by server",
+  ]);
+  const calm = evaluate(m, colored(screen, () => blue));
+  assert.equal(calm.state, "idle", "blue bars only: the user's own blocks");
+});

@@ -4,7 +4,8 @@
  * and detector (src/replay/replay.ts) at each point a live hub would
  * classify, the user's keys (input.jsonl) reach the notifier where they
  * were typed, and the notifications sent are counted against the truth: one
- * per blocked episode and one per done, no more, no fewer.
+ * per blocked episode, one per done and one per failed turn (error), no
+ * more, no fewer — none for a turn that recovered (the *-fail-flaky captures).
  */
 
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
@@ -20,6 +21,7 @@ const captures = await listCaptures(ROOT);
 interface Count {
   blocked: number;
   done: number;
+  error: number;
 }
 
 /** What the truth says happened: each blocked label is one episode, each done label one turn. */
@@ -28,15 +30,17 @@ function truthCount(capture: Capture): Count {
   return {
     blocked: labels.filter((l) => l.state === "blocked").length,
     done: labels.filter((l) => l.state === "done").length,
+    error: labels.filter((l) => l.state === "error").length,
   };
 }
 
 /** Replays a capture and counts the notifications the notifier sends. */
 async function notifiedCount(capture: Capture, declared: boolean): Promise<Count> {
-  const count: Count = { blocked: 0, done: 0 };
+  const count: Count = { blocked: 0, done: 0, error: 0 };
   await using notifier = new Notifier({ sink: () => {} });
   using _ = notifier.on((n, outcome) => {
-    if (outcome === "sent" && (n.reason === "blocked" || n.reason === "done")) count[n.reason]++;
+    const counted = n.reason === "blocked" || n.reason === "done" || n.reason === "error";
+    if (outcome === "sent" && counted) count[n.reason as keyof Count]++;
   });
   const keys = [...capture.keys];
   let seq = -1;

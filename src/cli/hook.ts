@@ -1,5 +1,7 @@
 /**
- * `lazyshell hook <idle|working|blocked|done> [--kind permission|question|auth] [JSON]`
+ * `lazyshell hook <idle|working|blocked|done|error> [--kind KIND] [JSON]`
+ * (KIND: permission, question, auth for blocked; rate_limit, overloaded,
+ * auth, quota, connection for error)
  * (docs/hooks.md): reports one state of the agent running in this session to
  * `$LAZYSHELL_SOCK`.
  *

@@ -15,11 +15,13 @@
  *   answered: Esc / Ctrl+C denied it (`idle`; Claude fires no hook on a
  *   deny, claude-deny-osc7501), anything else approved it (`working`; the
  *   next hook, PostToolUse, comes only after the tool ran).
- * Process exit and OSC 133;A clear working/blocked; declared done/error
- * persist until the user types (error survives exit).
+ * Process exit and OSC 133;A clear working/blocked; done and error — declared,
+ * from a hook or on screen — persist until the user types or a new turn
+ * starts (error survives exit). A declared error takes the kind (and, when it
+ * names none, the message) of an error rule on screen.
  */
 
-import type { AgentStateName, AgentStatus, BlockedKind, EvidenceSource } from "../model/agent.ts";
+import type { AgentStateName, AgentStatus, EvidenceSource, StateKind } from "../model/agent.ts";
 import type { HookEvent } from "../model/events.ts";
 import { applyRecord, onPromptOrExit, onTyped } from "./osc7501.ts";
 import type { Declared, Osc7501Record } from "./osc7501.ts";
@@ -55,7 +57,7 @@ export type Evidence =
 
 interface Derived {
   readonly state: AgentStateName;
-  readonly kind: BlockedKind | null;
+  readonly kind: StateKind | null;
   readonly source: EvidenceSource;
   readonly ruleId: string;
   readonly msg: string | null;
@@ -70,7 +72,7 @@ export interface ArbiterState {
   readonly options: ArbiterOptions;
   readonly declared: Declared | null;
   readonly latched: boolean;
-  /** The last hook event; `seen` once the user typed on its `done`. */
+  /** The last hook event; `seen` once the user typed on its `done` or `error`. */
   readonly hook: (HookEvidence & { readonly at: number; readonly seen?: boolean }) | null;
   /** The raw last rule result, and when that screen was classified. */
   readonly screen: RuleResult | null;
@@ -156,7 +158,7 @@ function apply(s: ArbiterState, e: Evidence, now: number): ArbiterState {
         d && (d.state === "done" || d.state === "error")
           ? { state: "idle", kind: null, source: "input", ruleId: "typed", msg: null }
           : d && { state: d.state, kind: d.kind, source: d.source, ruleId: d.ruleId, msg: d.msg };
-      const hook = s.hook && s.hook.state === "done"
+      const hook = s.hook && (s.hook.state === "done" || s.hook.state === "error")
         ? { ...s.hook, state: "idle" as const, seen: true }
         : s.hook;
       const working = s.status?.state === "working";
@@ -183,10 +185,11 @@ function apply(s: ArbiterState, e: Evidence, now: number): ArbiterState {
         interruptAt: s.status?.state === "working" ? now : s.interruptAt,
       };
     }
-    case "hook":
-      // "Waiting for your input" after a finished turn is not news: done
-      // stays until the user types or a new turn starts (like D5's done).
-      if (e.event.state === "idle" && s.latched && s.hook?.state === "done") return s;
+    case "hook": {
+      // "Waiting for your input" after a finished (or failed) turn is not news:
+      // done and error stay until the user types or a new turn starts (D5).
+      const final = s.hook?.state === "done" || s.hook?.state === "error";
+      if (e.event.state === "idle" && s.latched && final) return s;
       return {
         ...s,
         latched: true,
@@ -198,6 +201,7 @@ function apply(s: ArbiterState, e: Evidence, now: number): ArbiterState {
         answered: null,
         cleared: null,
       };
+    }
     case "screen":
       return onScreen(s, e.result, now);
     case "tick":
@@ -229,7 +233,7 @@ function onScreen(s: ArbiterState, r: RuleResult | null, now: number): ArbiterSt
       kind: r.kind,
       source: "screen",
       ruleId: r.ruleId,
-      msg: null,
+      msg: r.msg,
     };
     if (r.state === "working" || r.state === "blocked") {
       derived = base;
@@ -242,8 +246,8 @@ function onScreen(s: ArbiterState, r: RuleResult | null, now: number): ArbiterSt
       derived = s.options.turnEnd === "done"
         ? { ...base, state: "done", ruleId: "turn-end" }
         : base;
-    } else if (r.state === "idle" && prev?.state === "done") {
-      derived = prev; // done stays until the user types or a new turn starts
+    } else if (r.state === "idle" && (prev?.state === "done" || prev?.state === "error")) {
+      derived = prev; // done and error stay until the user types or a new turn starts
     } else {
       derived = base;
     }
@@ -299,7 +303,18 @@ function clearedFrom(
 /** The winning evidence right now. */
 export function decide(s: ArbiterState, now: number): Derived | null {
   const d = s.declared;
-  if (d) return { state: d.state, kind: d.kind, source: "declared", ruleId: "osc7501", msg: d.msg };
+  if (d) {
+    // OSC 7501 has no error kinds, and Codex declares `state=error` with no msg:
+    // an error rule on screen says why.
+    const why = d.state === "error" && s.screen?.state === "error" ? s.screen : null;
+    return {
+      state: d.state,
+      kind: d.kind ?? why?.kind ?? null,
+      source: "declared",
+      ruleId: "osc7501",
+      msg: d.msg ?? why?.msg ?? null,
+    };
+  }
   const h = s.hook;
   if (s.latched && h) {
     if (h.state === "working") {
@@ -321,7 +336,7 @@ export function decide(s: ArbiterState, now: number): Derived | null {
     if (h.seen) return { state: "idle", kind: null, source: "input", ruleId: "typed", msg: null };
     return {
       state: h.state,
-      kind: h.state === "blocked" ? h.kind : null,
+      kind: h.state === "blocked" || h.state === "error" ? h.kind : null,
       source: "hook",
       ruleId: `hook:${h.event ?? h.state}`,
       msg: h.msg,

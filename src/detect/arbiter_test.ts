@@ -9,14 +9,17 @@ const screen = (
   extra: Partial<RuleResult> = {},
 ): Evidence => ({
   type: "screen",
-  result: { state, kind: null, ruleId, visibleBlocker: false, ...extra },
+  result: { state, kind: null, ruleId, visibleBlocker: false, msg: null, ...extra },
 });
 const blocker: Evidence = screen("blocked", "menu", { kind: "permission", visibleBlocker: true });
 const declare = (...p: string[]): Evidence => ({
   type: "declare",
   records: p.map((x) => parseRecord(x)!),
 });
-const hook = (state: "idle" | "working" | "blocked" | "done", event: string): Evidence => ({
+const hook = (
+  state: "idle" | "working" | "blocked" | "done" | "error",
+  event: string,
+): Evidence => ({
   type: "hook",
   event: { state, kind: state === "blocked" ? "permission" : null, msg: null, event },
 });
@@ -101,6 +104,31 @@ const scenarios: [string, Step[], ("idle" | "done")?][] = [
     [300, declare("state=clear"), "idle/declared/osc7501:clear"],
     [400, declare("state=blocked"), "blocked/declared/osc7501"],
     [500, declare("state=clear"), "idle/declared/osc7501:clear"],
+  ]],
+  ["screen error: a failed turn stays error until typed, whatever the screen does", [
+    [0, screen("working", "retrying"), "working/screen/retrying"],
+    [100, screen("error", "api-error"), "error/screen/api-error"],
+    [200, screen("idle", "idle-prompt"), "error/screen/api-error"],
+    [300, screen("error", "api-error"), "error/screen/api-error"],
+    [400, typed(), "idle/input/typed"],
+    [500, screen("error", "api-error"), "idle/input/typed"],
+    [600, screen("working", "working"), "working/screen/working"],
+  ]],
+  ["screen error: a new turn replaces it without typing (ctl send)", [
+    [0, screen("error", "api-error"), "error/screen/api-error"],
+    [100, screen("working", "working"), "working/screen/working"],
+    [200, screen("done", "turn-complete"), "done/screen/turn-complete"],
+  ]],
+  ["turn_end done: a failed turn is error, not done", [
+    [0, screen("working", "working-title"), "working/screen/working-title"],
+    [100, screen("error", "failed"), "error/screen/failed"],
+    [200, screen("idle", "ready-title"), "error/screen/failed"],
+  ], "done"],
+  ["hook: StopFailure is error; an idle report after it keeps it until typed", [
+    [0, hook("working", "UserPromptSubmit"), "working/hook/hook:UserPromptSubmit"],
+    [100, hook("error", "StopFailure"), "error/hook/hook:StopFailure"],
+    [60_100, hook("idle", "Notification"), "error/hook/hook:StopFailure"],
+    [60_200, typed(), "idle/input/typed"],
   ]],
   ["declared error survives exit", [
     [0, declare("state=error"), "error/declared/osc7501"],
@@ -216,4 +244,30 @@ Deno.test("arbiter: nothing to show without evidence", () => {
   let s = initialState();
   s = reduce(s, { type: "screen", result: null }, 0);
   assert.equal(s.status, null);
+});
+
+Deno.test("arbiter: a declared error takes the screen's kind, and its message when it has none", () => {
+  let s = initialState();
+  s = reduce(s, declare("state=error"), 0);
+  assert.deepEqual([s.status?.kind, s.status?.msg], [null, null]);
+  s = reduce(s, screen("error", "turn-failed", { kind: "quota", msg: "Quota exceeded." }), 10);
+  assert.deepEqual(
+    [s.status?.state, s.status?.source, s.status?.kind, s.status?.msg],
+    ["error", "declared", "quota", "Quota exceeded."],
+  );
+  // A declaration with its own message keeps it; OSC 7501 has no error kinds: the screen's.
+  s = reduce(s, declare(`state=error:msg=${btoa("API Error: 529")}`), 20);
+  assert.deepEqual([s.status?.kind, s.status?.msg], ["quota", "API Error: 529"]);
+});
+
+Deno.test("arbiter: a screen error carries the rule's kind and message", () => {
+  const s = reduce(
+    initialState(),
+    screen("error", "api-error", { kind: "rate_limit", msg: "Request rejected (429)" }),
+    0,
+  );
+  assert.deepEqual(
+    [s.status?.state, s.status?.kind, s.status?.msg],
+    ["error", "rate_limit", "Request rejected (429)"],
+  );
 });

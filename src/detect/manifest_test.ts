@@ -64,7 +64,49 @@ const errorCases: [string, string, number | null, RegExp][] = [
     "kind without blocked",
     "id: demo\nrules:\n  - id: x\n    state: idle\n    kind: auth\n    any: [a]\n",
     5,
-    /kind is only allowed/,
+    /kind auth is not one of state idle \(only blocked and error have kinds\)/,
+  ],
+  [
+    "an error kind on a blocked rule",
+    "id: demo\nrules:\n  - id: x\n    state: blocked\n    kind: quota\n    any: [a]\n",
+    5,
+    /kind quota is not one of state blocked \(permission, question, auth\)/,
+  ],
+  [
+    "a kinds key of another state",
+    "id: demo\nrules:\n  - id: x\n    state: error\n    kinds:\n      question: [a]\n    any: [a]\n",
+    6,
+    /kind question is not one of state error/,
+  ],
+  [
+    "an unknown colour",
+    "id: demo\nrules:\n  - id: x\n    state: error\n    cells:\n      - match: a\n        fg: teal\n",
+    7,
+    /Unknown colour "teal" \(a name: red, yellow/,
+  ],
+  [
+    "a palette index out of range",
+    "id: demo\nrules:\n  - id: x\n    state: error\n    cells: [{ match: a, fg: 300 }]\n",
+    5,
+    /Palette index 300 is not 0–255/,
+  ],
+  [
+    "cells on the title",
+    "id: demo\nrules:\n  - id: x\n    state: error\n    region: title\n    cells: [{ match: a, fg: red }]\n",
+    6,
+    /cells need screen rows/,
+  ],
+  [
+    "a bad cell pattern",
+    "id: demo\nrules:\n  - id: x\n    state: error\n    cells:\n      - match: 'a(b)'\n        fg: red\n",
+    6,
+    /cells match "a\(b\)": a locator has no group or alternation \(\(\); read the message with a msg pattern/,
+  ],
+  [
+    "a quantifier in a cell locator",
+    "id: demo\nrules:\n  - id: x\n    state: error\n    cells:\n      - match: 'a+'\n        fg: red\n",
+    6,
+    /a locator has no quantifier \(\+\)/,
   ],
   ["no pattern", "id: demo\nrules:\n  - id: x\n    state: idle\n", 3, /needs at least one pattern/],
   [
@@ -118,6 +160,11 @@ Deno.test("manifest: the example in docs/manifests.md parses", async () => {
     "permission",
     "working",
     "turn-complete",
+    "turn-failed",
+    "error-block",
     "spinner-title",
   ]);
+  const [, , , failed, block] = m.rules;
+  assert.deepEqual(failed!.kinds.map((k) => k.kind), ["rate_limit", "overloaded"]);
+  assert.equal(block!.cells.length, 1);
 });

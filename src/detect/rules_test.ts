@@ -108,3 +108,112 @@ Deno.test("rules: identity hints by title, then by screen", () => {
   assert.equal(identifyByHints([manifest], view(["Demo v2 starting"])), "demo");
   assert.equal(identifyByHints([manifest], view(["bash"], "bash")), null);
 });
+
+const failures = parseManifest(
+  `id: fails
+rules:
+  - id: retrying
+    state: working
+    region: { bottom: 2 }
+    any: ['\\[retrying in \\d+s']
+  - id: api-error
+    state: error
+    region: { bottom: 4 }
+    all: ['Resend your message']
+    msg: ['^● API Error: (?<msg>.+)']
+    kinds:
+      quota: ['(?i:quota|credit)']
+      rate_limit: ['\\b429\\b']
+  - id: red-block
+    state: error
+    region: { bottom: 3 }
+    cells:
+      - match: '┃  \\S'
+        fg: [red, '#ff0000']
+    msg: ['^┃  (?<msg>.+)']
+    kinds: { auth: ['(?i:api key)'] }
+`,
+  "fails.yml",
+);
+
+/** A view with colours: `colors[y]` is the colour of every character of row y (default -1). */
+function colored(lines: string[], colors: Record<number, number>) {
+  const asked: [number, number][] = [];
+  const v: ScreenView & { asked: [number, number][] } = {
+    ...view(lines),
+    asked,
+    fg(y, i) {
+      asked.push([y, i]);
+      return colors[y] ?? -1;
+    },
+  };
+  return v;
+}
+
+const RED = 0x1000000 | 0xe06c75;
+const BLUE = 0x1000000 | 0x5c9cf5;
+
+Deno.test("rules: an error rule reports its message and the kind its message names", () => {
+  const r = evaluate(
+    failures,
+    view([
+      "● API Error: Request rejected (429) · rate limit",
+      "❯ Resend your message to try again",
+    ]),
+  );
+  assert.deepEqual(
+    { state: r.state, rule: r.ruleId, kind: r.kind, msg: r.msg },
+    {
+      state: "error",
+      rule: "api-error",
+      kind: "rate_limit",
+      msg: "Request rejected (429) · rate limit",
+    },
+  );
+  const quota = evaluate(
+    failures,
+    view(["● API Error: credit balance too low", "Resend your message"]),
+  );
+  assert.equal(quota.kind, "quota", "the first kind listed wins");
+  const bare = evaluate(failures, view(["Resend your message"]));
+  assert.deepEqual([bare.ruleId, bare.kind, bare.msg], ["api-error", null, null]);
+});
+
+Deno.test("rules: a colour condition holds only where the match starts in that colour", () => {
+  const lines = ["  ┃  Fix the tests", "  ┃  Incorrect API key provided", "  ▣  Build"];
+  const red = evaluate(failures, colored(lines, { 0: BLUE, 1: RED }));
+  assert.deepEqual(
+    [red.state, red.ruleId, red.kind, red.msg],
+    ["error", "red-block", "auth", "Incorrect API key provided"],
+  );
+  const blue = evaluate(failures, colored(lines, { 0: BLUE, 1: BLUE }));
+  assert.equal(blue.ruleId, "fallback");
+  assert.equal(evaluate(failures, colored(lines, { 1: 0x1000000 | 0xff0000 })).ruleId, "red-block");
+  assert.equal(evaluate(failures, colored(lines, { 1: 1 })).ruleId, "red-block", "palette red");
+});
+
+Deno.test("rules: colours are read only for the matches a condition tests, after the text held", () => {
+  const lines = Array.from({ length: 40 }, (_, i) => `row ${i}`);
+  lines[38] = "  ┃  boom";
+  const v = colored(lines, { 38: RED });
+  assert.equal(evaluate(failures, v).ruleId, "red-block");
+  assert.deepEqual(v.asked, [[38, 2]], "one cell: where the match starts");
+  const retrying = colored(["x", "Rate limited [retrying in 2s attempt #3]"], {});
+  assert.equal(evaluate(failures, retrying).ruleId, "retrying");
+  assert.deepEqual(retrying.asked, [], "a rule that matched first needs no colour");
+});
+
+Deno.test("rules: a view without colours never satisfies a colour condition", () => {
+  assert.equal(evaluate(failures, view(["  ┃  Incorrect API key"])).ruleId, "fallback");
+});
+
+Deno.test("rules: top N reads only the first non-empty rows, in order", () => {
+  const v = view(["", "a toast", "", "b", "c", "d"]);
+  const m = parseManifest(
+    "id: t\nrules:\n  - id: toast\n    state: error\n    region: { top: 2 }\n    all: ['toast', '^b$']\n",
+    "t.yml",
+  );
+  assert.equal(evaluate(m, v).ruleId, "toast");
+  assert.deepEqual([...v.read].sort((a, b) => a - b), [0, 1, 2, 3]);
+  assert.equal(new RegionReader(view(["", "x", "y"])).text({ type: "top", count: 5 }), "x\ny");
+});

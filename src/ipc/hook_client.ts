@@ -11,9 +11,18 @@
 import { encodeLine, HOOK_LINE_LIMIT, readLines } from "./jsonl.ts";
 import { checkOwnSocket } from "./private_path.ts";
 
-export const HOOK_STATES = ["idle", "working", "blocked", "done"] as const;
+export const HOOK_STATES = ["idle", "working", "blocked", "done", "error"] as const;
 export type HookState = typeof HOOK_STATES[number];
-export const HOOK_KINDS = ["permission", "question", "auth"] as const;
+/** Blocked kinds, then error kinds (model/agent.ts STATE_KINDS; protocol_test.ts checks). */
+export const HOOK_KINDS = [
+  "permission",
+  "question",
+  "auth",
+  "rate_limit",
+  "overloaded",
+  "quota",
+  "connection",
+] as const;
 export type HookKind = typeof HOOK_KINDS[number];
 
 /** Keys of the agent's hook JSON that are forwarded (protocol.ts `hookPayloadSchema`). */
@@ -27,6 +36,7 @@ export const FORWARDED_KEYS = [
   "tool_name",
   "prompt",
   "last_assistant_message",
+  "error",
   "type",
   "thread-id",
   "turn-id",

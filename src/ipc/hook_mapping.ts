@@ -10,13 +10,20 @@
  *   (`notification_type: permission_prompt`) and 60 s after a turn for an
  *   idle prompt: a Notification that is not a permission request maps to
  *   idle, never blocked (H3).
+ * - Claude Code fires `StopFailure` instead of `Stop` when the turn failed
+ *   on the model API, with the error type (`rate_limit`, `server_error`,
+ *   `authentication_failed`, ...) and the error text as its last message
+ *   (fixtures/hooks/claude-fail-*.hooks.jsonl). A bad key is the user's to
+ *   fix: Claude declares that one `blocked`, kind `auth`, over OSC 7501 and
+ *   shows "Once fixed, resend your message", so it maps to blocked too.
  * - Codex's `notify` only reports `agent-turn-complete`, and also fires at
  *   the start of every turn for a hidden title request (its own thread-id,
  *   input = the title prompt with the user's prompt appended). That one
  *   must not end the turn.
  */
 
-import type { BlockedKind } from "../model/agent.ts";
+import { isBlockedKind, isErrorKind, type StateKind } from "../model/agent.ts";
+import type { ErrorKind } from "../model/agent.ts";
 import type { HookEvent } from "../model/events.ts";
 import type { HookMessage, HookPayload, HookState } from "./protocol.ts";
 
@@ -29,6 +36,26 @@ const QUOTED_USER_PROMPT = /\n\s*User prompt:\s*\n/;
 
 const MSG_LIMIT = 300;
 
+/** A lost connection, in an error message ("Connection to the API was lost (ECONNRESET)"). */
+const CONNECTION = /\bECONN\w*|connection (?:to .* )?(?:was )?(?:lost|reset|refused|closed)/i;
+
+/**
+ * Claude Code's StopFailure error types (2.1.332) → why the turn failed.
+ * `server_error` covers both repeated 529s and a lost connection
+ * (claude-fail-overload, claude-fail-cut): its message tells them apart.
+ */
+const CLAUDE_ERRORS: Readonly<Record<string, ErrorKind>> = {
+  rate_limit: "rate_limit",
+  overloaded: "overloaded",
+  server_error: "overloaded",
+  authentication_failed: "auth",
+  oauth_org_not_allowed: "auth",
+  verification_required: "auth",
+  cloud_credential_error: "auth",
+  billing_error: "quota",
+  account_on_hold: "quota",
+};
+
 export class HookInterpreter {
   /** thread-ids of Codex side requests seen so far (never a real turn). */
   readonly #sideThreads = new Set<string>();
@@ -39,15 +66,22 @@ export class HookInterpreter {
     if (p.type === "agent-turn-complete") return this.#codex(message, p);
     const event = p.hook_event_name ?? "hook";
     const state: HookState = message.state;
-    let kind: BlockedKind | null = state === "blocked" ? message.kind : null;
+    let kind = kindFor(state, message.kind);
+    if (state === "error" && p.error !== undefined) kind = CLAUDE_ERRORS[p.error] ?? kind;
+    if (p.error === "server_error" && CONNECTION.test(p.last_assistant_message ?? "")) {
+      kind = "connection";
+    }
+    if (event === "StopFailure" && state === "error" && kind === "auth") {
+      return { state: "blocked", kind, msg: messageFor("error", p), event };
+    }
     if (event === "Notification" && state === "blocked") {
       if (!isPermissionNotification(p)) {
         return { state: "idle", kind: null, msg: text(p.message), event };
       }
-      kind = message.kind ?? "permission";
+      kind = kind ?? "permission";
     }
     if (event === "PermissionRequest" && state === "blocked") {
-      kind = p.tool_name === "AskUserQuestion" ? "question" : message.kind ?? "permission";
+      kind = p.tool_name === "AskUserQuestion" ? "question" : kind ?? "permission";
     }
     return { state, kind, msg: messageFor(state, p), event };
   }
@@ -61,7 +95,7 @@ export class HookInterpreter {
     const state = message.state;
     return {
       state,
-      kind: state === "blocked" ? message.kind : null,
+      kind: kindFor(state, message.kind),
       msg: text(p["last-assistant-message"]),
       event: "agent-turn-complete",
     };
@@ -82,6 +116,14 @@ export function isSideRequest(p: HookPayload): boolean {
   return CODEX_TITLE_PROMPT.test(only) || QUOTED_USER_PROMPT.test(only);
 }
 
+/** The kind when it is one of the state's own (blocked or error), else null. */
+function kindFor(state: HookState, kind: StateKind | null): StateKind | null {
+  if (kind === null) return null;
+  if (state === "blocked") return isBlockedKind(kind) ? kind : null;
+  if (state === "error") return isErrorKind(kind) ? kind : null;
+  return null;
+}
+
 function messageFor(state: HookState, p: HookPayload): string | null {
   if (state === "blocked") {
     if (p.message) return text(p.message);
@@ -89,6 +131,8 @@ function messageFor(state: HookState, p: HookPayload): string | null {
     return null;
   }
   if (state === "done") return text(p.last_assistant_message);
+  // StopFailure's last message is the error text; the opencode plugin sends `message`.
+  if (state === "error") return text(p.message) ?? text(p.last_assistant_message);
   return null;
 }
 

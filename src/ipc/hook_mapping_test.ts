@@ -63,6 +63,37 @@ Deno.test("Stop carries the last assistant message as notification text", () => 
   assert.ok(event?.msg && event.msg.length > 0 && !event.msg.includes("\n"));
 });
 
+Deno.test("a captured failed Claude turn: StopFailure is error with why, once Claude gave up", () => {
+  const failures: [string, string, string | null][] = [
+    ["claude-fail-rate", "error", "rate_limit"],
+    ["claude-fail-overload-osc7501", "error", "overloaded"],
+    ["claude-fail-quota-osc7501", "error", "quota"],
+    ["claude-fail-cut-osc7501", "error", "connection"],
+    // The key is the user's to fix: Claude declares this one blocked (auth) over OSC 7501.
+    ["claude-fail-auth-osc7501", "blocked", "auth"],
+  ];
+  for (const [name, state, kind] of failures) {
+    assert.deepEqual(replayClaude(`${name}.hooks.jsonl`), [
+      ["UserPromptSubmit", "working", null],
+      ["StopFailure", state, kind],
+    ], name);
+  }
+  const stop = lines("claude-fail-rate.hooks.jsonl").find((l) => l.event === "StopFailure")!;
+  assert.equal(
+    apply(new HookInterpreter(), ["error"], stop.payload)?.msg,
+    "API Error: Request rejected (429) · This request would exceed the rate limit for your " +
+      "organization of 50 requests per minute.",
+  );
+});
+
+Deno.test("an error hook keeps only an error kind; a blocked one only a blocked kind", () => {
+  const apply1 = (args: string[]) => apply(new HookInterpreter(), args, {});
+  assert.equal(apply1(["error", "--kind", "quota"])?.kind, "quota");
+  assert.equal(apply1(["error", "--kind", "permission"])?.kind, null);
+  assert.equal(apply1(["blocked", "--kind", "quota"])?.kind, null);
+  assert.equal(apply1(["error", "--kind", "auth"])?.state, "error", "only StopFailure moves auth");
+});
+
 Deno.test("AskUserQuestion is a question, not a permission", () => {
   const event = apply(new HookInterpreter(), ["blocked", "--kind", "permission"], {
     hook_event_name: "PermissionRequest",

@@ -17,6 +17,8 @@ export const CLAUDE_HOOKS: readonly { readonly event: string; readonly args: rea
     { event: "Notification", args: ["blocked"] },
     // End of turn (never fires on Esc: the screen or OSC 7501 covers interrupts).
     { event: "Stop", args: ["done"] },
+    // Instead of Stop when the turn failed on the model API (kind from its `error` type).
+    { event: "StopFailure", args: ["error"] },
   ];
 
 /** Codex `notify` only reports agent-turn-complete: done only. */

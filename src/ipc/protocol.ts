@@ -18,7 +18,7 @@
 
 import { z } from "zod";
 import { ProtocolError } from "../errors.ts";
-import { AGENT_STATES, BLOCKED_KINDS } from "../model/agent.ts";
+import { AGENT_STATES, STATE_KINDS, type StateKind } from "../model/agent.ts";
 
 export const PROTOCOL_VERSION = 1;
 
@@ -43,6 +43,8 @@ export const hookPayloadSchema = z.object({
   tool_name: text.optional(),
   prompt: text.optional(),
   last_assistant_message: text.optional(),
+  /** Claude Code's StopFailure: rate_limit, server_error, authentication_failed, ... */
+  error: text.optional(),
   type: text.optional(),
   "thread-id": text.optional(),
   "turn-id": text.optional(),
@@ -56,7 +58,7 @@ export const hookMessageSchema = z.object({
   v: z.literal(PROTOCOL_VERSION),
   type: z.literal("hook"),
   state: z.enum(HOOK_STATES),
-  kind: z.enum(BLOCKED_KINDS).nullable().default(null),
+  kind: z.enum(STATE_KINDS as unknown as [StateKind, ...StateKind[]]).nullable().default(null),
   payload: hookPayloadSchema.default({}),
 });
 export type HookMessage = z.output<typeof hookMessageSchema>;

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { ProtocolError } from "../errors.ts";
-import { FORWARDED_KEYS, forwardedPayload, hookMessage } from "./hook_client.ts";
+import { FORWARDED_KEYS, forwardedPayload, HOOK_KINDS, hookMessage } from "./hook_client.ts";
+import { STATE_KINDS } from "../model/agent.ts";
 import {
   HOOK_PAYLOAD_KEYS,
   HOOK_STATES,
@@ -43,6 +44,9 @@ Deno.test("the hook client builds what the server parses", () => {
     assert.deepEqual(parseHookMessage(JSON.stringify(message)), message);
   }
   assert.deepEqual([...CLIENT_STATES], [...HOOK_STATES]);
+  assert.deepEqual([...HOOK_KINDS].sort(), [...STATE_KINDS].sort());
+  const failed = hookMessage("error", "rate_limit", { error: "rate_limit" });
+  assert.deepEqual(parseHookMessage(JSON.stringify(failed)), failed);
   assert.deepEqual([...FORWARDED_KEYS].sort(), [...HOOK_PAYLOAD_KEYS].sort());
 });
 

@@ -11,6 +11,17 @@ export type AgentStateName = typeof AGENT_STATES[number];
 export const BLOCKED_KINDS = ["permission", "question", "auth"] as const;
 export type BlockedKind = typeof BLOCKED_KINDS[number];
 
+/** Why a turn failed (`error`), when known: the model API's answer. */
+export const ERROR_KINDS = ["rate_limit", "overloaded", "auth", "quota", "connection"] as const;
+export type ErrorKind = typeof ERROR_KINDS[number];
+
+/** Every kind a state may carry: blocked kinds, error kinds (`auth` is both). */
+export const STATE_KINDS = [...new Set([...BLOCKED_KINDS, ...ERROR_KINDS])] as readonly (
+  | BlockedKind
+  | ErrorKind
+)[];
+export type StateKind = BlockedKind | ErrorKind;
+
 /** Which evidence moved a state (docs/detection.md, Arbitration): strongest first. */
 export const EVIDENCE_SOURCES = ["declared", "hook", "screen", "process", "input"] as const;
 export type EvidenceSource = typeof EVIDENCE_SOURCES[number];
@@ -18,7 +29,8 @@ export type EvidenceSource = typeof EVIDENCE_SOURCES[number];
 /** One arbitrated agent state; every change carries its provenance (A3). */
 export interface AgentStatus {
   readonly state: AgentStateName;
-  readonly kind: BlockedKind | null;
+  /** What a `blocked` waits for, or why an `error` failed (null: unknown / other states). */
+  readonly kind: StateKind | null;
   readonly source: EvidenceSource;
   /** Manifest rule id, `fallback`, or a synthetic id such as `osc7501` / `hook:Stop`. */
   readonly ruleId: string;
@@ -36,6 +48,37 @@ export function isAgentState(s: string): s is AgentStateName {
 
 export function isBlockedKind(s: string): s is BlockedKind {
   return (BLOCKED_KINDS as readonly string[]).includes(s);
+}
+
+export function isErrorKind(s: string): s is ErrorKind {
+  return (ERROR_KINDS as readonly string[]).includes(s);
+}
+
+/** The kinds a state may carry: blocked and error have their own, others none. */
+export function kindsOf(state: AgentStateName): readonly StateKind[] {
+  return state === "blocked" ? BLOCKED_KINDS : state === "error" ? ERROR_KINDS : [];
+}
+
+/** "rate limited", "overloaded", ... : an error kind in words (list, notifications). */
+export const ERROR_KIND_TEXT: Readonly<Record<ErrorKind, string>> = {
+  rate_limit: "rate limited",
+  overloaded: "overloaded",
+  auth: "authentication failed",
+  quota: "quota exceeded",
+  connection: "connection lost",
+};
+
+/**
+ * Why a turn failed, in words: "rate limited (429)" from the kind and an
+ * HTTP status in the message, else the message, else null (unknown).
+ */
+export function errorReason(kind: StateKind | null, msg: string | null): string | null {
+  const text = msg?.trim() ?? "";
+  if (kind !== null && isErrorKind(kind)) {
+    const code = /\b([45]\d\d)\b/.exec(text)?.[1];
+    return code ? `${ERROR_KIND_TEXT[kind]} (${code})` : ERROR_KIND_TEXT[kind];
+  }
+  return text || null;
 }
 
 /** The state markers (README, Using the TUI); `●` is the generic activity marker of a non-agent session. */

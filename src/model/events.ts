@@ -3,17 +3,18 @@
  * (after interpretation) and what the detection hub emits. Plain data.
  */
 
-import type { AgentStatus, BlockedKind } from "./agent.ts";
+import type { AgentStatus, StateKind } from "./agent.ts";
 import type { Prompt } from "./prompt.ts";
 
-/** States a hook may report (`error` is OSC 7501 only). */
-export const HOOK_STATES = ["idle", "working", "blocked", "done"] as const;
+/** States a hook may report (`error`: the turn failed, e.g. Claude Code's StopFailure). */
+export const HOOK_STATES = ["idle", "working", "blocked", "done", "error"] as const;
 export type HookState = typeof HOOK_STATES[number];
 
 /** One hook event as interpreted (src/ipc/hook_mapping.ts), evidence for the arbiter. */
 export interface HookEvent {
   readonly state: HookState;
-  readonly kind: BlockedKind | null;
+  /** What a `blocked` waits for, or why an `error` failed. */
+  readonly kind: StateKind | null;
   readonly msg: string | null;
   /** The agent's event name, e.g. "PermissionRequest", "Stop", "agent-turn-complete"; or `hook`. */
   readonly event: string | null;

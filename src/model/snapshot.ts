@@ -3,6 +3,8 @@
  * session at one moment. Detection never touches the live emulator.
  */
 
+import type { Color } from "./cells.ts";
+
 /** One process as read from the OS process table (S4). */
 export interface ProcessInfo {
   readonly pid: number;
@@ -36,6 +38,13 @@ export interface ScreenView {
    * it for menus that mark the selection by colour only.
    */
   styles?(y: number): readonly number[];
+  /**
+   * Foreground colour of the character at string index `i` of `line(y)`
+   * (a wide character is one index, two cells). Read only by rules that test
+   * colours, and only for the characters they test; absent on views without
+   * cell attributes (a text snapshot), where colour conditions never hold.
+   */
+  fg?(y: number, i: number): Color;
 }
 
 /** A ScreenView over a Snapshot's already extracted rows. */

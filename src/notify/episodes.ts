@@ -1,7 +1,7 @@
 /**
  * Which agent states are news (docs/notifications.md "When it is sent"),
- * pure: one notification per blocked episode and one per done turn, no more,
- * no fewer — whoever typed.
+ * pure: one notification per blocked episode, one per done turn and one per
+ * failed turn, no more, no fewer — whoever typed.
  *
  * - A **blocked episode** opens when a session enters `blocked` while none
  *   is open. It closes once the session was answered: input arrived (a
@@ -14,6 +14,9 @@
  * - A **done turn** opens when a session enters `done` while none is open,
  *   and closes once input arrived and after it the session entered
  *   `working`. A done that flaps with the screen stays one.
+ * - A **failed turn** (`error`: the agent gave up on the model API) is
+ *   news the same way, once per turn: a hook confirming what the screen
+ *   showed, or its reason filled in, is the same failure.
  *
  * Time plays no part: a new request a second after the last one is news, a
  * flap an hour later is not. Imports nothing but model types.
@@ -31,6 +34,7 @@ interface SessionEpisodes {
   last: AgentStatus | null;
   blocked: Open | null;
   done: Open | null;
+  error: Open | null;
 }
 
 const closed = (e: Open | null) => e === null || e.moved;
@@ -44,7 +48,7 @@ export class Episodes {
 
   #of(id: string): SessionEpisodes {
     let s = this.#sessions.get(id);
-    if (!s) this.#sessions.set(id, s = { last: null, blocked: null, done: null });
+    if (!s) this.#sessions.set(id, s = { last: null, blocked: null, done: null, error: null });
     return s;
   }
 
@@ -52,12 +56,13 @@ export class Episodes {
    * One arbiter transition (or an update within a state). Returns the
    * reason to notify when it opens a new episode, else null.
    */
-  transition(id: string, status: AgentStatus): "blocked" | "done" | null {
+  transition(id: string, status: AgentStatus): "blocked" | "done" | "error" | null {
     const s = this.#of(id);
     const changed = !same(s.last, status);
     s.last = status;
     if (s.blocked?.input && changed) s.blocked.moved = true;
     if (s.done?.input && status.state === "working") s.done.moved = true;
+    if (s.error?.input && status.state === "working") s.error.moved = true;
     if (status.state === "blocked" && closed(s.blocked)) {
       s.blocked = { input: false, moved: false };
       return "blocked";
@@ -65,6 +70,10 @@ export class Episodes {
     if (status.state === "done" && closed(s.done)) {
       s.done = { input: false, moved: false };
       return "done";
+    }
+    if (status.state === "error" && closed(s.error)) {
+      s.error = { input: false, moved: false };
+      return "error";
     }
     return null;
   }
@@ -74,6 +83,7 @@ export class Episodes {
     const s = this.#of(id);
     if (s.blocked) s.blocked.input = true;
     if (s.done) s.done.input = true;
+    if (s.error) s.error.input = true;
   }
 
   forget(id: string): void {

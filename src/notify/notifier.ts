@@ -1,6 +1,7 @@
 /**
  * The notifier (docs/notifications.md): one channel for every notification —
- * agent blocked/done, failed commands, pattern watchers.
+ * agent blocked/done/error (a failed turn: once, like a done turn), failed
+ * commands, pattern watchers.
  *
  * Delivery: OSC 9 + OSC 777 written to the host terminal through a `sink`
  * (tmux passthrough when `$TMUX` is set), or, when `notify.fallback_command`
@@ -95,8 +96,8 @@ export class Notifier implements AsyncDisposable {
   }
 
   /**
-   * Every arbiter transition: notifies once per blocked episode and once
-   * per done turn (N1, episodes.ts), whoever typed.
+   * Every arbiter transition: notifies once per blocked episode, once per
+   * done turn and once per failed turn (episodes.ts), whoever typed.
    */
   agentState(session: SessionRef, status: AgentStatus): Outcome | null {
     const reason = this.#episodes.transition(session.id, status);
@@ -105,7 +106,7 @@ export class Notifier implements AsyncDisposable {
       sessionId: session.id,
       sessionName: session.name,
       reason,
-      text: stateText(session.name, reason, status.msg),
+      text: stateText(session.name, reason, status.msg, status.kind),
       minIntervalMs: 0,
     });
   }

@@ -2,8 +2,13 @@ import assert from "node:assert/strict";
 import type { AgentStatus } from "../model/agent.ts";
 import { Notifier, type NotifierOptions } from "./notifier.ts";
 
-function status(state: AgentStatus["state"], msg: string | null = null, seq = 1): AgentStatus {
-  return { state, kind: null, source: "declared", ruleId: "osc7501", seq, since: 0, msg };
+function status(
+  state: AgentStatus["state"],
+  msg: string | null = null,
+  seq = 1,
+  kind: AgentStatus["kind"] = null,
+): AgentStatus {
+  return { state, kind, source: "declared", ruleId: "osc7501", seq, since: 0, msg };
 }
 
 function setup(options: NotifierOptions = {}) {
@@ -237,5 +242,27 @@ Deno.test("Notifier bounds the commands running at once", async () => {
     t.notifier.agentState({ id, name: id }, status("done"))
   );
   assert.deepEqual(outcomes, ["sent", "sent", "busy"]);
+  await t.notifier[Symbol.asyncDispose]();
+});
+
+Deno.test("Notifier: a failed turn notifies once, with why, until input and a new turn", async () => {
+  const t = setup();
+  const failed = status("error", "Request rejected (429)", 3, "rate_limit");
+  t.notifier.agentState(api, status("working"));
+  assert.equal(t.notifier.agentState(api, failed), "sent");
+  // The hook confirming it, or the reason changing, is the same failure.
+  assert.equal(t.notifier.agentState(api, { ...failed, seq: 4, source: "hook" }), null);
+  assert.equal(t.notifier.agentState(api, status("error", "Rate limited", 5, "rate_limit")), null);
+  assert.deepEqual(t.written, [
+    "\x1b]9;api: failed — rate limited (429)\x07" +
+    "\x1b]777;notify;lazyshell;api: failed — rate limited (429)\x07",
+  ]);
+  // A flap back through working with no input in between is the same failed turn.
+  t.notifier.agentState(api, status("working"));
+  assert.equal(t.notifier.agentState(api, status("error")), null);
+  // Input, then a new turn that fails: news again.
+  t.notifier.input(api.id, false);
+  t.notifier.agentState(api, status("working"));
+  assert.equal(t.notifier.agentState(api, status("error")), "sent");
   await t.notifier[Symbol.asyncDispose]();
 });

@@ -7,8 +7,10 @@
  * time is passed in as `now` (epoch ms).
  */
 
-/** Why a session notifies. */
-export type NotifyReason = "blocked" | "done" | "failed" | "watch";
+import { errorReason, type StateKind } from "../model/agent.ts";
+
+/** Why a session notifies: an agent state (blocked, done, error), a failed command, a watcher. */
+export type NotifyReason = "blocked" | "done" | "error" | "failed" | "watch";
 
 export interface Notification {
   readonly sessionId: string;
@@ -32,10 +34,21 @@ export const NOTIFY_TITLE = "lazyshell";
 export const MAX_TEXT = 512;
 
 /**
- * "api: needs you — approve Bash: touch lab-file.txt" / "api: done". The
- * reason is the OSC 7501 `msg` (or hook message) when there is one.
+ * "api: needs you — approve Bash: touch lab-file.txt" / "api: done" /
+ * "api: failed — rate limited (429)". The reason is the OSC 7501 `msg` (or
+ * hook message, or what an error rule read on screen) when there is one; a
+ * failed turn says why in words when its kind is known (model/agent.ts).
  */
-export function stateText(name: string, state: "blocked" | "done", msg: string | null): string {
+export function stateText(
+  name: string,
+  state: "blocked" | "done" | "error",
+  msg: string | null,
+  kind: StateKind | null = null,
+): string {
+  if (state === "error") {
+    const why = errorReason(kind, msg);
+    return why ? `${name}: failed — ${why}` : `${name}: failed`;
+  }
   const head = `${name}: ${state === "blocked" ? "needs you" : "done"}`;
   const detail = msg?.trim();
   return detail ? `${head} — ${detail}` : head;

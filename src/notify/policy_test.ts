@@ -26,6 +26,22 @@ Deno.test("stateText() names the session and the reason, msg when present", () =
   );
 });
 
+Deno.test("stateText() says why a turn failed: the kind in words and the HTTP status", () => {
+  assertEquals(
+    stateText("api", "error", "Request rejected (429) · rate limit", "rate_limit"),
+    "api: failed — rate limited (429)",
+  );
+  assertEquals(
+    stateText("api", "error", "Quota exceeded.", "quota"),
+    "api: failed — quota exceeded",
+  );
+  assertEquals(
+    stateText("api", "error", "Connection reset by server", null),
+    "api: failed — Connection reset by server",
+  );
+  assertEquals(stateText("api", "error", null, null), "api: failed");
+});
+
 Deno.test("oscNotification() writes OSC 9 then OSC 777, BEL terminated", () => {
   assertEquals(
     oscNotification("lazyshell", "api: done"),

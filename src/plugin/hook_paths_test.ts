@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { claudeSettings, codexNotifyLine, hookCommand } from "../ipc/integrations.ts";
+import { CLAUDE_HOOKS, claudeSettings, codexNotifyLine, hookCommand } from "../ipc/integrations.ts";
 import {
   claudeHookRunners,
   codexNotifyRunner,
@@ -17,7 +17,7 @@ Deno.test("shellWords: the quoting shellQuote writes reads back", () => {
 Deno.test("the runners of what init --agents prints are found again", () => {
   const self = ["/home/u/.local/bin/lazyshell"];
   const claude = claudeHookRunners(JSON.stringify(claudeSettings(self)));
-  assert.equal(claude.length, 5);
+  assert.equal(claude.length, CLAUDE_HOOKS.length); // six, StopFailure included
   for (const r of claude) assert.deepEqual(r, self);
   assert.deepEqual(codexNotifyRunner(`model = "x"\n${codexNotifyLine(self)}\n`), self);
   // Other hooks and notify programs are not ours.

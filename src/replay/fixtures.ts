@@ -4,7 +4,7 @@
  * the fixture test and `deno task eval`.
  */
 
-import type { AgentStateName, BlockedKind } from "../model/agent.ts";
+import type { AgentStateName, StateKind } from "../model/agent.ts";
 import type { Catalog } from "../runtime/catalog.ts";
 import type { Chunk, ReplayOptions } from "./replay.ts";
 import type { Prompt } from "../detect/prompt.ts";
@@ -14,6 +14,8 @@ export interface TruthLabel {
   readonly byte_offset_in_raw: number;
   readonly screen_settled_offset?: number;
   readonly state: string;
+  /** The kind the detector must report with it (blocked or error), when the label names one. */
+  readonly kind?: StateKind | null;
   readonly note: string;
   readonly source?: string;
   /** On blocked labels: what the screen asks (README "Prompts in truth.json"). */
@@ -35,7 +37,7 @@ export interface Expectation {
   readonly offset: number;
   readonly state: AgentStateName;
   /** Asserted only when the label names it (undefined: not checked). */
-  readonly kind?: BlockedKind | null;
+  readonly kind?: StateKind | null;
   readonly label: string;
   /** Blocked labels: the prompt the screen shows. */
   readonly prompt?: Prompt;
@@ -89,7 +91,9 @@ export function expectations(truth: Capture["truth"]): Expectation[] {
     if (state === "idle" && previous?.state === "done" && /^turn ended/.test(label.note)) {
       state = "done";
     }
-    const kind = /permission prompt|trust dialog/.test(label.note)
+    const kind = label.kind !== undefined
+      ? label.kind
+      : /permission prompt|trust dialog/.test(label.note)
       ? "permission" as const
       : undefined;
     const e: Expectation = {

@@ -13,6 +13,7 @@ import {
   BLINK,
   BOLD,
   type Cells,
+  type Color,
   DEFAULT_COLOR,
   DIM,
   INVERSE,
@@ -24,6 +25,22 @@ import {
 } from "../model/cells.ts";
 import type { ChangedRows, HeadlessTerminal, RowTracker, XTerm } from "./terminal.ts";
 import { cursorHidden } from "./xterm_internals.ts";
+
+/** What a cell's colour is read from (xterm's buffer cell). */
+export interface ColoredCell {
+  isFgRGB(): number | boolean;
+  isFgPalette(): number | boolean;
+  getFgColor(): number;
+}
+
+/** A cell's foreground in the model/cells.ts encoding. */
+export function fgColor(cell: ColoredCell): Color {
+  return cell.isFgRGB()
+    ? rgb(cell.getFgColor())
+    : cell.isFgPalette()
+    ? cell.getFgColor()
+    : DEFAULT_COLOR;
+}
 
 export interface ScreenRead<G extends Cells> {
   readonly grid: G;
@@ -95,11 +112,7 @@ export function readScreen<G extends Cells>(
         grid.chars[i] = ch === "" ? " " : ch;
         grid.widths[i] = width === 2 && x + 1 < cols ? 2 : 1;
       }
-      grid.fg[i] = cell.isFgRGB()
-        ? rgb(cell.getFgColor())
-        : cell.isFgPalette()
-        ? cell.getFgColor()
-        : DEFAULT_COLOR;
+      grid.fg[i] = fgColor(cell);
       grid.bg[i] = cell.isBgRGB()
         ? rgb(cell.getBgColor())
         : cell.isBgPalette()

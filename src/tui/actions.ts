@@ -7,7 +7,7 @@ import type { TuiState } from "../model/tui.ts";
 import type { SessionView } from "../model/session.ts";
 import type { KeyEvent } from "./keys.ts";
 import { layout } from "./layout.ts";
-import { sessionOrder } from "./view/sidebar.ts";
+import { needsYou, sessionOrder } from "./view/sidebar.ts";
 import type { TuiEffect } from "./events.ts";
 import { answerable } from "./view/answer.ts";
 
@@ -124,15 +124,16 @@ export function act(s: TuiState, action: string, key: KeyEvent | null, fx: TuiEf
   }
 }
 
-/** B: the next blocked session after the selected one, in list order, cycling (N3). */
+/**
+ * B: the next session that needs you — blocked, or its turn failed — after
+ * the selected one, in list order, cycling (N3).
+ */
 function nextBlocked(s: TuiState): TuiState {
   const order = sessionOrder(s.sessions);
   const i = order.findIndex((r) => r.id === s.selected);
   for (let k = 1; k <= order.length; k++) {
     const r = order[(i + k + order.length) % order.length]!;
-    if (r.status === "running" && r.agentStatus?.state === "blocked") {
-      return { ...s, selected: r.id, tab: 0 };
-    }
+    if (needsYou(r)) return { ...s, selected: r.id, tab: 0 };
   }
-  return { ...s, message: { text: "No blocked session", error: false } };
+  return { ...s, message: { text: "No blocked or failed session", error: false } };
 }

@@ -52,7 +52,7 @@ export const BINDINGS: readonly Binding[] = [
   {
     action: "next-blocked",
     keys: ["B"],
-    help: "Jump to the next blocked session (cycles)",
+    help: "Jump to the next blocked or failed session (cycles)",
     scope: "navigation",
     hint: "blocked",
   },

@@ -8,6 +8,7 @@
  * ● mark; a `focus` effect follows every change of what the user looks at.
  */
 
+import { errorReason } from "../model/agent.ts";
 import type { TuiState } from "../model/tui.ts";
 import type { SessionView } from "../model/session.ts";
 import type { MouseEvent, UserInput } from "./keys.ts";
@@ -191,6 +192,11 @@ function sessions(s: TuiState, views: readonly SessionView[]): TuiState {
     if (entered("blocked") && before.has(row.id)) {
       const why = askedText(row);
       message = { text: `‼ ${row.name}: ${why} · B jumps`, error: true };
+    }
+    // A failed turn, once (its reason being filled in later is not news).
+    if (now?.state === "error" && old?.state !== "error" && before.has(row.id)) {
+      const why = errorReason(now.kind, now.msg);
+      message = { text: `✗ ${row.name}: failed${why ? ` — ${why}` : ""} · B jumps`, error: true };
     }
   }
   const keep = <T>(r: Readonly<Record<string, T>>) =>

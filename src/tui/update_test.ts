@@ -95,7 +95,43 @@ Deno.test("B cycles through blocked sessions and says so when there is none", ()
   const two = run(one, key("B")).state;
   assert.equal(two.selected, "d");
   assert.equal(run(two, key("B")).state.selected, "b");
-  assert.equal(run(withSessions([row("a")]), key("B")).state.message?.text, "No blocked session");
+  assert.equal(
+    run(withSessions([row("a")]), key("B")).state.message?.text,
+    "No blocked or failed session",
+  );
+});
+
+Deno.test("B reaches failed sessions too, in list order with the blocked ones", () => {
+  const blocked = { agent: "claude", agentStatus: status("blocked") };
+  const failed = { agent: "codex", agentStatus: status("error") };
+  const s = withSessions([row("a"), row("b", failed), row("c", blocked), row("d")]);
+  const one = run(s, key("B")).state;
+  assert.equal(one.selected, "b");
+  assert.equal(run(one, key("B")).state.selected, "c");
+  // An exited session is not waiting for anyone.
+  const gone = withSessions([row("a"), row("b", { ...failed, status: "exited" })]);
+  assert.equal(run(gone, key("B")).state.message?.text, "No blocked or failed session");
+});
+
+Deno.test("a session whose turn failed elsewhere is announced once, with why", () => {
+  const s = withSessions([row("a"), row("b", { name: "api", agent: "claude" })]);
+  const failed = {
+    ...status("error", 2),
+    kind: "rate_limit" as const,
+    msg: "Request rejected (429)",
+  };
+  const failedRow = row("b", { name: "api", agent: "claude", agentStatus: failed });
+  const { state } = run(s, { type: "sessions", sessions: [row("a"), failedRow] });
+  assert.deepEqual(state.message, {
+    text: "✗ api: failed — rate limited (429) · B jumps",
+    error: true,
+  });
+  // The same failure with a new seq (a hook confirming it) is not announced again.
+  const later = run({ ...state, message: null }, {
+    type: "sessions",
+    sessions: [row("a"), { ...failedRow, agentStatus: { ...failed, seq: 3, source: "hook" } }],
+  }).state;
+  assert.equal(later.message, null);
 });
 
 Deno.test("done stays ✓ until the user views that session", () => {

@@ -210,6 +210,7 @@ export async function runCapture(o: CaptureOptions): Promise<CaptureResult> {
     focusOut: o.focusOut ?? false,
     wait: pause,
     waitScreen: (re, ms, what) => waitFor((screen) => re.test(screen), ms, what),
+    waitState: waitFor,
     waitTurnEnd(ms) {
       return new Promise((resolve) => {
         const done = (ok: boolean) => {

@@ -9,7 +9,7 @@
 import { parseArgs } from "node:util";
 import { AGENTS } from "./agents/mod.ts";
 import { runCapture } from "./driver.ts";
-import { type ScenarioName, SCENARIOS } from "./profile.ts";
+import { DEFAULT_SCENARIOS, type ScenarioName, SCENARIOS } from "./profile.ts";
 
 const USAGE = `Usage: deno task capture <agent> [scenario] [options]
   agents:    ${Object.keys(AGENTS).join(", ")}
@@ -60,7 +60,7 @@ export async function main(argv: string[]): Promise<number> {
   const agent = agentId ? AGENTS[agentId] : undefined;
   if (!agent) fail(`Unknown agent: ${agentId ?? "(none)"}\n${USAGE}`);
   const scenario = scenarioArg as ScenarioName;
-  const supported = agent.scenarios ?? SCENARIOS.filter((s) => s !== "firststart");
+  const supported = agent.scenarios ?? DEFAULT_SCENARIOS;
   if (!supported.includes(scenario)) {
     fail(`Unknown scenario for ${agent.id}: ${scenarioArg} (one of ${supported.join(", ")})`);
   }

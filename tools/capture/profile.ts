@@ -13,8 +13,19 @@ export const SCENARIOS = [
   "trust",
   "startup",
   "firststart",
+  "fail-rate",
+  "fail-overload",
+  "fail-auth",
+  "fail-quota",
+  "fail-cut",
+  "fail-flaky",
 ] as const;
 export type ScenarioName = typeof SCENARIOS[number];
+
+/** What a CLI plays unless its profile says otherwise: all but Claude's onboarding. */
+export const DEFAULT_SCENARIOS: readonly ScenarioName[] = SCENARIOS.filter((s) =>
+  s !== "firststart"
+);
 
 export interface SetupContext {
   /** Where the CLIs are npm-installed (`<lab>/node_modules/.bin/<cli>`). */
@@ -58,6 +69,18 @@ export interface AgentProfile {
    * waits until this has gone after the model's final response.
    */
   readonly busyRe?: RegExp;
+  /**
+   * The failed-turn screen (the CLI gave up on the model and waits), when
+   * "the working indicator is gone" is not enough: opencode's retry line can
+   * push its indicator off the footer while it still retries.
+   */
+  readonly failedRe?: RegExp;
+  /**
+   * How long a failing turn may retry before the user gives up and
+   * interrupts it (default 240 s: Claude Code retries a rate limit for ~3
+   * minutes; opencode retries five times, backing off up to 30 s).
+   */
+  readonly giveUpMs?: number;
   /** The agent's own multiple-choice question UI. */
   readonly questionRe: RegExp;
   readonly approveKey: string;
@@ -68,7 +91,7 @@ export interface AgentProfile {
   /** Idle time after a prose-question turn (Claude's idle notification comes after ~60 s). */
   readonly idleWaitMs: number;
   readonly quitKeys: readonly string[];
-  /** Scenarios this CLI supports (default: all but firststart). */
+  /** Scenarios this CLI supports (default: DEFAULT_SCENARIOS). */
   readonly scenarios?: readonly ScenarioName[];
   setup(ctx: SetupContext): Promise<LaunchSpec>;
 }

@@ -10,7 +10,7 @@
  * appended as they happen, so a killed run still leaves its evidence.
  */
 
-export type TruthState = "starting" | "idle" | "working" | "blocked" | "done";
+export type TruthState = "starting" | "idle" | "working" | "blocked" | "done" | "error";
 export type LabelSource = "driver" | "mock" | "screen";
 export type InputSource = "user" | "terminal-reply" | "osc7501-reply";
 
@@ -145,7 +145,7 @@ export class Recorder implements Disposable {
     settle(this.timeline, this.#chunks);
     this.writeJson("truth.json", {
       capture,
-      states: ["idle", "working", "blocked", "done"],
+      states: ["idle", "working", "blocked", "done", "error"],
       note: 'each entry: from byte_offset_in_raw on, the agent is in `state`; "starting" = ' +
         "booting, not a detector state; screen_settled_offset = where that state is fully drawn",
       timeline: this.timeline,

@@ -7,6 +7,7 @@
 
 import type { At, LabelSource, TruthState } from "./recorder.ts";
 import type { AgentProfile, ScenarioName } from "./profile.ts";
+import type { FailureMode } from "./mock/failures.ts";
 
 /** What a scenario may do; implemented by the driver. */
 export interface Player {
@@ -15,6 +16,12 @@ export interface Player {
   wait(ms: number): Promise<void>;
   /** The first output after which the screen matches `re`, or null after `ms`. */
   waitScreen(re: RegExp, ms: number, what: string): Promise<At | null>;
+  /** The first output after which `test` holds for the screen and title, or null after `ms`. */
+  waitState(
+    test: (screen: string, title: string) => boolean,
+    ms: number,
+    what: string,
+  ): Promise<At | null>;
   /** Whether the mock sends `type` (a main turn's event) within `ms`. */
   waitMock(
     type: "request" | "turn_end" | "tool_call_sent" | "stream_start",
@@ -49,8 +56,8 @@ function busy(p: Player, screen: string, title: string): boolean {
   return re !== undefined && (re.test(screen) || re.test(title));
 }
 
-/** opencode installs its provider from npm in each fresh HOME: over 2 min at load average 15–20. */
-async function idle(p: Player, ms = 240000): Promise<boolean> {
+/** opencode installs its provider from npm in each fresh HOME: over 2 min at load average 15–24. */
+async function idle(p: Player, ms = 300000): Promise<boolean> {
   const at = await p.waitScreen(p.agent.idleRe, ms, "main prompt");
   if (at) p.label("idle", "main prompt on screen", "screen", at);
   return at !== null;
@@ -72,6 +79,55 @@ async function noPrompt(p: Player): Promise<void> {
 async function settle(p: Player, note: string): Promise<void> {
   await p.wait(2000);
   p.label("idle", note, "driver");
+}
+
+const FAIL_NOTES: Readonly<Record<FailureMode, string>> = {
+  rate: "rate limited (HTTP 429 with Retry-After on every attempt)",
+  overload: "overloaded (HTTP 529 / 503 on every attempt)",
+  auth: "invalid API key (HTTP 401)",
+  quota: "quota exceeded",
+  cut: "the stream was cut mid-answer on every attempt",
+  flaky: "a transient overload that recovers",
+};
+
+/**
+ * The mock fails the turn (mock/failures.ts): the CLI retries (working),
+ * then gives up and waits with an error on screen (`error`, where the
+ * working indicator has gone, or where `failedRe` first matches). A flaky
+ * turn recovers and ends `done`.
+ */
+async function fail(p: Player, mode: FailureMode): Promise<void> {
+  await idle(p);
+  await p.wait(3000);
+  await p.prompt(`LAB-FAIL-${mode.toUpperCase()}: please create the marker file lab-file.txt`);
+  if (mode === "flaky") {
+    if (!await p.waitTurnEnd(180000)) p.note("the turn did not recover within 180 s");
+    await settle(p, "turn ended after a transient failure; prompt waiting for input");
+    await p.wait(4000);
+    return;
+  }
+  const failed = p.agent.failedRe;
+  const at = await p.waitState(
+    (screen, title) => failed ? failed.test(screen) : !busy(p, screen, title),
+    p.agent.giveUpMs ?? 240000,
+    "failed-turn screen",
+  );
+  if (at) {
+    const how = failed ? "error on screen" : "working indicator gone";
+    p.label("error", `the turn failed: ${FAIL_NOTES[mode]}; ${how}`, "screen", at);
+  } else {
+    // Still retrying: the user gives up and interrupts the turn.
+    for (const k of p.agent.interruptKeys) {
+      p.key(k, "Esc (give up on a turn that keeps retrying)");
+      await p.wait(700);
+    }
+    await p.labelOnScreen(
+      "idle",
+      "user interrupted a turn that was still retrying (working until then)",
+      (s, title) => !busy(p, s, title) && !(failed?.test(s) ?? false),
+    );
+  }
+  await p.wait(6000);
 }
 
 export const SCENARIO_BODIES: Readonly<Record<ScenarioName, Scenario>> = {
@@ -238,4 +294,11 @@ export const SCENARIO_BODIES: Readonly<Record<ScenarioName, Scenario>> = {
     await p.waitTurnEnd(60000); // no permission prompt: auto mode ran the tool
     await p.wait(4000);
   },
+
+  "fail-rate": (p) => fail(p, "rate"),
+  "fail-overload": (p) => fail(p, "overload"),
+  "fail-auth": (p) => fail(p, "auth"),
+  "fail-quota": (p) => fail(p, "quota"),
+  "fail-cut": (p) => fail(p, "cut"),
+  "fail-flaky": (p) => fail(p, "flaky"),
 };

@@ -295,6 +295,12 @@ export async function main(argv: string[]): Promise<number> {
         if (t === null) log(`(timeout waiting for ${what})`);
         return t === null ? null : { t_ms: t, off: 0 };
       },
+      async waitState(test, ms, what) {
+        // `ctl read` gives the screen, not the title: the title test sees "".
+        const t = await waitFor(() => test(screen, ""), ms);
+        if (t === null) log(`(timeout waiting for ${what})`);
+        return t === null ? null : { t_ms: t, off: 0 };
+      },
       waitMock: (type, ms) => waitMock(type, ms),
       waitTurnEnd: (ms) =>
         new Promise((resolve) => {

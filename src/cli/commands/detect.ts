@@ -22,6 +22,8 @@ export interface DetectRow {
   readonly rule: string | null;
   /** What a blocked screen asks; null otherwise or when it cannot be read. */
   readonly prompt: Prompt | null;
+  /** What the state says (a declared msg, an error's text read on screen), or null. */
+  readonly msg: string | null;
 }
 
 function integer(name: string, min: number) {
@@ -124,6 +126,7 @@ function rowOf(p: ReplayPoint): DetectRow {
     source: p.status?.source ?? null,
     rule: p.status?.ruleId ?? null,
     prompt: p.prompt,
+    msg: p.status?.msg ?? null,
   };
 }
 
@@ -168,7 +171,8 @@ async function readBytes(path: string): Promise<Uint8Array> {
 export function formatRow(r: DetectRow): string {
   const v = (x: string | null) => x ?? "-";
   const line = `${r.offset}\tagent=${v(r.agent)}\tstate=${v(r.state)}\tkind=${v(r.kind)}\t` +
-    `source=${v(r.source)}\trule=${v(r.rule)}`;
+    `source=${v(r.source)}\trule=${v(r.rule)}` +
+    (r.msg === null ? "" : `\tmsg=${JSON.stringify(r.msg)}`);
   return r.prompt ? `${line}\n${formatPrompt(r.prompt)}` : line;
 }
 

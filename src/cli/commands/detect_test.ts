@@ -63,6 +63,7 @@ Deno.test("detect: --at offsets in order, agent from the title hints, JSON keys"
         approve: 1,
         deny: 4,
       },
+      msg: null,
     },
     {
       offset: 1464,
@@ -72,8 +73,19 @@ Deno.test("detect: --at offsets in order, agent from the title hints, JSON keys"
       source: "screen",
       rule: "idle-prompt",
       prompt: null,
+      msg: null,
     },
   ]);
+});
+
+Deno.test("detect: a failed turn's kind and message, read on screen", async () => {
+  const r = await lazyshell("detect", `${CAPTURES}codex-fail-quota`, "--no-osc7501");
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(
+    r.stdout.trim(),
+    "20396\tagent=codex\tstate=error\tkind=quota\tsource=screen\trule=turn-failed\t" +
+      'msg="Quota exceeded. Check your plan and billing details."',
+  );
 });
 
 Deno.test("detect: declared evidence from the bytes, or screen rules alone", async () => {

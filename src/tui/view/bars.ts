@@ -8,7 +8,7 @@ import type { Frame, Span } from "../frame.ts";
 import { bindingOf, hints, type Keymap } from "../keymap.ts";
 import type { Rect } from "../layout.ts";
 import { stringWidth, truncate } from "../../util/width.ts";
-import { blockedCount } from "./sidebar.ts";
+import { attentionText } from "./sidebar.ts";
 import { theme } from "./theme.ts";
 
 export function tabTitles(state: TuiState): string[] {
@@ -17,8 +17,8 @@ export function tabTitles(state: TuiState): string[] {
 
 export function drawTabBar(frame: Frame, r: Rect, state: TuiState): void {
   if (r.width <= 0 || r.height <= 0) return;
-  const blocked = blockedCount(state.sessions);
-  const right = blocked > 0 ? ` ‼ ${blocked} blocked ` : "";
+  const attention = attentionText(state.sessions);
+  const right = attention ? ` ${attention} ` : "";
   const spans: Span[] = [{ text: " lazyshell ", style: theme.title }];
   spans.push(...tabSpans(state, r.width - stringWidth(" lazyshell ") - stringWidth(right)));
   frame.line(r.x, r.y, r.width, spans);

@@ -88,7 +88,7 @@ export function drawHelp(frame: Frame, body: Rect, keymap: Keymap): void {
   lines.push([]);
   lines.push([{
     text:
-      ` Markers: ‼ blocked  … working  ✓ done  · idle  ● output  ${NO_STATUS_MARKER} no status  ${EXITED_MARKER} exited`,
+      ` Markers: ‼ blocked  ✗ failed  … working  ✓ done  · idle  ● output  ${NO_STATUS_MARKER} no status  ${EXITED_MARKER} exited`,
     style: theme.dim,
   }]);
   lines.push([{ text: " esc or ? closes", style: theme.dim }]);

@@ -1,9 +1,11 @@
 /**
  * The session list: ungrouped sessions first, then each group under its
- * header, creation order inside. Blocked sessions cannot be missed: a red
- * banner on top counts them (B jumps), their marker and name are red.
+ * header, creation order inside. Sessions that need you cannot be missed:
+ * a red banner on top counts the blocked and the failed ones (B jumps),
+ * their marker and name are red.
  */
 
+import { errorReason } from "../../model/agent.ts";
 import type { TuiState } from "../../model/tui.ts";
 import type { SessionView } from "../../model/session.ts";
 import { BOLD, clipLine, type Frame, type Span, type StyledLine } from "../frame.ts";
@@ -45,6 +47,36 @@ export function blockedCount(sessions: readonly SessionView[]): number {
     .length;
 }
 
+/** Running sessions whose last turn failed (`error`), until the user types into them. */
+export function failedCount(sessions: readonly SessionView[]): number {
+  return sessions.filter((s) => s.status === "running" && s.agentStatus?.state === "error")
+    .length;
+}
+
+/** A session B jumps to: blocked, or its turn failed (N3). */
+export function needsYou(row: SessionView): boolean {
+  const state = row.agentStatus?.state;
+  return row.status === "running" && (state === "blocked" || state === "error");
+}
+
+/** "‼ 2 blocked · ✗ 1 failed" ("‼ 2 · ✗ 1" when `short`), or "" when nothing needs you. */
+export function attentionText(sessions: readonly SessionView[], short = false): string {
+  const blocked = blockedCount(sessions);
+  const failed = failedCount(sessions);
+  return [
+    blocked > 0 ? `‼ ${blocked}${short ? "" : " blocked"}` : "",
+    failed > 0 ? `✗ ${failed}${short ? "" : " failed"}` : "",
+  ].filter(Boolean).join(" · ");
+}
+
+/** The banner on top of the list: the longest of its forms that fits `width`. */
+function bannerText(sessions: readonly SessionView[], width: number): string {
+  const long = attentionText(sessions);
+  if (!long) return "";
+  const forms = [` ${long} · B jumps`, ` ${long}`, ` ${attentionText(sessions, true)} · B`];
+  return forms.find((f) => stringWidth(f) <= width) ?? forms[forms.length - 1]!;
+}
+
 /** The detail line under a session, or null when there is nothing to say. */
 function detail(row: SessionView, state: TuiState): Span[] | null {
   const spans: Span[] = [];
@@ -57,6 +89,9 @@ function detail(row: SessionView, state: TuiState): Span[] | null {
     spans.push({ text: `⏱ ${formatDuration(state.now - start)}`, style: theme.working });
   } else if (st?.state === "blocked") {
     spans.push({ text: askedText(row), style: theme.blocked });
+  } else if (st?.state === "error") {
+    const why = errorReason(st.kind, st.msg);
+    spans.push({ text: why ? `failed: ${why}` : "failed", style: theme.error });
   } else if (row.agent !== null && st === null && !row.hasRules) {
     spans.push({ text: "no status", style: theme.noStatus });
   }
@@ -72,7 +107,7 @@ function sessionLines(row: SessionView, state: TuiState, width: number): StyledL
   const selected = row.id === state.selected;
   const bg = selected ? { bg: SELECTED_BG } : {};
   const m = markerOf(row, state);
-  const blocked = m.label === "blocked";
+  const blocked = m.label === "blocked" || m.label === "error";
   const agent = row.agent ?? "";
   const nameStyle = { ...(blocked ? theme.blocked : selected ? theme.bold : theme.text), ...bg };
   const room = width - 4 - (agent ? stringWidth(agent) + 1 : 0);
@@ -91,8 +126,8 @@ function sessionLines(row: SessionView, state: TuiState, width: number): StyledL
   const more = detail(row, state);
   if (more) {
     const styled = more.map((s) => ({ ...s, style: { ...s.style, ...bg } }));
-    // A blocked session's reason is what the user must read: up to three rows, not one.
-    const rows = row.agentStatus?.state === "blocked" && row.status === "running"
+    // A blocked or failed session's reason is what the user must read: up to three rows.
+    const rows = needsYou(row)
       ? wrapLine(styled, Math.max(1, width - 3), BLOCKED_ROWS)
       : [clipLine(styled, Math.max(0, width - 3))];
     for (const r of rows) lines.push([{ text: "   ", style: bg }, ...r]);
@@ -138,9 +173,9 @@ export function sidebarLines(state: TuiState, width: number, height: number): Si
   const lines: StyledLine[] = [];
   const ids: (string | null)[] = [];
   let selectedLine = 0;
-  const blocked = blockedCount(state.sessions);
-  if (blocked > 0) {
-    lines.push([{ text: ` ‼ ${blocked} blocked · B jumps`, style: theme.blockedBanner }]);
+  const attention = bannerText(state.sessions, width);
+  if (attention) {
+    lines.push([{ text: attention, style: theme.blockedBanner }]);
     ids.push(null);
   }
   if (state.sessions.length === 0) {
@@ -161,7 +196,7 @@ export function sidebarLines(state: TuiState, width: number, height: number): Si
     }
   }
   // Keep the selection in view; the blocked banner stays on top.
-  const pinned = blocked > 0 ? 1 : 0;
+  const pinned = attention ? 1 : 0;
   const avail = height - pinned;
   const offset = Math.max(0, selectedLine + 2 - (pinned + avail));
   const outLines: StyledLine[] = [];

@@ -46,6 +46,11 @@ function busyState(cols: number, rows: number): TuiState {
       row("session-4", { name: "done", agent: "claude", agentStatus: st("idle"), group: "g" }),
       row("session-5", { name: "mystery", agent: "aider", hasRules: false, group: "g" }),
       row("session-6", { name: "old", status: "exited", exitCode: 1 }),
+      row("session-7", {
+        name: "batch",
+        agent: "codex",
+        agentStatus: st("error", { kind: "quota", msg: "Quota exceeded." }),
+      }),
     ],
     selected: "session-2",
     unseenDone: { "session-4": true },
@@ -63,7 +68,10 @@ function screen(cols: number, rows: number): Frame {
 Deno.test("view() draws markers, names, agents, durations, stats and the blocked banner", () => {
   const s = busyState(120, 32);
   const text = view(s, { keymap, screen: screen(89, 30), tabLines: null }).toText();
-  assert.match(text, /‼ 1 blocked · B jumps/);
+  assert.match(text, /^ ‼ 1 blocked · ✗ 1 failed +│/m, "the banner drops its hint to fit");
+  assert.match(text, /^ lazyshell .*‼ 1 blocked · ✗ 1 failed\s*$/m, "the tab bar counts both");
+  assert.match(text, /✗ batch +codex/);
+  assert.match(text, /failed: quota exceeded/);
   assert.match(text, /‼ api +claude/);
   assert.match(text, /approve Bash/);
   assert.match(text, /⠋ web +codex/);
@@ -118,7 +126,7 @@ Deno.test("view() survives every size down to 0x0, overlays included", () => {
 Deno.test("the help overlay lists the keymap", () => {
   const s = { ...busyState(100, 30), overlay: { type: "help" } as const };
   const text = view(s, { keymap, screen: null, tabLines: null }).toText();
-  assert.match(text, /B +Jump to the next blocked session/);
+  assert.match(text, /B +Jump to the next blocked or failed session/);
   assert.match(text, /ctrl\+] +Leave terminal mode/);
 });
 

@@ -6,7 +6,7 @@
  * every hook event logged through scripts/hook-log.sh.
  */
 
-import type { AgentProfile } from "../profile.ts";
+import { type AgentProfile, SCENARIOS } from "../profile.ts";
 import { baseEnv, cliVersion, freshDir, KEYS, workdir, writeJson } from "./common.ts";
 
 const API_KEY = "sk-ant-lab-dummy-0000000000000000000000000000LABKEY";
@@ -40,7 +40,7 @@ export const claude: AgentProfile = {
   interruptKeys: [KEYS.esc],
   idleWaitMs: 70000,
   quitKeys: [KEYS.ctrlC, KEYS.ctrlC],
-  scenarios: ["tool", "question", "interrupt", "deny", "ask", "trust", "startup", "firststart"],
+  scenarios: SCENARIOS, // firststart too
   async setup({ lab, mockUrl, scenario, name, scriptsDir }) {
     const home = freshDir(`${lab}/homes/${name}`);
     const cwd = await workdir(lab, `claude-${name}`);

@@ -24,7 +24,6 @@ export const codex: AgentProfile = {
   interruptKeys: [KEYS.esc],
   idleWaitMs: 8000,
   quitKeys: [KEYS.ctrlC, KEYS.ctrlC],
-  scenarios: ["tool", "question", "interrupt", "deny", "ask", "trust", "startup"],
   async setup({ lab, mockUrl, scenario, name, scriptsDir }) {
     const home = freshDir(`${lab}/homes/${name}`);
     const cwd = await workdir(lab, `codex-${name}`);

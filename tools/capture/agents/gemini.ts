@@ -20,7 +20,6 @@ export const gemini: AgentProfile = {
   interruptKeys: [KEYS.esc],
   idleWaitMs: 8000,
   quitKeys: [KEYS.ctrlC, KEYS.ctrlC],
-  scenarios: ["tool", "question", "interrupt", "deny", "ask", "trust", "startup"],
   async setup({ lab, mockUrl, scenario, name }) {
     const home = freshDir(`${lab}/homes/${name}`);
     const cwd = await workdir(lab, `gemini-${name}`);

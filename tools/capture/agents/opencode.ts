@@ -6,7 +6,7 @@
  * logs every bus event, and `--port` so the driver can follow `/event` (SSE).
  */
 
-import type { AgentProfile } from "../profile.ts";
+import { type AgentProfile, DEFAULT_SCENARIOS } from "../profile.ts";
 import { baseEnv, cliVersion, freshDir, KEYS, workdir } from "./common.ts";
 
 const LOGGER_PLUGIN = (log: string) =>
@@ -27,7 +27,14 @@ export const opencode: AgentProfile = {
   id: "opencode",
   idleRe: /ctrl\+p|tab agents|Ask anything|commands/i,
   blockedRe: /Permission required|Allow once|Allow always/i,
-  busyRe: /esc (again to )?interrupt/,
+  // The retry line "<provider message> [retrying in 2s attempt #3]" can push "esc interrupt"
+  // off the footer (opencode-fail-rate).
+  busyRe: /esc (again to )?interrupt|\[retrying (?:in \d+s )?attempt #\d+\]/,
+  // A failed turn: the provider's message after a bar, first in a toast at the top right,
+  // then in a block above the turn marker (mock/failures.ts has the messages). The retry
+  // line shows them too, but with no bar.
+  failedRe:
+    /┃ {2}(?:Incorrect API key|You exceeded your current quota|The server is overloaded|Rate limit reached|Connection reset)/,
   trustRe: /trust/i,
   questionRe: /Which test framework should I use/,
   trustKeys: [KEYS.enter],
@@ -36,7 +43,7 @@ export const opencode: AgentProfile = {
   interruptKeys: [KEYS.esc, KEYS.esc],
   idleWaitMs: 8000,
   quitKeys: [KEYS.ctrlC, KEYS.ctrlC],
-  scenarios: ["tool", "question", "interrupt", "deny", "ask", "startup"],
+  scenarios: DEFAULT_SCENARIOS.filter((s) => s !== "trust"), // it has no folder-trust dialog
   async setup({ lab, mockUrl, mockPort, name }) {
     const home = freshDir(`${lab}/homes/${name}`);
     const cwd = await workdir(lab, `opencode-${name}`);

@@ -7,8 +7,9 @@
  * it ends every stream still running (an interrupted CLI may not hang up).
  */
 
-import { anthropic, type ApiAdapter, chat, gemini, responses } from "./apis.ts";
-import { chunksOf, decide, plan, type ScriptName, toolCallFor } from "./scripts.ts";
+import { anthropic, type ApiAdapter, chat, gemini, type ReplyContext, responses } from "./apis.ts";
+import { chunksOf, decide, plan, type ScriptName, TEXT_LONG, toolCallFor } from "./scripts.ts";
+import { errorReply, type FailureMode, failureOf, FlakyCounter } from "./failures.ts";
 import { pause } from "../../../src/util/async.ts";
 
 export type MockEventType =
@@ -17,6 +18,8 @@ export type MockEventType =
   | "tool_call_sent"
   | "turn_end"
   | "client_aborted"
+  /** A failure on purpose (failures.ts): an HTTP error, or `cut` for a dropped stream. */
+  | "failed"
   | "unhandled"
   | "error";
 
@@ -60,6 +63,7 @@ export async function startMockServer(options: MockOptions = {}): Promise<MockSe
   const speed = options.speed ?? 1;
   const stop = new AbortController();
   let seq = 0;
+  const flaky = new FlakyCounter();
 
   const handler = async (req: Request): Promise<Response> => {
     const id = ++seq;
@@ -133,6 +137,13 @@ export async function startMockServer(options: MockOptions = {}): Promise<MockSe
       ? (body as { model: string }).model
       : "mock-model";
     const ctx = { id, model, text: p.text };
+    const failure = failing(failureOf(view.lastUserText), d.kind, view.lastUserText);
+    if (failure !== null && failure !== "cut") {
+      const e = errorReply(api, failure)!;
+      onEvent({ type: "failed", id, api, kind: d.kind, note: `${failure}: HTTP ${e.status}` });
+      return json(e.body, e.status, e.headers);
+    }
+    if (failure === "cut") return cut(adapter, id, ctx, d.kind, view.stream);
     if (!view.stream) return json(adapter.json(ctx));
     const framer = adapter.framer(ctx);
     const call = toolCallFor(p, view.tools);
@@ -174,13 +185,60 @@ export async function startMockServer(options: MockOptions = {}): Promise<MockSe
         cancelled.abort();
       },
     });
-    return new Response(stream, {
-      headers: {
-        "content-type": "text/event-stream",
-        "cache-control": "no-cache",
-        connection: "keep-alive",
+    return new Response(stream, { headers: SSE_HEADERS });
+  }
+
+  /**
+   * Whether this request fails, and how: every request of a failing turn
+   * (a broken key fails side requests too), but a dropped stream needs a
+   * stream, and a flaky turn fails only its first main requests.
+   */
+  function failing(
+    mode: FailureMode | null,
+    kind: "main" | "aux",
+    turnText: string,
+  ): FailureMode | null {
+    if (mode === "flaky") return kind === "main" && flaky.fails(turnText) ? mode : null;
+    return mode;
+  }
+
+  /**
+   * Sends the start of a long answer — SSE frames, or half of the JSON body
+   * of a non-streamed reply (Claude Code falls back to one) — then drops the
+   * connection mid-answer.
+   */
+  function cut(
+    adapter: ApiAdapter,
+    id: number,
+    ctx: ReplyContext,
+    kind: "main" | "aux",
+    streamed: boolean,
+  ) {
+    const framer = adapter.framer({ ...ctx, text: TEXT_LONG });
+    const body = JSON.stringify(adapter.json({ ...ctx, text: TEXT_LONG }));
+    const parts = streamed
+      ? chunksOf(TEXT_LONG).slice(0, CUT_AFTER_PARTS).map((part) => framer.delta(part))
+      : [body.slice(0, Math.floor(body.length / 2))];
+    const signal = stop.signal;
+    const stream = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        const send = (frame: string) => controller.enqueue(encoder.encode(frame));
+        try {
+          if (streamed) framer.open().forEach(send);
+          for (const part of parts) {
+            if (signal.aborted) break;
+            send(part);
+            await pause(CUT_GAP_MS * speed, signal);
+          }
+          onEvent({ type: "failed", id, api: adapter.api, kind, note: "cut: stream dropped" });
+          controller.error(new Error("mock: connection cut mid-answer"));
+        } catch {
+          // the client hung up first
+        }
       },
     });
+    const headers = streamed ? SSE_HEADERS : { "content-type": "application/json" };
+    return new Response(stream, { headers });
   }
 
   const listening = Promise.withResolvers<Deno.NetAddr>();
@@ -207,9 +265,19 @@ export async function startMockServer(options: MockOptions = {}): Promise<MockSe
   };
 }
 
-function json(data: unknown, status = 200): Response {
+const SSE_HEADERS = {
+  "content-type": "text/event-stream",
+  "cache-control": "no-cache",
+  connection: "keep-alive",
+};
+
+/** A dropped stream sends this many pieces of text first, one every CUT_GAP_MS. */
+const CUT_AFTER_PARTS = 12;
+const CUT_GAP_MS = 250;
+
+function json(data: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(data), {
     status,
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", ...headers },
   });
 }

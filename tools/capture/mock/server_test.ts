@@ -272,3 +272,87 @@ Deno.test("closing the server ends a stream that is still running", async () => 
   }
   await closed;
 });
+
+Deno.test("failures: every API answers a rate limit with 429, Retry-After and its own error shape", async () => {
+  const events: MockEvent[] = [];
+  await using mock = await startMockServer({ speed: 0.01, onEvent: (e) => events.push(e) });
+  const text = "LAB-FAIL-RATE: make the file";
+  const anthropic = await fetch(`${mock.url}/v1/messages`, {
+    method: "POST",
+    body: JSON.stringify({
+      stream: true,
+      tools: [BASH],
+      messages: [{ role: "user", content: text }],
+    }),
+  });
+  assert.equal(anthropic.status, 429);
+  assert.equal(anthropic.headers.get("retry-after"), "2");
+  assert.equal((await anthropic.json()).error.type, "rate_limit_error");
+  const chat = await post(`${mock.url}/v1/chat/completions`, {
+    stream: true,
+    tools: [{ type: "function", function: { name: "bash", parameters: {} } }],
+    messages: [{ role: "user", content: text }],
+  });
+  assert.equal(chat.status, 429);
+  assert.equal(JSON.parse(chat.text).error.code, "rate_limit_exceeded");
+  assert.deepEqual(events.filter((e) => e.type === "failed").map((e) => e.note), [
+    "rate: HTTP 429",
+    "rate: HTTP 429",
+  ]);
+});
+
+Deno.test("failures: overload, bad key and quota have each API's status", async () => {
+  await using mock = await startMockServer({ speed: 0.01 });
+  const ask = async (path: string, body: Record<string, unknown>) =>
+    (await post(`${mock.url}${path}`, { ...body, stream: true })).status;
+  const claude = (text: string) =>
+    ask("/v1/messages", { tools: [BASH], messages: [{ role: "user", content: text }] });
+  const codex = (text: string) =>
+    ask("/v1/responses", {
+      tools: [{ type: "function", name: "shell" }],
+      input: [{ type: "message", role: "user", content: [{ type: "input_text", text }] }],
+    });
+  assert.deepEqual(
+    [
+      await claude("LAB-FAIL-OVERLOAD"),
+      await claude("LAB-FAIL-AUTH"),
+      await claude("LAB-FAIL-QUOTA"),
+    ],
+    [529, 401, 400],
+  );
+  assert.deepEqual(
+    [await codex("LAB-FAIL-OVERLOAD"), await codex("LAB-FAIL-AUTH"), await codex("LAB-FAIL-QUOTA")],
+    [503, 401, 429],
+  );
+});
+
+Deno.test("failures: a flaky turn fails twice, then answers", async () => {
+  await using mock = await startMockServer({ speed: 0.01 });
+  const body = {
+    stream: true,
+    tools: [BASH],
+    messages: [{ role: "user", content: "LAB-FAIL-FLAKY: hi" }],
+  };
+  const statuses = [];
+  for (let i = 0; i < 3; i++) statuses.push((await post(`${mock.url}/v1/messages`, body)).status);
+  assert.deepEqual(statuses, [529, 529, 200]);
+  // A side request (no tools) is not part of the count and never fails.
+  const aux = await post(`${mock.url}/v1/messages`, { ...body, tools: [], stream: false });
+  assert.equal(aux.status, 200);
+});
+
+Deno.test("failures: a cut stream sends part of the answer, then the connection drops", async () => {
+  await using mock = await startMockServer({ speed: 0.01 });
+  for (const stream of [true, false]) {
+    const res = await fetch(`${mock.url}/v1/messages`, {
+      method: "POST",
+      body: JSON.stringify({
+        stream,
+        tools: [BASH],
+        messages: [{ role: "user", content: "LAB-FAIL-CUT: hi" }],
+      }),
+    });
+    assert.equal(res.status, 200);
+    await assert.rejects(res.text(), `the ${stream ? "stream" : "JSON body"} is cut`);
+  }
+});

@@ -1,0 +1,161 @@
+/**
+ * How the mock model fails on purpose (pure data + decisions, no runtime):
+ * the error replies each wire API really sends for a rate limit, an
+ * overload, a bad key and an exhausted quota, a stream cut mid-answer, and
+ * a transient failure that recovers.
+ *
+ * The failure is chosen from the last user text, like a script
+ * (scripts.ts): `LAB-FAIL-RATE`, `LAB-FAIL-OVERLOAD`, `LAB-FAIL-AUTH`,
+ * `LAB-FAIL-QUOTA`, `LAB-FAIL-CUT`, `LAB-FAIL-FLAKY`. Every request of such
+ * a turn fails (a CLI's retries included), except `FLAKY`, whose first
+ * FLAKY_FAILURES main requests fail with an overload and the next one
+ * answers normally.
+ */
+
+import type { ApiName } from "./apis.ts";
+
+export const FAILURES = ["rate", "overload", "auth", "quota", "cut", "flaky"] as const;
+export type FailureMode = typeof FAILURES[number];
+
+/** How many main requests of a `flaky` turn fail before one succeeds. */
+export const FLAKY_FAILURES = 2;
+
+/** Seconds a rate limit or overload asks the client to wait (`Retry-After`). */
+export const RETRY_AFTER_SECONDS = 2;
+
+/** An HTTP error reply. */
+export interface ErrorReply {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: unknown;
+}
+
+const MARKER = /LAB-FAIL-(RATE|OVERLOAD|AUTH|QUOTA|CUT|FLAKY)\b/;
+
+/** The failure the last user text asks for, or null. */
+export function failureOf(lastUserText: string): FailureMode | null {
+  const m = MARKER.exec(lastUserText);
+  return m ? m[1]!.toLowerCase() as FailureMode : null;
+}
+
+/**
+ * The HTTP error for `mode` in `api`'s own shape, or null when the mode is
+ * not an HTTP error (`cut` streams, then drops the connection). `flaky`
+ * fails as an overload.
+ */
+export function errorReply(api: ApiName, mode: FailureMode): ErrorReply | null {
+  switch (mode) {
+    case "rate":
+      return withRetry(RATE[api]);
+    case "overload":
+    case "flaky":
+      return withRetry(OVERLOAD[api]);
+    case "auth":
+      return plain(AUTH[api]);
+    case "quota":
+      return plain(QUOTA[api]);
+    case "cut":
+      return null;
+  }
+}
+
+type Shape = { readonly status: number; readonly body: unknown };
+
+function withRetry(s: Shape): ErrorReply {
+  return { ...s, headers: { "retry-after": String(RETRY_AFTER_SECONDS) } };
+}
+
+function plain(s: Shape): ErrorReply {
+  return { ...s, headers: {} };
+}
+
+/** Anthropic: `{type: "error", error: {type, message}}`. */
+const anthropicError = (status: number, type: string, message: string): Shape => ({
+  status,
+  body: { type: "error", error: { type, message }, request_id: "req_lab_mock" },
+});
+
+/** OpenAI (Responses and Chat Completions): `{error: {message, type, param, code}}`. */
+const openaiError = (status: number, type: string, code: string | null, message: string) => ({
+  status,
+  body: { error: { message, type, param: null, code } },
+});
+
+/** Gemini: `{error: {code, message, status}}`. */
+const geminiError = (status: number, state: string, message: string): Shape => ({
+  status,
+  body: { error: { code: status, message, status: state } },
+});
+
+const RATE_TEXT =
+  "Rate limit reached for mock-model on requests per min (RPM): Limit 3, Used 3, Requested 1.";
+
+const RATE: Readonly<Record<ApiName, Shape>> = {
+  anthropic: anthropicError(
+    429,
+    "rate_limit_error",
+    "This request would exceed the rate limit for your organization of 50 requests per minute.",
+  ),
+  responses: openaiError(429, "requests", "rate_limit_exceeded", RATE_TEXT),
+  chat: openaiError(429, "requests", "rate_limit_exceeded", RATE_TEXT),
+  gemini: geminiError(
+    429,
+    "RESOURCE_EXHAUSTED",
+    "Resource has been exhausted (e.g. check quota).",
+  ),
+};
+
+const OVERLOAD_TEXT = "The server is overloaded. Please try again later.";
+
+const OVERLOAD: Readonly<Record<ApiName, Shape>> = {
+  anthropic: anthropicError(529, "overloaded_error", "Overloaded"),
+  responses: openaiError(503, "server_error", null, OVERLOAD_TEXT),
+  chat: openaiError(503, "server_error", null, OVERLOAD_TEXT),
+  gemini: geminiError(503, "UNAVAILABLE", "The model is overloaded. Please try again later."),
+};
+
+const KEY_TEXT = "Incorrect API key provided: lab-dumm***-key.";
+
+const AUTH: Readonly<Record<ApiName, Shape>> = {
+  anthropic: anthropicError(401, "authentication_error", "invalid x-api-key"),
+  responses: openaiError(401, "invalid_request_error", "invalid_api_key", KEY_TEXT),
+  chat: openaiError(401, "invalid_request_error", "invalid_api_key", KEY_TEXT),
+  gemini: geminiError(
+    400,
+    "INVALID_ARGUMENT",
+    "API key not valid. Please pass a valid API key.",
+  ),
+};
+
+const QUOTA_TEXT = "You exceeded your current quota, please check your plan and billing details.";
+
+const QUOTA: Readonly<Record<ApiName, Shape>> = {
+  anthropic: anthropicError(
+    400,
+    "invalid_request_error",
+    "Your credit balance is too low to access the Anthropic API. " +
+      "Please go to Plans & Billing to upgrade or purchase credits.",
+  ),
+  responses: openaiError(429, "insufficient_quota", "insufficient_quota", QUOTA_TEXT),
+  chat: openaiError(429, "insufficient_quota", "insufficient_quota", QUOTA_TEXT),
+  gemini: geminiError(
+    429,
+    "RESOURCE_EXHAUSTED",
+    "You exceeded your current quota, please check your plan and billing details.",
+  ),
+};
+
+/**
+ * Counts the failed main requests of flaky turns (keyed by the turn's user
+ * text): true while the request must still fail.
+ */
+export class FlakyCounter {
+  readonly #served = new Map<string, number>();
+
+  fails(turnText: string): boolean {
+    const n = this.#served.get(turnText) ?? 0;
+    if (n >= FLAKY_FAILURES) return false;
+    this.#served.set(turnText, n + 1);
+    return true;
+  }
+}
