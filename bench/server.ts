@@ -6,6 +6,10 @@
  *   scrollback; a client started in a 120x32 PTY → its first complete
  *   frame (the hint bar and the selected session's last line on screen),
  *   p50/p95 over BENCH_ATTACHES attaches (default 20). Target p95 ≤ 150 ms.
+ *   Alternated with a bare `deno run` of an empty file in the same PTY
+ *   size (the start-up floor every client pays), and with a client that
+ *   is already running (this process speaks the protocol on the socket):
+ *   hello → first complete frame, the server's own share.
  * - client start-up: `lazyshell ls` against a running server vs `deno run`
  *   of an empty file, alternated, medians and their ratio. Target ≤ 1.5×.
  * - CPU with 8 sessions running a 10 Hz spinner, BENCH_SECONDS each
@@ -35,6 +39,15 @@ import {
   tmuxCommand,
 } from "./tui_harness.ts";
 import { median } from "./stats.ts";
+import { HeadlessTerminal } from "../src/session/terminal.ts";
+import { serverName, serverPaths } from "../src/server/paths.ts";
+import {
+  frame,
+  FrameReader,
+  FrameType,
+  type HelloMessage,
+  SERVER_PROTOCOL,
+} from "../src/server/protocol.ts";
 
 const ATTACHES = Number(Deno.env.get("BENCH_ATTACHES") ?? "20");
 const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? "20");
@@ -71,11 +84,69 @@ function client(l: Lab, ...args: string[]): Session {
   });
 }
 
-async function attachFrames(): Promise<number[]> {
+/** Text of an emulator's screen, a line a row. */
+function emulatorText(t: HeadlessTerminal): string {
+  const buffer = t.xterm.buffer.active;
+  const lines: string[] = [];
+  for (let y = 0; y < t.rows; y++) {
+    lines.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? "");
+  }
+  return lines.join("\n");
+}
+
+const complete = (text: string) =>
+  text.includes("line 5000 of") && text.includes("d detach") && text.includes("s16");
+
+/** A client already running: hello on the socket → the first complete frame drawn. */
+async function attachOnSocket(socket: string): Promise<number> {
+  const t0 = performance.now();
+  const conn = await Deno.connect({ transport: "unix", path: socket });
+  using screen = new HeadlessTerminal({ cols: COLS, rows: ROWS, scrollback: 0 });
+  const hello: HelloMessage = {
+    protocol: SERVER_PROTOCOL,
+    version: "bench",
+    mode: "attach",
+    cols: COLS,
+    rows: ROWS,
+    tmux: false,
+    cwd: Deno.cwd(),
+  };
+  await conn.write(frame(FrameType.Hello, hello));
+  const reader = new FrameReader();
+  const buf = new Uint8Array(256 * 1024);
+  try {
+    for (;;) {
+      const n = await conn.read(buf);
+      if (n === null) throw new Error("the server closed the connection");
+      for (const f of reader.push(buf.subarray(0, n))) {
+        if (f.type === FrameType.Output) screen.write(f.payload);
+      }
+      await screen.flush();
+      if (complete(emulatorText(screen))) return performance.now() - t0;
+    }
+  } finally {
+    await conn.write(frame(FrameType.Detach, {})).catch(() => {});
+    conn.close();
+  }
+}
+
+interface Attaches {
+  /** `lazyshell attach` started in a PTY → first complete frame. */
+  readonly client: number[];
+  /** `deno run` of an empty file in a PTY → exit: the start-up floor. */
+  readonly bare: number[];
+  /** A running client's hello → first complete frame. */
+  readonly socket: number[];
+}
+
+async function attachFrames(): Promise<Attaches> {
   await using l = lab();
   const lines = "seq -f 'scrollback line %g of a long session, with some text to fill it' 1 5000";
   const file = project(l, Array.from({ length: 16 }, () => `${lines}; exec cat`));
   const server = await serve(l, file);
+  const empty = `${l.dir}/empty.ts`;
+  Deno.writeTextFileSync(empty, "");
+  const socket = serverPaths(l.env, serverName(l.env)).socket;
   try {
     // Every session has printed its 5000 lines (the first attach waits for it).
     const first = client(l, "attach");
@@ -83,24 +154,25 @@ async function attachFrames(): Promise<number[]> {
     first.write("d");
     await first.exited;
     await delay(3000); // the other sessions finish printing
-    const times: number[] = [];
+    const out: Attaches = { client: [], bare: [], socket: [] };
     for (let i = 0; i < ATTACHES; i++) {
       const t0 = performance.now();
       const c = client(l, "attach");
-      await waitFor(
-        c,
-        () => {
-          const text = screenText(c);
-          return text.includes("line 5000 of") && text.includes("d detach") && text.includes("s16");
-        },
-        30_000,
-        "the first complete frame",
-      );
-      times.push(performance.now() - t0);
+      await waitFor(c, () => complete(screenText(c)), 30_000, "the first complete frame");
+      out.client.push(performance.now() - t0);
       c.write("d");
       await c.exited;
+      const t1 = performance.now();
+      const bare = l.store.create({
+        command: `exec ${Deno.execPath()} run -A --quiet ${empty}`,
+        cols: COLS,
+        rows: ROWS,
+      });
+      await bare.exited;
+      out.bare.push(performance.now() - t1);
+      out.socket.push(await attachOnSocket(socket));
     }
-    return times;
+    return out;
   } finally {
     server.kill("SIGTERM");
     await server.status;
@@ -195,10 +267,20 @@ const fmt = (n: number) => n.toFixed(1);
 
 console.log(`server: attach (16 sessions × 5000 lines, ${ATTACHES} attaches)`);
 const frames = await attachFrames();
+const p = (xs: number[], q: number) => fmt(percentile(xs, q));
 console.log(
-  `attach → first complete frame: p50 ${fmt(percentile(frames, 50))} ms, p95 ${
-    fmt(percentile(frames, 95))
+  `attach → first complete frame: p50 ${p(frames.client, 50)} ms, p95 ${
+    p(frames.client, 95)
   } ms (target p95 ≤ 150 ms)`,
+);
+console.log(
+  `  start-up floor, deno run of an empty file in the same PTY: p50 ${p(frames.bare, 50)} ms, ` +
+    `p95 ${p(frames.bare, 95)} ms`,
+);
+console.log(
+  `  a running client's hello → first complete frame (the server's share): p50 ${
+    p(frames.socket, 50)
+  } ms, p95 ${p(frames.socket, 95)} ms`,
 );
 
 const { ls, bare } = await startups();
