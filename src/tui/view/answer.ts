@@ -11,6 +11,7 @@ import type { TuiState } from "../../model/tui.ts";
 import { clipLine, type Frame, type Span, type StyledLine } from "../frame.ts";
 import { bindingOf, type Keymap } from "../keymap.ts";
 import type { Rect } from "../layout.ts";
+import { box, centered } from "./overlays.ts";
 import { theme } from "./theme.ts";
 
 /** Options shown in the panel; more are listed by the answer overlay. */
@@ -95,30 +96,6 @@ export function drawAnswerPanel(frame: Frame, r: Rect, row: SessionView, keymap:
   // When the pane is short, the hint and the first options matter most.
   const shown = lines.length > height - 1 ? [...body.slice(0, height - 2), hint] : lines;
   shown.forEach((line, i) => frame.line(r.x, top + 1 + i, r.width, clipLine(line, r.width)));
-}
-
-function box(frame: Frame, r: Rect, title: string, lines: readonly StyledLine[]): void {
-  const inner = r.width - 2;
-  frame.text(r.x, r.y, "╭" + "─".repeat(inner) + "╮", theme.box);
-  frame.text(r.x + 2, r.y, ` ${title} `.slice(0, Math.max(0, inner - 2)), theme.title);
-  for (let i = 0; i < r.height - 2; i++) {
-    const y = r.y + 1 + i;
-    frame.text(r.x, y, "│", theme.box);
-    frame.line(r.x + 1, y, inner, clipLine(lines[i] ?? [], inner));
-    frame.text(r.x + r.width - 1, y, "│", theme.box);
-  }
-  frame.text(r.x, r.y + r.height - 1, "╰" + "─".repeat(inner) + "╯", theme.box);
-}
-
-function centered(body: Rect, width: number, height: number): Rect {
-  const w = Math.min(body.width, width);
-  const h = Math.min(body.height, height);
-  return {
-    x: body.x + Math.floor((body.width - w) / 2),
-    y: body.y + Math.floor((body.height - h) / 2),
-    width: w,
-    height: h,
-  };
 }
 
 /** `o`: the prompt with every option; a digit chooses, `y` approves, `n` denies, esc closes. */

@@ -4,7 +4,7 @@
  */
 
 import type { TuiState } from "../../model/tui.ts";
-import { clipLine, type Frame, INVERSE, type Span } from "../frame.ts";
+import { clipLine, type Frame, INVERSE, type Span, type StyledLine } from "../frame.ts";
 import { helpRows, type Keymap } from "../keymap.ts";
 import type { Rect } from "../layout.ts";
 import { stringWidth, truncate } from "../../util/width.ts";
@@ -43,7 +43,14 @@ export function paletteItems(state: TuiState, keymap: Keymap): PaletteItem[] {
   return items.filter((i) => i.name.includes(q) || i.help.toLowerCase().includes(q));
 }
 
-function box(frame: Frame, r: Rect, title: string, lines: Span[][], selected = -1): void {
+/** A rounded box with `title` on its top border; `selected` row drawn inverse. */
+export function box(
+  frame: Frame,
+  r: Rect,
+  title: string,
+  lines: readonly StyledLine[],
+  selected = -1,
+): void {
   if (r.width < 4 || r.height < 3) return;
   const inner = r.width - 2;
   frame.text(r.x, r.y, "╭" + "─".repeat(inner) + "╮", theme.box);
@@ -67,7 +74,8 @@ function box(frame: Frame, r: Rect, title: string, lines: Span[][], selected = -
   frame.text(r.x, r.y + r.height - 1, "╰" + "─".repeat(inner) + "╯", theme.box);
 }
 
-function centered(body: Rect, width: number, height: number): Rect {
+/** A rect of at most width × height centred in `body`. */
+export function centered(body: Rect, width: number, height: number): Rect {
   const w = Math.min(body.width, width);
   const h = Math.min(body.height, height);
   return {
