@@ -29,6 +29,7 @@ const PURE = [
   "src/tui/events.ts",
   "src/tui/actions.ts",
   "src/tui/overlay_input.ts",
+  "src/tui/copy_mode.ts",
   "src/config/config.ts",
   "src/config/yaml_file.ts",
   "src/config/project.ts",

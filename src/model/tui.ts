@@ -9,15 +9,32 @@
 
 import type { Prompt } from "./prompt.ts";
 import type { SessionView } from "./session.ts";
+import type { SearchHit } from "./search.ts";
 
-export type TuiMode = "navigation" | "terminal";
+/** `copy`: a line cursor over the selected session's scrollback (keys of the copy scope). */
+export type TuiMode = "navigation" | "terminal" | "copy";
+
+/**
+ * Copy mode (`c`, or a search with `/`): a line cursor over the selected
+ * session's buffer, a selection from `anchor` to the cursor, the search.
+ * Lines count up from the buffer's last row (src/model/search.ts).
+ */
+export interface CopyState {
+  readonly id: string;
+  readonly cursor: number;
+  /** Where the selection started, or null: none yet. */
+  readonly anchor: number | null;
+  /** The oldest line when copy mode started (the cursor goes no higher). */
+  readonly top: number;
+  readonly search: { readonly query: string; readonly hit: SearchHit | null } | null;
+}
 
 export type Overlay =
   | { readonly type: "help" }
   | { readonly type: "palette"; readonly query: string; readonly index: number }
   | {
     readonly type: "input";
-    readonly purpose: "rename" | "watch";
+    readonly purpose: "rename" | "watch" | "search";
     readonly target: string;
     readonly text: string;
   }
@@ -58,6 +75,8 @@ export interface TuiState {
   readonly activity: Readonly<Record<string, true>>;
   /** Scrollback offset (lines up from the bottom) per session. */
   readonly scroll: Readonly<Record<string, number>>;
+  /** Copy mode's cursor, selection and search (mode `copy`), or null. */
+  readonly copy: CopyState | null;
   /** Epoch ms of the last clock tick (durations). */
   readonly now: number;
   /** Animation frame counter of the one shared clock (T3). */
@@ -84,6 +103,7 @@ export function initialTuiState(
     unseenDone: {},
     activity: {},
     scroll: {},
+    copy: null,
     now,
     spin: 0,
     reduceMotion,

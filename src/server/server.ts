@@ -208,6 +208,7 @@ export class AttachServer implements AsyncDisposable {
       cols: hello.cols,
       rows: hello.rows,
       cwd: hello.cwd,
+      tmux: hello.tmux,
       write: (t) => {
         if (!client?.paused) link.send(FrameType.Output, t);
       },

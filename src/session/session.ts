@@ -7,7 +7,7 @@
  */
 
 import type { Cells, InputModes } from "../model/cells.ts";
-import type { ProcessInfo, ScreenView, Snapshot } from "../model/snapshot.ts";
+import type { Cursor, ProcessInfo, ScreenView, Snapshot } from "../model/snapshot.ts";
 import type { SessionStatus } from "../model/session.ts";
 import { FlowControl, type Pty, type PtyExit } from "./pty.ts";
 import { type ProcessTable, type ProcStat, readProcStat, sessionMembers } from "./procinfo.ts";
@@ -17,6 +17,8 @@ import { HeadlessTerminal } from "./terminal.ts";
 import type { Tail } from "./tail.ts";
 import { maxScroll, ScreenReader } from "./screen_read.ts";
 import { terminalView } from "./screen_view.ts";
+import { bufferRows, bufferText, searchBuffer } from "./buffer_text.ts";
+import type { SearchDirection, SearchFrom, SearchHit } from "../model/search.ts";
 
 export interface SessionParams {
   readonly id: string;
@@ -211,9 +213,33 @@ export class Session implements Disposable {
     return this.terminal.tail(count);
   }
 
+  /**
+   * The next match of `query` in the scrollback and screen, `direction`
+   * of `from` (null: the newest match), counted in lines up from the last
+   * row (src/model/search.ts); null when there is none.
+   */
+  search(query: string, from: SearchFrom | null, direction: SearchDirection): SearchHit | null {
+    return searchBuffer(this.terminal.xterm, query, from, direction);
+  }
+
+  /** Lines `top`..`bottom` (counted up from the last row) as text, for the clipboard. */
+  copyText(top: number, bottom: number): string {
+    return bufferText(this.terminal.xterm, top, bottom);
+  }
+
+  /** Rows of the buffer shown now: the screen plus the scrollback above it. */
+  bufferRows(): number {
+    return bufferRows(this.terminal.xterm);
+  }
+
   /** How many lines of scrollback are above the screen (0 on the alternate screen). */
   maxScroll(): number {
     return maxScroll(this.terminal.xterm);
+  }
+
+  /** Where the child's cursor is on the screen (0-based). */
+  get cursor(): Cursor {
+    return this.terminal.cursor;
   }
 
   /** A full-screen program holds the alternate screen. */

@@ -73,6 +73,13 @@ export function act(s: TuiState, action: string, key: KeyEvent | null, fx: TuiEf
       return s;
     case "next-blocked":
       return nextBlocked(s);
+    case "search":
+      if (!row) return s;
+      return { ...s, overlay: { type: "input", purpose: "search", target: row.id, text: "" } };
+    case "copy-mode":
+      if (!row) return s;
+      fx.push({ type: "copy-start", id: row.id });
+      return { ...s, tab: 0 };
     case "scroll-up":
     case "scroll-down": {
       if (!row) return s;

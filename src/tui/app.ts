@@ -29,6 +29,7 @@ import { type EffectContext, runEffect } from "./effects.ts";
 import type { TuiEvent } from "./events.ts";
 import { sameDrawing, update } from "./update.ts";
 import { ticker } from "../util/ticker.ts";
+import { osc52 } from "./clipboard.ts";
 
 export const FRAME_MS = 16;
 export const SPIN_MS = 100;
@@ -56,6 +57,8 @@ export interface TuiAppOptions {
   readonly detach?: () => void;
   /** What the last client that left was looking at: a new attach starts there. */
   readonly resume?: ViewPlace | null;
+  /** The client's terminal runs inside tmux: OSC 52 copies are wrapped for passthrough. */
+  readonly tmux?: boolean;
 }
 
 /** Where a client was: its selected session and tab. */
@@ -119,6 +122,7 @@ export class TuiApp implements Disposable {
       bodySize: () => layout(this.state.cols, this.state.rows).body,
       scrollOf: (id) => this.state.scroll[id] ?? 0,
       quit: (code) => this.quit(code),
+      clipboard: (text) => this.#write(osc52(text, options.tmux ?? false)),
     };
     const config = options.runtime.config;
     // Overrides it could not apply are among the set-up problems (state.problems).

@@ -8,6 +8,7 @@ import { messageOf, UserError } from "../errors.ts";
 import { encodeLegacyMouse, encodeSgrMouse, keyBytes, type MouseEvent } from "./keys.ts";
 import type { Tab } from "./tab.ts";
 import type { Runtime } from "../runtime/runtime.ts";
+import { MAX_COPY_BYTES } from "./clipboard.ts";
 import type { TuiEffect, TuiEvent } from "./events.ts";
 import { answerPrompt } from "../control/answer.ts";
 import type { Choice, Prompt } from "../model/prompt.ts";
@@ -29,6 +30,8 @@ export interface EffectContext {
   quit(code: number): void;
   /** Leaves this client; the sessions keep running. */
   detach(): void;
+  /** Puts text on the clipboard of this client's terminal (OSC 52). */
+  clipboard(text: string): void;
 }
 
 const PASTE_END = "\x1b[201~";
@@ -110,6 +113,49 @@ export function runEffect(ctx: EffectContext, fx: TuiEffect): void {
         runtime.setFocus({ selected: fx.selected, terminal: fx.terminal }, ctx.client);
         if (fx.selected !== null) claim(ctx, fx.selected);
         return;
+      case "copy-start": {
+        const s = store.get(fx.id);
+        if (!s) return;
+        const offset = ctx.scrollOf(fx.id);
+        // The shell's cursor when the live screen shows, else the middle of the view.
+        const cursor = offset > 0 ? offset + Math.floor(s.rows / 2) : s.rows - 1 - s.cursor.y;
+        ctx.dispatch({ type: "copy-started", id: fx.id, top: s.bufferRows() - 1, cursor });
+        return;
+      }
+      case "search": {
+        const s = store.get(fx.id);
+        if (!s) return;
+        const hit = s.search(fx.query, fx.from, fx.direction);
+        ctx.dispatch({
+          type: "search-result",
+          id: fx.id,
+          query: fx.query,
+          direction: fx.direction,
+          hit,
+          top: s.bufferRows() - 1,
+        });
+        return;
+      }
+      case "copy-yank": {
+        const text = store.get(fx.id)?.copyText(fx.top, fx.bottom);
+        if (text === undefined) return;
+        const bytes = new TextEncoder().encode(text).length;
+        if (bytes > MAX_COPY_BYTES) {
+          throw new UserError(
+            `Too much to copy (${Math.ceil(bytes / 1024)} KiB, at most ${
+              MAX_COPY_BYTES / 1024
+            } KiB): select fewer lines`,
+          );
+        }
+        ctx.clipboard(text);
+        const lines = fx.top - fx.bottom + 1;
+        ctx.dispatch({
+          type: "message",
+          text: `Copied ${lines} line${lines === 1 ? "" : "s"} to the clipboard`,
+          error: false,
+        });
+        return;
+      }
       case "resize-sessions":
         runtime.resizeFor(ctx.client, fx.cols, fx.rows);
         for (const t of ctx.tabs()) t.resize(ctx.bodySize().width, ctx.bodySize().height);

@@ -9,6 +9,7 @@ import type { SessionView } from "../model/session.ts";
 import type { KeyEvent, MouseEvent, UserInput } from "./keys.ts";
 import type { TabMouse } from "./tab.ts";
 import type { Choice, Prompt } from "../model/prompt.ts";
+import type { SearchDirection, SearchFrom, SearchHit } from "../model/search.ts";
 
 export type TuiEvent =
   | { readonly type: "input"; readonly input: UserInput }
@@ -25,6 +26,22 @@ export type TuiEvent =
   | { readonly type: "select"; readonly id: string }
   /** The scrollback view of a session moved to `offset` lines up. */
   | { readonly type: "scrolled"; readonly id: string; readonly offset: number }
+  /** Copy mode can start: the session's oldest line and where its cursor is (lines up). */
+  | {
+    readonly type: "copy-started";
+    readonly id: string;
+    readonly top: number;
+    readonly cursor: number;
+  }
+  /** What a search found (null: nothing in that direction). */
+  | {
+    readonly type: "search-result";
+    readonly id: string;
+    readonly query: string;
+    readonly direction: SearchDirection;
+    readonly hit: SearchHit | null;
+    readonly top: number;
+  }
   | { readonly type: "tick"; readonly now: number }
   | { readonly type: "tabs"; readonly tabs: readonly TabInfo[] }
   | { readonly type: "message"; readonly text: string; readonly error: boolean }
@@ -51,6 +68,22 @@ export type TuiEffect =
   | { readonly type: "watch"; readonly id: string; readonly pattern: string | null }
   | { readonly type: "scroll"; readonly id: string; readonly delta: number }
   | { readonly type: "focus"; readonly selected: string | null; readonly terminal: boolean }
+  /** Copy mode: read the session's buffer size and cursor (answered by `copy-started`). */
+  | { readonly type: "copy-start"; readonly id: string }
+  | {
+    readonly type: "search";
+    readonly id: string;
+    readonly query: string;
+    readonly from: SearchFrom | null;
+    readonly direction: SearchDirection;
+  }
+  /** Lines `top`..`bottom` (counted up from the last row) to the client's clipboard. */
+  | {
+    readonly type: "copy-yank";
+    readonly id: string;
+    readonly top: number;
+    readonly bottom: number;
+  }
   | { readonly type: "resize-sessions"; readonly cols: number; readonly rows: number }
   | { readonly type: "tab-key"; readonly tab: number; readonly key: KeyEvent }
   | { readonly type: "tab-paste"; readonly tab: number; readonly text: string }

@@ -7,7 +7,7 @@
 import { didYouMean } from "../util/nearest.ts";
 import { stringWidth } from "../util/width.ts";
 
-export type KeyScope = "navigation" | "terminal";
+export type KeyScope = "navigation" | "terminal" | "copy";
 
 export interface Binding {
   readonly action: string;
@@ -87,6 +87,18 @@ export const BINDINGS: readonly Binding[] = [
     help: "Scroll the session's scrollback down",
     scope: "navigation",
   },
+  {
+    action: "search",
+    keys: ["/"],
+    help: "Search the selected session's scrollback (then copy mode: n/N, y)",
+    scope: "navigation",
+  },
+  {
+    action: "copy-mode",
+    keys: ["c"],
+    help: "Copy mode: select lines of the scrollback for the clipboard",
+    scope: "navigation",
+  },
   { action: "help", keys: ["?"], help: "Show all keys", scope: "navigation", hint: "help" },
   { action: "palette", keys: [":"], help: "Command palette", scope: "navigation", hint: "cmd" },
   { action: "next-tab", keys: ["tab"], help: "Next tab", scope: "navigation" },
@@ -118,6 +130,36 @@ export const BINDINGS: readonly Binding[] = [
     scope: "terminal",
     hint: "back",
   },
+  { action: "copy-down", keys: ["j", "down"], help: "Move the line cursor down", scope: "copy" },
+  { action: "copy-up", keys: ["k", "up"], help: "Move the line cursor up", scope: "copy" },
+  { action: "copy-page-up", keys: ["pgup", "ctrl+b"], help: "Up a page", scope: "copy" },
+  { action: "copy-page-down", keys: ["pgdown", "ctrl+f"], help: "Down a page", scope: "copy" },
+  { action: "copy-top", keys: ["g", "home"], help: "To the oldest line", scope: "copy" },
+  { action: "copy-bottom", keys: ["G", "end"], help: "To the last line", scope: "copy" },
+  {
+    action: "copy-mark",
+    keys: ["space", "v"],
+    help: "Start the selection at the cursor (again: drop it)",
+    scope: "copy",
+    hint: "select",
+  },
+  {
+    action: "copy-yank",
+    keys: ["y", "enter"],
+    help: "Copy the selected lines (or the cursor's) to the clipboard (OSC 52)",
+    scope: "copy",
+    hint: "copy",
+  },
+  { action: "copy-search", keys: ["/"], help: "Search again", scope: "copy", hint: "search" },
+  { action: "search-older", keys: ["n"], help: "Next match (older)", scope: "copy", hint: "next" },
+  {
+    action: "search-newer",
+    keys: ["N"],
+    help: "Previous match (newer)",
+    scope: "copy",
+    hint: "prev",
+  },
+  { action: "copy-exit", keys: ["esc", "q"], help: "Leave copy mode", scope: "copy", hint: "back" },
 ];
 
 /** Keys the escape chord may never be: agents need them (T2). */
@@ -128,6 +170,7 @@ export interface Keymap {
   /** key name → action, per scope. */
   readonly navigation: ReadonlyMap<string, string>;
   readonly terminal: ReadonlyMap<string, string>;
+  readonly copy: ReadonlyMap<string, string>;
 }
 
 /** An override that was not applied, and why (`action`: the config key it is about). */
@@ -176,7 +219,11 @@ export function resolveKeymap(
     }
     return { ...b, keys };
   });
-  const maps = { navigation: new Map<string, string>(), terminal: new Map<string, string>() };
+  const maps = {
+    navigation: new Map<string, string>(),
+    terminal: new Map<string, string>(),
+    copy: new Map<string, string>(),
+  };
   for (const b of bindings) {
     const map = maps[b.scope];
     for (const key of b.keys) {

@@ -31,11 +31,11 @@ Deno.test("the default keymap has the keys the README lists", () => {
 
 Deno.test("config keys override by action name and warn about the rest", () => {
   const { keymap, warnings } = resolveKeymap({
-    new: ["c", "n"],
+    new: ["a", "n"],
     unfocus: "ctrl+g",
     bogus: "z",
   });
-  assert.equal(keymap.navigation.get("c"), "new");
+  assert.equal(keymap.navigation.get("a"), "new");
   assert.equal(keymap.navigation.get("n"), "new");
   assert.equal(keymap.terminal.get("ctrl+g"), "unfocus");
   assert.equal(keymap.terminal.get("ctrl+]"), undefined);

@@ -9,6 +9,7 @@ import type { Keymap } from "./keymap.ts";
 import { paletteItems } from "./view/overlays.ts";
 import { act } from "./actions.ts";
 import { answerable, blockedRows } from "./view/answer.ts";
+import { searchEffect } from "./copy_mode.ts";
 import type { TuiEffect } from "./events.ts";
 
 export function overlayInput(
@@ -82,6 +83,10 @@ export function overlayInput(
         const text = o.text.trim();
         if (o.purpose === "rename") {
           if (text) fx.push({ type: "rename", id: o.target, name: text });
+          return close;
+        }
+        if (o.purpose === "search") {
+          if (o.text !== "") fx.push(searchEffect(s, o.target, o.text));
           return close;
         }
         // The session's `watcher` follows the watchers engine, which may refuse a pattern.

@@ -21,6 +21,7 @@ import { act } from "./actions.ts";
 import type { TuiEffect, TuiEvent } from "./events.ts";
 import { overlayInput } from "./overlay_input.ts";
 import { askedText } from "./view/answer.ts";
+import { copyEvent, copyInput, copyMouse, leaveCopy } from "./copy_mode.ts";
 
 export interface Update {
   readonly state: TuiState;
@@ -67,6 +68,9 @@ function reduce(s: TuiState, e: TuiEvent, keymap: Keymap, fx: TuiEffect[]): TuiS
     }
     case "select":
       return s.sessions.some((r) => r.id === e.id) ? { ...s, selected: e.id } : s;
+    case "copy-started":
+    case "search-result":
+      return copyEvent(s, e);
     case "scrolled":
       return { ...s, scroll: { ...s.scroll, [e.id]: Math.max(0, e.offset) } };
     case "tick":
@@ -100,6 +104,10 @@ function settle(prev: TuiState, s: TuiState, fx: TuiEffect[]): TuiState {
   const row = s.sessions.find((r) => r.id === s.selected);
   if (s.mode === "terminal" && (!row || row.status !== "running" || s.tab !== 0)) {
     s = { ...s, mode: "navigation" };
+  }
+  // Copy mode belongs to the session on screen; anything else ends it.
+  if (s.mode === "copy" || s.copy !== null) {
+    if (s.mode !== "copy" || !row || s.tab !== 0 || s.copy?.id !== row.id) s = leaveCopy(s);
   }
   const seen = viewing(s);
   if (seen !== null && (s.unseenDone[seen] || s.activity[seen])) {
@@ -214,6 +222,7 @@ function sessions(s: TuiState, views: readonly SessionView[]): TuiState {
 function input(s: TuiState, ev: UserInput, keymap: Keymap, fx: TuiEffect[]): TuiState {
   if (s.overlay) return overlayInput(s, s.overlay, ev, keymap, fx);
   if (ev.type === "mouse") return mouse(s, ev, fx);
+  if (s.mode === "copy" && s.copy) return copyInput(s, s.copy, ev, keymap, fx);
   if (s.mode === "terminal" && s.selected) {
     // Typing brings a scrolled-back view to the live screen (as tmux leaves copy mode).
     const back = s.scroll[s.selected] ?? 0;
@@ -268,6 +277,7 @@ function mouse(s: TuiState, ev: MouseEvent, fx: TuiEffect[]): TuiState {
     });
     return s;
   }
+  if (s.mode === "copy" && s.copy && inside(l.pane)) return copyMouse(s, s.copy, ev, l.pane.y);
   if (s.mode === "terminal" && s.selected && inside(l.pane)) {
     fx.push({ type: "mouse", id: s.selected, event: ev, x: ev.x - l.pane.x, y: ev.y - l.pane.y });
     return s;

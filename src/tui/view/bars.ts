@@ -64,7 +64,11 @@ export function drawHintBar(frame: Frame, r: Rect, state: TuiState, keymap: Keym
   const y = r.y;
   const o = state.overlay;
   if (o?.type === "input") {
-    const label = o.purpose === "rename" ? "Rename: " : "Watch pattern (empty disarms): ";
+    const label = o.purpose === "rename"
+      ? "Rename: "
+      : o.purpose === "search"
+      ? "Search (older first): "
+      : "Watch pattern (empty disarms): ";
     const x = frame.line(r.x, y, r.width, [{ text: label, style: theme.key }, { text: o.text }]);
     if (x < r.x + r.width) frame.cursor = { x, y };
     return;
@@ -110,6 +114,22 @@ export function drawHintBar(frame: Frame, r: Rect, state: TuiState, keymap: Keym
     return;
   }
   const spans: Span[] = [];
+  if (state.mode === "copy") {
+    spans.push({ text: " COPY ", style: theme.copyBadge });
+    for (const h of hints(keymap, "copy")) {
+      spans.push({ text: " " }, { text: h.key, style: theme.key }, {
+        text: " " + h.label,
+        style: theme.hint,
+      });
+    }
+    const status = copyStatus(state);
+    const end = frame.line(r.x, y, r.width, spans);
+    if (status && r.x + r.width - end - 1 >= stringWidth(status)) {
+      frame.text(r.x + r.width - stringWidth(status) - 1, y, status, theme.message);
+    }
+    if (state.message) drawMessage(frame, r, y, end, state, true);
+    return;
+  }
   if (state.mode === "terminal") {
     const chord = bindingOf(keymap, "unfocus")?.keys[0] ?? "ctrl+]";
     // The way back comes first: it must survive the narrowest screen.
@@ -131,11 +151,39 @@ export function drawHintBar(frame: Frame, r: Rect, state: TuiState, keymap: Keym
     }
   }
   const end = frame.line(r.x, y, r.width, spans);
+  drawMessage(frame, r, y, end, state, state.mode === "terminal");
+}
+
+/** Copy mode's right end of the hint bar: the search and its rank, the selection's size. */
+function copyStatus(state: TuiState): string {
+  const c = state.copy;
+  if (!c) return "";
+  const parts: string[] = [];
+  if (c.anchor !== null) {
+    const n = Math.abs(c.anchor - c.cursor) + 1;
+    parts.push(`${n} line${n === 1 ? "" : "s"}`);
+  }
+  if (c.search) {
+    const h = c.search.hit;
+    parts.push(`/${c.search.query}${h ? ` ${h.index}/${h.total}` : ""}`);
+  }
+  return parts.join(" · ");
+}
+
+/** The status message, right-aligned after the hints (`keep`: never over them). */
+function drawMessage(
+  frame: Frame,
+  r: Rect,
+  y: number,
+  end: number,
+  state: TuiState,
+  keep: boolean,
+): void {
   const msg = state.message;
   if (!msg) return;
   const style = msg.error ? theme.messageError : theme.message;
   const room = r.x + r.width - end - 1;
-  if (room >= stringWidth(msg.text) || state.mode === "terminal") {
+  if (room >= stringWidth(msg.text) || keep) {
     // Right-aligned after the hints; the escape chord is never covered.
     const text = truncate(msg.text, Math.max(0, room));
     frame.text(r.x + r.width - stringWidth(text) - 1, y, text, style);

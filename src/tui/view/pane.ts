@@ -13,6 +13,7 @@ import { stringWidth } from "../../util/width.ts";
 import { theme } from "./theme.ts";
 import { answerable, drawAnswerPanel } from "./answer.ts";
 import { type Keymap, resolveKeymap } from "../keymap.ts";
+import { drawCopyMarks } from "./copy_marks.ts";
 
 const DEFAULT_KEYMAP = resolveKeymap().keymap;
 
@@ -80,6 +81,9 @@ export function drawPane(
   const y1 = Math.min(r.height, to);
   if (y0 < y1) frame.fill(r.x, r.y + y0, r.width, y1 - y0);
   blit(frame, r, screen, y0, y1);
+  if (state.copy?.id === row.id) {
+    drawCopyMarks(frame, r, state.copy, screen, state.scroll[row.id] ?? 0);
+  }
   const scrolled = (state.scroll[row.id] ?? 0) > 0;
   if (scrolled) {
     const label = ` ↑ ${state.scroll[row.id]} lines · pgdown `;

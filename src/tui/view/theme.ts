@@ -35,6 +35,12 @@ export const theme = {
   box: { fg: CYAN } as Style,
   boxFill: {} as Style,
   paletteSelected: { attrs: INVERSE } as Style,
+  copyBadge: { fg: 0, bg: YELLOW, attrs: BOLD } as Style,
+  /** Copy mode: every match of the search on screen, the current one, the cursor line, the selection. */
+  searchMatch: { fg: 0, bg: YELLOW } as Style,
+  searchCurrent: { fg: 0, bg: 208, attrs: BOLD } as Style,
+  copyCursor: { bg: 238 } as Style,
+  copySelection: { bg: 24 } as Style,
 } as const;
 
 /**
