@@ -9,6 +9,7 @@ import type { SessionView } from "../model/session.ts";
 import type { KeyEvent, MouseEvent, UserInput } from "./keys.ts";
 import type { TabMouse } from "./tab.ts";
 import type { Choice, Prompt } from "../model/prompt.ts";
+import type { TileSize } from "./view/tiles_layout.ts";
 
 export type TuiEvent =
   | { readonly type: "input"; readonly input: UserInput }
@@ -51,7 +52,13 @@ export type TuiEffect =
   | { readonly type: "watch"; readonly id: string; readonly pattern: string | null }
   | { readonly type: "scroll"; readonly id: string; readonly delta: number }
   | { readonly type: "focus"; readonly selected: string | null; readonly terminal: boolean }
-  | { readonly type: "resize-sessions"; readonly cols: number; readonly rows: number }
+  /** The pane's size, and each tiled session's own (src/tui/view/tiles_layout.ts). */
+  | {
+    readonly type: "resize-sessions";
+    readonly cols: number;
+    readonly rows: number;
+    readonly tiles: readonly TileSize[];
+  }
   | { readonly type: "tab-key"; readonly tab: number; readonly key: KeyEvent }
   | { readonly type: "tab-paste"; readonly tab: number; readonly text: string }
   | { readonly type: "tab-mouse"; readonly tab: number; readonly event: TabMouse }
