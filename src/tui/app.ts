@@ -11,7 +11,7 @@
  * runtime (main.ts does) so it can be driven in tests.
  */
 
-import { Frame } from "./frame.ts";
+import type { Frame } from "./frame.ts";
 import { diff } from "./diff.ts";
 import { KeyDecoder } from "./keys.ts";
 import { type Keymap, resolveKeymap } from "./keymap.ts";
