@@ -28,6 +28,7 @@ const PURE = [
   "src/tui/update.ts",
   "src/tui/events.ts",
   "src/tui/actions.ts",
+  "src/tui/tile_actions.ts",
   "src/tui/overlay_input.ts",
   "src/tui/copy_mode.ts",
   "src/config/config.ts",

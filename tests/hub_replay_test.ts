@@ -9,34 +9,10 @@
 import assert from "node:assert/strict";
 import { loadCatalog } from "../src/runtime/catalog.ts";
 import { DetectionHub } from "../src/runtime/detection.ts";
-import { readChunks } from "../src/replay/fixtures.ts";
+import { standIn } from "./testdata/stand_in.ts";
 import { testStore } from "../src/session/test_util.ts";
 
 const catalog = await loadCatalog({ userDir: null });
-const CAPTURES = new URL("../fixtures/captures/", import.meta.url);
-const MAX_GAP_MS = 45;
-
-/** A bash script replaying chunks [0, end) with their gaps, then waiting. */
-async function standIn(dir: string, agent: string, capture: string, end: number): Promise<string> {
-  const raw = await Deno.readFile(new URL(`${capture}/output.raw`, CAPTURES));
-  const chunks = (await readChunks(new URL(`${capture}/chunks.jsonl`, CAPTURES)))!;
-  const lines = ["#!/bin/bash"];
-  let previous = chunks[0]!.t_ms;
-  for (const c of chunks) {
-    if (c.off >= end) break;
-    const gap = Math.min(c.t_ms - previous, MAX_GAP_MS);
-    previous = c.t_ms;
-    if (gap >= 1) lines.push(`sleep ${(gap / 1000).toFixed(3)}`);
-    const bytes = raw.subarray(c.off, Math.min(end, c.off + c.len));
-    const hex = [...bytes].map((b) => `\\x${b.toString(16).padStart(2, "0")}`).join("");
-    lines.push(`printf '%b' '${hex}'`);
-  }
-  lines.push("sleep 60");
-  const path = `${dir}/${agent}`;
-  await Deno.writeTextFile(path, lines.join("\n") + "\n");
-  await Deno.chmod(path, 0o755);
-  return path;
-}
 
 async function hubStates(agent: string, capture: string, end: number): Promise<string[]> {
   const dir = await Deno.makeTempDir();

@@ -29,6 +29,9 @@ export interface CopyState {
   readonly search: { readonly query: string; readonly hit: SearchHit | null } | null;
 }
 
+/** The tiled view (docs/tui.md, Several at once): off, the selected + pinned sessions, or the blocked ones. */
+export type TileMode = "off" | "pinned" | "blocked";
+
 export type Overlay =
   | { readonly type: "help" }
   | { readonly type: "palette"; readonly query: string; readonly index: number }
@@ -82,6 +85,12 @@ export interface TuiState {
   /** Animation frame counter of the one shared clock (T3). */
   readonly spin: number;
   readonly reduceMotion: boolean;
+  /** Which sessions the Sessions tab tiles (src/tui/view/tiles_layout.ts). */
+  readonly tiles: TileMode;
+  /** Sessions pinned to the tiled view (`p`), in pin order. */
+  readonly pinned: readonly string[];
+  /** The focused tile fills the whole pane (`z`). */
+  readonly zoomed: boolean;
 }
 
 export function initialTuiState(
@@ -107,5 +116,8 @@ export function initialTuiState(
     now,
     spin: 0,
     reduceMotion,
+    tiles: "off",
+    pinned: [],
+    zoomed: false,
   };
 }

@@ -180,9 +180,13 @@ export class Runtime implements AsyncDisposable {
     this.store.get(id)?.resize(cols, rows);
   }
 
-  /** A client's pane changed size: the sessions that follow it (or nobody yet) follow. */
-  resizeFor(client: string, cols: number, rows: number): void {
+  /**
+   * A client's pane changed size: the sessions that follow it (or nobody
+   * yet) follow, but those in `except` (sized on their own: its tiles).
+   */
+  resizeFor(client: string, cols: number, rows: number, except?: ReadonlySet<string>): void {
     for (const session of this.store.list()) {
+      if (except?.has(session.id)) continue;
       const owner = this.#sizeOwners.get(session.id);
       if (owner === undefined || owner === client) session.resize(cols, rows);
     }

@@ -10,6 +10,7 @@ import { layout } from "./layout.ts";
 import { needsYou, sessionOrder } from "./view/sidebar.ts";
 import type { TuiEffect } from "./events.ts";
 import { answerable } from "./view/answer.ts";
+import { tileAction } from "./tile_actions.ts";
 
 function move(s: TuiState, step: number): TuiState {
   const order = sessionOrder(s.sessions);
@@ -115,6 +116,11 @@ export function act(s: TuiState, action: string, key: KeyEvent | null, fx: TuiEf
       return { ...s, overlay: { type: "answer", target: row.id, prompt: row.prompt } };
     case "inbox":
       return { ...s, overlay: { type: "inbox", index: 0 } };
+    case "tiles":
+    case "pin":
+    case "tile-blocked":
+    case "zoom":
+      return tileAction(s, action);
     case "detach":
       fx.push({ type: "detach" });
       return s;

@@ -11,7 +11,7 @@
  * runtime (main.ts does) so it can be driven in tests.
  */
 
-import { Frame } from "./frame.ts";
+import type { Frame } from "./frame.ts";
 import { diff } from "./diff.ts";
 import { KeyDecoder } from "./keys.ts";
 import { type Keymap, resolveKeymap } from "./keymap.ts";
@@ -23,8 +23,9 @@ import { anythingStarting } from "./view/pane.ts";
 import type { Tab } from "./tab.ts";
 import { initialTuiState, type TuiState } from "../model/tui.ts";
 import { LOCAL_CLIENT, type Runtime } from "../runtime/runtime.ts";
-import type { ScreenReader } from "../session/screen_read.ts";
-import type { Session } from "../session/session.ts";
+import { Screens } from "./screens.ts";
+import { isTiled } from "./view/tiles.ts";
+import { tiles, tileSizes } from "./view/tiles_layout.ts";
 import { type EffectContext, runEffect } from "./effects.ts";
 import type { TuiEvent } from "./events.ts";
 import { sameDrawing, update } from "./update.ts";
@@ -83,9 +84,8 @@ export class TuiApp implements Disposable {
   #prev: Frame | null = null;
   /** The frame before #prev and the last screen read: reused, not reallocated, each frame. */
   #spare: Frame | null = null;
-  #screen: Frame | null = null;
-  /** Reads the shown session's screen (only the rows redrawn since its last read). */
-  #reader: { readonly session: Session; readonly reader: ScreenReader<Frame> } | null = null;
+  /** Reads the shown sessions' screens (only the rows redrawn since their last read). */
+  readonly #screens: Screens;
   /** The state the last frame was drawn from. */
   #drawn: TuiState | null = null;
   #sync = false;
@@ -110,6 +110,7 @@ export class TuiApp implements Disposable {
     this.#write = options.write;
     this.#now = options.now ?? Date.now;
     this.#tabs = options.tabs ?? [];
+    this.#screens = new Screens((id) => options.runtime.store.get(id));
     this.#resume = options.resume ?? null;
     this.#effects = {
       runtime: options.runtime,
@@ -118,7 +119,12 @@ export class TuiApp implements Disposable {
       detach: () => (options.detach ?? (() => this.quit(0)))(),
       tabs: () => this.#tabs,
       dispatch: (e) => this.dispatch(e),
-      paneSize: () => sessionSize(this.state.cols, this.state.rows),
+      paneSize: (id) => {
+        const tile = tileSizes(this.state).find((t) => t.id === id);
+        return tile
+          ? { cols: tile.cols, rows: tile.rows }
+          : sessionSize(this.state.cols, this.state.rows);
+      },
       bodySize: () => layout(this.state.cols, this.state.rows).body,
       scrollOf: (id) => this.state.scroll[id] ?? 0,
       quit: (code) => this.quit(code),
@@ -243,8 +249,7 @@ export class TuiApp implements Disposable {
     clearTimeout(this.#escTimer);
     clearTimeout(this.#messageTimer);
     this.#clock?.[Symbol.dispose]();
-    this.#reader?.reader[Symbol.dispose]();
-    this.#reader = null;
+    this.#screens[Symbol.dispose]();
     for (const s of this.#subs) s[Symbol.dispose]();
     for (const s of this.#tabSubs) s[Symbol.dispose]();
   }
@@ -261,7 +266,9 @@ export class TuiApp implements Disposable {
 
   #onOutput(id: string): void {
     const s = this.state;
-    if (s.tab === 0 && s.selected === id) this.#invalidate(s.mode === "terminal");
+    if (s.tab !== 0) return;
+    if (s.selected === id) this.#invalidate(s.mode === "terminal");
+    else if (isTiled(s) && tiles(s).some((t) => t.id === id)) this.#invalidate();
   }
 
   #syncRows(): void {
@@ -321,22 +328,19 @@ export class TuiApp implements Disposable {
     const s = this.state;
     let screen: Frame | null = null;
     let rows: readonly [number, number] | null = null;
-    if (s.tab === 0 && s.selected) {
-      const session = this.#runtime.store.get(s.selected);
-      if (session) {
-        // By object, not id: a respawned session (`W`) has a new emulator under the same id.
-        if (this.#reader?.session !== session) {
-          this.#reader?.reader[Symbol.dispose]();
-          this.#reader = {
-            session,
-            reader: session.screenReader((cols, rows) => new Frame(cols, rows)),
-          };
-        }
-        const read = this.#reader.reader.read(s.scroll[s.selected] ?? 0, this.#screen);
-        screen = read.grid;
-        rows = read.rows;
-        this.#screen = screen;
-      }
+    let screens: Map<string, Frame | null> | undefined;
+    if (s.tab === 0 && s.selected && isTiled(s)) {
+      // Every tile's screen (docs/tui.md, Several at once); drawn whole, no row limit.
+      const ids = tiles(s).map((t) => t.id);
+      this.#screens.keep(ids);
+      screens = new Map(
+        ids.map((id) => [id, this.#screens.read(id, s.scroll[id] ?? 0)?.grid ?? null]),
+      );
+    } else if (s.tab === 0 && s.selected) {
+      this.#screens.keep([s.selected]);
+      const read = this.#screens.read(s.selected, s.scroll[s.selected] ?? 0);
+      screen = read?.grid ?? null;
+      rows = read?.rows ?? null;
     }
     let tabLines = null;
     if (s.tab > 0) {
@@ -345,13 +349,18 @@ export class TuiApp implements Disposable {
     }
     // Same state as the last frame: only the session's screen can have changed.
     const paneOnly = this.#prev && sameDrawing(this.#drawn, s)
-      ? repaintPane(s, this.#prev, screen, this.#spare, rows ?? undefined, this.keymap)
+      ? repaintPane(s, this.#prev, screen, this.#spare, rows ?? undefined, this.keymap, screens)
       : null;
-    const frame = paneOnly ?? view(s, { keymap: this.keymap, screen, tabLines }, this.#spare);
+    const frame = paneOnly ??
+      view(
+        s,
+        { keymap: this.keymap, screen, tabLines, ...(screens ? { screens } : {}) },
+        this.#spare,
+      );
     this.#drawn = s;
     const out = diff(this.#prev, frame, {
       sync: this.#sync,
-      rows: paneOnly && rows ? paneRows(layout(s.cols, s.rows).pane, rows) : undefined,
+      rows: paneOnly && rows && !screens ? paneRows(layout(s.cols, s.rows).pane, rows) : undefined,
     });
     this.#spare = this.#prev;
     this.#prev = frame;

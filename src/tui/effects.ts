@@ -21,8 +21,8 @@ export interface EffectContext {
   readonly cwd: string | null;
   readonly tabs: () => readonly Tab[];
   dispatch(event: TuiEvent): void;
-  /** The size new and resized sessions get (the pane). */
-  paneSize(): { cols: number; rows: number };
+  /** The size session `id` gets here (its tile's inside when tiled); without id, the pane's. */
+  paneSize(id?: string): { cols: number; rows: number };
   /** The area plugin tabs draw in (the whole screen under the tab bar). */
   bodySize(): { width: number; height: number };
   /** Current scrollback offset of a session's view. */
@@ -157,7 +157,9 @@ export function runEffect(ctx: EffectContext, fx: TuiEffect): void {
         return;
       }
       case "resize-sessions":
-        runtime.resizeFor(ctx.client, fx.cols, fx.rows);
+        // A tile shown here claims its session's size, as focusing does (latest client wins).
+        for (const t of fx.tiles) runtime.claimSize(t.id, ctx.client, t.cols, t.rows);
+        runtime.resizeFor(ctx.client, fx.cols, fx.rows, new Set(fx.tiles.map((t) => t.id)));
         for (const t of ctx.tabs()) t.resize(ctx.bodySize().width, ctx.bodySize().height);
         return;
       case "tab-key":
@@ -239,7 +241,7 @@ function worthAsking(ctx: EffectContext, id: string): string | null {
 
 /** The session follows this client's pane size from now on (it typed into or focused it). */
 function claim(ctx: EffectContext, id: string): void {
-  const { cols, rows } = ctx.paneSize();
+  const { cols, rows } = ctx.paneSize(id);
   ctx.runtime.claimSize(id, ctx.client, cols, rows);
 }
 
@@ -281,7 +283,7 @@ async function restart(ctx: EffectContext, ids: readonly string[]): Promise<void
       env: s.env, // a project session keeps its env (S5)
       name: s.name,
       group: s.group,
-      ...ctx.paneSize(),
+      ...ctx.paneSize(id),
     };
     await s.end(); // the session's process and what it started (util/escalate.ts)
     try {

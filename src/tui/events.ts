@@ -10,6 +10,7 @@ import type { KeyEvent, MouseEvent, UserInput } from "./keys.ts";
 import type { TabMouse } from "./tab.ts";
 import type { Choice, Prompt } from "../model/prompt.ts";
 import type { SearchDirection, SearchFrom, SearchHit } from "../model/search.ts";
+import type { TileSize } from "./view/tiles_layout.ts";
 
 export type TuiEvent =
   | { readonly type: "input"; readonly input: UserInput }
@@ -84,7 +85,13 @@ export type TuiEffect =
     readonly top: number;
     readonly bottom: number;
   }
-  | { readonly type: "resize-sessions"; readonly cols: number; readonly rows: number }
+  /** The pane's size, and each tiled session's own (src/tui/view/tiles_layout.ts). */
+  | {
+    readonly type: "resize-sessions";
+    readonly cols: number;
+    readonly rows: number;
+    readonly tiles: readonly TileSize[];
+  }
   | { readonly type: "tab-key"; readonly tab: number; readonly key: KeyEvent }
   | { readonly type: "tab-paste"; readonly tab: number; readonly text: string }
   | { readonly type: "tab-mouse"; readonly tab: number; readonly event: TabMouse }

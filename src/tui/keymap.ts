@@ -70,6 +70,31 @@ export const BINDINGS: readonly Binding[] = [
     scope: "navigation",
   },
   {
+    action: "tiles",
+    keys: ["t"],
+    help: "Tiled view: the selected session beside the pinned ones (again: one pane)",
+    scope: "navigation",
+    hint: "tiles",
+  },
+  {
+    action: "pin",
+    keys: ["p"],
+    help: "Pin or unpin the selected session to the tiled view (up to 4 tiles)",
+    scope: "navigation",
+  },
+  {
+    action: "tile-blocked",
+    keys: ["T"],
+    help: "Tile every blocked or failed session (again: one pane)",
+    scope: "navigation",
+  },
+  {
+    action: "zoom",
+    keys: ["z"],
+    help: "Zoom the focused tile to the whole pane, and back",
+    scope: "navigation",
+  },
+  {
     action: "watch",
     keys: ["v"],
     help: "Arm or disarm a watcher pattern on the selected session",

@@ -22,6 +22,8 @@ import type { TuiEffect, TuiEvent } from "./events.ts";
 import { overlayInput } from "./overlay_input.ts";
 import { askedText } from "./view/answer.ts";
 import { copyEvent, copyInput, copyMouse, leaveCopy } from "./copy_mode.ts";
+import { settleTiles, tileMouse } from "./tile_actions.ts";
+import { isTiled } from "./view/tiles.ts";
 
 export interface Update {
   readonly state: TuiState;
@@ -42,16 +44,10 @@ function reduce(s: TuiState, e: TuiEvent, keymap: Keymap, fx: TuiEffect[]): TuiS
   switch (e.type) {
     case "input":
       return input(s, e.input, keymap, fx);
-    case "resize": {
+    case "resize":
+      // The sessions follow in settleTiles (each tile its own size).
       if (e.cols === s.cols && e.rows === s.rows) return s;
-      const pane = layout(e.cols, e.rows).pane;
-      fx.push({
-        type: "resize-sessions",
-        cols: Math.max(2, pane.width),
-        rows: Math.max(2, pane.height),
-      });
       return { ...s, cols: e.cols, rows: e.rows };
-    }
     case "sessions":
       return sessions(s, e.sessions);
     case "created":
@@ -107,8 +103,13 @@ function settle(prev: TuiState, s: TuiState, fx: TuiEffect[]): TuiState {
   }
   // Copy mode belongs to the session on screen; anything else ends it.
   if (s.mode === "copy" || s.copy !== null) {
-    if (s.mode !== "copy" || !row || s.tab !== 0 || s.copy?.id !== row.id) s = leaveCopy(s);
+    // Tiles show several sessions at once: copy mode needs the one pane (or a zoomed tile).
+    const tiledOut = isTiled(s) && !s.zoomed;
+    if (s.mode !== "copy" || !row || s.tab !== 0 || s.copy?.id !== row.id || tiledOut) {
+      s = leaveCopy(s);
+    }
   }
+  s = settleTiles(prev, s, fx);
   const seen = viewing(s);
   if (seen !== null && (s.unseenDone[seen] || s.activity[seen])) {
     s = { ...s, unseenDone: without(s.unseenDone, seen), activity: without(s.activity, seen) };
@@ -278,6 +279,7 @@ function mouse(s: TuiState, ev: MouseEvent, fx: TuiEffect[]): TuiState {
     return s;
   }
   if (s.mode === "copy" && s.copy && inside(l.pane)) return copyMouse(s, s.copy, ev, l.pane.y);
+  if (isTiled(s) && inside(l.pane)) return tileMouse(s, ev, fx);
   if (s.mode === "terminal" && s.selected && inside(l.pane)) {
     fx.push({ type: "mouse", id: s.selected, event: ev, x: ev.x - l.pane.x, y: ev.y - l.pane.y });
     return s;

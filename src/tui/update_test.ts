@@ -269,7 +269,7 @@ Deno.test("the palette runs `<id> <command>` of any plugin tab, from any tab", (
 
 Deno.test("resize reports the new pane size for the sessions", () => {
   const { effects } = run(withSessions([]), { type: "resize", cols: 100, rows: 30 });
-  assert.deepEqual(effects, [{ type: "resize-sessions", cols: 74, rows: 28 }]);
+  assert.deepEqual(effects, [{ type: "resize-sessions", cols: 74, rows: 28, tiles: [] }]);
 });
 
 Deno.test("a click in the list selects; the wheel scrolls the selected session", () => {

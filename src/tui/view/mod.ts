@@ -15,6 +15,7 @@ import { drawAnswerOverlay, drawInbox } from "./answer.ts";
 import { drawPane } from "./pane.ts";
 import { drawSidebar } from "./sidebar.ts";
 import { theme } from "./theme.ts";
+import { drawTiles, isTiled } from "./tiles.ts";
 
 export interface ViewInput {
   readonly keymap: Keymap;
@@ -22,6 +23,8 @@ export interface ViewInput {
   readonly screen: Frame | null;
   /** The active plugin tab's content, when a plugin tab is shown. */
   readonly tabLines: readonly StyledLine[] | null;
+  /** The tiled sessions' screens by id, when the view is tiled (view/tiles.ts). */
+  readonly screens?: ReadonlyMap<string, Frame | null>;
 }
 
 /** Draws the screen; `reuse` (a frame of the same size no longer needed) saves an allocation. */
@@ -39,6 +42,7 @@ export function repaintPane(
   reuse?: Frame | null,
   rows?: readonly [number, number],
   keymap?: Keymap,
+  screens?: ReadonlyMap<string, Frame | null>,
 ): Frame | null {
   if (state.tab !== 0 || state.overlay !== null) return null;
   if (prev.cols !== state.cols || prev.rows !== state.rows) return null;
@@ -47,6 +51,10 @@ export function repaintPane(
     : new Frame(state.cols, state.rows);
   frame.copyFrom(prev);
   frame.cursor = null;
+  if (isTiled(state)) {
+    drawTiles(frame, state, screens ?? new Map(), keymap);
+    return frame;
+  }
   const row = state.sessions.find((s) => s.id === state.selected) ?? null;
   drawPane(frame, layout(state.cols, state.rows).pane, state, row, screen, rows, keymap);
   return frame;
@@ -67,8 +75,11 @@ export function view(state: TuiState, input: ViewInput, reuse?: Frame | null): F
     for (let y = 0; y < l.separator.height; y++) {
       frame.text(l.separator.x, l.separator.y + y, "│", theme.separator);
     }
-    const row = state.sessions.find((s) => s.id === state.selected) ?? null;
-    drawPane(frame, l.pane, state, row, input.screen, undefined, input.keymap);
+    if (isTiled(state)) drawTiles(frame, state, input.screens ?? new Map(), input.keymap);
+    else {
+      const row = state.sessions.find((s) => s.id === state.selected) ?? null;
+      drawPane(frame, l.pane, state, row, input.screen, undefined, input.keymap);
+    }
   } else {
     const lines = input.tabLines ?? [];
     for (let y = 0; y < l.body.height; y++) {

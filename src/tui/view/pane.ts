@@ -58,6 +58,7 @@ export function blit(dst: Frame, r: Rect, src: Frame, firstRow = 0, endRow = src
 /**
  * `rows` [from, to) of the screen: only those changed since `frame` was
  * drawn with the same state and the previous read of the same screen.
+ * `focused` false (a tile the keys do not go to): no cursor, no answer panel.
  */
 export function drawPane(
   frame: Frame,
@@ -67,6 +68,7 @@ export function drawPane(
   screen: Frame | null,
   rows?: readonly [number, number],
   keymap?: Keymap,
+  focused = true,
 ): void {
   if (r.width <= 0 || r.height <= 0) return;
   if (!row || !screen) {
@@ -105,6 +107,7 @@ export function drawPane(
     frame.line(r.x, r.y + r.height - 1, r.width, [{ text: label, style: theme.tabActive }]);
   }
   // A blocked session's question and options, over the bottom of its screen (navigation mode).
+  if (!focused) return;
   if (state.mode === "navigation" && state.overlay === null && !scrolled && answerable(row)) {
     drawAnswerPanel(frame, r, row, keymap ?? DEFAULT_KEYMAP);
   }

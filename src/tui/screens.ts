@@ -1,0 +1,65 @@
+/**
+ * The screens this client shows (the selected session's, or every tile's):
+ * one reader per shown session, kept between frames so each frame reads
+ * only the rows redrawn since the last one (src/session/screen_read.ts),
+ * into the grid it read last time. Readers of sessions no longer shown go.
+ */
+
+import { Frame } from "./frame.ts";
+import type { ScreenReader } from "../session/screen_read.ts";
+import type { Session } from "../session/session.ts";
+
+interface Shown {
+  readonly session: Session;
+  readonly reader: ScreenReader<Frame>;
+  grid: Frame | null;
+}
+
+export interface Read {
+  readonly grid: Frame;
+  /** Rows read again [from, to); null: all of them. */
+  readonly rows: readonly [number, number] | null;
+}
+
+export class Screens implements Disposable {
+  readonly #get: (id: string) => Session | undefined;
+  readonly #shown = new Map<string, Shown>();
+
+  constructor(get: (id: string) => Session | undefined) {
+    this.#get = get;
+  }
+
+  /** Readers of every session but `ids` are dropped. */
+  keep(ids: readonly string[]): void {
+    for (const [id, shown] of this.#shown) {
+      if (!ids.includes(id)) {
+        shown.reader[Symbol.dispose]();
+        this.#shown.delete(id);
+      }
+    }
+  }
+
+  /** Session `id`'s screen `offset` lines up its scrollback, or null when it is gone. */
+  read(id: string, offset: number): Read | null {
+    const session = this.#get(id);
+    if (!session) return null;
+    let shown = this.#shown.get(id);
+    // By object, not id: a respawned session (`W`) has a new emulator under the same id.
+    if (shown?.session !== session) {
+      shown?.reader[Symbol.dispose]();
+      shown = {
+        session,
+        reader: session.screenReader((cols, rows) => new Frame(cols, rows)),
+        grid: null,
+      };
+      this.#shown.set(id, shown);
+    }
+    const read = shown.reader.read(offset, shown.grid);
+    shown.grid = read.grid;
+    return { grid: read.grid, rows: read.rows };
+  }
+
+  [Symbol.dispose](): void {
+    this.keep([]);
+  }
+}
