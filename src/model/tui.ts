@@ -33,7 +33,8 @@ export interface CopyState {
 export type TileMode = "off" | "pinned" | "blocked";
 
 export type Overlay =
-  | { readonly type: "help" }
+  /** `top`: the first key row shown when the list is taller than the screen. */
+  | { readonly type: "help"; readonly top?: number }
   | { readonly type: "palette"; readonly query: string; readonly index: number }
   | {
     readonly type: "input";

@@ -5,12 +5,24 @@
 
 import type { Overlay, TuiState } from "../model/tui.ts";
 import type { KeyEvent, UserInput } from "./keys.ts";
-import type { Keymap } from "./keymap.ts";
-import { paletteItems } from "./view/overlays.ts";
+import { helpRows, type Keymap } from "./keymap.ts";
+import { layout } from "./layout.ts";
+import { helpTop, paletteItems } from "./view/overlays.ts";
 import { act } from "./actions.ts";
 import { answerable, blockedRows } from "./view/answer.ts";
 import { searchEffect } from "./copy_mode.ts";
 import type { TuiEffect } from "./events.ts";
+
+/** Keys that scroll the help list (rows a press). */
+const HELP_STEPS: Readonly<Record<string, number>> = {
+  j: 1,
+  down: 1,
+  k: -1,
+  up: -1,
+  pgdown: 10,
+  space: 10,
+  pgup: -10,
+};
 
 export function overlayInput(
   s: TuiState,
@@ -23,8 +35,15 @@ export function overlayInput(
   const close = { ...s, overlay: null };
   const name = ev.type === "key" ? ev.name : "";
   switch (o.type) {
-    case "help":
-      return ev.type === "key" && ["esc", "?", "q", "enter"].includes(name) ? close : s;
+    case "help": {
+      if (ev.type !== "key") return s;
+      if (["esc", "?", "q", "enter"].includes(name)) return close;
+      const step = HELP_STEPS[name];
+      if (step === undefined) return s;
+      const height = layout(s.cols, s.rows).body.height;
+      const top = helpTop((o.top ?? 0) + step, helpRows(keymap).length, height);
+      return { ...s, overlay: { type: "help", top } };
+    }
     case "confirm-quit":
       if (name === "y" || name === "Y") fx.push({ type: "quit" });
       if (name === "d" || name === "D") fx.push({ type: "detach" });

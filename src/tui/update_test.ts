@@ -405,3 +405,16 @@ Deno.test("I lists the blocked sessions; enter goes there, o answers it", () => 
   const answering = run(inbox, key("o")).state;
   assert.deepEqual([answering.selected, answering.overlay?.type], ["b", "answer"]);
 });
+
+Deno.test("help scrolls with j/k and pgdown/pgup within the list; esc closes", () => {
+  const s = withSessions([row("a")], { cols: 100, rows: 20, overlay: { type: "help" } });
+  const top = (t: TuiState) => (t.overlay?.type === "help" ? t.overlay.top ?? 0 : null);
+  assert.equal(top(run(s, key("j"), key("j")).state), 2);
+  assert.equal(top(run(s, key("k")).state), 0);
+  const end = run(s, ...Array.from({ length: 20 }, () => key("\x1b[6~"))).state;
+  const last = top(end)!;
+  assert.ok(last > 0 && last < 60, `clamped to the list: ${last}`);
+  assert.equal(top(run(end, key("j")).state), last, "no further than the last row");
+  assert.equal(top(run(end, key("k")).state), last - 1, "one k comes back one row");
+  assert.equal(run(end, key("\x1b")).state.overlay, null);
+});

@@ -88,7 +88,7 @@ export function view(state: TuiState, input: ViewInput, reuse?: Frame | null): F
   }
   if (state.overlay?.type === "help") {
     frame.cursor = null;
-    drawHelp(frame, l.body, input.keymap);
+    drawHelp(frame, l.body, input.keymap, state.overlay.top ?? 0);
   } else if (state.overlay?.type === "palette") {
     frame.cursor = null;
     drawPalette(frame, l.body, state, input.keymap);

@@ -86,22 +86,45 @@ export function centered(body: Rect, width: number, height: number): Rect {
   };
 }
 
-export function drawHelp(frame: Frame, body: Rect, keymap: Keymap): void {
+/** Key rows the help box shows in a body `height` rows tall (a border and a 3-line footer). */
+function helpRoom(height: number): number {
+  return Math.max(1, height - 2 - 3);
+}
+
+/** The first key row shown: `top` kept within the list. */
+export function helpTop(top: number, rows: number, height: number): number {
+  return Math.max(0, Math.min(top, rows - helpRoom(height)));
+}
+
+export function drawHelp(frame: Frame, body: Rect, keymap: Keymap, top = 0): void {
   const rows = helpRows(keymap);
   const keyW = Math.max(...rows.map(([k]) => stringWidth(k)));
-  const lines: Span[][] = rows.map(([k, h]) => [
+  const keyLines: Span[][] = rows.map(([k, h]) => [
     { text: " " + k.padEnd(keyW + 2), style: theme.key },
     { text: h },
   ]);
-  lines.push([]);
-  lines.push([{
-    text:
-      ` Markers: ‼ blocked  ✗ failed  … working  ✓ done  · idle  ● output  ${NO_STATUS_MARKER} no status  ${EXITED_MARKER} exited`,
-    style: theme.dim,
-  }]);
-  lines.push([{ text: " esc or ? closes", style: theme.dim }]);
-  const width = Math.max(...lines.map((l) => stringWidth(l.map((s) => s.text).join("")))) + 3;
-  box(frame, centered(body, width, lines.length + 2), "Keys", lines);
+  // The key rows scroll (j/k, pgup/pgdown) when the screen is too short; the footer stays.
+  const room = helpRoom(body.height);
+  const scrolls = keyLines.length > room;
+  const first = helpTop(top, keyLines.length, body.height);
+  const shown = keyLines.slice(first, first + room);
+  const footer: Span[][] = [
+    [],
+    [{
+      text:
+        ` Markers: ‼ blocked  ✗ failed  … working  ✓ done  · idle  ● output  ${NO_STATUS_MARKER} no status  ${EXITED_MARKER} exited`,
+      style: theme.dim,
+    }],
+    [{ text: scrolls ? " j/k scroll · esc or ? closes" : " esc or ? closes", style: theme.dim }],
+  ];
+  const lines = [...shown, ...footer];
+  const width =
+    Math.max(...[...keyLines, ...footer].map((l) => stringWidth(l.map((s) => s.text).join("")))) +
+    3;
+  const title = scrolls
+    ? `Keys ${first + 1}–${first + shown.length} of ${keyLines.length}`
+    : "Keys";
+  box(frame, centered(body, width, lines.length + 2), title, lines);
 }
 
 export function drawPalette(frame: Frame, body: Rect, state: TuiState, keymap: Keymap): void {
