@@ -19,7 +19,7 @@ import { standIn } from "./testdata/stand_in.ts";
 
 const WAIT = 30_000;
 
-async function lab(cols: number, rows: number) {
+function lab(cols: number, rows: number) {
   const dir = Deno.makeTempDirSync({ prefix: "lazyshell-tiles-" });
   const env = testEnv({ XDG_CONFIG_HOME: `${dir}/c`, XDG_DATA_HOME: `${dir}/d` });
   const runtime = new Runtime({
