@@ -18,6 +18,8 @@ import groupSend from "./group_send.ts";
 import groupKill from "./group_kill.ts";
 import wait from "./wait.ts";
 import answer from "./answer.ts";
+import diff from "./diff.ts";
+import worktreeRemove from "./worktree_remove.ts";
 
 export const VERBS: readonly Verb[] = [
   list,
@@ -32,6 +34,8 @@ export const VERBS: readonly Verb[] = [
   groupKill,
   wait,
   answer,
+  diff,
+  worktreeRemove,
 ];
 
 export function findVerb(name: string): Verb | undefined {
