@@ -30,6 +30,7 @@ function session(over: Partial<SessionEntry>): SessionEntry {
     turnStartedAt: null,
     lastTurnMs: null,
     selected: false,
+    cwd: "/",
     ...over,
   };
 }

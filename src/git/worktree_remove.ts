@@ -21,7 +21,15 @@ export interface RemovalFlags {
 }
 
 export type Decision =
-  | { readonly ok: false; readonly reason: string }
+  | {
+    readonly ok: false;
+    /** What stands in the way (`/wt/x has uncommitted changes (1 file: a.txt)`). */
+    readonly reason: string;
+    /** What to do about it, in ctl's flags. */
+    readonly hint: string;
+    /** Whether --force would go ahead (never for the main checkout). */
+    readonly forceable: boolean;
+  }
   | {
     readonly ok: true;
     /** `git worktree remove --force` (uncommitted changes are discarded). */
@@ -44,8 +52,9 @@ export function decideRemoval(changes: Changes, flags: RemovalFlags = {}): Decis
   if (changes.isMain) {
     return {
       ok: false,
-      reason: `${where} is the main checkout of its repository: ` +
-        `only a worktree made with git worktree add can be removed`,
+      reason: `${where} is the main checkout of its repository`,
+      hint: "only a worktree made with git worktree add can be removed",
+      forceable: false,
     };
   }
   const dirty = changes.files.filter((f) => f.staged || f.unstaged || f.untracked);
@@ -53,7 +62,9 @@ export function decideRemoval(changes: Changes, flags: RemovalFlags = {}): Decis
     return {
       ok: false,
       reason: `${where} has uncommitted changes (${plural(dirty.length, "file")}: ` +
-        `${listed(dirty.map((f) => f.path))}): commit or stash them, or --force to discard them`,
+        `${listed(dirty.map((f) => f.path))})`,
+      hint: "commit or stash them, or --force to discard them",
+      forceable: true,
     };
   }
   const base = changes.base.ref ?? "its base";
@@ -64,7 +75,9 @@ export function decideRemoval(changes: Changes, flags: RemovalFlags = {}): Decis
       return {
         ok: false,
         reason: `${where} has a detached HEAD with ${plural(commits.length, "commit")} ` +
-          `not in ${base} (${shown}): put them on a branch, or --force to delete them`,
+          `not in ${base} (${shown})`,
+        hint: "put them on a branch, or --force to delete them",
+        forceable: true,
       };
     }
     return { ok: true, forceRemove: force, deleteBranch: null, lost: commits };
@@ -73,16 +86,18 @@ export function decideRemoval(changes: Changes, flags: RemovalFlags = {}): Decis
   if (changes.base.commit === null && !force) {
     return {
       ok: false,
-      reason: `Cannot tell whether branch ${changes.branch} is merged (${changes.base.reason}): ` +
-        `--keep-branch keeps it, --force deletes it`,
+      reason: `Cannot tell whether branch ${changes.branch} is merged (${changes.base.reason})`,
+      hint: "--keep-branch keeps it, --force deletes it",
+      forceable: true,
     };
   }
   if (commits.length > 0 && !force) {
     return {
       ok: false,
       reason: `Branch ${changes.branch} has ${plural(commits.length, "commit")} not merged into ` +
-        `${base} (${shown}): merge them, or --keep-branch to keep the branch, ` +
-        `or --force to delete them`,
+        `${base} (${shown})`,
+      hint: "merge them, or --keep-branch to keep the branch, or --force to delete them",
+      forceable: true,
     };
   }
   return { ok: true, forceRemove: force, deleteBranch: changes.branch, lost: commits };
@@ -110,7 +125,7 @@ export async function removeWorktree(
 ): Promise<RemovalReport> {
   const changes = await readChanges(dir, { maxDiffBytes: 0 });
   const decision = decideRemoval(changes, flags);
-  if (!decision.ok) throw new GitError(decision.reason);
+  if (!decision.ok) throw new GitError(`${decision.reason}: ${decision.hint}`);
   // From the shared git directory: never from inside the folder being removed.
   await git(changes.commonDir, [
     "worktree",
@@ -131,6 +146,15 @@ export async function removeWorktree(
       f.path
     ),
   };
+}
+
+/** Whether folder `dir` is `root` or inside it, symbolic links resolved (a session's cwd may hold some). */
+export function insideWorktree(dir: string, root: string): boolean {
+  let real = dir;
+  try {
+    real = Deno.realPathSync(dir);
+  } catch { /* gone: compared as given */ }
+  return real === root || real.startsWith(`${root}/`);
 }
 
 /** The report in a few lines (ctl and the Changes tab say the same). */

@@ -116,7 +116,8 @@ Deno.test("decideRemoval: a detached HEAD with commits, no base branch", async (
   const unknown = decideRemoval(await readChanges(wt));
   assert.deepEqual(unknown, {
     ok: false,
-    reason: "Cannot tell whether branch feat is merged (no main, master or origin/HEAD branch): " +
-      "--keep-branch keeps it, --force deletes it",
+    reason: "Cannot tell whether branch feat is merged (no main, master or origin/HEAD branch)",
+    hint: "--keep-branch keeps it, --force deletes it",
+    forceable: true,
   });
 });

@@ -64,6 +64,7 @@ const HOST: HostMessage[] = [
       turnStartedAt: 1000,
       lastTurnMs: 5000,
       selected: true,
+      cwd: "/tmp",
     }],
   },
   { type: "visible", visible: false },

@@ -8,7 +8,12 @@
 
 import { UserError } from "../../errors.ts";
 import { findRepo } from "../../git/changes.ts";
-import { describeRemoval, type RemovalReport, removeWorktree } from "../../git/worktree_remove.ts";
+import {
+  describeRemoval,
+  insideWorktree,
+  type RemovalReport,
+  removeWorktree,
+} from "../../git/worktree_remove.ts";
 import { defineVerb, flag, str, TARGET_ARG } from "../verb.ts";
 import { resolveTarget } from "../targets.ts";
 import { label } from "../entry.ts";
@@ -24,12 +29,10 @@ export default defineVerb({
   async run({ host }, args): Promise<RemovalReport & { id: string; name: string }> {
     const session = resolveTarget(host.store, str(args, "target")!);
     const cwd = host.view(session.id)?.cwd ?? session.cwd;
-    const { root } = await findRepo(cwd);
-    const inside = (dir: string) => {
-      const real = realPath(dir);
-      return real === root || real.startsWith(`${root}/`);
-    };
-    const running = host.store.list().find((s) => s.status === "running" && inside(s.cwd));
+    const { root, isMain } = await findRepo(cwd);
+    // The main checkout is refused by removeWorktree, whoever runs in it.
+    const running = !isMain &&
+      host.store.list().find((s) => s.status === "running" && insideWorktree(s.cwd, root));
     if (running) {
       throw new UserError(
         `${label(running)} still runs in ${root}: end it first (lazyshell ctl kill ${running.id})`,
@@ -45,11 +48,3 @@ export default defineVerb({
     return describeRemoval(result);
   },
 });
-
-function realPath(dir: string): string {
-  try {
-    return Deno.realPathSync(dir);
-  } catch {
-    return dir;
-  }
-}
