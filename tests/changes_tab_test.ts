@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { selfCommand } from "../src/plugin/self.ts";
 import { LineSplitter } from "../src/util/lines.ts";
 import { testRepo } from "../src/git/test_util.ts";
+import { sessionEntry } from "../src/plugin/test_util.ts";
 
 Deno.test("the changes plugin process shows a worktree's edits as they happen", async () => {
   using repo = testRepo();
@@ -52,21 +53,7 @@ Deno.test("the changes plugin process shows a worktree's edits as they happen", 
     });
     await send({
       type: "sessions",
-      sessions: [{
-        id: "session-1",
-        name: "fix",
-        group: null,
-        status: "running",
-        agent: null,
-        state: null,
-        since: null,
-        stats: null,
-        turns: 0,
-        turnStartedAt: null,
-        lastTurnMs: null,
-        selected: true,
-        cwd: wt,
-      }],
+      sessions: [sessionEntry({ name: "fix", cwd: wt })],
     });
     await send({ type: "visible", visible: true });
     const first = await frameMatching(/\+TWO/);

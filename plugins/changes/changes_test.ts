@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { HostMessage, SessionEntry } from "../../src/plugin/protocol.ts";
 import { sh, testRepo } from "../../src/git/test_util.ts";
+import { sessionEntry } from "../../src/plugin/test_util.ts";
 import type { Outgoing } from "../_sdk.ts";
 import { ChangesTab } from "./changes.ts";
 
@@ -9,22 +10,7 @@ const plain = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, "");
 const key = (k: string): HostMessage => ({ type: "key", key: k, text: k.length === 1 ? k : "" });
 
 function entry(id: string, cwd: string, over: Partial<SessionEntry> = {}): SessionEntry {
-  return {
-    id,
-    name: id,
-    group: null,
-    status: "running",
-    agent: null,
-    state: null,
-    since: null,
-    stats: null,
-    turns: 0,
-    turnStartedAt: null,
-    lastTurnMs: null,
-    selected: true,
-    cwd,
-    ...over,
-  };
+  return sessionEntry({ id, name: id, cwd, ...over });
 }
 
 /** A tab fed like the host feeds it; `settled` resolves after each git read. */

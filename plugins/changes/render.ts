@@ -6,6 +6,7 @@
  */
 
 import type { ChangedFile, Changes } from "../../src/git/changes.ts";
+import { STATUS_LETTER } from "../../src/git/parse.ts";
 import { cell, style } from "../_sdk.ts";
 
 export interface ViewState {
@@ -24,17 +25,6 @@ export interface ViewState {
 
 export const KEYS =
   "j/k file  J/K/space scroll  e edit  y copy branch  D remove worktree  r refresh";
-
-const LETTER: Record<ChangedFile["status"], string> = {
-  added: "A",
-  modified: "M",
-  deleted: "D",
-  renamed: "R",
-  copied: "C",
-  typechange: "T",
-  unmerged: "U",
-  untracked: "?",
-};
 
 /** The rows the file list takes for `count` files in a tab `height` high. */
 export function listRows(count: number, height: number): number {
@@ -98,7 +88,7 @@ function fileList(files: readonly ChangedFile[], index: number, width: number, h
     ].filter(Boolean).join(", ");
     const counts = f.binary ? "bin" : `+${f.added} -${f.removed}`;
     const name = f.oldPath ? `${f.oldPath} → ${f.path}` : f.path;
-    const text = ` ${LETTER[f.status]} ${cell(name, Math.max(10, width - 34))}${
+    const text = ` ${STATUS_LETTER[f.status]} ${cell(name, Math.max(10, width - 34))}${
       cell(counts, 12)
     }${where}`;
     return first + i === index ? style.inverse(cell(text, width)) : text;

@@ -98,6 +98,18 @@ export type ChangeStatus =
   | "unmerged"
   | "untracked";
 
+/** One letter per status, as `git status --short` and `ctl diff` print them (`?` untracked). */
+export const STATUS_LETTER: Record<ChangeStatus, string> = {
+  added: "A",
+  modified: "M",
+  deleted: "D",
+  renamed: "R",
+  copied: "C",
+  typechange: "T",
+  unmerged: "U",
+  untracked: "?",
+};
+
 export interface NameStatus {
   readonly path: string;
   readonly oldPath: string | null;

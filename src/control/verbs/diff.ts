@@ -6,7 +6,7 @@
  */
 
 import { type ChangedFile, readChanges } from "../../git/changes.ts";
-import { formatStat, parseUnifiedDiff } from "../../git/parse.ts";
+import { formatStat, parseUnifiedDiff, STATUS_LETTER } from "../../git/parse.ts";
 import { defineVerb, flag, str, TARGET_ARG } from "../verb.ts";
 import { resolveTarget } from "../targets.ts";
 import { label } from "../entry.ts";
@@ -66,24 +66,13 @@ export default defineVerb({
     if (result.stat !== null) {
       if (result.stat !== "") lines.push(result.stat);
     } else {
-      for (const f of result.files) lines.push(`${LETTER[f.status]} ${fileName(f)}`);
+      for (const f of result.files) lines.push(`${STATUS_LETTER[f.status]} ${fileName(f)}`);
       if (result.diff !== "") lines.push("", result.diff.replace(/\n$/, ""));
     }
     if (result.truncated) lines.push(`(diff cut: git -C ${result.root} diff shows all of it)`);
     return lines.join("\n");
   },
 });
-
-const LETTER: Record<ChangedFile["status"], string> = {
-  added: "A",
-  modified: "M",
-  deleted: "D",
-  renamed: "R",
-  copied: "C",
-  typechange: "T",
-  unmerged: "U",
-  untracked: "?",
-};
 
 function fileName(f: ChangedFile): string {
   return f.oldPath ? `${f.oldPath} -> ${f.path}` : f.path;

@@ -2,7 +2,7 @@
  * The verb table (C2): one file per verb, each a declarative spec plus a
  * short body. The control server dispatches through it, `ctl` parses argv
  * and prints `--help` from it, docs/control-api.md lists the same verbs.
- * No restart or delete verb, and nothing that changes config or keys (C3).
+ * No restart or session-delete verb, and nothing that changes config or keys (C3).
  */
 
 import type { Verb } from "../verb.ts";
