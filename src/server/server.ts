@@ -18,7 +18,7 @@ import type { Runtime } from "../runtime/runtime.ts";
 import { TuiApp, type ViewPlace } from "../tui/app.ts";
 import { layout } from "../tui/layout.ts";
 import { ptyHandover } from "../tui/plugin_handover.ts";
-import { osc52 } from "../plugin/copy_request.ts";
+import { osc52 } from "../tui/clipboard.ts";
 import { startPluginTabs, type WiredPluginTabs } from "../tui/plugin_tabs.ts";
 import { Link } from "./link.ts";
 import {
@@ -303,7 +303,7 @@ export class AttachServer implements AsyncDisposable {
         copy: (text) => {
           const c = this.#latest();
           if (!c) throw new UserError("No client attached: nowhere to copy to");
-          c.link.send(FrameType.Output, c.hello.tmux ? tmuxWrap(osc52(text)) : osc52(text));
+          c.link.send(FrameType.Output, osc52(text, c.hello.tmux));
         },
         handover: ptyHandover({
           write: (t) => this.#latest()?.link.send(FrameType.Output, t),
