@@ -31,6 +31,10 @@ export interface TabPlugin {
   frame(): FrameData;
   /** Called every second while it returns true (live durations). */
   ticking?(): boolean;
+  /** Called once after the manifest: `redraw` sends a frame when async work has changed it. */
+  attach?(redraw: () => void): void;
+  /** Called at stdin EOF: stop timers and work in flight. */
+  stop?(): void;
 }
 
 /** Runs `plugin` over stdin/stdout until stdin ends. */
@@ -78,6 +82,7 @@ export async function serveStdio(
         if (message.type === "init") {
           send(plugin.manifest);
           started = true;
+          plugin.attach?.(render);
         }
         render();
       }
@@ -85,6 +90,7 @@ export async function serveStdio(
     }
   } finally {
     clearInterval(timer);
+    plugin.stop?.();
     reader.releaseLock();
   }
   return 0;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { HostMessage, SessionEntry } from "../src/plugin/protocol.ts";
 import { builtinEntry } from "../src/plugin/discovery.ts";
-import { TestHost } from "../src/plugin/test_util.ts";
+import { sessionEntry, TestHost } from "../src/plugin/test_util.ts";
 import { AgentsTab } from "./agents/agents.ts";
 import { EnvTab, isSecret, isSecretName, MASK } from "./env/env.ts";
 import { StatsTab } from "./stats/stats.ts";
@@ -17,21 +17,7 @@ const key = (k: string, text = k.length === 1 ? k : ""): HostMessage => ({
 });
 
 function session(over: Partial<SessionEntry>): SessionEntry {
-  return {
-    id: "session-1",
-    name: "api",
-    group: null,
-    status: "running",
-    agent: null,
-    state: null,
-    since: null,
-    stats: null,
-    turns: 0,
-    turnStartedAt: null,
-    lastTurnMs: null,
-    selected: false,
-    ...over,
-  };
+  return sessionEntry({ selected: false, ...over });
 }
 
 Deno.test("env masks secret-looking names until revealed on purpose", () => {

@@ -6,6 +6,7 @@
  */
 
 import { AgentsTab } from "./agents/agents.ts";
+import { ChangesTab } from "./changes/changes.ts";
 import { EnvTab } from "./env/env.ts";
 import { StatsTab } from "./stats/stats.ts";
 import { WatchersTab } from "./watchers/watchers.ts";
@@ -16,6 +17,7 @@ const BUILTINS: Record<string, () => TabPlugin> = {
   watchers: () => new WatchersTab(),
   stats: () => new StatsTab(),
   env: () => new EnvTab(),
+  changes: () => new ChangesTab(),
 };
 
 /** `__plugin <id> <mode> [args...]` → exit code. */

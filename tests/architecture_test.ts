@@ -37,6 +37,8 @@ const PURE = [
   "src/config/project_path.ts",
   "src/ipc/protocol.ts",
   "src/plugin/protocol.ts",
+  "src/git/parse.ts",
+  "src/git/base.ts",
   "src/plugin/view.ts",
   "src/plugin/lifecycle.ts",
   "src/util/nearest.ts",

@@ -45,8 +45,8 @@ Deno.test("plugin tabs in the TUI: frames, keys, palette commands, failures, cle
   const tui = store.create({ command: `deno run -A -q ${ROOT}main.ts` });
   await waitForText(tui, "Hello", WAIT); // the tab bar lists the plugin
   await waitForText(tui, "Crash ✗", WAIT); // the failing plugin is marked, the TUI runs on
-  // Tabs: 1 Sessions, 2 Agents, 3 Watchers, 4 Stats, 5 Env, 6 Crash, 7 Hello.
-  tui.write("7");
+  // Tabs: 1 Sessions, 2 Agents, 3 Watchers, 4 Stats, 5 Env, 6 Changes, 7 Crash, 8 Hello.
+  tui.write("8");
   await waitForText(tui, "Howdy, world!", WAIT); // init.config carried the section
   tui.write("x");
   await waitForText(tui, "Keys pressed: 1", WAIT);
@@ -55,6 +55,8 @@ Deno.test("plugin tabs in the TUI: frames, keys, palette commands, failures, cle
   tui.write("\r");
   await waitForText(tui, "HOWDY, world!", WAIT);
   tui.write("6");
+  await waitForText(tui, "No session selected", WAIT); // the Changes tab: no session yet
+  tui.write("7");
   await waitForText(tui, "crash: Exited with code 3", WAIT);
   await waitForText(tui, "panic: something broke", WAIT);
   tui.write("q");

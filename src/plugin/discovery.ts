@@ -13,8 +13,15 @@ import { PLUGIN_ID, PROTOCOL_VERSION } from "./protocol.ts";
 import { selfCommand } from "./self.ts";
 
 /** Tabs lazyshell ships; `sessions` is drawn by the TUI, the rest are built-in plugins. */
-export const BUILTIN_TABS = ["sessions", "agents", "watchers", "stats", "env"] as const;
-export const BUILTIN_PLUGINS = ["agents", "watchers", "stats", "env"] as const;
+export const BUILTIN_TABS = [
+  "sessions",
+  "agents",
+  "watchers",
+  "stats",
+  "env",
+  "changes",
+] as const;
+export const BUILTIN_PLUGINS = ["agents", "watchers", "stats", "env", "changes"] as const;
 export type BuiltinPluginId = typeof BUILTIN_PLUGINS[number];
 
 /** CLI commands a plugin id may not shadow (program.ts adds whatever it registers). */

@@ -42,6 +42,7 @@ Deno.test("user plugins are found; collisions and bad files are reported clearly
     "watchers:builtin",
     "stats:builtin",
     "env:builtin",
+    "changes:builtin",
     "hello:user",
     "weather:user",
   ]);

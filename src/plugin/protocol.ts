@@ -144,6 +144,8 @@ export const sessionEntrySchema = z.object({
   lastTurnMs: int.nullable(),
   /** True for the session the user has selected. */
   selected: z.boolean(),
+  /** The folder the session started in (the Changes tab reads its worktree). */
+  cwd: z.string(),
 });
 export type SessionEntry = z.infer<typeof sessionEntrySchema>;
 
@@ -233,7 +235,9 @@ const helpSectionSchema = z.object({
   title: z.string(),
   keys: z.array(z.tuple([z.string(), z.string()])),
 });
-export const REQUESTS = ["arm_watcher", "disarm_watcher", "select_session"] as const;
+export const REQUESTS = ["arm_watcher", "disarm_watcher", "select_session", "copy"] as const;
+/** The most text one `copy` request puts on the clipboard (terminals cap OSC 52 near 100 KB). */
+export const MAX_COPY_BYTES = 64 * 1024;
 export type RequestName = typeof REQUESTS[number];
 
 const manifestSchema = z.object({
@@ -280,6 +284,14 @@ const selectSchema = z.object({
   session: z.string().min(1),
 });
 
+const copySchema = z.object({
+  type: z.literal("copy"),
+  requestId: execId.optional(),
+  text: z.string().refine((t) => new TextEncoder().encode(t).length <= MAX_COPY_BYTES, {
+    message: `over ${MAX_COPY_BYTES} bytes`,
+  }),
+});
+
 export const pluginMessageSchema = z.discriminatedUnion("type", [
   manifestSchema,
   frameSchema,
@@ -287,6 +299,7 @@ export const pluginMessageSchema = z.discriminatedUnion("type", [
   armSchema,
   disarmSchema,
   selectSchema,
+  copySchema,
 ]);
 export type PluginMessage = z.output<typeof pluginMessageSchema>;
 export type PluginMessageInput = z.input<typeof pluginMessageSchema>;

@@ -64,6 +64,7 @@ const HOST: HostMessage[] = [
       turnStartedAt: 1000,
       lastTurnMs: 5000,
       selected: true,
+      cwd: "/tmp",
     }],
   },
   { type: "visible", visible: false },
@@ -90,6 +91,7 @@ const PLUGIN: PluginMessage[] = [
   { type: "arm_watcher", requestId: 1, session: "session-1", pattern: "ERROR" },
   { type: "disarm_watcher", session: "session-1" },
   { type: "select_session", requestId: "s", session: "api" },
+  { type: "copy", requestId: "c", text: "agent/fix-é" },
 ];
 
 Deno.test("every host message round-trips through encode and parse", () => {
@@ -166,4 +168,12 @@ Deno.test("extension messages need a subscription; v1 messages need none", () =>
   }
   const m = parsePluginMessage('{"type":"manifest","title":"X","subscribe":["sessions","later"]}');
   assert.deepEqual([...subscriptionsOf(m as never)], ["sessions"]);
+});
+
+Deno.test("a copy request over 64 KiB is a bad message", () => {
+  throwsField(
+    JSON.stringify({ type: "copy", text: "x".repeat(64 * 1024 + 1) }),
+    "text",
+    /Bad copy message: text: over 65536 bytes/,
+  );
 });

@@ -26,6 +26,7 @@ const session: SessionEntry = {
   turnStartedAt: null,
   lastTurnMs: null,
   selected: true,
+  cwd: "/tmp",
 };
 
 function waitView(tabs: PluginTabs, id: string, text: string, changed: Set<() => void>) {

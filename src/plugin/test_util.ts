@@ -3,6 +3,7 @@
 import { type HostOptions, PluginHost } from "./host.ts";
 import { spawnGroup } from "./procgroup_posix.ts";
 import type { TabState } from "./lifecycle.ts";
+import type { SessionEntry } from "./protocol.ts";
 
 export const FIXTURES = new URL("../../fixtures/plugins/", import.meta.url).pathname;
 
@@ -58,4 +59,24 @@ export class TestHost extends PluginHost {
 
 export function fixture(name: string): string {
   return `${FIXTURES}${name}`;
+}
+
+/** A `sessions` entry as the host sends it: a running plain session, selected, unless told. */
+export function sessionEntry(over: Partial<SessionEntry> = {}): SessionEntry {
+  return {
+    id: "session-1",
+    name: "api",
+    group: null,
+    status: "running",
+    agent: null,
+    state: null,
+    since: null,
+    stats: null,
+    turns: 0,
+    turnStartedAt: null,
+    lastTurnMs: null,
+    selected: true,
+    cwd: "/",
+    ...over,
+  };
 }

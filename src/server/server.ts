@@ -11,13 +11,14 @@
  * client: a bad frame or a client that stops reading closes that client.
  */
 
-import { messageOf } from "../errors.ts";
+import { messageOf, UserError } from "../errors.ts";
 import { listenPrivate } from "../ipc/runtime_dir.ts";
 import { tmuxWrap } from "../notify/policy.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import { TuiApp, type ViewPlace } from "../tui/app.ts";
 import { layout } from "../tui/layout.ts";
 import { ptyHandover } from "../tui/plugin_handover.ts";
+import { osc52 } from "../tui/clipboard.ts";
 import { startPluginTabs, type WiredPluginTabs } from "../tui/plugin_tabs.ts";
 import { Link } from "./link.ts";
 import {
@@ -299,6 +300,11 @@ export class AttachServer implements AsyncDisposable {
         height: body.height,
         select: (id) => this.#latest()?.app.dispatch({ type: "select", id }),
         selected: () => runtime.focus.selected,
+        copy: (text) => {
+          const c = this.#latest();
+          if (!c) throw new UserError("No client attached: nowhere to copy to");
+          c.link.send(FrameType.Output, osc52(text, c.hello.tmux));
+        },
         handover: ptyHandover({
           write: (t) => this.#latest()?.link.send(FrameType.Output, t),
           size: () => {

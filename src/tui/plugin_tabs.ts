@@ -37,6 +37,8 @@ export interface PluginTabsOptions {
   readonly handover?: TerminalHandover;
   /** Commands the CLI registers (ids may not collide). */
   readonly commands?: readonly string[];
+  /** Puts text on the user's clipboard (`copy` requests); throws UserError when it cannot. */
+  readonly copy?: (text: string) => void;
 }
 
 export interface WiredPluginTabs extends AsyncDisposable {
@@ -56,6 +58,9 @@ export function runtimeFeed(
   runtime: Runtime,
   select: (id: string) => void,
   selectedOf: () => string | null = () => runtime.focus.selected,
+  copy: (text: string) => void = () => {
+    throw new UserError("No terminal to copy to");
+  },
 ): PluginFeed {
   const notifications = runtime.notifications;
   return {
@@ -98,6 +103,8 @@ export function runtimeFeed(
           return notifications.arm(request.session, "");
         case "select_session":
           return select(runtime.store.resolve(request.session).id);
+        case "copy":
+          return copy(request.text);
         default:
           throw new UserError(`Unknown request`);
       }
@@ -120,6 +127,7 @@ export function pluginSession(s: SessionView, selected: boolean): SessionEntry {
     turnStartedAt: s.turn.startedAt,
     lastTurnMs: s.turn.lastMs,
     selected,
+    cwd: s.cwd,
   };
 }
 
@@ -147,7 +155,7 @@ export async function startPluginTabs(
     width: options.width,
     height: options.height,
     spawn: await groupSpawner(),
-    feed: runtimeFeed(runtime, options.select, options.selected),
+    feed: runtimeFeed(runtime, options.select, options.selected, options.copy),
     ...(options.handover ? { handover: options.handover } : {}),
     onChange: (id) => tabsById.get(id)?.changed(),
   });

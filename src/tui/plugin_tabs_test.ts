@@ -14,7 +14,7 @@ import {
 import type { StyledLine } from "./frame.ts";
 import { VIEW_ATTRS, VIEW_RGB_FLAG, type ViewSpan } from "../plugin/view.ts";
 import { Runtime } from "../runtime/runtime.ts";
-import { startPluginTabs } from "./plugin_tabs.ts";
+import { runtimeFeed, startPluginTabs } from "./plugin_tabs.ts";
 import { TEST_SHELL } from "../session/test_util.ts";
 
 Deno.test("the plugin view encoding is the TUI frame's", () => {
@@ -84,6 +84,7 @@ Deno.test("plugin tabs run against the runtime: frames, errors, requests, env", 
     "watchers",
     "stats",
     "env",
+    "changes",
     "crash",
     "good",
   ]);
@@ -140,4 +141,16 @@ Deno.test("plugin tabs run against the runtime: frames, errors, requests, env", 
   );
   session.kill();
   await session.exited;
+});
+
+Deno.test("a copy request goes to the clipboard writer, or is refused without one", () => {
+  const copied: string[] = [];
+  const runtime = { notifications: {} } as unknown as Runtime;
+  const feed = runtimeFeed(runtime, () => {}, () => null, (text) => copied.push(text));
+  feed.request({ type: "copy", text: "agent/fix" });
+  assert.deepEqual(copied, ["agent/fix"]);
+  assert.throws(
+    () => runtimeFeed(runtime, () => {}).request({ type: "copy", text: "x" }),
+    /No terminal to copy to/,
+  );
 });

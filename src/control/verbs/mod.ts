@@ -2,7 +2,7 @@
  * The verb table (C2): one file per verb, each a declarative spec plus a
  * short body. The control server dispatches through it, `ctl` parses argv
  * and prints `--help` from it, docs/control-api.md lists the same verbs.
- * No restart or delete verb, and nothing that changes config or keys (C3).
+ * No restart or session-delete verb, and nothing that changes config or keys (C3).
  */
 
 import type { Verb } from "../verb.ts";
@@ -18,6 +18,8 @@ import groupSend from "./group_send.ts";
 import groupKill from "./group_kill.ts";
 import wait from "./wait.ts";
 import answer from "./answer.ts";
+import diff from "./diff.ts";
+import worktreeRemove from "./worktree_remove.ts";
 
 export const VERBS: readonly Verb[] = [
   list,
@@ -32,6 +34,8 @@ export const VERBS: readonly Verb[] = [
   groupKill,
   wait,
   answer,
+  diff,
+  worktreeRemove,
 ];
 
 export function findVerb(name: string): Verb | undefined {
