@@ -6,6 +6,7 @@
 
 import assert from "node:assert/strict";
 import type { HookEvent } from "../src/ipc/hook_mapping.ts";
+import type { ConversationEvidence } from "../src/ipc/conversation.ts";
 import { HookServer } from "../src/ipc/hook_server.ts";
 import { createInstanceDir, removeInstanceDir } from "../src/ipc/runtime_dir.ts";
 
@@ -27,11 +28,17 @@ async function listening() {
   const base = Deno.makeTempDirSync({ prefix: "lzs-init-" });
   const dir = await createInstanceDir({ XDG_RUNTIME_DIR: base });
   const events: HookEvent[] = [];
-  const server = new HookServer(dir, { hook: (_id, event) => events.push(event) });
+  const conversations: ConversationEvidence[] = [];
+  const server = new HookServer(dir, {
+    hook: (_id, event) => events.push(event),
+    conversation: (_id, c) => conversations.push(c),
+  });
   return {
     base,
     sock: server.open("session-1"),
     events,
+    /** The conversation ids the messages named, without repeats, with their source. */
+    conversations: () => [...new Set(conversations.map((c) => `${c.id} ${c.source}`))],
     async [Symbol.asyncDispose]() {
       await server[Symbol.asyncDispose]();
       removeInstanceDir(dir);
@@ -90,6 +97,15 @@ Deno.test("the printed Claude hooks run lazyshell by absolute path and reach the
     ["PostToolUse", "working", null],
     ["Stop", "done", null],
   ]);
+  // Every hook names the conversation `claude --resume` takes (docs/hooks.md).
+  const id = "e9c316ae-92b1-4211-89a8-247c5ceb4c3d";
+  assert.deepEqual(t.conversations(), [
+    `${id} hook UserPromptSubmit: session_id`,
+    `${id} hook PermissionRequest: session_id`,
+    `${id} hook Notification: session_id`,
+    `${id} hook PostToolUse: session_id`,
+    `${id} hook Stop: session_id`,
+  ]);
 });
 
 Deno.test("the printed Claude StopFailure hook reports a failed turn with why", async () => {
@@ -125,6 +141,10 @@ Deno.test("the printed Codex notify line gets done for the real turn only", asyn
     });
   }
   assert.deepEqual(t.events.map((e) => [e.event, e.state]), [["agent-turn-complete", "done"]]);
+  // The real turn's thread, not the hidden title request's.
+  assert.deepEqual(t.conversations(), [
+    "01a227d2-e0ff-7e10-9f9c-5bdcfb8da26e hook agent-turn-complete: thread-id",
+  ]);
 });
 
 Deno.test("the opencode plugin turns captured bus events into states", async () => {
@@ -187,6 +207,18 @@ await new Promise((r) => setTimeout(r, 1000));
     "Rate limit reached for mock-model on requests per min (RPM): Limit 3, Used 3, Requested 1.",
     "Incorrect API key provided: lab-dumm***-key.",
     "Connection reset by server",
+  ]);
+  // Each capture is one opencode session: its id comes with the first state it reports.
+  assert.deepEqual(t.conversations().map((c) => c.replace(/^ses_\w+/, "ses")), [
+    "ses hook opencode:session.status: session_id",
+    "ses hook opencode:permission.asked: session_id",
+    "ses hook opencode:permission.replied: session_id",
+    "ses hook opencode:session.idle: session_id",
+    "ses hook opencode:session.status: session_id",
+    "ses hook opencode:session.error: session_id",
+    "ses hook opencode:session.status: session_id",
+    "ses hook opencode:permission.asked: session_id",
+    "ses hook opencode:permission.replied: session_id",
   ]);
 });
 

@@ -30,6 +30,12 @@ export interface SessionEntry {
   readonly capable: boolean;
   /** What a blocked agent asks and how to answer it (`ctl answer`), or null. */
   readonly prompt: Prompt | null;
+  /** The agent conversation last seen (what `lazyshell restore` resumes), or null. */
+  readonly conversation: {
+    readonly agent: string | null;
+    readonly id: string;
+    readonly source: string;
+  } | null;
 }
 
 export function sessionEntry(view: SessionView): SessionEntry {
@@ -54,6 +60,11 @@ export function sessionEntry(view: SessionView): SessionEntry {
     msg: status?.msg ?? null,
     capable: view.capable,
     prompt: view.prompt,
+    conversation: view.conversation === null ? null : {
+      agent: view.conversation.agent,
+      id: view.conversation.id,
+      source: view.conversation.source,
+    },
   };
 }
 

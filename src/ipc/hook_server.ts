@@ -13,11 +13,14 @@
 import { ProtocolError } from "../errors.ts";
 import { encodeLine, HOOK_LINE_LIMIT, readLines, writeAll } from "./jsonl.ts";
 import { type HookEvent, HookInterpreter } from "./hook_mapping.ts";
+import { type ConversationEvidence, conversationOf } from "./conversation.ts";
 import { parseHookMessage, PROTOCOL_VERSION } from "./protocol.ts";
 import { listenPrivateSync } from "./runtime_dir.ts";
 
 export interface HookSink {
   hook(id: string, event: HookEvent): void;
+  /** The agent's conversation id, from a message that was applied (src/ipc/conversation.ts). */
+  conversation?(id: string, conversation: ConversationEvidence): void;
 }
 
 /** A connection that sends no complete line for this long is closed. */
@@ -98,8 +101,13 @@ export class HookServer implements AsyncDisposable {
         }
         if (!item.text.trim()) continue;
         try {
-          const event = interpreter.interpret(parseHookMessage(item.text));
-          if (event) this.#sink.hook(id, event);
+          const message = parseHookMessage(item.text);
+          const event = interpreter.interpret(message);
+          if (event) {
+            this.#sink.hook(id, event);
+            const conversation = conversationOf(message);
+            if (conversation) this.#sink.conversation?.(id, conversation);
+          }
           await reply(conn, null);
         } catch (error) {
           const message = error instanceof ProtocolError ? error.message : "Hook not applied";

@@ -17,7 +17,9 @@
  *
  * The plugin writes hook messages straight to `$LAZYSHELL_SOCK` with
  * node:net (no process per event), one connection at a time so states
- * arrive in order, and does nothing outside lazyshell. Sub-agent sessions
+ * arrive in order, and does nothing outside lazyshell. Each message carries
+ * the event's `sessionID` as `session_id`: the conversation `lazyshell
+ * restore` resumes with `opencode --session <id>` (src/ipc/conversation.ts). Sub-agent sessions
  * (a `parentID`) are ignored: their idle is not the turn's end.
  */
 
@@ -49,11 +51,12 @@ export const Lazyshell = async () => {
   let last = "";
   let aborted = false;
   let queue = Promise.resolve();
-  const send = (state, kind, event, message) => {
+  const report = (state, kind, event, session, message) => {
     const key = state + ":" + (kind ?? "");
     if (key === last) return;
     last = key;
     const payload = { hook_event_name: "opencode:" + event };
+    if (session) payload.session_id = session;
     if (message) payload.message = String(message).slice(0, 1000);
     const line = JSON.stringify({ v: 1, type: "hook", state, kind, payload }) + "\\n";
     queue = queue.then(() => new Promise((resolve) => {
@@ -70,6 +73,7 @@ export const Lazyshell = async () => {
       const p = event.properties ?? {};
       if (event.type === "session.created" && p.info?.parentID) children.add(p.info.id);
       if (p.sessionID && children.has(p.sessionID)) return;
+      const send = (state, kind, name, message) => report(state, kind, name, p.sessionID, message);
       switch (event.type) {
         case "session.status":
           // busy at each model request; retry while it waits to try a failed one again.

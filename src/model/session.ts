@@ -22,6 +22,23 @@ export interface TurnView {
   readonly count: number;
 }
 
+/**
+ * The agent conversation a session runs, from the evidence the agent gave
+ * (a hook payload's id, docs/hooks.md): what `lazyshell restore` resumes.
+ */
+export interface ConversationRef {
+  /** The agent in the session's foreground when the id was seen (null: not identified yet). */
+  readonly agent: string | null;
+  /** The agent's own id (Claude's session_id, Codex's thread-id, opencode's sessionID). */
+  readonly id: string;
+  /** Where the id came from, e.g. `hook UserPromptSubmit: session_id`. */
+  readonly source: string;
+  /** The agent's working directory, when the evidence names it. */
+  readonly cwd: string | null;
+  /** The agent's transcript file, when the evidence names it (Claude's transcript_path). */
+  readonly transcript: string | null;
+}
+
 export interface SessionView {
   readonly id: string;
   readonly name: string;
@@ -58,6 +75,10 @@ export interface SessionView {
    * "new output since you looked"; the screen itself is read, not sent).
    */
   readonly outputAt: number;
+  /** The project file that declared this session (S5), or null. */
+  readonly origin: string | null;
+  /** The agent conversation last seen in this session, or null. */
+  readonly conversation: ConversationRef | null;
 }
 
 /** What the store knows of a session when it starts. */
@@ -75,6 +96,7 @@ export type SessionFacts = Pick<
   | "exitCode"
   | "signal"
   | "createdAt"
+  | "origin"
 >;
 
 export const NO_TURN: TurnView = { startedAt: null, lastMs: null, count: 0 };
@@ -92,6 +114,7 @@ export function newSessionView(facts: SessionFacts): SessionView {
     stats: null,
     watcher: null,
     outputAt: 0,
+    conversation: null,
   };
 }
 
@@ -111,6 +134,7 @@ export function sessionView(id: string, more: Partial<SessionView> = {}): Sessio
       exitCode: null,
       signal: null,
       createdAt: 0,
+      origin: null,
     }),
     ...more,
   };

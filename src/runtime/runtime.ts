@@ -16,7 +16,7 @@ import type { LoadedConfig } from "../config/config.ts";
 import { loadConfig } from "../config/load.ts";
 import type { Env } from "../config/paths.ts";
 import { EMPTY_STATE, type RuntimeChange, type RuntimeState } from "../model/runtime.ts";
-import type { SessionView } from "../model/session.ts";
+import type { ConversationRef, SessionView } from "../model/session.ts";
 import { type SessionSpec, SessionStore, type StoreEvent } from "../session/store.ts";
 import type { Session } from "../session/session.ts";
 import { type Notifications, startNotifications } from "./notifications.ts";
@@ -195,6 +195,11 @@ export class Runtime implements AsyncDisposable {
   onFocus(listener: (focus: Focus) => void): Disposable {
     this.#focusListeners.add(listener);
     return { [Symbol.dispose]: () => this.#focusListeners.delete(listener) };
+  }
+
+  /** A hook payload named the agent's conversation id (src/ipc/conversation.ts). */
+  noteConversation(id: string, conversation: Omit<ConversationRef, "agent">): void {
+    this.#dispatch({ type: "conversation", id, conversation });
   }
 
   createSession(spec: SessionSpec = {}): Session {

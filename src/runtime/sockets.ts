@@ -30,7 +30,10 @@ export async function startSockets(
 ): Promise<Sockets> {
   const detection: HookSink = runtime.detection;
   const dir = await createInstanceDir(runtime.env);
-  const hooks = new HookServer(dir, { hook: (id, event) => detection.hook(id, event) });
+  const hooks = new HookServer(dir, {
+    hook: (id, event) => detection.hook(id, event),
+    conversation: (id, conversation) => runtime.noteConversation(id, conversation),
+  });
   let control: ControlServer | null = null;
   try {
     if (runtime.config.control.enabled) {

@@ -14,6 +14,7 @@ import type { AgentStatus } from "../model/agent.ts";
 import type { Prompt } from "../model/prompt.ts";
 import type { RuntimeChange, RuntimeState } from "../model/runtime.ts";
 import {
+  type ConversationRef,
   newSessionView,
   type SessionFacts,
   type SessionView,
@@ -66,6 +67,12 @@ export type EngineEvent =
   | { readonly type: "stats"; readonly id: string; readonly line: string | null }
   | { readonly type: "watcher"; readonly id: string; readonly pattern: string | null }
   | { readonly type: "output"; readonly id: string; readonly at: number }
+  /** A hook payload named the agent's conversation (src/ipc/conversation.ts). */
+  | {
+    readonly type: "conversation";
+    readonly id: string;
+    readonly conversation: Omit<ConversationRef, "agent">;
+  }
   | { readonly type: "problems"; readonly problems: readonly string[] };
 
 export interface Reduced {
@@ -129,10 +136,17 @@ function apply(s: SessionView, e: EngineEvent): SessionView {
       };
       return { ...s, status: "exited", exitCode: e.exitCode, signal: e.signal, turn };
     }
-    case "agent":
-      return s.agent === e.agent && s.hasRules === e.hasRules
+    case "agent": {
+      if (s.agent === e.agent && s.hasRules === e.hasRules) return s;
+      // An id seen before the agent was identified belongs to the agent identified next.
+      const c = s.conversation;
+      const conversation = c && c.agent === null && e.agent !== null ? { ...c, agent: e.agent } : c;
+      return { ...s, agent: e.agent, hasRules: e.hasRules, conversation };
+    }
+    case "conversation":
+      return sameConversation(s.conversation, e.conversation, s.agent)
         ? s
-        : { ...s, agent: e.agent, hasRules: e.hasRules };
+        : { ...s, conversation: { ...e.conversation, agent: s.agent } };
     case "state":
       if (s.agentStatus?.seq === e.status.seq && s.agentStatus.state === e.status.state) return s;
       return { ...s, agentStatus: e.status, turn: nextTurn(s.turn, e.status, e.at) };
@@ -165,6 +179,16 @@ function nextTurn(turn: TurnView, status: AgentStatus, at: number): TurnView {
   }
   if (turn.startedAt === null) return turn;
   return { ...turn, startedAt: null, lastMs: Math.max(0, since - turn.startedAt) };
+}
+
+/** The same conversation: every hook repeats the id, and its source alone is no news. */
+function sameConversation(
+  a: ConversationRef | null,
+  b: Omit<ConversationRef, "agent">,
+  agent: string | null,
+): boolean {
+  return a !== null && a.id === b.id && a.agent === agent && a.cwd === b.cwd &&
+    a.transcript === b.transcript;
 }
 
 function update(

@@ -17,6 +17,7 @@ function facts(id: string, more: Partial<SessionFacts> = {}): SessionFacts {
     exitCode: null,
     signal: null,
     createdAt: 1,
+    origin: null,
     ...more,
   };
 }
@@ -176,4 +177,32 @@ Deno.test("reduceRuntime() keeps the blocked session's prompt: one change per ne
     null,
   ]);
   assert.equal(state.sessions[0]!.prompt, null);
+});
+
+Deno.test("reduceRuntime() keeps a hook's conversation id as a fact of the session, for its agent", () => {
+  const c = (id: string, source = "hook Stop: session_id") => ({
+    type: "conversation" as const,
+    id: "s1",
+    conversation: { id, source, cwd: "/w", transcript: null },
+  });
+  const { state, changes } = run([
+    { type: "session-added", session: facts("s1") },
+    c("early"),
+    { type: "agent", id: "s1", agent: "claude", hasRules: true },
+    c("abc", "hook UserPromptSubmit: session_id"),
+    c("abc", "hook Stop: session_id"),
+    { type: "agent", id: "s1", agent: null, hasRules: false },
+  ]);
+  // An id seen before the agent was identified goes to the agent identified next.
+  assert.equal(changes[1]!.type === "updated" && changes[1]!.session.conversation?.agent, null);
+  assert.equal(changes[2]!.type === "updated" && changes[2]!.session.conversation?.agent, "claude");
+  // The same id again (every hook repeats it) is no change; the agent leaving keeps the fact.
+  assert.equal(changes.length, 5);
+  assert.deepEqual(state.sessions[0]!.conversation, {
+    agent: "claude",
+    id: "abc",
+    source: "hook UserPromptSubmit: session_id",
+    cwd: "/w",
+    transcript: null,
+  });
 });
