@@ -70,10 +70,18 @@ export interface AgentIdentityHints {
   readonly screen: readonly LinearRegex[];
 }
 
+/** How to start the agent again on one of its conversations (docs/manifests.md, "Resume"). */
+export interface ResumeSpec {
+  /** A shell command line; `{id}` stands for the conversation id (inserted shell-quoted). */
+  readonly command: string;
+}
+
 export interface Manifest {
   readonly id: string;
   readonly name: string;
   readonly identity: AgentIdentityHints;
+  /** How `lazyshell restore` resumes a conversation, or null (the agent restarts fresh). */
+  readonly resume: ResumeSpec | null;
   /** What a screen `working` → `idle` change means when no rule says `done`. */
   readonly turnEnd: "idle" | "done";
   readonly rules: readonly CompiledRule[];
@@ -129,6 +137,12 @@ const manifestSchema = z.object({
     screen: regexList,
   }).strict().default({ processes: [], scripts: [], packages: [], title: [], screen: [] }),
   turn_end: z.enum(["idle", "done"]).default("idle"),
+  resume: z.object({
+    command: z.string().trim().min(1).refine(
+      (c) => c.includes("{id}"),
+      "The resume command needs {id} where the conversation id goes",
+    ),
+  }).strict().optional(),
   rules: z.array(ruleSchema).default([]),
   prompts: z.array(promptSchema).default([]),
   input: inputSchema.optional(),
@@ -275,6 +289,7 @@ export function parseManifest(text: string, file: string, expectedId?: string): 
       screen: compile(m.identity.screen, ["identity", "screen"]),
     },
     turnEnd: m.turn_end,
+    resume: m.resume ?? null,
     rules,
     prompts: compilePrompts(m.prompts, ctx),
     input: compileInput(m.input, ctx),
