@@ -39,6 +39,7 @@ Deno.test("plugin tabs in the TUI: frames, keys, palette commands, failures, cle
   const env = testEnv({
     XDG_CONFIG_HOME: `${dir}/config`,
     XDG_DATA_HOME: `${dir}/data`,
+    XDG_STATE_HOME: `${dir}/state`,
     XDG_RUNTIME_DIR: `${dir}/run`,
   });
   await using store = new SessionStore({ shell: TEST_SHELL, env, cols: 110, rows: 30, cwd: ROOT });

@@ -169,7 +169,7 @@ Deno.test("serve --project starts its sessions; a SIGKILLed instance is not foun
   reader.cancel().catch(() => {});
   let pid = 0;
   try {
-    assert.match(text, /1 project session\)/);
+    assert.match(text, /1 project session,/);
     const listed = await ctl(env, "list", "--group", "backend", "--json");
     const [api] = JSON.parse(listed.stdout).result.sessions;
     assert.equal(api.name, "api");

@@ -39,6 +39,7 @@ function lab(): Lab {
   const env = testEnv({
     XDG_CONFIG_HOME: `${dir}/config`,
     XDG_DATA_HOME: `${dir}/data`,
+    XDG_STATE_HOME: `${dir}/state`,
     XDG_RUNTIME_DIR: `${dir}/run`,
   });
   const store = new SessionStore({ shell: TEST_SHELL, env, cwd: ROOT });

@@ -44,6 +44,7 @@ async function lab(cols = 100, rows = 30): Promise<Lab> {
   const env = testEnv({
     XDG_CONFIG_HOME: `${dir}/config`,
     XDG_DATA_HOME: `${dir}/data`,
+    XDG_STATE_HOME: `${dir}/state`,
     XDG_RUNTIME_DIR: `${dir}/run`,
     XDG_STATE_HOME: `${dir}/state`,
   });

@@ -1,6 +1,6 @@
 /**
  * The client: what a person's terminal runs (`lazyshell`, `lazyshell
- * attach`, `ls`, `kill-server`). It draws nothing itself: it puts the
+ * attach`, `ls`, `kill-server`, `restore`). It draws nothing itself: it puts the
  * terminal in raw mode and the alternate screen, forwards what is typed and
  * the terminal's size to the lasting server, writes what the server sends,
  * and restores the terminal however it ends (detach, the server's end, a
@@ -29,6 +29,7 @@ import {
   type HelloMessage,
   parseExit,
   parseWelcome,
+  type RestoreRequest,
   SERVER_PROTOCOL,
   text,
   versionMismatch,
@@ -46,6 +47,8 @@ export interface ClientOptions {
   /** `--yes`: trust the nearest lazyshell.yml as it is now. */
   readonly yes?: boolean | undefined;
   readonly version: string;
+  /** `restore` only: what to restore, forget or list. */
+  readonly restore?: RestoreRequest;
 }
 
 export async function runClient(options: ClientOptions): Promise<number> {
@@ -61,9 +64,10 @@ export async function runClient(options: ClientOptions): Promise<number> {
     ensureRuntimeRoot(env);
     const running = await canConnect(paths.socket);
     // A new server starts the nearest lazyshell.yml: the user says yes to it first, here.
-    const approved = running || options.project !== undefined || options.yes === true ||
-      await trusted(env);
-    if (!running) showSplash();
+    // `restore` starts none: the saved sessions, project ones too, come back as they were saved.
+    const approved = options.mode === "attach" &&
+      (running || options.project !== undefined || options.yes === true || await trusted(env));
+    if (!running && options.mode === "attach") showSplash();
     try {
       started = await ensureServer({
         paths,
@@ -105,6 +109,9 @@ export async function runClient(options: ClientOptions): Promise<number> {
     rows: size.rows,
     tmux: Boolean(env.TMUX),
     cwd: Deno.cwd(),
+    ...(options.mode === "restore"
+      ? { restore: options.restore ?? { all: false, forget: false, names: [] } }
+      : {}),
   };
   const link = new ClientLink(conn);
   link.send(FrameType.Hello, hello);
@@ -112,7 +119,7 @@ export async function runClient(options: ClientOptions): Promise<number> {
   return await attached(link, host, hello, name, env);
 }
 
-/** `ls` and `kill-server`: print what the server says, exit with its code. */
+/** `ls`, `kill-server` and `restore`: print what the server says, exit with its code. */
 async function oneShot(link: ClientLink, hello: HelloMessage, name: string): Promise<number> {
   let pid: number | null = null;
   for await (const f of link.frames()) {

@@ -1,11 +1,12 @@
 /**
  * argv → client (`lazyshell`, `lazyshell --project FILE`, `attach`, `ls`,
- * `kill-server`), parsed here with no commander: the client must start in
+ * `kill-server`, `restore`), parsed here with no commander: the client must start in
  * about a bare Deno start-up. `-L NAME` was already taken off by main.ts.
  */
 
 import { UserError } from "../errors.ts";
 import type { ClientOptions } from "./client.ts";
+import type { RestoreRequest } from "../server/protocol.ts";
 
 /** The client command `args` names, or null when it is another command. */
 export function clientCommand(args: readonly string[]): Omit<ClientOptions, "version"> | null {
@@ -23,12 +24,34 @@ export function clientCommand(args: readonly string[]): Omit<ClientOptions, "ver
     if (extra.length > 0) throw new UserError(`Unexpected argument: ${extra[0]}`);
     return { mode: "attach", start: true, project };
   }
+  if (first === "restore") {
+    if (rest.some((a) => a === "-h" || a === "--help")) return null;
+    return { mode: "restore", start: true, restore: restoreArgs(rest) };
+  }
   if (first === "attach" || first === "ls" || first === "kill-server") {
     if (rest.some((a) => a === "-h" || a === "--help")) return null; // commander prints the help
     if (rest.length > 0) throw new UserError(`Unexpected argument for ${first}: ${rest[0]}`);
     return { mode: first, start: false };
   }
   return null;
+}
+
+/** `restore [--all|--forget] [NAME...]` (docs/restore.md). */
+function restoreArgs(args: readonly string[]): RestoreRequest {
+  let all = false;
+  let forget = false;
+  const names: string[] = [];
+  let optionsEnded = false;
+  for (const arg of args) {
+    if (!optionsEnded && arg === "--") optionsEnded = true;
+    else if (!optionsEnded && arg === "--all") all = true;
+    else if (!optionsEnded && arg === "--forget") forget = true;
+    else if (!optionsEnded && arg.startsWith("-")) {
+      throw new UserError(`Unknown option for restore: ${arg} (expected --all, --forget, names)`);
+    } else names.push(arg);
+  }
+  if (all && names.length > 0) throw new UserError("restore takes --all or names, not both");
+  return { all, forget, names };
 }
 
 /** `-L NAME` or `-LNAME` in front: which server; null when absent. */

@@ -19,7 +19,10 @@ export function dataDir(env: Env): string {
   return `${env.XDG_DATA_HOME || `${home(env)}/.local/share`}/lazyshell`;
 }
 
-/** `$XDG_STATE_HOME/lazyshell` (default `~/.local/state/lazyshell`): trusted project files. */
+/**
+ * `$XDG_STATE_HOME/lazyshell` (default `~/.local/state/lazyshell`): trusted project files, and
+ * the sessions a server leaves for the next (docs/restore.md).
+ */
 export function stateDir(env: Env): string {
   return `${env.XDG_STATE_HOME || `${home(env)}/.local/state`}/lazyshell`;
 }

@@ -27,6 +27,7 @@ export function startProject(runtime: Runtime, project: Project): Session[] {
         cwd: spec.cwd,
         group: spec.group,
         env: spec.env,
+        origin: project.file,
       });
     } catch (error) {
       for (const s of started) runtime.store.remove(s.id);

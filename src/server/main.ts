@@ -19,6 +19,7 @@ import { approveProject } from "../runtime/project_trust.ts";
 import { logTo } from "../runtime/notifications.ts";
 import { Runtime } from "../runtime/runtime.ts";
 import { startSockets } from "../runtime/sockets.ts";
+import { SessionRestore, stateFile } from "../restore/restore.ts";
 import { reportCrash } from "../tui/crash.ts";
 import { AttachServer, type EndRequest } from "./server.ts";
 import { serverName, serverPaths } from "./paths.ts";
@@ -79,6 +80,14 @@ export async function runServer(options: ServerOptions): Promise<number> {
   const sockets = await startSockets(runtime, logTo(runtime.env));
   // After the sockets: project sessions get LAZYSHELL_SOCK like any other.
   const started = project ? startProject(runtime, project) : [];
+  // After the project: its sessions run, so their saved copies are not offered (docs/restore.md).
+  // Disposed with the runtime, before its sessions end: the file keeps them for the next server.
+  const restore = SessionRestore.start(runtime, {
+    file: stateFile(env, name),
+    log: (line) => log(`lazyshell: ${line}`),
+  });
+  runtime.own(() => restore[Symbol.asyncDispose]());
+  if (restore.problem) log(`lazyshell: ${restore.problem}`);
   await using attach = await AttachServer.listen({
     runtime,
     name,
@@ -86,6 +95,7 @@ export async function runServer(options: ServerOptions): Promise<number> {
     version: options.version,
     log: logTo(runtime.env),
     stdoutSink: true,
+    restore,
   });
   const stop = Promise.withResolvers<EndRequest | { why: "signal"; signal: Deno.Signal }>();
   const handlers = SIGNALS.map((signal) => {
@@ -97,7 +107,9 @@ export async function runServer(options: ServerOptions): Promise<number> {
   console.error(
     `lazyshell serve: ready (pid ${Deno.pid}, server ${name}: ${paths.socket}, ${
       sockets.control ? `control: ${sockets.control.path}` : "control API off"
-    }, ${started.length} project session${started.length === 1 ? "" : "s"})`,
+    }, ${started.length} project session${
+      started.length === 1 ? "" : "s"
+    }, ${restore.pendingCount} saved session${restore.pendingCount === 1 ? "" : "s"} to restore)`,
   );
   const end = await stop.promise;
   for (const [s, handler] of handlers) Deno.removeSignalListener(s, handler);

@@ -11,7 +11,7 @@
  */
 
 /** Bumped on any change to the frames or messages below. */
-export const SERVER_PROTOCOL = 1;
+export const SERVER_PROTOCOL = 2;
 
 /** Longest payload accepted in one frame (a pasted text, a full frame at 500x200). */
 export const MAX_FRAME = 4 * 1024 * 1024;
@@ -35,7 +35,15 @@ export const FrameType = {
 export type FrameType = typeof FrameType[keyof typeof FrameType];
 
 /** What the client wants. */
-export type ClientMode = "attach" | "ls" | "kill-server";
+export type ClientMode = "attach" | "ls" | "kill-server" | "restore";
+
+/** `lazyshell restore [--all|--forget] [NAME...]`: none of them lists what is saved. */
+export interface RestoreRequest {
+  readonly all: boolean;
+  /** Drop the named (or, with `all`, every) saved session instead of restoring it. */
+  readonly forget: boolean;
+  readonly names: readonly string[];
+}
 
 export interface HelloMessage {
   readonly protocol: number;
@@ -48,6 +56,8 @@ export interface HelloMessage {
   readonly tmux: boolean;
   /** The client's working directory (new sessions start there). */
   readonly cwd: string;
+  /** Mode `restore` only. */
+  readonly restore?: RestoreRequest;
 }
 
 export interface WelcomeMessage {
@@ -154,7 +164,22 @@ function str(v: unknown, name: string): string {
   return v;
 }
 
-const MODES: readonly ClientMode[] = ["attach", "ls", "kill-server"];
+const MODES: readonly ClientMode[] = ["attach", "ls", "kill-server", "restore"];
+
+/** Names one restore request may carry (a session name is at most 64 characters). */
+const MAX_RESTORE_NAMES = 1024;
+
+function restoreRequest(v: unknown): RestoreRequest {
+  const m = (typeof v === "object" && v !== null ? v : {}) as Record<string, unknown>;
+  const names = m.names ?? [];
+  if (
+    !Array.isArray(names) || names.length > MAX_RESTORE_NAMES ||
+    !names.every((n) => typeof n === "string" && n.length > 0 && n.length <= 256)
+  ) {
+    throw new FrameError("Bad restore names");
+  }
+  return { all: m.all === true, forget: m.forget === true, names };
+}
 
 /**
  * The protocol number of a hello, read first and alone: a hello of another
@@ -176,6 +201,7 @@ export function parseHello(payload: Uint8Array): HelloMessage {
     rows: int(m.rows, "rows", 1, 10_000),
     tmux: m.tmux === true,
     cwd: str(m.cwd, "cwd"),
+    ...(mode === "restore" ? { restore: restoreRequest(m.restore) } : {}),
   };
 }
 

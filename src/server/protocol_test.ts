@@ -25,6 +25,12 @@ const hello = {
   cwd: "/work",
 };
 
+const restoreHello = {
+  ...hello,
+  mode: "restore" as const,
+  restore: { all: false, forget: false, names: ["web", "api"] },
+};
+
 Deno.test("every message round-trips through a frame", () => {
   const reader = new FrameReader();
   const frames = reader.push(
@@ -34,14 +40,16 @@ Deno.test("every message round-trips through a frame", () => {
       ...frame(FrameType.Resize, { cols: 80, rows: 24 }),
       ...frame(FrameType.Exit, { reason: "detached", message: "", code: 0 }),
       ...frame(FrameType.Input, new Uint8Array([0x1b, 0x5b, 0x41])),
+      ...frame(FrameType.Hello, restoreHello),
     ]),
   );
-  assert.deepEqual(frames.map((f) => f.type), [1, 10, 3, 12, 2]);
+  assert.deepEqual(frames.map((f) => f.type), [1, 10, 3, 12, 2, 1]);
   assert.deepEqual(parseHello(frames[0]!.payload), hello);
   assert.deepEqual(parseWelcome(frames[1]!.payload), { protocol: 1, version: "0.1.0", pid: 42 });
   assert.deepEqual(parseResize(frames[2]!.payload), { cols: 80, rows: 24 });
   assert.deepEqual(parseExit(frames[3]!.payload), { reason: "detached", message: "", code: 0 });
   assert.deepEqual([...frames[4]!.payload], [0x1b, 0x5b, 0x41]);
+  assert.deepEqual(parseHello(frames[5]!.payload), restoreHello);
 });
 
 Deno.test("frames split anywhere in the byte stream come out whole and in order", () => {
@@ -74,6 +82,10 @@ Deno.test("a frame over the limit and malformed messages are FrameErrors, never 
   assert.throws(() => parseHello(bad({ ...hello, mode: "steal" })), /Bad mode/);
   assert.throws(() => parseHello(bad({ ...hello, cols: 0 })), /Bad cols/);
   assert.throws(() => parseHello(new TextEncoder().encode("{nope")), /Not a JSON/);
+  assert.throws(
+    () => parseHello(bad({ ...restoreHello, restore: { names: ["ok", 3] } })),
+    /Bad restore names/,
+  );
   assert.throws(() => parseResize(bad([1, 2])), /Not a JSON object/);
   assert.throws(() => parseExit(bad({ reason: "bored", message: "", code: 0 })), /Bad reason/);
 });

@@ -15,6 +15,7 @@ import { messageOf, UserError } from "../errors.ts";
 import { listenPrivate } from "../ipc/runtime_dir.ts";
 import { tmuxWrap } from "../notify/policy.ts";
 import type { Runtime } from "../runtime/runtime.ts";
+import type { SessionRestore } from "../restore/restore.ts";
 import { TuiApp, type ViewPlace } from "../tui/app.ts";
 import { layout } from "../tui/layout.ts";
 import { ptyHandover } from "../tui/plugin_handover.ts";
@@ -33,6 +34,7 @@ import {
 } from "./protocol.ts";
 import type { HelloMessage } from "./protocol.ts";
 import { sessionList } from "./ls.ts";
+import { answerRestore } from "./restore_cmd.ts";
 
 export interface AttachServerOptions {
   readonly runtime: Runtime;
@@ -45,6 +47,8 @@ export interface AttachServerOptions {
   readonly plugins?: boolean;
   /** With no client attached, notifications go to this process's stdout when it is a terminal. */
   readonly stdoutSink?: boolean;
+  /** The sessions saved by an earlier server (docs/restore.md), offered to each attach. */
+  readonly restore?: SessionRestore;
 }
 
 /** How the server was asked to end. */
@@ -184,6 +188,13 @@ export class AttachServer implements AsyncDisposable {
         link.send(FrameType.Exit, { reason: "done", message: "", code: 0 } satisfies ExitMessage);
         await link.flush();
         return link.close();
+      case "restore": {
+        const answer = answerRestore(this.#options.restore ?? null, hello.restore!);
+        link.send(FrameType.Output, answer.text);
+        link.send(FrameType.Exit, { reason: "done", message: "", code: answer.code });
+        await link.flush();
+        return link.close();
+      }
       case "kill-server":
         link.send(FrameType.Exit, { reason: "done", message: "", code: 0 } satisfies ExitMessage);
         await link.flush();
@@ -218,6 +229,7 @@ export class AttachServer implements AsyncDisposable {
         void link.flush().then(() => link.close());
       },
       ...(this.#plugins ? { tabs: this.#plugins.tabs } : {}),
+      ...(this.#options.restore ? { restore: this.#options.restore } : {}),
       resume: this.#place,
     });
     client = {

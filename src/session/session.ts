@@ -27,9 +27,15 @@ export interface SessionParams {
   readonly command: string;
   readonly cwd: string;
   readonly env: Readonly<Record<string, string>>;
+  /** What the session's spec added to the inherited environment. */
+  readonly envAdded: Readonly<Record<string, string>>;
+  /** The project file that declares the session, or null. */
+  readonly origin: string | null;
   readonly cols: number;
   readonly rows: number;
   readonly scrollback: number;
+  /** Written into the emulator before any output of the child (a restored session's last screen). */
+  readonly preface?: string;
 }
 
 export class Session implements Disposable {
@@ -37,6 +43,10 @@ export class Session implements Disposable {
   readonly command: string;
   readonly cwd: string;
   readonly env: Readonly<Record<string, string>>;
+  /** What the session's spec added to the inherited environment (the state file keeps it). */
+  readonly envAdded: Readonly<Record<string, string>>;
+  /** The project file that declares the session, or null. */
+  readonly origin: string | null;
   readonly createdAt = Date.now();
   readonly terminal: HeadlessTerminal;
   /** Output backpressure between the PTY and the emulator. */
@@ -66,6 +76,8 @@ export class Session implements Disposable {
     this.cwd = params.cwd;
     this.env = params.env;
     this.#leaderStart = Deno.build.os === "linux" ? readProcStat(pty.pid)?.startTime ?? null : null;
+    this.envAdded = params.envAdded;
+    this.origin = params.origin;
     this.terminal = new HeadlessTerminal({
       cols: params.cols,
       rows: params.rows,
@@ -73,6 +85,8 @@ export class Session implements Disposable {
       reply: (data) => this.#writePty(data),
     });
     this.terminal.on((event) => this.#emit(event));
+    // Queued before the child can write: the emulator applies writes in order.
+    if (params.preface) this.terminal.write(params.preface);
     const flow = this.flow = new FlowControl(pty);
     pty.onData((data) => {
       const size = data.length;

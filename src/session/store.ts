@@ -27,6 +27,10 @@ export interface SessionSpec {
   readonly group?: string | null;
   readonly cols?: number;
   readonly rows?: number;
+  /** The project file that declares this session (S5). */
+  readonly origin?: string | null;
+  /** Text written into the emulator before the child's output (a restored session's last screen). */
+  readonly preface?: string;
 }
 
 export interface StoreOptions {
@@ -145,6 +149,7 @@ export class SessionStore implements Disposable, AsyncDisposable {
       {
         ...spec,
         group: spec.group === undefined ? old.group : spec.group,
+        origin: spec.origin === undefined ? old.origin : spec.origin,
       },
     );
     old[Symbol.dispose]();
@@ -161,6 +166,7 @@ export class SessionStore implements Disposable, AsyncDisposable {
     rows: number,
     spec: SessionSpec,
   ): Session {
+    const base = this.#baseEnv();
     let launch: Launch = { id, command, env: this.#childEnv(id, spec.env) };
     for (const hook of this.#launchHooks) launch = hook(launch);
     const env = launch.env;
@@ -174,9 +180,12 @@ export class SessionStore implements Disposable, AsyncDisposable {
         command: command || this.shell,
         cwd,
         env,
+        envAdded: envAdded(spec.env, base),
+        origin: spec.origin ?? null,
         cols,
         rows,
         scrollback: this.#options.scrollback ?? DEFAULT_SCROLLBACK,
+        ...(spec.preface ? { preface: spec.preface } : {}),
       },
       pty,
       this.#processes,
@@ -259,6 +268,7 @@ export class SessionStore implements Disposable, AsyncDisposable {
       exitCode: session.exitCode,
       signal: session.signal,
       createdAt: session.createdAt,
+      origin: session.origin,
     };
   }
 
@@ -314,6 +324,24 @@ export class SessionStore implements Disposable, AsyncDisposable {
   #emit(event: StoreEvent): void {
     for (const listener of this.#listeners) listener(event);
   }
+}
+
+/** Variables lazyshell sets in every session itself: never a session's own addition. */
+const OWN_ENV = /^(LAZYSHELL_\w+|TERM|COLORTERM)$/;
+
+/**
+ * What a spec's env adds to the environment children inherit (a `W`
+ * restart passes a session's whole env back: only its differences count).
+ */
+function envAdded(
+  extra: Readonly<Record<string, string>> | undefined,
+  base: Readonly<Record<string, string>>,
+): Readonly<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(extra ?? {})) {
+    if (!OWN_ENV.test(key) && base[key] !== value) out[key] = value;
+  }
+  return out;
 }
 
 function defaultName(command: string, shell: string): string {

@@ -1,5 +1,5 @@
 /**
- * The client commands in `--help`: `attach`, `ls`, `kill-server` (main.ts
+ * The client commands in `--help`: `attach`, `ls`, `kill-server`, `restore` (main.ts
  * runs them before commander loads; these entries only document them and
  * the `-L NAME` option).
  */
@@ -19,6 +19,24 @@ export function registerClient(program: Command, context: { version: string }): 
   );
   program.command("attach").description("Attach to the running server").action(client("attach"));
   program.command("ls").description("List the server's sessions, one a line").action(client("ls"));
+  program
+    .command("restore")
+    .description(
+      "Restore the sessions a previous server saved (docs/restore.md): without arguments, " +
+        "list them",
+    )
+    .argument("[names...]", "saved sessions to restore")
+    .option("--all", "restore every saved session")
+    .option("--forget", "drop the named (or, alone, every) saved session instead")
+    .action(async (names, opts) => {
+      const { runClient } = await import("../../client/client.ts");
+      process.exitCode = await runClient({
+        mode: "restore",
+        start: true,
+        version: context.version,
+        restore: { all: opts.all === true, forget: opts.forget === true, names },
+      });
+    });
   program
     .command("kill-server")
     .description("End the server and every session it runs")

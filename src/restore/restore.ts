@@ -1,0 +1,241 @@
+/**
+ * Sessions that outlive their server (docs/restore.md). At start-up the
+ * server reads the state file its predecessor kept — a torn or corrupt
+ * one is set aside under another name, said in one line, and its valid
+ * sessions are kept — and the sessions listed there that do not run now
+ * become the *pending* ones: offered to the first client that attaches
+ * (all, none, or pick) and to `lazyshell restore [--all|NAME...]`. From
+ * then on the file follows this server's sessions (recorder.ts), pending
+ * ones included until they are restored or dismissed.
+ *
+ * Invariant: a session is never started twice. A name is restored once
+ * (it leaves the pending list in the same turn of the event loop that
+ * starts it), and never while a session of that name runs — so a
+ * `lazyshell.yml` project started by the server is not duplicated by its
+ * saved copy.
+ */
+
+import { stateDir } from "../config/paths.ts";
+import { messageOf } from "../errors.ts";
+import type { Runtime } from "../runtime/runtime.ts";
+import { type PlanContext, planRestore, type RestorePlan } from "./plan.ts";
+import { type RecorderOptions, SessionRecorder } from "./recorder.ts";
+import { parseState, type SavedSession } from "./state_file.ts";
+
+/** `$XDG_STATE_HOME/lazyshell/sessions-<server name>.jsonl`. */
+export function stateFile(env: Runtime["env"], server: string): string {
+  return `${stateDir(env)}/sessions-${server}.jsonl`;
+}
+
+/** One pending session as an offer shows it. */
+export interface OfferItem {
+  readonly name: string;
+  readonly group: string | null;
+  /** What restoring it does: `shell in ~/src`, `resumes claude conversation …`. */
+  readonly how: string;
+}
+
+/** What became of one name asked for. */
+export interface RestoreOutcome {
+  readonly name: string;
+  readonly ok: boolean;
+  /** One line: `web: shell in /src (session-4)`, `api: already running, not started again`. */
+  readonly text: string;
+  /** The new session's id, when one was started. */
+  readonly id?: string;
+}
+
+export interface RestoreOptions extends Omit<RecorderOptions, "file" | "pending"> {
+  readonly file: string;
+}
+
+export interface LoadedState {
+  readonly sessions: readonly SavedSession[];
+  /** One line, or null: the file was whole (or there was none). */
+  readonly problem: string | null;
+}
+
+/** Reads the state file; a damaged one is renamed aside (its valid sessions are kept). */
+export function loadState(file: string, now = new Date()): LoadedState {
+  removeTemps(file);
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(file);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return { sessions: [], problem: null };
+    return { sessions: [], problem: `Cannot read the state file ${file}: ${messageOf(error)}` };
+  }
+  const parsed = parseState(text);
+  if (parsed.problems.length === 0) return { sessions: parsed.sessions, problem: null };
+  const aside = `${file}.corrupt-${now.toISOString().replace(/[:.]/g, "-")}`;
+  let where: string;
+  try {
+    Deno.renameSync(file, aside);
+    where = `set aside as ${aside}`;
+  } catch (error) {
+    where = `could not be set aside (${messageOf(error)})`;
+  }
+  const more = parsed.problems.length > 1 ? ` (and ${parsed.problems.length - 1} more)` : "";
+  const kept = parsed.sessions.length;
+  return {
+    sessions: parsed.sessions,
+    problem: `The state file ${file} is damaged: ${parsed.problems[0]}${more}; ${where}; ` +
+      `${kept} session${kept === 1 ? "" : "s"} kept`,
+  };
+}
+
+/** Temporary files of a writer that was killed mid-write: never the state, always garbage. */
+function removeTemps(file: string): void {
+  const slash = file.lastIndexOf("/");
+  const dir = file.slice(0, slash);
+  const base = file.slice(slash + 1);
+  try {
+    for (const entry of Deno.readDirSync(dir)) {
+      if (entry.isFile && entry.name.startsWith(`${base}.tmp-`)) {
+        Deno.removeSync(`${dir}/${entry.name}`);
+      }
+    }
+  } catch { /* no directory yet */ }
+}
+
+export class SessionRestore implements AsyncDisposable {
+  /** The one line about a damaged state file, or null. */
+  readonly problem: string | null;
+  readonly recorder: SessionRecorder;
+  readonly #runtime: Runtime;
+  readonly #pending = new Map<string, SavedSession>();
+  #problemSaid = false;
+
+  /** Reads the state file, takes the sessions not running as pending, and keeps the file. */
+  static start(runtime: Runtime, options: RestoreOptions): SessionRestore {
+    const dir = options.file.slice(0, options.file.lastIndexOf("/"));
+    try {
+      Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    } catch { /* the first write says why it cannot write there */ }
+    return new SessionRestore(runtime, options, loadState(options.file));
+  }
+
+  private constructor(runtime: Runtime, options: RestoreOptions, loaded: LoadedState) {
+    this.#runtime = runtime;
+    this.problem = loaded.problem;
+    const running = new Set(runtime.state.sessions.map((s) => s.name));
+    for (const s of loaded.sessions) if (!running.has(s.name)) this.#pending.set(s.name, s);
+    this.recorder = new SessionRecorder(runtime, {
+      ...options,
+      pending: () => [...this.#pending.values()],
+    });
+    // The file now says what this server runs (and what is pending): a project started, a part set aside.
+    this.recorder.changed();
+  }
+
+  /** The saved sessions not restored yet, in their saved order, with what restoring each does. */
+  offer(): OfferItem[] {
+    const ctx = this.#context();
+    return [...this.#pending.values()].map((s) => {
+      const plan = planRestore(s, ctx);
+      return { name: s.name, group: s.group, how: plan.how };
+    });
+  }
+
+  /** The damaged-file line for the first client that attaches; null after that (or when whole). */
+  unsaidProblem(): string | null {
+    if (this.#problemSaid) return null;
+    this.#problemSaid = true;
+    return this.problem;
+  }
+
+  get pendingCount(): number {
+    return this.#pending.size;
+  }
+
+  /** Restores the named pending sessions (or all): each outcome in one line. */
+  restore(which: readonly string[] | "all"): RestoreOutcome[] {
+    const names = which === "all" ? [...this.#pending.keys()] : [...new Set(which)];
+    const outcomes = names.map((name) => this.#restoreOne(name));
+    this.recorder.changed();
+    return outcomes;
+  }
+
+  /** Drops the named pending sessions (or all) from the offer and the file. */
+  forget(which: readonly string[] | "all"): number {
+    const names = which === "all" ? [...this.#pending.keys()] : which;
+    let n = 0;
+    for (const name of names) if (this.#pending.delete(name)) n++;
+    if (n > 0) this.recorder.changed();
+    return n;
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.recorder[Symbol.asyncDispose]();
+  }
+
+  #restoreOne(name: string): RestoreOutcome {
+    const runtime = this.#runtime;
+    const existing = runtime.state.sessions.find((s) => s.name === name);
+    const saved = this.#pending.get(name);
+    if (existing?.status === "running") {
+      this.#pending.delete(name);
+      return { name, ok: true, text: `${name}: already running, not started again` };
+    }
+    if (!saved) return { name, ok: false, text: `${name}: no saved session of that name` };
+    const plan = planRestore(saved, this.#context());
+    // A listed, exited session of that name is what the saved one replaces.
+    if (existing) runtime.store.remove(existing.id);
+    if (plan.origin !== null) runtime.notifications.declareWatches(name, plan.watch);
+    let id: string;
+    try {
+      id = runtime.createSession(specOf(plan)).id;
+    } catch (error) {
+      return { name, ok: false, text: `${name}: ${messageOf(error)} (still saved)` };
+    }
+    this.#pending.delete(name);
+    this.recorder.keep(id, { command: plan.savedCommand, secrets: plan.secrets });
+    const notes = [...plan.notes];
+    if (plan.watcher !== null) {
+      try {
+        runtime.notifications.arm(id, plan.watcher);
+      } catch (error) {
+        notes.push(`watcher not armed: ${messageOf(error)}`);
+      }
+    }
+    const more = notes.length ? `; ${notes.join("; ")}` : "";
+    return { name, ok: true, id, text: `${name}: ${plan.how} (${id})${more}` };
+  }
+
+  #context(): PlanContext {
+    const runtime = this.#runtime;
+    const manifest = (agent: string) => runtime.catalog.get(agent);
+    const resumeCommand = (agent: string) => manifest(agent)?.resume?.command ?? null;
+    return {
+      shell: runtime.store.shell,
+      env: runtime.env,
+      resumeCommand,
+      program: (agent) =>
+        resumeCommand(agent)?.trim().split(/\s+/)[0] ??
+          manifest(agent)?.identity.processes[0] ?? null,
+      isDirectory: (path) => statOf(path)?.isDirectory ?? false,
+      exists: (path) => statOf(path) !== null,
+      home: runtime.env.HOME ?? "/",
+    };
+  }
+}
+
+function specOf(plan: RestorePlan) {
+  return {
+    name: plan.name,
+    group: plan.group,
+    ...(plan.command !== undefined ? { command: plan.command } : {}),
+    cwd: plan.cwd,
+    env: plan.env,
+    origin: plan.origin,
+    ...(plan.preface !== undefined ? { preface: plan.preface } : {}),
+  };
+}
+
+function statOf(path: string): Deno.FileInfo | null {
+  try {
+    return Deno.statSync(path);
+  } catch {
+    return null;
+  }
+}
