@@ -32,6 +32,15 @@ export interface CopyState {
 /** The tiled view (docs/tui.md, Several at once): off, the selected + pinned sessions, or the blocked ones. */
 export type TileMode = "off" | "pinned" | "blocked";
 
+/** One saved session in the restore offer (docs/restore.md). */
+export interface RestoreChoice {
+  readonly name: string;
+  readonly group: string | null;
+  /** What restoring it does, in a few words. */
+  readonly how: string;
+  readonly picked: boolean;
+}
+
 export type Overlay =
   /** `top`: the first key row shown when the list is taller than the screen. */
   | { readonly type: "help"; readonly top?: number }
@@ -49,7 +58,15 @@ export type Overlay =
   | { readonly type: "inbox"; readonly index: number }
   /** `x` on a session running an agent or a program: say what ends, ask. */
   | { readonly type: "confirm-kill"; readonly target: string; readonly what: string }
-  | { readonly type: "restart-choice"; readonly target: string; readonly group: string };
+  | { readonly type: "restart-choice"; readonly target: string; readonly group: string }
+  /** Sessions an earlier server saved: restore all, none, or pick (`R`, and on attach). */
+  | {
+    readonly type: "restore";
+    readonly items: readonly RestoreChoice[];
+    readonly index: number;
+    /** The state file was damaged: what was set aside, one line. */
+    readonly problem: string | null;
+  };
 
 export interface TabInfo {
   /** The plugin id (palette commands read `<id> <name>`, P3). */

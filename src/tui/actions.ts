@@ -81,6 +81,9 @@ export function act(s: TuiState, action: string, key: KeyEvent | null, fx: TuiEf
       if (!row) return s;
       fx.push({ type: "copy-start", id: row.id });
       return { ...s, tab: 0 };
+    case "restore":
+      fx.push({ type: "restore-offer" });
+      return s;
     case "scroll-up":
     case "scroll-down": {
       if (!row) return s;

@@ -31,6 +31,8 @@ import type { TuiEvent } from "./events.ts";
 import { sameDrawing, update } from "./update.ts";
 import { ticker } from "../util/ticker.ts";
 import { osc52 } from "./clipboard.ts";
+import type { SessionRestore } from "../restore/restore.ts";
+import { offerEvent } from "./restore_effects.ts";
 
 export const FRAME_MS = 16;
 export const SPIN_MS = 100;
@@ -60,6 +62,8 @@ export interface TuiAppOptions {
   readonly resume?: ViewPlace | null;
   /** The client's terminal runs inside tmux: OSC 52 copies are wrapped for passthrough. */
   readonly tmux?: boolean;
+  /** Sessions an earlier server saved: offered at start when some wait (docs/restore.md). */
+  readonly restore?: SessionRestore;
 }
 
 /** Where a client was: its selected session and tab. */
@@ -129,6 +133,7 @@ export class TuiApp implements Disposable {
       scrollOf: (id) => this.state.scroll[id] ?? 0,
       quit: (code) => this.quit(code),
       clipboard: (text) => this.#write(osc52(text, options.tmux ?? false)),
+      restore: options.restore ?? null,
     };
     const config = options.runtime.config;
     // Overrides it could not apply are among the set-up problems (state.problems).
@@ -153,6 +158,11 @@ export class TuiApp implements Disposable {
     this.#watchTabs();
     this.#syncRows();
     if (this.#resume) this.dispatch({ type: "resume", ...this.#resume });
+    const restore = this.#effects.restore;
+    const problem = restore?.unsaidProblem() ?? null;
+    if (restore && (restore.pendingCount > 0 || problem)) {
+      this.dispatch(offerEvent(restore, problem));
+    }
     this.#render();
   }
 

@@ -12,6 +12,8 @@ import { MAX_COPY_BYTES } from "./clipboard.ts";
 import type { TuiEffect, TuiEvent } from "./events.ts";
 import { answerPrompt } from "../control/answer.ts";
 import type { Choice, Prompt } from "../model/prompt.ts";
+import type { SessionRestore } from "../restore/restore.ts";
+import { offerEvent, runRestore } from "./restore_effects.ts";
 
 export interface EffectContext {
   readonly runtime: Runtime;
@@ -32,6 +34,8 @@ export interface EffectContext {
   detach(): void;
   /** Puts text on the clipboard of this client's terminal (OSC 52). */
   clipboard(text: string): void;
+  /** The sessions an earlier server saved (null: this runtime keeps none). */
+  readonly restore: SessionRestore | null;
 }
 
 const PASTE_END = "\x1b[201~";
@@ -176,6 +180,12 @@ export function runEffect(ctx: EffectContext, fx: TuiEffect): void {
         return;
       case "answer":
         void answer(ctx, fx.id, fx.choice, fx.shown);
+        return;
+      case "restore-offer":
+        ctx.dispatch(offerEvent(ctx.restore));
+        return;
+      case "restore":
+        for (const e of runRestore(ctx.restore, fx.names, fx.forget)) ctx.dispatch(e);
         return;
       case "quit":
         ctx.quit(0);

@@ -4,7 +4,7 @@
  * travel here: only keys, derived facts and commands.
  */
 
-import type { TabInfo } from "../model/tui.ts";
+import type { RestoreChoice, TabInfo } from "../model/tui.ts";
 import type { SessionView } from "../model/session.ts";
 import type { KeyEvent, MouseEvent, UserInput } from "./keys.ts";
 import type { TabMouse } from "./tab.ts";
@@ -47,7 +47,13 @@ export type TuiEvent =
   | { readonly type: "tabs"; readonly tabs: readonly TabInfo[] }
   | { readonly type: "message"; readonly text: string; readonly error: boolean }
   /** A message has been on screen long enough: cleared if it is still this one. */
-  | { readonly type: "message-expired"; readonly text: string };
+  | { readonly type: "message-expired"; readonly text: string }
+  /** The saved sessions to offer (`R`, or a client attaching while some wait). */
+  | {
+    readonly type: "restore-offer";
+    readonly items: readonly Omit<RestoreChoice, "picked">[];
+    readonly problem: string | null;
+  };
 
 export type TuiEffect =
   | { readonly type: "send-key"; readonly id: string; readonly key: KeyEvent }
@@ -102,6 +108,14 @@ export type TuiEffect =
     readonly id: string;
     readonly choice: Choice;
     readonly shown: Prompt;
+  }
+  /** `R`: fetch the saved sessions and offer them. */
+  | { readonly type: "restore-offer" }
+  /** Restore these saved sessions, forget those. */
+  | {
+    readonly type: "restore";
+    readonly names: readonly string[];
+    readonly forget: readonly string[];
   }
   | { readonly type: "quit" }
   /** Leave this client; the server and its sessions keep running. */

@@ -7,7 +7,8 @@
 import { didYouMean } from "../util/nearest.ts";
 import { stringWidth } from "../util/width.ts";
 
-export type KeyScope = "navigation" | "terminal" | "copy";
+/** Where a key applies: the list, a focused session, copy mode, the restore offer (docs/restore.md). */
+export type KeyScope = "navigation" | "terminal" | "copy" | "restore";
 
 export interface Binding {
   readonly action: string;
@@ -101,6 +102,12 @@ export const BINDINGS: readonly Binding[] = [
     scope: "navigation",
   },
   {
+    action: "restore",
+    keys: ["R"],
+    help: "Restore sessions an earlier server saved (all, none, or pick)",
+    scope: "navigation",
+  },
+  {
     action: "scroll-up",
     keys: ["pgup"],
     help: "Scroll the session's scrollback up",
@@ -185,6 +192,42 @@ export const BINDINGS: readonly Binding[] = [
     hint: "prev",
   },
   { action: "copy-exit", keys: ["esc", "q"], help: "Leave copy mode", scope: "copy", hint: "back" },
+  // The restore offer (a list of saved sessions; up/down move as in the sessions list).
+  {
+    action: "restore-toggle",
+    keys: ["space"],
+    help: "Restore offer: check or uncheck the selected saved session",
+    scope: "restore",
+    hint: "pick",
+  },
+  {
+    action: "restore-picked",
+    keys: ["enter"],
+    help: "Restore offer: restore the checked sessions, forget the others",
+    scope: "restore",
+    hint: "restore",
+  },
+  {
+    action: "restore-all",
+    keys: ["a"],
+    help: "Restore offer: restore every saved session",
+    scope: "restore",
+    hint: "all",
+  },
+  {
+    action: "restore-none",
+    keys: ["N"],
+    help: "Restore offer: restore none, forget them all",
+    scope: "restore",
+    hint: "none",
+  },
+  {
+    action: "restore-later",
+    keys: ["esc"],
+    help: "Restore offer: close it, keep them saved (R opens it again)",
+    scope: "restore",
+    hint: "later",
+  },
 ];
 
 /** Keys the escape chord may never be: agents need them (T2). */
@@ -196,6 +239,7 @@ export interface Keymap {
   readonly navigation: ReadonlyMap<string, string>;
   readonly terminal: ReadonlyMap<string, string>;
   readonly copy: ReadonlyMap<string, string>;
+  readonly restore: ReadonlyMap<string, string>;
 }
 
 /** An override that was not applied, and why (`action`: the config key it is about). */
@@ -248,6 +292,7 @@ export function resolveKeymap(
     navigation: new Map<string, string>(),
     terminal: new Map<string, string>(),
     copy: new Map<string, string>(),
+    restore: new Map<string, string>(),
   };
   for (const b of bindings) {
     const map = maps[b.scope];

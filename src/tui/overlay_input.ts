@@ -11,6 +11,7 @@ import { helpTop, paletteItems } from "./view/overlays.ts";
 import { act } from "./actions.ts";
 import { answerable, blockedRows } from "./view/answer.ts";
 import { searchEffect } from "./copy_mode.ts";
+import { restoreInput } from "./restore_offer.ts";
 import type { TuiEffect } from "./events.ts";
 
 /** Keys that scroll the help list (rows a press). */
@@ -86,6 +87,8 @@ export function overlayInput(
     case "confirm-kill":
       if (name === "y" || name === "Y") fx.push({ type: "kill", id: o.target, confirmed: true });
       return ["y", "Y", "n", "N", "esc"].includes(name) ? close : s;
+    case "restore":
+      return restoreInput(s, o, ev, keymap, fx);
     case "restart-choice":
       if (name === "s") fx.push({ type: "restart", ids: [o.target] });
       if (name === "g") {

@@ -24,6 +24,7 @@ import { askedText } from "./view/answer.ts";
 import { copyEvent, copyInput, copyMouse, leaveCopy } from "./copy_mode.ts";
 import { settleTiles, tileMouse } from "./tile_actions.ts";
 import { isTiled } from "./view/tiles.ts";
+import { offerRestore } from "./restore_offer.ts";
 
 export interface Update {
   readonly state: TuiState;
@@ -81,6 +82,8 @@ function reduce(s: TuiState, e: TuiEvent, keymap: Keymap, fx: TuiEffect[]): TuiS
       return { ...s, message: { text: e.text, error: e.error } };
     case "message-expired":
       return s.message?.text === e.text ? { ...s, message: null } : s;
+    case "restore-offer":
+      return offerRestore(s, e.items, e.problem);
   }
 }
 

@@ -12,6 +12,7 @@ import { layout } from "../layout.ts";
 import { drawHintBar, drawTabBar } from "./bars.ts";
 import { drawHelp, drawPalette } from "./overlays.ts";
 import { drawAnswerOverlay, drawInbox } from "./answer.ts";
+import { drawRestore } from "./restore.ts";
 import { drawPane } from "./pane.ts";
 import { drawSidebar } from "./sidebar.ts";
 import { theme } from "./theme.ts";
@@ -98,6 +99,9 @@ export function view(state: TuiState, input: ViewInput, reuse?: Frame | null): F
   } else if (state.overlay?.type === "inbox") {
     frame.cursor = null;
     drawInbox(frame, l.body, state);
+  } else if (state.overlay?.type === "restore") {
+    frame.cursor = null;
+    drawRestore(frame, l.body, state.overlay, input.keymap);
   }
   drawHintBar(frame, l.hintBar, state, input.keymap);
   return frame;
