@@ -122,6 +122,13 @@ const errorCases: [string, string, number | null, RegExp][] = [
     /region/,
   ],
   ["not a mapping", "- a\n- b\n", 1, /mapping/],
+  [
+    "resume without {id}",
+    "id: demo\nresume:\n  command: demo --continue\n",
+    3,
+    /resume\.command: The resume command needs \{id\}/,
+  ],
+  ["resume without a command", "id: demo\nresume:\n  cmd: x {id}\n", null, /resume\.command/],
   ["file name mismatch", "id: other\n", 1, /does not match its file name/],
 ];
 
@@ -167,4 +174,15 @@ Deno.test("manifest: the example in docs/manifests.md parses", async () => {
   const [, , , failed, block] = m.rules;
   assert.deepEqual(failed!.kinds.map((k) => k.kind), ["rate_limit", "overloaded"]);
   assert.equal(block!.cells.length, 1);
+  assert.deepEqual(m.resume, { command: "myagent --resume {id}" });
+});
+
+Deno.test("manifest: claude, codex and opencode say how they resume a conversation", async () => {
+  const dir = new URL("../../manifests/", import.meta.url);
+  const resume = async (id: string) =>
+    parseManifest(await Deno.readTextFile(new URL(`${id}.yml`, dir)), `${id}.yml`, id).resume;
+  assert.deepEqual(await resume("claude"), { command: "claude --resume {id}" });
+  assert.deepEqual(await resume("codex"), { command: "codex resume {id}" });
+  assert.deepEqual(await resume("opencode"), { command: "opencode --session {id}" });
+  assert.equal(await resume("aider"), null);
 });
