@@ -1,0 +1,176 @@
+/**
+ * End to end (docs/restore.md): real `lazyshell serve` processes, a
+ * project file, a session made through the control API; `kill -9` of the
+ * server; a new server offers what was saved and `lazyshell restore`
+ * (the client, through the server) brings back names, groups, cwds and
+ * env — a secret read again from the environment, never from the file —
+ * and never starts a session twice; a project relaunched with the server
+ * is not duplicated by its saved copy, and a damaged state file is set
+ * aside in one line while its valid part is still offered.
+ */
+
+import assert from "node:assert/strict";
+import { request } from "../src/ctl/client.ts";
+import { parseEnviron } from "../src/plugin/session_env.ts";
+
+const MAIN = new URL("../main.ts", import.meta.url).pathname;
+
+interface Server {
+  readonly child: Deno.ChildProcess;
+  readonly control: string;
+  readonly ready: string;
+  readonly stderr: () => string;
+}
+
+async function serve(env: Record<string, string>, cwd: string): Promise<Server> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", MAIN, "serve"],
+    env,
+    cwd,
+    clearEnv: true,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  let text = "";
+  const ready = Promise.withResolvers<string>();
+  void (async () => {
+    const decoder = new TextDecoder();
+    for await (const chunk of child.stderr) {
+      text += decoder.decode(chunk, { stream: true });
+      const line = /^lazyshell serve: ready.*$/m.exec(text)?.[0];
+      if (line) ready.resolve(line);
+    }
+    ready.reject(new Error(`serve ended: ${text}`));
+  })();
+  const line = await ready.promise;
+  return { child, control: /control: (\S+?),/.exec(line)![1]!, ready: line, stderr: () => text };
+}
+
+async function ctl(server: Server, verb: string, args: Record<string, unknown> = {}) {
+  const { response } = await request(server.control, verb, args, 15_000);
+  if (!response.ok) throw new Error(`${verb}: ${response.error}`);
+  return response.result as Record<string, unknown>;
+}
+
+async function client(env: Record<string, string>, ...args: string[]) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", MAIN, ...args],
+    env,
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decoder = new TextDecoder();
+  return { code: out.code, out: decoder.decode(out.stdout), err: decoder.decode(out.stderr) };
+}
+
+async function until<T>(get: () => T | Promise<T>, ok: (v: T) => boolean, what: string) {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const v = await get();
+    if (ok(v)) return v;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}: ${String(v)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function killHard(server: Server): Promise<void> {
+  server.child.kill("SIGKILL");
+  await server.child.status;
+}
+
+Deno.test("kill -9 the server, then `lazyshell restore`: names, groups, cwds, env, never twice", async () => {
+  const base = await Deno.makeTempDir({ prefix: "lzs-restore-e2e-" });
+  const proj = `${base}/proj`;
+  await Deno.mkdir(`${base}/config/lazyshell`, { recursive: true });
+  await Deno.mkdir(`${proj}/web`, { recursive: true });
+  await Deno.mkdir(`${base}/work`);
+  await Deno.mkdir(`${base}/run`, { mode: 0o700 });
+  await Deno.writeTextFile(
+    `${base}/config/lazyshell/config.yml`,
+    "shell: /bin/sh\ncontrol:\n  enabled: true\n",
+  );
+  await Deno.writeTextFile(
+    `${proj}/lazyshell.yml`,
+    `sessions:
+  - name: web
+    group: dev
+    cwd: web
+    command: exec cat
+    env: { PORT: "3000", API_TOKEN: from-the-file }
+    watch: [{ pattern: ERROR }]
+`,
+  );
+  const env: Record<string, string> = {
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    HOME: base,
+    XDG_CONFIG_HOME: `${base}/config`,
+    XDG_DATA_HOME: `${base}/data`,
+    XDG_STATE_HOME: `${base}/state`,
+    XDG_RUNTIME_DIR: `${base}/run`,
+    API_TOKEN: "from-the-environment",
+    NO_COLOR: "1",
+  };
+  const file = `${base}/state/lazyshell/sessions-default.jsonl`;
+  const read = () => Deno.readTextFile(file).catch(() => "");
+  let server: Server | null = null;
+  try {
+    // 1. A project session and one made through the control API; then kill -9.
+    server = await serve(env, proj);
+    await ctl(server, "new", { name: "sh1", group: "g", cwd: `${base}/work` });
+    const saved = await until(read, (t) => t.includes('"sh1"') && t.includes('"web"'), "saved");
+    assert.ok(!saved.includes("from-the-file"), "no secret value in the state file");
+    await killHard(server);
+
+    // 2. A new server elsewhere offers both; restore brings them back, once.
+    server = await serve(env, base);
+    assert.match(server.ready, /0 project sessions, 2 saved sessions to restore\)/);
+    const listed = await client(env, "restore");
+    assert.equal(listed.code, 0, listed.err);
+    assert.match(listed.out, /^Saved sessions not running:\n  web \[dev\]: runs exec cat\n/);
+    const restored = await client(env, "restore", "--all");
+    assert.equal(restored.code, 0, restored.err);
+    assert.match(
+      restored.out,
+      /^web: runs exec cat \(session-1\)\nsh1: shell in .*\(session-2\)\n$/,
+    );
+    const list = (await ctl(server, "list")).sessions as Record<string, unknown>[];
+    assert.deepEqual(list.map((s) => [s.name, s.group, s.cwd]), [
+      ["web", "dev", `${proj}/web`],
+      ["sh1", "g", `${base}/work`],
+    ]);
+    const environ = parseEnviron(Deno.readTextFileSync(`/proc/${list[0]!.pid}/environ`));
+    assert.equal(environ.PORT, "3000");
+    assert.equal(environ.API_TOKEN, "from-the-environment", "a secret comes from the environment");
+    const again = await client(env, "restore", "--all");
+    assert.equal(again.out, "Nothing to restore: no saved session is waiting\n");
+    const named = await client(env, "restore", "web");
+    assert.equal(named.out, "web: already running, not started again\n");
+    assert.equal(((await ctl(server, "list")).sessions as unknown[]).length, 2);
+    await until(read, (t) => t.includes('"sh1"') && !t.includes('"pending":true'), "rewritten");
+    await killHard(server);
+
+    // 3. A damaged file (a bad line appended), and the project started again by the server.
+    await Deno.writeTextFile(file, "{not json\n", { append: true });
+    server = await serve(env, proj);
+    assert.match(server.ready, /1 project session, 1 saved session to restore\)/);
+    assert.match(
+      server.stderr(),
+      /lazyshell: The state file .*sessions-default\.jsonl is damaged: line 4: not JSON; set aside as .*\.corrupt-\S+; 2 sessions kept\n/,
+    );
+    const offer = await client(env, "restore");
+    assert.match(
+      offer.out,
+      /^The state file .* is damaged: .*\nSaved sessions not running:\n  sh1 \[g\]: /,
+    );
+    assert.doesNotMatch(offer.out, / web /, "the running project session is not offered again");
+    server.child.kill("SIGTERM");
+    await server.child.status;
+    server = null;
+  } finally {
+    if (server) await killHard(server).catch(() => {});
+    await Deno.remove(base, { recursive: true });
+  }
+});
