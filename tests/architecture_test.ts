@@ -36,6 +36,11 @@ const PURE = [
   "src/config/project.ts",
   "src/config/project_path.ts",
   "src/ipc/protocol.ts",
+  "src/ipc/conversation.ts",
+  "src/ipc/integrations.ts",
+  "src/restore/state_file.ts",
+  "src/restore/plan.ts",
+  "src/tui/restore_offer.ts",
   "src/plugin/protocol.ts",
   "src/git/parse.ts",
   "src/git/base.ts",
@@ -56,6 +61,7 @@ const RUNTIMES = [
   "src/plugin/",
   "src/notify/",
   "src/control/",
+  "src/restore/",
 ];
 const RUNTIME_PACKAGES = /^(npm:)?(@lydell\/node-pty|@xterm\/headless)|^node:/;
 

@@ -418,3 +418,45 @@ Deno.test("help scrolls with j/k and pgdown/pgup within the list; esc closes", (
   assert.equal(top(run(end, key("k")).state), last - 1, "one k comes back one row");
   assert.equal(run(end, key("\x1b")).state.overlay, null);
 });
+
+Deno.test("the restore offer: R asks for it; pick with space, enter restores the checked, forgets the rest", () => {
+  const s = withSessions([row("a")]);
+  assert.deepEqual(run(s, key("R")).effects, [{ type: "restore-offer" }]);
+  const items = [
+    { name: "web", group: "dev", how: "runs npm start" },
+    { name: "agent", group: null, how: "resumes claude conversation abc (hook Stop: session_id)" },
+    { name: "sh", group: null, how: "shell in /src" },
+  ];
+  const offered = run(s, { type: "restore-offer", items, problem: null }).state;
+  assert.equal(offered.overlay?.type, "restore");
+  // Every key goes to the offer while it is open (n is not "new session" here).
+  assert.deepEqual(run(offered, key("n")).effects, []);
+  const picked = run(offered, key("j"), key(" "), key("\r"));
+  assert.equal(picked.state.overlay, null);
+  assert.deepEqual(picked.effects, [{ type: "restore", names: ["web", "sh"], forget: ["agent"] }]);
+  assert.deepEqual(run(offered, key("a")).effects, [{
+    type: "restore",
+    names: ["web", "agent", "sh"],
+    forget: [],
+  }]);
+  assert.deepEqual(run(offered, key("N")).effects, [{
+    type: "restore",
+    names: [],
+    forget: ["web", "agent", "sh"],
+  }]);
+  // esc: later (nothing restored, nothing forgotten).
+  const later = run(offered, key("\x1b"));
+  assert.deepEqual([later.state.overlay, later.effects], [null, []]);
+  // Nothing waits: a message, no box; a damaged file alone is said in red.
+  const none = run(s, { type: "restore-offer", items: [], problem: null }).state;
+  assert.deepEqual([none.overlay, none.message?.text], [
+    null,
+    "Nothing to restore: no saved session is waiting",
+  ]);
+  const damaged = run(s, {
+    type: "restore-offer",
+    items: [],
+    problem: "The state file x is damaged",
+  });
+  assert.deepEqual(damaged.state.message, { text: "The state file x is damaged", error: true });
+});

@@ -111,6 +111,7 @@ Deno.test("view() survives every size down to 0x0, overlays included", () => {
     { type: "palette", query: "re", index: 1 },
     { type: "input", purpose: "rename", target: "session-1", text: "new name" },
     { type: "confirm-quit", running: 3 },
+    restoreOverlay(30),
   ];
   for (const overlay of overlays) {
     for (const [cols, rows] of [[0, 0], [1, 1], [5, 2], [10, 3], [39, 9], [40, 10], [80, 24]]) {
@@ -121,6 +122,29 @@ Deno.test("view() survives every size down to 0x0, overlays included", () => {
       assert.equal(f.chars.length, cols! * rows!);
     }
   }
+});
+
+function restoreOverlay(n: number): TuiState["overlay"] {
+  const items = Array.from({ length: n }, (_, i) => ({
+    name: `s${i}`,
+    group: i % 2 ? "dev" : null,
+    how: `shell in /src/${i}`,
+    picked: i !== 1,
+  }));
+  return { type: "restore", items, index: n - 1, problem: "The state file x is damaged" };
+}
+
+Deno.test("the restore offer lists the saved sessions, checked, with its keys from the keymap", () => {
+  const s = { ...busyState(100, 30), overlay: restoreOverlay(3) };
+  const text = view(s, { keymap, screen: null, tabLines: null }).toText();
+  assert.match(text, /Restore 3 sessions saved before the server ended/);
+  assert.match(text, /\[x\] s0 +shell in \/src\/0/);
+  assert.match(text, /\[ \] s1 \[dev\] shell in \/src\/1/);
+  assert.match(text, /The state file x is damaged/);
+  assert.match(text, /space pick +enter restore +a all +N none +esc later/);
+  // A long list keeps the selected (last) row in the box.
+  const long = { ...busyState(100, 20), overlay: restoreOverlay(30) };
+  assert.match(view(long, { keymap, screen: null, tabLines: null }).toText(), /\] s29 /);
 });
 
 Deno.test("the help overlay lists the keymap", () => {
