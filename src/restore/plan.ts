@@ -9,7 +9,10 @@
  *   resume command (`claude --resume <id>`). A session whose own command
  *   launched the agent gets the resume command instead of its command (the
  *   command's own prompt, if it had one, must not be sent twice); a shell
- *   the agent was typed into runs the resume command, then the shell again.
+ *   the agent was typed into starts again and gets the resume command typed
+ *   at its prompt — so the agent runs in the shell's foreground, as before
+ *   (identity reads the foreground process: `sh -c 'agent; exec sh'` would
+ *   leave the shell there), and the shell is back when it exits.
  * - An agent session without a known id (or whose transcript is gone)
  *   restarts the agent fresh, and says so.
  */
@@ -18,8 +21,6 @@ import { shellQuote } from "../ipc/integrations.ts";
 import { RESTORED_RULE, type SavedSession } from "./state_file.ts";
 
 export interface PlanContext {
-  /** The shell sessions run in (`$SHELL`). */
-  readonly shell: string;
   /** Where secret env values are read again from (the server's environment). */
   readonly env: Readonly<Record<string, string | undefined>>;
   /** The agent's resume command (with `{id}`), from its manifest; null: none. */
@@ -37,6 +38,8 @@ export interface RestorePlan {
   readonly group: string | null;
   /** The command to run now (absent: the shell itself). */
   readonly command?: string;
+  /** A line to type at the shell's prompt once it is up (an agent that ran in a shell). */
+  readonly typed?: string;
   readonly cwd: string;
   readonly env: Readonly<Record<string, string>>;
   readonly origin: string | null;
@@ -86,16 +89,17 @@ export function planRestore(saved: SavedSession, ctx: PlanContext): RestorePlan 
     notes.push(`${cwd} is gone: started in ${ctx.home}`);
     cwd = ctx.home;
   }
-  const shellAfter = (line: string) => `${line}; exec ${shellQuote(ctx.shell)}`;
   let command: string | undefined = saved.command ?? undefined;
+  let typed: string | undefined;
   let how: string;
   if (resumed) {
     const line = template!.replaceAll("{id}", shellQuote(resumed.id));
-    command = saved.command === null ? shellAfter(line) : line;
+    if (saved.command === null) typed = line;
+    else command = line;
     how = `resumes ${agent} conversation ${resumed.id} (${c!.source})`;
   } else if (agent !== null) {
     const program = ctx.program(agent);
-    if (saved.command === null && program !== null) command = shellAfter(program);
+    if (saved.command === null && program !== null) typed = program;
     how = `starts ${agent} fresh: ${why}`;
   } else {
     how = saved.command === null ? `shell in ${cwd}` : `runs ${saved.command}`;
@@ -104,6 +108,7 @@ export function planRestore(saved: SavedSession, ctx: PlanContext): RestorePlan 
     name: saved.name,
     group: saved.group,
     ...(command !== undefined ? { command } : {}),
+    ...(typed !== undefined ? { typed } : {}),
     cwd,
     env,
     origin: saved.origin,

@@ -3,7 +3,6 @@ import { type PlanContext, planRestore, preface } from "./plan.ts";
 import type { SavedSession } from "./state_file.ts";
 
 const ctx: PlanContext = {
-  shell: "/bin/bash",
   env: { API_TOKEN: "from-env" },
   resumeCommand: (agent) => (agent === "claude" ? "claude --resume {id}" : null),
   program: (agent) => agent,
@@ -57,15 +56,16 @@ Deno.test("planRestore(): an agent with a conversation id restarts with its resu
   assert.deepEqual(own.resumed, { agent: "claude", id: "abc" });
   assert.equal(own.how, "resumes claude conversation abc (hook Stop: session_id)");
   assert.equal(own.savedCommand, "claude -p 'fix it'", "the file keeps the session's own command");
-  // Typed into a shell: the resume command, then the shell again.
+  // Typed into a shell: the shell again, the resume command typed at its prompt.
   const typed = planRestore(saved({ agent: "claude", conversation }), ctx);
-  assert.equal(typed.command, "claude --resume abc; exec /bin/bash");
+  assert.equal(typed.command, undefined);
+  assert.equal(typed.typed, "claude --resume abc");
   assert.equal(typed.savedCommand, null);
   // The id is one shell word whatever it holds.
   const odd = { ...conversation, id: "a:b.c-1", transcript: null };
   assert.equal(
-    planRestore(saved({ agent: "claude", conversation: odd }), ctx).command,
-    "claude --resume a:b.c-1; exec /bin/bash",
+    planRestore(saved({ agent: "claude", conversation: odd }), ctx).typed,
+    "claude --resume a:b.c-1",
   );
 });
 
@@ -89,7 +89,7 @@ Deno.test("planRestore(): an agent without a usable id restarts fresh and says w
     const plan = planRestore(saved(more), ctx);
     assert.equal(plan.how, how);
     assert.equal(plan.resumed, null);
-    assert.equal(plan.command, `${more.agent}; exec /bin/bash`);
+    assert.equal(plan.typed, more.agent);
   }
   assert.equal(
     planRestore(saved({ agent: "claude", command: "claude --model x" }), ctx).command,

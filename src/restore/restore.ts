@@ -18,6 +18,7 @@
 import { stateDir } from "../config/paths.ts";
 import { messageOf } from "../errors.ts";
 import type { Runtime } from "../runtime/runtime.ts";
+import type { Session } from "../session/session.ts";
 import { type PlanContext, planRestore, type RestorePlan } from "./plan.ts";
 import { type RecorderOptions, SessionRecorder } from "./recorder.ts";
 import { parseState, type SavedSession } from "./state_file.ts";
@@ -182,12 +183,14 @@ export class SessionRestore implements AsyncDisposable {
     // A listed, exited session of that name is what the saved one replaces.
     if (existing) runtime.store.remove(existing.id);
     if (plan.origin !== null) runtime.notifications.declareWatches(name, plan.watch);
-    let id: string;
+    let session: Session;
     try {
-      id = runtime.createSession(specOf(plan)).id;
+      session = runtime.createSession(specOf(plan));
     } catch (error) {
       return { name, ok: false, text: `${name}: ${messageOf(error)} (still saved)` };
     }
+    const id = session.id;
+    if (plan.typed !== undefined) typeAtPrompt(session, plan.typed);
     this.#pending.delete(name);
     this.recorder.keep(id, { command: plan.savedCommand, secrets: plan.secrets });
     const notes = [...plan.notes];
@@ -207,7 +210,6 @@ export class SessionRestore implements AsyncDisposable {
     const manifest = (agent: string) => runtime.catalog.get(agent);
     const resumeCommand = (agent: string) => manifest(agent)?.resume?.command ?? null;
     return {
-      shell: runtime.store.shell,
       env: runtime.env,
       resumeCommand,
       program: (agent) =>
@@ -218,6 +220,36 @@ export class SessionRestore implements AsyncDisposable {
       home: runtime.env.HOME ?? "/",
     };
   }
+}
+
+/** How long a new shell's output must pause before its prompt is taken to be up. */
+const PROMPT_QUIET_MS = 200;
+/** Typed by then at the latest (a shell that prints nothing still reads its input). */
+const PROMPT_WAIT_MS = 5000;
+
+/**
+ * Types `line` and Enter into a new shell once its prompt is up (its first
+ * output, then a pause): the shell runs it in its foreground, as if the
+ * user had typed it. Scripted input, not typing (it clears no ✓, D5).
+ */
+function typeAtPrompt(session: Session, line: string): void {
+  let quiet: ReturnType<typeof setTimeout> | undefined;
+  const done = () => {
+    clearTimeout(quiet);
+    clearTimeout(latest);
+    sub[Symbol.dispose]();
+  };
+  const type = () => {
+    done();
+    session.write(`${line}\r`, false);
+  };
+  const latest = setTimeout(type, PROMPT_WAIT_MS);
+  const sub = session.on((e) => {
+    if (e.type === "exit") done();
+    if (e.type !== "output") return;
+    clearTimeout(quiet);
+    quiet = setTimeout(type, PROMPT_QUIET_MS);
+  });
 }
 
 function specOf(plan: RestorePlan) {

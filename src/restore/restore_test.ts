@@ -11,7 +11,7 @@ import { testEnv, waitFor, waitForText } from "../session/test_util.ts";
 import { SessionRestore } from "./restore.ts";
 import { formatState, parseState, RESTORED_RULE, type SavedSession } from "./state_file.ts";
 
-async function setup(options: { manifests?: Record<string, string> } = {}) {
+async function setup(options: { manifests?: Record<string, string>; shell?: string } = {}) {
   const dir = await Deno.makeTempDir({ prefix: "lzs-restore-" });
   await Deno.mkdir(`${dir}/config/lazyshell/agents`, { recursive: true });
   for (const [id, text] of Object.entries(options.manifests ?? {})) {
@@ -20,7 +20,7 @@ async function setup(options: { manifests?: Record<string, string> } = {}) {
   const file = `${dir}/state/sessions-test.jsonl`;
   const runtime = new Runtime({
     env: testEnv({ XDG_CONFIG_HOME: `${dir}/config`, XDG_DATA_HOME: dir, API_TOKEN: "s3cret" }),
-    config: parseConfig("shell: /bin/sh\n", "config.yml"),
+    config: parseConfig(`shell: ${options.shell ?? "/bin/sh"}\n`, "config.yml"),
     cwd: dir,
   });
   let restore: SessionRestore | null = null;
@@ -95,6 +95,9 @@ Deno.test("the state file follows the sessions, and output alone (a spinner) nev
   assert.equal(writer.writes, writes, "no write for output alone");
   t.runtime.store.rename("spin", "spinner");
   await until(() => t.read().some((s) => s.name === "spinner"), "the rename saved");
+  // (The file shows the rename as soon as the OS did it; the writer counts it a moment later.)
+  await until(() => writer.writes > writes, "the write counted");
+  await new Promise((r) => setTimeout(r, 300));
   assert.equal(writer.writes, writes + 1, "one coalesced write for one change");
   // A screen that went quiet is saved (at most once per interval).
   const quiet = t.runtime.createSession({ name: "quiet", command: "echo hello-there; exec cat" });
@@ -167,12 +170,20 @@ Deno.test("restore recreates names, groups, cwds and env, and never starts a ses
 Deno.test("an agent session resumes its conversation with its manifest's command", async () => {
   const dir = await Deno.makeTempDir({ prefix: "lzs-agent-" });
   const agent = `${dir}/fakeagent`;
-  await Deno.writeTextFile(agent, '#!/bin/sh\necho "fakeagent args: $*"\nexec cat\n');
+  // It waits as `fakeagent-idle`, a name its manifest knows it by in the process table.
+  await Deno.symlink("/bin/cat", `${dir}/fakeagent-idle`);
+  await Deno.writeTextFile(
+    agent,
+    `#!/bin/sh\necho "fakeagent args: $*"\nexec ${dir}/fakeagent-idle\n`,
+  );
   await Deno.chmod(agent, 0o755);
+  // bash: its `-c` execs a lone command, so an agent run as the session's command is the
+  // foreground process (dash keeps itself there: identity would see `sh`).
   await using t = await setup({
+    shell: "/bin/bash",
     manifests: {
       fakeagent:
-        `id: fakeagent\nidentity:\n  processes: [fakeagent]\nresume:\n  command: "${agent} --resume {id}"\n`,
+        `id: fakeagent\nidentity:\n  processes: [fakeagent, fakeagent-idle]\nresume:\n  command: "${agent} --resume {id}"\n`,
     },
   });
   await Deno.mkdir(`${t.dir}/state`);
@@ -202,6 +213,10 @@ Deno.test("an agent session resumes its conversation with its manifest's command
   await waitForText(screen("typed"), "fakeagent args: --resume 4f2a-77");
   await waitForText(screen("own"), "fakeagent args: --resume 4f2a-77");
   await waitForText(screen("fresh"), "fakeagent args: --first");
+  // Resumed in the shell's foreground (typed at its prompt): identified as the agent again.
+  const agentOf = (name: string) => t.runtime.view(screen(name).id)?.agent;
+  await until(() => agentOf("typed") === "fakeagent", "the typed agent identified");
+  await until(() => agentOf("own") === "fakeagent", "the agent command identified");
   // The file keeps each session's own command, not the resume line it runs now.
   await until(() => t.read().length === 3, "the file rewritten");
   assert.deepEqual(t.read().map((s) => s.command), [null, `${agent} --first`, `${agent} --first`]);
