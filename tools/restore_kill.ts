@@ -88,14 +88,17 @@ async function trial(base: string, n: number): Promise<Trial> {
       try {
         const { response } = await request(control, "new", { name, command }, 5000);
         if (response.ok) created++;
-      } catch { /* killed */ }
+      } catch {
+        // Killed: a refused connect fails at once, so wait before trying again (or stopping).
+        await new Promise((r) => setTimeout(r, 20));
+      }
     }
   })();
   await new Promise((r) => setTimeout(r, 300 + Math.random() * 4700));
   const atKill = created;
+  stop = true;
   child.kill("SIGKILL");
   await child.status;
-  stop = true;
   // A request in flight ends with its connection; stderr ends with the last process holding it.
   await Promise.race([
     Promise.all([reader, creator, pump.catch(() => {})]),
@@ -125,7 +128,7 @@ try {
     const r = await trial(base, n);
     results.push(r);
     const line = `trial ${n + 1}: ${r.created} created, ${r.seen} read before the kill, ` +
-      `${r.kept ?? "no file"} in the file${r.problem ? ` — FAIL: ${r.problem}` : ""}`;
+      `${r.kept === null ? "no file yet" : `${r.kept} in the file`}${r.problem ? ` — FAIL: ${r.problem}` : ""}`;
     console.log(line);
   }
 } finally {

@@ -62,6 +62,10 @@ export async function main(argv: string[]): Promise<number> {
     },
   });
   const [agentId, scenarioArg = "tool"] = positionals;
+  if (scenarioArg === "restore") {
+    const { runRestore } = await import("./restore.ts");
+    return await runRestore(agentId ?? "", values.lab, Number(values["hard-limit"]));
+  }
   const agent = agentId ? AGENTS[agentId] : undefined;
   if (!agent) {
     console.error(`Usage: deno task live <${Object.keys(AGENTS).join("|")}> [scenario] [--hooks]`);

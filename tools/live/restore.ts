@@ -1,0 +1,300 @@
+/**
+ * `deno task live <claude|codex|opencode> restore [--lab DIR]`: a real
+ * agent CLI continues its conversation after its lazyshell server was
+ * killed (docs/restore.md). Against the capture mock on 127.0.0.1:
+ *
+ * 1. `lazyshell serve` (control API on, lazyshell's hooks installed as
+ *    `--hooks` does), the agent in a session, a first turn whose prompt
+ *    carries a marker word;
+ * 2. the conversation id reaches the session (hook evidence: `ctl list`'s
+ *    `conversation`) and the state file;
+ * 3. SIGKILL to the server; a new server; `lazyshell restore --all`;
+ * 4. a second prompt to the restored agent: PASS when that turn's request
+ *    to the mock carries the first turn's marker — the mock sees the
+ *    conversation continue.
+ *
+ * Leftovers (Codex's app-server daemon) are ended by PID at the end.
+ */
+
+import { AGENTS } from "../capture/agents/mod.ts";
+import { startMockServer } from "../capture/mock/server.ts";
+import { sleep } from "../capture/driver_util.ts";
+import { captureProcesses, endProcesses } from "../capture/procs.ts";
+import { request } from "../../src/ctl/client.ts";
+import { codexNotifyLine } from "../../src/ipc/integrations.ts";
+import { opencodePlugin } from "../../src/ipc/opencode_plugin.ts";
+import { selfCommand } from "../../src/plugin/self.ts";
+import { parseState, RESTORED_RULE } from "../../src/restore/state_file.ts";
+
+const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
+
+function shellQuote(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`;
+}
+
+interface Serve {
+  readonly child: Deno.ChildProcess;
+  readonly control: string;
+  readonly ready: string;
+}
+
+export async function runRestore(agentId: string, lab: string, hardLimitS: number) {
+  const agent = AGENTS[agentId];
+  if (!agent || !["claude", "codex", "opencode"].includes(agentId)) {
+    console.error("Usage: deno task live <claude|codex|opencode> restore");
+    return 2;
+  }
+  const t0 = Date.now();
+  const log = (line: string) =>
+    console.log(`${((Date.now() - t0) / 1000).toFixed(1).padStart(6)}s  ${line}`);
+  const marker = `PINEAPPLE-${Math.floor(Math.random() * 1e6)}`;
+  const bodies: { t: number; text: string }[] = [];
+  await using mock = await startMockServer({
+    onRequest: (r) => {
+      if (typeof r.body === "object" && r.body !== null) {
+        bodies.push({ t: Date.now(), text: JSON.stringify(r.body) });
+      }
+    },
+    onEvent: (e) => {
+      if (e.kind === "main" && (e.type === "stream_start" || e.type === "turn_end")) {
+        log(`mock: ${e.type}`);
+      }
+    },
+  });
+  const name = `live-${agent.id}-restore`;
+  const spec = await agent.setup({
+    lab,
+    mockUrl: mock.url,
+    mockPort: mock.port,
+    scenario: "tool",
+    name,
+    scriptsDir: `${ROOT}/tools/capture/scripts`,
+  });
+  const home = spec.env.HOME!;
+  const tmp = Deno.makeTempDirSync({ prefix: "lazyshell-live-restore-" });
+  Deno.mkdirSync(`${tmp}/run`, { mode: 0o700 });
+  Deno.mkdirSync(`${home}/.config/lazyshell`, { recursive: true });
+  Deno.writeTextFileSync(
+    `${home}/.config/lazyshell/config.yml`,
+    "control:\n  enabled: true\nagents:\n  claude:\n    inject_hooks: true\n",
+  );
+  // lazyshell's hooks, as `--hooks` installs them: the conversation ids come from them.
+  if (agent.id === "opencode") {
+    Deno.writeTextFileSync(`${home}/.config/opencode/plugin/lazyshell.js`, opencodePlugin());
+  } else if (agent.id === "codex") {
+    const file = `${home}/.codex/config.toml`;
+    const toml = Deno.readTextFileSync(file).replace(
+      /^notify = .*$/m,
+      codexNotifyLine(selfCommand()),
+    );
+    Deno.writeTextFileSync(file, toml);
+  }
+  const args = agent.id === "claude"
+    ? spec.args.filter((a, i, all) => a !== "--settings" && all[i - 1] !== "--settings")
+    : spec.args;
+  const command = [spec.file, ...args].map(shellQuote).join(" ");
+  const env = {
+    ...spec.env,
+    XDG_RUNTIME_DIR: `${tmp}/run`,
+    DENO_DIR: Deno.env.get("DENO_DIR") ?? "/root/.cache/deno",
+    DENO_NO_UPDATE_CHECK: "1",
+  };
+  const stateFile = `${home}/.local/state/lazyshell/sessions-default.jsonl`;
+  let serve: Serve | null = null;
+  let verdict = "FAIL";
+  const deadline = setTimeout(() => {
+    log("HARD LIMIT reached");
+    if (serve) serve.child.kill("SIGKILL");
+  }, hardLimitS * 1000);
+  try {
+    log(`${name} (${spec.version}): serve + ${command} (mock ${mock.url})`);
+    serve = await startServe(env, spec.cwd);
+    const s1 = serve;
+    const call = async (verb: string, a: Record<string, unknown>) => {
+      const { response } = await request(s1.control, verb, a, 15_000);
+      if (!response.ok) throw new Error(`${verb}: ${response.error}`);
+      return response.result as Record<string, unknown>;
+    };
+    const entry = await call("new", { command, cwd: spec.cwd, name: agent.id });
+    const target = String(entry.id);
+    await waitScreen(call, target, agent.idleRe, 300_000, "the agent's prompt", log);
+    await typePrompt(call, target, `Remember the word ${marker} for later, please`);
+    await submitted(call, target, () => bodies.some((b) => b.text.includes(marker)), log);
+    const conversation = await waitConversation(call, target, log);
+    log(`conversation ${conversation.id} (${conversation.source})`);
+    // The answer streamed (a turn end, or a request the mock answers at once), the CLI idle again.
+    await sleep(3000);
+    const idle = (screen: string) => agent.idleRe.test(screen) && !agent.busyRe?.test(screen);
+    await waitScreen(call, target, idle, 120_000, "the end of the first turn", log);
+    await until(
+      () => {
+        try {
+          const saved = parseState(Deno.readTextFileSync(stateFile)).sessions;
+          return saved.some((s) => s.conversation?.id === conversation.id);
+        } catch {
+          return false;
+        }
+      },
+      20_000,
+      "the conversation in the state file",
+    );
+    log("state file holds the conversation; kill -9 the server");
+    serve.child.kill("SIGKILL");
+    await serve.child.status;
+    await sleep(1000);
+
+    serve = await startServe(env, spec.cwd);
+    log(serve.ready.replace(/^.*?\(/, "new server: ("));
+    const s2 = serve;
+    const call2 = async (verb: string, a: Record<string, unknown>) => {
+      const { response } = await request(s2.control, verb, a, 15_000);
+      if (!response.ok) throw new Error(`${verb}: ${response.error}`);
+      return response.result as Record<string, unknown>;
+    };
+    const restored = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "--quiet", `${ROOT}/main.ts`, "restore", "--all"],
+      env,
+      clearEnv: true,
+      cwd: spec.cwd,
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const restoredText = new TextDecoder().decode(restored.stdout).trim();
+    log(`lazyshell restore --all: ${restoredText}`);
+    const list = (await call2("list", {})).sessions as { id: string; name: string }[];
+    const again = list.find((s) => s.name === agent.id);
+    if (!again) throw new Error("the session was not restored");
+    // Below the old screen the restore shows first (that one has a prompt on it too), or on
+    // the alternate screen of a full-screen agent.
+    const resumed = (screen: string) => {
+      const at = screen.lastIndexOf(RESTORED_RULE);
+      return agent.idleRe.test(at < 0 ? screen : screen.slice(at));
+    };
+    await waitScreen(call2, again.id, resumed, 300_000, "the resumed agent's prompt", log);
+    const before = bodies.length;
+    await typePrompt(call2, again.id, "What was the word I asked you to remember?");
+    const asked = () => bodies.slice(before).some((b) => b.text.includes("What was the word"));
+    await submitted(call2, again.id, asked, log);
+    const next = bodies.slice(before).find((b) => b.text.includes("What was the word"))!;
+    const carried = next.text.includes(marker);
+    log(`the resumed agent's request ${carried ? "carries" : "does NOT carry"} ${marker}`);
+    verdict = carried && /resumes/.test(restoredText) ? "PASS" : "FAIL";
+  } catch (error) {
+    log(`error: ${(error as Error).message}`);
+  } finally {
+    clearTimeout(deadline);
+    if (serve) {
+      serve.child.kill("SIGTERM");
+      const status = await Promise.race([serve.child.status, sleep(10_000).then(() => null)]);
+      if (!status) serve.child.kill("SIGKILL");
+    }
+    const left = captureProcesses(null, home);
+    if (left.length) {
+      const pids = await endProcesses(left.map((p) => p.pid));
+      log(`ended leftover pids ${pids.join(" ")} (${left.map((p) => p.comm).join(" ")})`);
+    }
+    Deno.removeSync(tmp, { recursive: true });
+  }
+  console.log(`\n== ${name} (${spec.version}): ${verdict}`);
+  return verdict === "PASS" ? 0 : 1;
+}
+
+async function startServe(env: Record<string, string>, cwd: string): Promise<Serve> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", `${ROOT}/main.ts`, "serve"],
+    cwd,
+    env,
+    clearEnv: true,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const ready = Promise.withResolvers<string>();
+  void (async () => {
+    let text = "";
+    const decoder = new TextDecoder();
+    for await (const chunk of child.stderr) {
+      text += decoder.decode(chunk, { stream: true });
+      const line = /^lazyshell serve: ready.*$/m.exec(text)?.[0];
+      if (line) ready.resolve(line);
+    }
+    ready.reject(new Error(`serve ended: ${text}`));
+  })();
+  const timer = setTimeout(() => ready.reject(new Error("serve not ready in 60 s")), 60_000);
+  const line = await ready.promise.finally(() => clearTimeout(timer));
+  return { child, control: /control: (\S+?),/.exec(line)![1]!, ready: line };
+}
+
+type Call = (verb: string, a: Record<string, unknown>) => Promise<Record<string, unknown>>;
+
+async function waitScreen(
+  call: Call,
+  target: string,
+  ready: RegExp | ((screen: string) => boolean),
+  ms: number,
+  what: string,
+  log: (line: string) => void,
+): Promise<void> {
+  const end = Date.now() + ms;
+  let screen = "";
+  while (Date.now() < end) {
+    screen = ((await call("read", { target })).lines as string[]).join("\n");
+    if (typeof ready === "function" ? ready(screen) : ready.test(screen)) {
+      return log(`${what} is on screen`);
+    }
+    await sleep(300);
+  }
+  throw new Error(`no ${what} in ${ms / 1000} s; screen:\n${screen}`);
+}
+
+async function typePrompt(call: Call, target: string, text: string): Promise<void> {
+  for (const ch of text) {
+    await call("send", { target, text: ch });
+    await sleep(25);
+  }
+  await sleep(700);
+  await call("send", { target, text: "\r" });
+}
+
+/**
+ * Waits for the prompt's request to reach the mock. Codex under load may
+ * take a minute to send its first request (tools/capture/README.md): Enter
+ * again after 60 s, as the capture driver does.
+ */
+async function submitted(
+  call: Call,
+  target: string,
+  arrived: () => boolean,
+  log: (line: string) => void,
+): Promise<void> {
+  try {
+    await until(arrived, 60_000, "the request");
+  } catch {
+    log("no request 60 s after Enter: pressing Enter again");
+    await call("send", { target, text: "\r" });
+    await until(arrived, 120_000, "the request");
+  }
+}
+
+async function waitConversation(call: Call, target: string, log: (line: string) => void) {
+  const end = Date.now() + 90_000;
+  while (Date.now() < end) {
+    const list = (await call("list", {})).sessions as {
+      id: string;
+      conversation: { id: string; source: string } | null;
+    }[];
+    const c = list.find((s) => s.id === target)?.conversation;
+    if (c) return c;
+    await sleep(300);
+  }
+  log("no conversation id reached the session");
+  throw new Error("no conversation id in 90 s");
+}
+
+async function until(test: () => boolean, ms: number, what: string): Promise<void> {
+  const end = Date.now() + ms;
+  while (!test()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(200);
+  }
+}
