@@ -129,7 +129,7 @@ Deno.test("kill -9 the server, then `lazyshell restore`: names, groups, cwds, en
     assert.match(server.ready, /0 project sessions, 2 saved sessions to restore\)/);
     const listed = await client(env, "restore");
     assert.equal(listed.code, 0, listed.err);
-    assert.match(listed.out, /^Saved sessions not running:\n  web \[dev\]: runs exec cat\n/);
+    assert.match(listed.out, /^Saved sessions not running:\n {2}web \[dev\]: runs exec cat\n/);
     const restored = await client(env, "restore", "--all");
     assert.equal(restored.code, 0, restored.err);
     assert.match(
@@ -163,7 +163,7 @@ Deno.test("kill -9 the server, then `lazyshell restore`: names, groups, cwds, en
     const offer = await client(env, "restore");
     assert.match(
       offer.out,
-      /^The state file .* is damaged: .*\nSaved sessions not running:\n  sh1 \[g\]: /,
+      /^The state file .* is damaged: .*\nSaved sessions not running:\n {2}sh1 \[g\]: /,
     );
     assert.doesNotMatch(offer.out, / web /, "the running project session is not offered again");
     server.child.kill("SIGTERM");

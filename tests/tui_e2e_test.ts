@@ -46,7 +46,6 @@ async function lab(cols = 100, rows = 30): Promise<Lab> {
     XDG_DATA_HOME: `${dir}/data`,
     XDG_STATE_HOME: `${dir}/state`,
     XDG_RUNTIME_DIR: `${dir}/run`,
-    XDG_STATE_HOME: `${dir}/state`,
   });
   const store = new SessionStore({ shell: TEST_SHELL, env, cols, rows, cwd: ROOT });
   const outer = store.create({ command: "bash --norc --noprofile -i" });

@@ -128,7 +128,9 @@ try {
     const r = await trial(base, n);
     results.push(r);
     const line = `trial ${n + 1}: ${r.created} created, ${r.seen} read before the kill, ` +
-      `${r.kept === null ? "no file yet" : `${r.kept} in the file`}${r.problem ? ` — FAIL: ${r.problem}` : ""}`;
+      `${r.kept === null ? "no file yet" : `${r.kept} in the file`}${
+        r.problem ? ` — FAIL: ${r.problem}` : ""
+      }`;
     console.log(line);
   }
 } finally {

@@ -128,7 +128,7 @@ export class SessionRecorder implements AsyncDisposable {
     if (s.status === "exited" && !this.#exitedAt.has(s.id)) {
       this.#exitedAt.set(s.id, now);
       ending = true;
-    }
+    } else if (s.status === "running") this.#exitedAt.delete(s.id); // `W` started it again
     if (change.type === "updated" && s.agent === null && change.previous.agent !== null) {
       this.#agentLeft.set(s.id, { view: change.previous, at: now });
       ending = true;

@@ -100,7 +100,7 @@ Deno.test("the state file follows the sessions, and output alone (a spinner) nev
   await new Promise((r) => setTimeout(r, 300));
   assert.equal(writer.writes, writes + 1, "one coalesced write for one change");
   // A screen that went quiet is saved (at most once per interval).
-  const quiet = t.runtime.createSession({ name: "quiet", command: "echo hello-there; exec cat" });
+  t.runtime.createSession({ name: "quiet", command: "echo hello-there; exec cat" });
   await until(
     () => t.read().find((s) => s.name === "quiet")?.screen.includes("hello-there") ?? false,
     "the quiet screen saved",
