@@ -24,7 +24,8 @@ interface Server {
 
 async function serve(env: Record<string, string>, cwd: string): Promise<Server> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", MAIN, "serve"],
+    // --yes: the project file is this test's own (serve asks nobody to trust it).
+    args: ["run", "-A", "--quiet", MAIN, "serve", "--yes"],
     env,
     cwd,
     clearEnv: true,

@@ -153,9 +153,13 @@ Deno.test("sessions outlive their clients: detach, ls, attach at another size, S
   assert.equal(said.length, 1, screenText(c));
   await waitFor(c, () => !isAlive(server), WAIT, "server gone");
 
-  // The next lazyshell starts a new server cleanly over the stale socket.
+  // The next lazyshell starts a new server cleanly over the stale socket, and offers the
+  // sessions the killed one saved (docs/restore.md); esc keeps them for later.
   const d = l.client(100, 30);
   await waitForText(d, "No sessions", WAIT);
+  await waitForText(d, "Restore 2 sessions saved before the server ended", WAIT);
+  d.write("\x1b");
+  await waitFor(d, () => !screenText(d).includes("Restore 2 sessions"), WAIT, "the offer closed");
   d.write("q");
   await d.exited;
   assert.equal(d.exitCode, 0);
