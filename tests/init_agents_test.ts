@@ -219,6 +219,11 @@ await new Promise((r) => setTimeout(r, 1000));
     "ses hook opencode:session.status: session_id",
     "ses hook opencode:permission.asked: session_id",
     "ses hook opencode:permission.replied: session_id",
+    // The failed turns (fail-rate, fail-auth, fail-cut): the retry, then the error.
+    ...Array(3).fill([
+      "ses hook opencode:session.status: session_id",
+      "ses hook opencode:session.error: session_id",
+    ]).flat(),
   ]);
 });
 
