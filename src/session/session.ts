@@ -234,7 +234,7 @@ export class Session implements Disposable {
 
   /** How many lines of scrollback are above the screen (0 on the alternate screen). */
   maxScroll(): number {
-    return maxScroll(this.terminal.xterm);
+    return maxScroll(this.terminal);
   }
 
   /** Where the child's cursor is on the screen (0-based). */
