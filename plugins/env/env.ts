@@ -10,7 +10,8 @@
  * token in it, or a token of a well-known shape.
  */
 
-import type { HostMessage } from "../../src/plugin/protocol.ts";
+import type { HostMessage } from "../_wire.ts";
+import { BUILTIN_MANIFESTS } from "../../src/plugin/builtins.ts";
 import { cell, type FrameData, navigate, style, type TabPlugin } from "../_sdk.ts";
 
 /** Words anywhere in the name, then short ones only as a whole `_`-separated word (not PATH, PWD). */
@@ -44,20 +45,7 @@ export function isSecret(name: string, value: string): boolean {
 export const MASK = "••••••••";
 
 export class EnvTab implements TabPlugin {
-  readonly manifest = {
-    type: "manifest" as const,
-    title: "Env",
-    help: [{
-      title: "Env",
-      keys: [["j/k", "move"], ["enter", "reveal/hide the selected value"], [
-        "R R",
-        "reveal every value",
-      ], ["h", "hide every value"]] as [string, string][],
-    }],
-    commands: [{ name: "hide", desc: "Mask every secret again" }],
-    doctor: false,
-    subscribe: ["env"],
-  };
+  readonly manifest = BUILTIN_MANIFESTS.env;
   session: string | null = null;
   vars: [string, string][] = [];
   revealed = new Set<string>();
