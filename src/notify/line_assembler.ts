@@ -43,10 +43,17 @@ const SGR_FAST = /\x1b\[[\d;]*m/g;
  */
 function movesText(block: string): boolean {
   return block.includes("\x1b") || block.includes("\b") || block.includes("\x0b") ||
-    block.includes("\x0c") || LONE_CR.test(block);
+    block.includes("\x0c") || loneCr(block);
 }
 
-const LONE_CR = /\r(?![\r\n])/;
+/** A `\r` not followed by `\r` or `\n` (it returns to column 0: a progress bar). */
+function loneCr(block: string): boolean {
+  for (let i = block.indexOf("\r"); i >= 0; i = block.indexOf("\r", i + 1)) {
+    const next = block.charCodeAt(i + 1);
+    if (next !== 13 && next !== 10) return true;
+  }
+  return false;
+}
 
 /**
  * Finds where in a block of plain text (lines ending in `\r\n` or `\n`, SGR
