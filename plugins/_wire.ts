@@ -6,7 +6,7 @@
  * validates every line it sends to a plugin; a message of a type unknown
  * here is skipped (a newer host). No npm import: each built-in is its own
  * process, started when its tab is shown, and costs about a bare Deno
- * start-up (tests/hook_graph_test.ts checks the graph; _wire_test.ts that
+ * start-up (tests/hook_graph_test.ts checks the graph; builtins_test.ts that
  * these types match src/plugin/protocol.ts).
  */
 
@@ -48,6 +48,8 @@ export interface WatcherEntry {
   readonly pattern: string;
   readonly source: "file" | "live";
   readonly notify: boolean;
+  /** Lines it matched so far (a `notify: false` watcher shows its effect here). */
+  readonly matches?: number | undefined;
 }
 
 export interface Mouse {
