@@ -97,6 +97,9 @@ export class LineAssembler {
       this.#carry = data.slice(cut);
       data = data.slice(0, cut);
     }
+    // SGR never moves text: drop it once for the whole chunk (not per line) before looking
+    // for marks, so that a coloured log has no escape left to look through.
+    if (!this.altScreen && data.includes("\x1b")) data = data.replace(SGR_FAST, "");
     if (!data.includes("\x1b[?") && !data.includes("\x1b]133;")) return this.#text(data, onLine);
     let from = 0;
     MARKS.lastIndex = 0;
@@ -132,7 +135,7 @@ export class LineAssembler {
 
   #text(chunk: string, onLine: (line: string) => void): void {
     if (this.altScreen || this.#shellUi || chunk === "") return;
-    // SGR never moves text: drop it once for the whole chunk, not per line.
+    // SGR left after a switch back from the alternate screen (push drops the rest).
     const data = chunk.includes("\x1b") ? chunk.replace(SGR_FAST, "") : chunk;
     let start = 0;
     if (this.#search !== null && data.length >= BLOCK_MIN) {
