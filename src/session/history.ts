@@ -31,7 +31,7 @@
 import type { TailBuffer } from "./tail.ts";
 import { ScrollbackStore } from "./scrollback.ts";
 import { lineOf, reflowStore } from "./scrollback_reflow.ts";
-import { lineText } from "./row_codec.ts";
+import { lineText, WIDTH_SHIFT } from "./row_codec.ts";
 import type { DecodedRow } from "./row_codec.ts";
 import type { XTerm } from "./terminal.ts";
 import {
@@ -71,6 +71,34 @@ function linesAfterRows(buffer: XtermBuffer, oldRows: number, newRows: number): 
 
 /** Rows of scrollback the emulator keeps itself: a resize or a new line rarely reaches past them. */
 export const MARGIN = 32;
+
+/** One row of history with its cells (History.activeRows). */
+export interface HistoryLine {
+  readonly isWrapped: boolean;
+  translateToString(trimRight: boolean): string;
+  /**
+   * Visits each cell left to right as xterm's getCell gives it: its column,
+   * width (0: the right half of a wide character) and characters ("" when empty).
+   */
+  cells(visit: (col: number, width: number, chars: string) => void): void;
+}
+
+export interface HistoryRows {
+  readonly length: number;
+  getLine(y: number): HistoryLine | undefined;
+}
+
+/** A stored row's cells as xterm would give them at `cols` columns (empty cells past `used`). */
+function storedCells(
+  row: DecodedRow,
+  cols: number,
+  visit: (col: number, width: number, chars: string) => void,
+): void {
+  for (let x = 0; x < cols; x++) {
+    if (x >= row.used) visit(x, 1, "");
+    else visit(x, row.content[x]! >>> WIDTH_SHIFT, row.chars(x));
+  }
+}
 
 export class History {
   readonly #term: XTerm;
@@ -142,6 +170,41 @@ export class History {
         return {
           isWrapped: line.isWrapped,
           translateToString: (trimRight: boolean) => lineText(line, cols, trimRight),
+        };
+      },
+    };
+  }
+
+  /**
+   * Every row of the active buffer, oldest first: on the normal screen the
+   * store's then the emulator's, on the alternate screen the emulator's
+   * (it has no scrollback). With each row's cells, for readers that map
+   * text back to columns (search, buffer_text.ts).
+   */
+  activeRows(): HistoryRows {
+    const active = this.#term.buffer.active;
+    const stored = active.type === "normal" && this.#internals ? this.#store.length : 0;
+    const text = stored > 0 ? this.normalRows() : active;
+    const store = this.#store;
+    const cols = this.#term.cols;
+    return {
+      length: stored + active.length,
+      getLine: (y) => {
+        const line = text.getLine(y);
+        if (!line) return undefined;
+        return {
+          isWrapped: line.isWrapped,
+          translateToString: (trimRight: boolean) => line.translateToString(trimRight),
+          cells: (visit) => {
+            if (y < stored) return storedCells(store.decode(y), cols, visit);
+            const row = active.getLine(y - stored);
+            if (!row) return;
+            const cell = active.getNullCell();
+            for (let x = 0; x < row.length; x++) {
+              if (!row.getCell(x, cell)) break;
+              visit(x, cell.getWidth(), cell.getChars());
+            }
+          },
         };
       },
     };

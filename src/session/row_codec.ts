@@ -32,7 +32,7 @@
 export const EMPTY = 0x400000;
 const CODEPOINT_MASK = 0x1fffff;
 const COMBINED = 0x200000;
-const WIDTH_SHIFT = 22;
+export const WIDTH_SHIFT = 22;
 /** bg flag: the cell has extended attributes (xterm's BgFlags.HAS_EXTENDED). */
 const HAS_EXTENDED = 0x10000000;
 /** fg flag: underline (FgFlags.UNDERLINE). */
