@@ -99,46 +99,54 @@ export function encodeRow(line: RowSource, out: ByteWriter, limit = line.length)
   let runs = 0;
   let prevFg = 0;
   let prevBg = 0;
-  for (let i = 0, j = 0; i < used; i++, j += 3) {
-    const fg = readerFg(line, i, d[j + 1]!, d[j + 2]!);
-    const bg = (d[j + 2]! & ~HAS_EXTENDED) >>> 0;
+  for (let j = 1, end = used * 3; j < end; j += 3) {
+    const rawFg = d[j]!;
+    const rawBg = d[j + 1]!;
+    if ((rawFg | rawBg) === 0 && prevFg === 0 && prevBg === 0) continue; // uncoloured text
+    const fg = readerFg(line, (j - 1) / 3, rawFg, rawBg);
+    const bg = (rawBg & ~HAS_EXTENDED) >>> 0;
     if (fg === prevFg && bg === prevBg) continue;
     runs++;
     prevFg = fg;
     prevBg = bg;
   }
   out.varint(used * 4 + (runs > 0 ? 2 : 0) + (line.isWrapped ? 1 : 0));
+  // The cells: a byte each for the common ones, written through locals (this runs for every
+  // row that scrolls off; bench/memory.ts), the rest through the writer.
   out.reserve(used);
+  let bytes = out.bytes;
+  let n = out.length;
   for (let i = 0, j = 0; i < used; i++, j += 3) {
     const c = d[j]!;
     const ascii = c - 0x400020;
     if (ascii >= 0 && ascii < 0x5f) {
-      out.bytes[out.length++] = c & 0x7f;
+      bytes[n++] = c & 0x7f;
       continue;
     }
-    if (c === EMPTY) {
-      out.bytes[out.length++] = 0;
+    if (c === EMPTY || c === 0) {
+      bytes[n++] = c === 0 ? 2 : 0;
       continue;
     }
-    if (c === 0) {
-      out.bytes[out.length++] = 2;
-      continue;
-    }
-    out.reserve(6);
+    out.length = n;
+    out.reserve(6 + (used - i));
     const width = c >>> WIDTH_SHIFT;
     if ((c & COMBINED) === 0 && (width === 1 || width === 2)) {
       out.bytes[out.length++] = width === 1 ? 3 : 4;
       out.varint(c & CODEPOINT_MASK);
-      continue;
+    } else {
+      out.bytes[out.length++] = 1;
+      out.varint(c);
+      if (c & COMBINED) {
+        const text = line._combined[i] ?? "";
+        out.varint(text.length);
+        for (let k = 0; k < text.length; k++) out.varint(text.charCodeAt(k));
+        out.reserve(used - i);
+      }
     }
-    out.bytes[out.length++] = 1;
-    out.varint(c);
-    if (c & COMBINED) {
-      const text = line._combined[i] ?? "";
-      out.varint(text.length);
-      for (let k = 0; k < text.length; k++) out.varint(text.charCodeAt(k));
-    }
+    bytes = out.bytes;
+    n = out.length;
   }
+  out.length = n;
   if (runs === 0) return;
   out.varint(runs);
   prevFg = prevBg = 0;
