@@ -41,6 +41,8 @@ export interface SessionEntry {
   readonly turnStartedAt: number | null;
   readonly lastTurnMs: number | null;
   readonly selected: boolean;
+  /** The folder the session started in. */
+  readonly cwd: string;
 }
 
 export interface WatcherEntry {
@@ -139,7 +141,8 @@ export type PluginMessage =
     readonly pattern: string;
   }
   | { readonly type: "disarm_watcher"; readonly requestId?: Id; readonly session: string }
-  | { readonly type: "select_session"; readonly requestId?: Id; readonly session: string };
+  | { readonly type: "select_session"; readonly requestId?: Id; readonly session: string }
+  | { readonly type: "copy"; readonly requestId?: Id; readonly text: string };
 
 const HOST_TYPES: ReadonlySet<string> = new Set([
   "init",

@@ -60,4 +60,21 @@ export const BUILTIN_MANIFESTS = {
     ["env"],
     [{ name: "hide", desc: "Mask every secret again" }],
   ),
+  changes: manifest(
+    "Changes",
+    [
+      ["j/k", "select a file (the diff jumps to it)"],
+      ["J/K", "scroll the diff a line"],
+      ["space/pgdown, b/pgup", "scroll the diff a page"],
+      ["e/enter", "open the file in $EDITOR"],
+      ["y", "copy the branch name (OSC 52)"],
+      ["D", "remove the worktree (asks first)"],
+      ["r", "read git again"],
+    ],
+    ["sessions", "visible"],
+    [
+      { name: "refresh", desc: "Read git again" },
+      { name: "remove-worktree", desc: "Remove the selected session's worktree (asks first)" },
+    ],
+  ),
 } as const;
