@@ -267,7 +267,8 @@ async function appTotals(
     const idle = await settled(() => total().rss);
     const idleProcesses = total().processes;
     report(`${IDLE_SECONDS} s after start`);
-    for (const key of ["2", "3", "4", "5"]) {
+    // Tabs 2–6: every built-in (agents, watchers, stats, env, changes); a missing one is a no-op.
+    for (const key of ["2", "3", "4", "5", "6"]) {
       client.write(key);
       await delay(1500); // the tab starts and draws its first frame
     }
