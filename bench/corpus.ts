@@ -94,3 +94,13 @@ export async function writeCorpus(path: string, workload: Workload, bytes: numbe
     written += chunk.length;
   }
 }
+
+/** 25 visible columns a run, 8 runs (200 columns): a coloured log line filling a wide pane (bench/memory.ts). */
+export function wideLogLine(i: number, runs = 8): string {
+  let line = "";
+  for (let s = 0; s < runs; s++) {
+    const text = `${i}:${s} ${"abcdefghijklmnopqrstuvwxyz".slice(s)}`.padEnd(25, ".").slice(0, 25);
+    line += `\x1b[3${(i + s) % 8}m${text}\x1b[0m`;
+  }
+  return line;
+}

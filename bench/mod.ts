@@ -21,6 +21,7 @@ const BENCHES: readonly string[] = [
   "tui_latency",
   "server",
   "plugin_host",
+  "memory",
 ];
 
 const only = Deno.args.filter((a) => !a.startsWith("-"));

@@ -2,20 +2,21 @@
  * The tiny plugin side of protocol v1 that the built-in tabs share: read
  * host lines from stdin, hand each message to the plugin, write frames to
  * stdout (skipping a frame identical to the last one), exit on stdin EOF.
- * Built-in tabs use nothing a third-party plugin could not (docs/plugin-protocol.md).
+ * Built-in tabs use nothing a third-party plugin could not (docs/plugin-protocol.md §11),
+ * and load no npm package (_wire.ts).
  */
 
 import { LineSplitter } from "../src/util/lines.ts";
+import type { BuiltinManifest } from "../src/plugin/builtins.ts";
 import {
   encodeMessage,
   type HostMessage,
   MAX_LINE_BYTES,
-  parseHostMessage,
-  type PluginMessageInput,
-  UnknownTypeError,
-} from "../src/plugin/protocol.ts";
+  type PluginMessage,
+  readHostLine,
+} from "./_wire.ts";
 
-export type Outgoing = PluginMessageInput;
+export type Outgoing = PluginMessage;
 
 export interface FrameData {
   readonly view: string;
@@ -25,7 +26,7 @@ export interface FrameData {
 
 /** A built-in tab: pure enough to test by feeding it messages. */
 export interface TabPlugin {
-  readonly manifest: Extract<Outgoing, { type: "manifest" }>;
+  readonly manifest: BuiltinManifest;
   /** Handles one host message; may call `send` for exec or requests. */
   handle(message: HostMessage, send: (message: Outgoing) => void): void;
   frame(): FrameData;
@@ -71,13 +72,8 @@ export async function serveStdio(
       const items = done ? splitter.end() : splitter.push(value);
       for (const item of items) {
         if (item.type !== "line" || item.text.trim() === "") continue;
-        let message: HostMessage;
-        try {
-          message = parseHostMessage(item.text);
-        } catch (error) {
-          if (!(error instanceof UnknownTypeError)) console.error(String(error));
-          continue;
-        }
+        const message = readHostLine(item.text);
+        if (message === null) continue;
         plugin.handle(message, send);
         if (message.type === "init") {
           send(plugin.manifest);

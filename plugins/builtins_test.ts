@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
+import type * as Protocol from "../src/plugin/protocol.ts";
 import type { HostMessage, SessionEntry } from "../src/plugin/protocol.ts";
+import type * as Wire from "./_wire.ts";
 import { builtinEntry } from "../src/plugin/discovery.ts";
 import { sessionEntry, TestHost } from "../src/plugin/test_util.ts";
 import { AgentsTab } from "./agents/agents.ts";
@@ -7,6 +9,11 @@ import { EnvTab, isSecret, isSecretName, MASK } from "./env/env.ts";
 import { StatsTab } from "./stats/stats.ts";
 import { WatchersTab } from "./watchers/watchers.ts";
 import type { Outgoing } from "./_sdk.ts";
+
+/** The built-ins' own types (plugins/_wire.ts) take what the host sends, and the host takes what they write. */
+type Fits<A, B> = [A] extends [B] ? true : false;
+const _hostSide: Fits<Protocol.HostMessage, Wire.HostMessage> = true;
+const _pluginSide: Fits<Wire.PluginMessage, Protocol.PluginMessageInput> = true;
 
 // deno-lint-ignore no-control-regex
 const plain = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, "");

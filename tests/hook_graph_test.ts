@@ -2,7 +2,8 @@
  * The hook path loads no commander, zod, yaml or node-pty (docs/hooks.md;
  * docs/architecture.md, Start-up): main.ts statically imports only deno.json, and the
  * hook module's whole graph is local Deno-only files; so is the client's
- * (it should start in about a bare Deno start-up).
+ * (it should start in about a bare Deno start-up), and so are the built-in
+ * plugins' (each is a process of its own: zod alone cost it ~16 MB of RSS).
  */
 
 import assert from "node:assert/strict";
@@ -56,4 +57,15 @@ Deno.test("the client (lazyshell, attach, ls, kill-server) loads only local file
       }
     }
   }
+});
+
+Deno.test("the built-in plugins load only local files, no npm package (not even as types)", async () => {
+  const modules = await info("plugins/mod.ts");
+  for (const m of modules) {
+    assert.match(m.specifier, /^file:\/\//, `the plugins' graph pulls in ${m.specifier}`);
+    for (const d of m.dependencies ?? []) {
+      assert.doesNotMatch(d.specifier, /^(npm:|node:|jsr:|zod|yaml|commander|@)/, m.specifier);
+    }
+  }
+  assert.ok(!modules.some((m) => m.specifier.endsWith("/src/plugin/protocol.ts")));
 });

@@ -45,7 +45,7 @@ Deno.test("emulator cells, TUI frame and plugin views agree on emoji, CJK and co
     const width = stringWidth(text);
     assert.equal(term.xterm.buffer.active.cursorX, width, `emulator cursor after ${text}`);
     // The pane copies the emulator's cells; the TUI draws its own text into a frame.
-    const screen = readScreen(term.xterm, (cols, rows) => new Cells(cols, rows)).grid;
+    const screen = readScreen(term, (cols, rows) => new Cells(cols, rows)).grid;
     const drawn = new Frame(40, 1);
     const end = drawn.text(0, 0, text);
     assert.equal(end, width, `frame end of ${text}`);

@@ -5,21 +5,12 @@
  * source/hooks fields) and the `sessions` subscription.
  */
 
-import type { AgentEntry, HostMessage, SessionEntry } from "../../src/plugin/protocol.ts";
+import type { AgentEntry, HostMessage, SessionEntry } from "../_wire.ts";
+import { BUILTIN_MANIFESTS } from "../../src/plugin/builtins.ts";
 import { cell, type FrameData, navigate, style, type TabPlugin } from "../_sdk.ts";
 
 export class AgentsTab implements TabPlugin {
-  readonly manifest = {
-    type: "manifest" as const,
-    title: "Agents",
-    help: [{
-      title: "Agents",
-      keys: [["j/k", "move"], ["g/G", "first/last"]] as [string, string][],
-    }],
-    commands: [],
-    doctor: false,
-    subscribe: ["sessions"],
-  };
+  readonly manifest = BUILTIN_MANIFESTS.agents;
   agents: AgentEntry[] = [];
   sessions: SessionEntry[] = [];
   index = 0;

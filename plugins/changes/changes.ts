@@ -9,7 +9,8 @@
  * tab is shown, the selection changes, on `r`, and every POLL_MS while shown.
  */
 
-import type { HostMessage, SessionEntry } from "../../src/plugin/protocol.ts";
+import type { HostMessage, SessionEntry } from "../_wire.ts";
+import { BUILTIN_MANIFESTS } from "../../src/plugin/builtins.ts";
 import { type Changes, readChanges } from "../../src/git/changes.ts";
 import { parseUnifiedDiff } from "../../src/git/parse.ts";
 import {
@@ -31,28 +32,7 @@ const EDIT = 'exec ${VISUAL:-${EDITOR:-vi}} "$1"';
 type Target = Pick<SessionEntry, "id" | "name" | "cwd">;
 
 export class ChangesTab implements TabPlugin {
-  readonly manifest = {
-    type: "manifest" as const,
-    title: "Changes",
-    help: [{
-      title: "Changes",
-      keys: [
-        ["j/k", "select a file (the diff jumps to it)"],
-        ["J/K", "scroll the diff a line"],
-        ["space/pgdown, b/pgup", "scroll the diff a page"],
-        ["e/enter", "open the file in $EDITOR"],
-        ["y", "copy the branch name (OSC 52)"],
-        ["D", "remove the worktree (asks first)"],
-        ["r", "read git again"],
-      ] as [string, string][],
-    }],
-    commands: [
-      { name: "refresh", desc: "Read git again" },
-      { name: "remove-worktree", desc: "Remove the selected session's worktree (asks first)" },
-    ],
-    doctor: false,
-    subscribe: ["sessions", "visible"],
-  };
+  readonly manifest = BUILTIN_MANIFESTS.changes;
   width = 80;
   height = 24;
   target: Target | null = null;

@@ -9,7 +9,8 @@
  * keeps a value this tab would mask.
  */
 
-import type { HostMessage } from "../../src/plugin/protocol.ts";
+import type { HostMessage } from "../_wire.ts";
+import { BUILTIN_MANIFESTS } from "../../src/plugin/builtins.ts";
 import { isSecret } from "../../src/model/secrets.ts";
 import { cell, type FrameData, navigate, style, type TabPlugin } from "../_sdk.ts";
 
@@ -18,20 +19,7 @@ export { isSecret, isSecretName } from "../../src/model/secrets.ts";
 export const MASK = "••••••••";
 
 export class EnvTab implements TabPlugin {
-  readonly manifest = {
-    type: "manifest" as const,
-    title: "Env",
-    help: [{
-      title: "Env",
-      keys: [["j/k", "move"], ["enter", "reveal/hide the selected value"], [
-        "R R",
-        "reveal every value",
-      ], ["h", "hide every value"]] as [string, string][],
-    }],
-    commands: [{ name: "hide", desc: "Mask every secret again" }],
-    doctor: false,
-    subscribe: ["env"],
-  };
+  readonly manifest = BUILTIN_MANIFESTS.env;
   session: string | null = null;
   vars: [string, string][] = [];
   revealed = new Set<string>();

@@ -5,22 +5,13 @@
  * injected so the view is testable.
  */
 
-import type { HostMessage, SessionEntry } from "../../src/plugin/protocol.ts";
+import type { HostMessage, SessionEntry } from "../_wire.ts";
+import { BUILTIN_MANIFESTS } from "../../src/plugin/builtins.ts";
 import { formatDuration } from "../../src/util/duration.ts";
 import { cell, type FrameData, navigate, type Outgoing, style, type TabPlugin } from "../_sdk.ts";
 
 export class StatsTab implements TabPlugin {
-  readonly manifest = {
-    type: "manifest" as const,
-    title: "Stats",
-    help: [{
-      title: "Stats",
-      keys: [["j/k", "move"], ["enter", "select the session in the sidebar"]] as [string, string][],
-    }],
-    commands: [],
-    doctor: false,
-    subscribe: ["sessions"],
-  };
+  readonly manifest = BUILTIN_MANIFESTS.stats;
   sessions: SessionEntry[] = [];
   index = 0;
 

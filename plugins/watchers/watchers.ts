@@ -5,27 +5,12 @@
  * `arm_watcher` / `disarm_watcher` requests, answered by `result`.
  */
 
-import type { HostMessage, SessionEntry, WatcherEntry } from "../../src/plugin/protocol.ts";
+import type { HostMessage, SessionEntry, WatcherEntry } from "../_wire.ts";
+import { BUILTIN_MANIFESTS } from "../../src/plugin/builtins.ts";
 import { cell, type FrameData, navigate, type Outgoing, style, type TabPlugin } from "../_sdk.ts";
 
 export class WatchersTab implements TabPlugin {
-  readonly manifest = {
-    type: "manifest" as const,
-    title: "Watchers",
-    help: [{
-      title: "Watchers",
-      keys: [["j/k", "move"], ["a", "arm a pattern on the session"], [
-        "d",
-        "disarm its live pattern",
-      ], [
-        "esc",
-        "cancel typing",
-      ]] as [string, string][],
-    }],
-    commands: [{ name: "disarm-all", desc: "Disarm every live watcher" }],
-    doctor: false,
-    subscribe: ["sessions", "watchers"],
-  };
+  readonly manifest = BUILTIN_MANIFESTS.watchers;
   sessions: SessionEntry[] = [];
   watchers: WatcherEntry[] = [];
   index = 0;

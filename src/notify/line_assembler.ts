@@ -43,10 +43,17 @@ const SGR_FAST = /\x1b\[[\d;]*m/g;
  */
 function movesText(block: string): boolean {
   return block.includes("\x1b") || block.includes("\b") || block.includes("\x0b") ||
-    block.includes("\x0c") || LONE_CR.test(block);
+    block.includes("\x0c") || loneCr(block);
 }
 
-const LONE_CR = /\r(?![\r\n])/;
+/** A `\r` not followed by `\r` or `\n` (it returns to column 0: a progress bar). */
+function loneCr(block: string): boolean {
+  for (let i = block.indexOf("\r"); i >= 0; i = block.indexOf("\r", i + 1)) {
+    const next = block.charCodeAt(i + 1);
+    if (next !== 13 && next !== 10) return true;
+  }
+  return false;
+}
 
 /**
  * Finds where in a block of plain text (lines ending in `\r\n` or `\n`, SGR
@@ -90,6 +97,9 @@ export class LineAssembler {
       this.#carry = data.slice(cut);
       data = data.slice(0, cut);
     }
+    // SGR never moves text: drop it once for the whole chunk (not per line) before looking
+    // for marks, so that a coloured log has no escape left to look through.
+    if (!this.altScreen && data.includes("\x1b")) data = data.replace(SGR_FAST, "");
     if (!data.includes("\x1b[?") && !data.includes("\x1b]133;")) return this.#text(data, onLine);
     let from = 0;
     MARKS.lastIndex = 0;
@@ -125,7 +135,7 @@ export class LineAssembler {
 
   #text(chunk: string, onLine: (line: string) => void): void {
     if (this.altScreen || this.#shellUi || chunk === "") return;
-    // SGR never moves text: drop it once for the whole chunk, not per line.
+    // SGR left after a switch back from the alternate screen (push drops the rest).
     const data = chunk.includes("\x1b") ? chunk.replace(SGR_FAST, "") : chunk;
     let start = 0;
     if (this.#search !== null && data.length >= BLOCK_MIN) {

@@ -9,7 +9,8 @@
  */
 
 import { configDir, dataDir, type Env, pluginDir } from "../config/paths.ts";
-import { PLUGIN_ID, PROTOCOL_VERSION } from "./protocol.ts";
+import { BUILTIN_MANIFESTS } from "./builtins.ts";
+import { type Manifest, PLUGIN_ID, PROTOCOL_VERSION } from "./protocol.ts";
 import { selfCommand } from "./self.ts";
 
 /** Tabs lazyshell ships; `sessions` is drawn by the TUI, the rest are built-in plugins. */
@@ -46,6 +47,13 @@ export interface PluginEntry {
   readonly builtin: boolean;
   /** The executable file (user plugins) or `builtin:<id>`. */
   readonly source: string;
+  /**
+   * Started when first needed (its tab shown, one of its commands run), not
+   * at launch; stopped again while hidden (src/plugin/tabs.ts). The built-ins.
+   */
+  readonly onDemand?: boolean;
+  /** What its tab shows before it has started: its manifest, known in advance (the built-ins). */
+  readonly manifest?: Manifest;
 }
 
 export interface Discovered {
@@ -75,6 +83,8 @@ export function builtinEntry(id: BuiltinPluginId): PluginEntry {
     command: [...selfCommand(), "__plugin", id],
     builtin: true,
     source: `builtin:${id}`,
+    onDemand: true,
+    manifest: BUILTIN_MANIFESTS[id],
   };
 }
 

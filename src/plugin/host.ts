@@ -85,9 +85,15 @@ export class PluginHost implements AsyncDisposable {
   #width: number;
   #height: number;
   #closed = false;
+  /** The last manifest it sent (kept while it sleeps), else its entry's. */
+  #known: Manifest | null;
+  #launched = false;
+  /** A sleep() under way: a wake() waits for it. */
+  #sleeping: Promise<void> | null = null;
 
   constructor(private readonly options: HostOptions) {
     this.#state = initialState(options.entry.id);
+    this.#known = options.entry.manifest ?? null;
     this.#width = options.width;
     this.#height = options.height;
     this.#runner = new ExecRunner(options.spawn, options.handover);
@@ -110,10 +116,57 @@ export class PluginHost implements AsyncDisposable {
     return this.#run?.child.pid ?? null;
   }
 
+  /** Its manifest: the running process's, else the last one it sent, else its entry's. */
+  get manifest(): Manifest | null {
+    return this.#state.manifest ?? this.#known;
+  }
+
+  /** It may sleep while hidden: a built-in, or a plugin whose manifest opts in. */
+  get onDemand(): boolean {
+    return this.options.entry.onDemand === true || this.manifest?.onDemand === true;
+  }
+
+  /** Its process runs (or starts). */
+  get awake(): boolean {
+    return this.#run !== null &&
+      (this.#state.phase === "starting" || this.#state.phase === "running");
+  }
+
+  /** Something it asked for (an exec, a request) has not finished. */
+  get busy(): boolean {
+    return this.#execs.size > 0;
+  }
+
   /** Starts the plugin (once; use reload() afterwards). */
   start(): void {
     if (this.#run !== null || this.#closed) return;
     this.#launch();
+  }
+
+  /**
+   * Starts it if it does not run: the first time it is needed, or again
+   * after sleep() (a fresh init). A failed plugin waits for `reload`.
+   */
+  wake(): void {
+    if (this.#closed || this.#state.phase === "failed") return;
+    if (this.#sleeping) {
+      void this.#sleeping.then(() => this.wake());
+      return;
+    }
+    if (this.#run !== null) return;
+    if (!this.#launched) return this.start();
+    this.#stderr.clear();
+    this.#state = initialState(this.id, this.#state.generation + 1);
+    this.#launch();
+  }
+
+  /** Stops it on purpose (hidden, idle): its stdin closes as at quit; wake() starts it again. */
+  sleep(): Promise<void> {
+    if (this.#closed || this.#run === null || this.#sleeping) {
+      return this.#sleeping ?? Promise.resolve();
+    }
+    this.#sleeping = this.#stop().finally(() => (this.#sleeping = null));
+    return this.#sleeping;
   }
 
   /** Sends a host message if this plugin wants it (v1 always; extensions when subscribed). */
@@ -194,6 +247,7 @@ export class PluginHost implements AsyncDisposable {
   // ------------------------------------------------------------ process
 
   #launch(): void {
+    this.#launched = true;
     const entry = this.options.entry;
     const env = pluginEnv(this.options.env, entry.id);
     try {
@@ -375,6 +429,7 @@ export class PluginHost implements AsyncDisposable {
         run?.child.killLeftovers();
         break;
       case "ready":
+        this.#known = effect.manifest;
         this.options.onReady?.(effect.manifest);
         break;
       case "exec":

@@ -251,6 +251,11 @@ const manifestSchema = z.object({
   doctor: z.boolean().default(false),
   /** Extension: opt-in host messages. Unknown names are ignored (forward compatible). */
   subscribe: z.array(z.string()).default([]),
+  /**
+   * Opt-in: the host may stop the plugin while its tab is hidden and it has
+   * nothing in flight, and starts it again (a fresh init) when it is needed.
+   */
+  onDemand: z.boolean().default(false),
 });
 const frameSchema = z.object({
   type: z.literal("frame"),

@@ -84,6 +84,7 @@ const PLUGIN: PluginMessage[] = [
     commands: [{ name: "say-hi", desc: "Say hi" }],
     doctor: true,
     subscribe: ["sessions"],
+    onDemand: true,
   },
   { type: "frame", view: "\u001b[1mhi\u001b[0m\nthere", count: 3, capturing: false },
   { type: "frame", view: "", capturing: true },
@@ -124,6 +125,7 @@ Deno.test("a minimal manifest gets its defaults", () => {
     commands: [],
     doctor: false,
     subscribe: [],
+    onDemand: false,
   });
   assert.deepEqual([...subscriptionsOf(m as never)], []);
 });

@@ -1,8 +1,16 @@
 /**
- * Every plugin tab of one lazyshell instance: starts a PluginHost per
- * discovered plugin, feeds them the v1 `agents` message and the opt-in
- * extension data (sessions, env, watchers, visibility), routes their host
- * requests, and stops them all on close (docs/plugin-protocol.md).
+ * Every plugin tab of one lazyshell instance: a PluginHost per discovered
+ * plugin, fed the v1 `agents` message and the opt-in extension data
+ * (sessions, env, watchers, visibility), its host requests routed, all of
+ * them stopped on close (docs/plugin-protocol.md).
+ *
+ * When each runs: a plugin is started at launch, as protocol v1 says,
+ * unless it runs on demand (the built-ins; docs/plugin-protocol.md §7):
+ * then it starts when a client shows its tab or one of its commands runs.
+ * An on-demand plugin — a built-in, or one whose manifest says `onDemand`
+ * — is stopped once no client has shown its tab for IDLE_STOP_MS and it
+ * waits for nothing (no exec or request in flight), and starts again the
+ * same way. A built-in costs nothing until used (bench/memory.ts).
  *
  * Data comes through the PluginFeed interface, which src/tui/plugin_tabs.ts adapts from
  * the Runtime; this runtime module imports neither app/ nor tui/.
@@ -23,6 +31,9 @@ import {
   type Theme,
   type WatcherEntry,
 } from "./protocol.ts";
+
+/** How long an on-demand plugin may stay hidden before it is stopped. */
+export const IDLE_STOP_MS = 30_000;
 
 export interface PluginFeed {
   sessions(): SessionEntry[];
@@ -47,26 +58,39 @@ export interface PluginTabsOptions {
   readonly handover?: TerminalHandover;
   /** A tab changed (frame, title, state): the TUI redraws. */
   readonly onChange?: (id: string) => void;
+  /** Hidden this long, an on-demand plugin stops (default IDLE_STOP_MS). */
+  readonly idleStopMs?: number;
 }
 
 export class PluginTabs implements AsyncDisposable {
   readonly hosts: PluginHost[] = [];
   #agents: AgentEntry[] | null = null;
-  #active: string | null = null;
+  /** The plugin tab each client shows (null: the sessions tab). */
+  #shown = new Map<string, string | null>();
   /** Last extension payload sent per host and type: identical ones are skipped. */
   #sent = new Map<PluginHost, Map<string, string>>();
+  /** Hidden on-demand plugins waiting to be stopped. */
+  #idle = new Map<PluginHost, ReturnType<typeof setTimeout>>();
   #closed = false;
 
   constructor(private readonly options: PluginTabsOptions) {}
 
-  /** Starts one host per plugin (built-ins first, in the given order). */
+  /** A host per plugin (built-ins first, in the given order); those not on demand start now. */
   start(plugins: readonly PluginEntry[]): void {
     for (const entry of plugins) {
       const host: PluginHost = new PluginHost(this.#hostOptions(entry, () => host));
       this.hosts.push(host);
-      host.start();
+      if (!entry.onDemand) host.start();
     }
     this.refreshAgents();
+  }
+
+  /** Runs a plugin that is needed now (a command for it): it stops again once hidden and idle. */
+  use(id: string): void {
+    const host = this.get(id);
+    if (!host) return;
+    host.wake();
+    this.#settle(host);
   }
 
   get(id: string): PluginHost | undefined {
@@ -99,17 +123,65 @@ export class PluginTabs implements AsyncDisposable {
     for (const host of this.hosts) this.#sendOnce(host, { type: "watchers", watchers });
   }
 
-  /** Which plugin tab is shown (null: the sessions tab); `visible` subscribers are told. */
-  setActive(id: string | null): void {
-    if (id === this.#active) return;
-    this.#active = id;
-    for (const host of this.hosts) {
-      this.#sendOnce(host, { type: "visible", visible: host.id === id });
-    }
+  /**
+   * Which plugin tab `client` shows (null: the sessions tab): a plugin
+   * shown starts if it does not run; `visible` subscribers are told
+   * whether any client shows theirs.
+   */
+  show(client: string, id: string | null): void {
+    if (this.#shown.get(client) === id && this.#shown.has(client)) return;
+    this.#shown.set(client, id);
+    this.#visibilityChanged();
     if (id !== null) {
       const host = this.get(id);
       if (host) this.#sendEnv(host);
     }
+  }
+
+  /** A client left: its tab is no longer shown. */
+  forget(client: string): void {
+    if (this.#shown.delete(client)) this.#visibilityChanged();
+  }
+
+  /** Which plugin tab is shown, for a single client (null: the sessions tab). */
+  setActive(id: string | null): void {
+    this.show("", id);
+  }
+
+  #visible(host: PluginHost): boolean {
+    for (const id of this.#shown.values()) if (id === host.id) return true;
+    return false;
+  }
+
+  #visibilityChanged(): void {
+    for (const host of this.hosts) {
+      const visible = this.#visible(host);
+      if (visible) host.wake();
+      this.#sendOnce(host, { type: "visible", visible });
+      this.#settle(host);
+    }
+  }
+
+  /** Arms or cancels an on-demand plugin's stop: running, hidden → stopped after IDLE_STOP_MS. */
+  #settle(host: PluginHost): void {
+    const hidden = host.awake && host.onDemand && !this.#visible(host) && !this.#closed;
+    const timer = this.#idle.get(host);
+    if (!hidden) {
+      clearTimeout(timer);
+      this.#idle.delete(host);
+      return;
+    }
+    if (timer !== undefined) return;
+    this.#idle.set(
+      host,
+      setTimeout(() => {
+        this.#idle.delete(host);
+        if (!host.awake || this.#visible(host) || this.#closed) return;
+        if (host.busy) return this.#settle(host); // an exec or request still runs: later
+        this.#sent.delete(host);
+        void host.sleep();
+      }, this.options.idleStopMs ?? IDLE_STOP_MS),
+    );
   }
 
   resize(width: number, height: number): void {
@@ -118,6 +190,8 @@ export class PluginTabs implements AsyncDisposable {
 
   async close(): Promise<void> {
     this.#closed = true;
+    for (const timer of this.#idle.values()) clearTimeout(timer);
+    this.#idle.clear();
     await Promise.all(this.hosts.map((h) => h.close()));
   }
 
@@ -150,11 +224,15 @@ export class PluginTabs implements AsyncDisposable {
           this.#sendOnce(host, { type: "watchers", watchers: o.feed.watchers() });
         }
         if (subs.has("visible")) {
-          this.#sendOnce(host, { type: "visible", visible: this.#active === host.id });
+          this.#sendOnce(host, { type: "visible", visible: this.#visible(host) });
         }
         if (subs.has("env")) this.#sendEnv(host);
+        this.#settle(host);
       },
-      onChange: () => o.onChange?.(entry.id),
+      onChange: () => {
+        this.#settle(self());
+        o.onChange?.(entry.id);
+      },
     };
   }
 

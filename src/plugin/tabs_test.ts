@@ -92,3 +92,133 @@ Deno.test("plugin tabs get agents, config sections, subscribed data and route re
   assert.equal(requests.length, 1);
   assert.ok(!plain.state.frame!.view.includes("sessions"), "v1 plugin got no sessions");
 });
+
+/** PluginTabs with a quick idle stop and a change notifier to wait on. */
+function onDemandTabs(idleStopMs = 150) {
+  const changed = new Set<() => void>();
+  const tabs = new PluginTabs({
+    env: { HOME: "/home/t", PATH: Deno.env.get("PATH") ?? "" },
+    sections: {},
+    width: 80,
+    height: 20,
+    spawn: spawnGroup,
+    idleStopMs,
+    feed: {
+      sessions: () => [session],
+      environment: () => ({}),
+      selected: () => null,
+      watchers: () => [],
+      agents: () => Promise.resolve([]),
+      request: () => {},
+    },
+    onChange: () => {
+      for (const c of [...changed]) c();
+    },
+  });
+  const until = (what: string, ok: () => boolean, ms = 15_000) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (!ok()) return;
+        clearTimeout(timer);
+        clearInterval(poll);
+        changed.delete(check);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        clearInterval(poll);
+        changed.delete(check);
+        reject(new Error(`Timed out waiting for ${what}`));
+      }, ms);
+      const poll = setInterval(check, 20);
+      changed.add(check);
+      check();
+    });
+  return { tabs, until };
+}
+
+/** Whether a process is still there (a zombie counts as gone: PID 1 reaps nothing here). */
+function alive(pid: number): boolean {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+const lazy = (id: string): PluginEntry => ({
+  ...entry(id, "good"),
+  onDemand: true,
+  manifest: {
+    type: "manifest",
+    title: "Lazy",
+    help: [],
+    commands: [{ name: "ping", desc: "Ping" }],
+    doctor: false,
+    subscribe: [],
+    onDemand: true,
+  },
+});
+
+Deno.test("an on-demand plugin starts when a client shows its tab, stops once hidden, starts again", async () => {
+  const { tabs, until } = onDemandTabs();
+  await using _ = tabs;
+  tabs.start([lazy("lazy")]);
+  const host = tabs.get("lazy")!;
+  assert.equal(host.pid, null, "not started at launch");
+  assert.equal(host.manifest?.title, "Lazy", "its tab shows the known manifest meanwhile");
+  tabs.show("client-1", "lazy");
+  await until("its first frame", () => (host.state.frame?.view ?? "").includes('"type":"init"'));
+  const first = host.pid!;
+  tabs.show("client-2", "lazy");
+  tabs.show("client-1", null);
+  await new Promise((r) => setTimeout(r, 500));
+  assert.ok(host.awake && alive(first), "another client still shows it");
+  tabs.forget("client-2");
+  await until("it to stop", () => !host.awake && host.state.phase === "stopped");
+  await until("its process to be gone", () => !alive(first));
+  assert.equal(host.manifest?.title, "Good", "the last manifest it sent stays for its tab");
+  tabs.show("client-1", "lazy");
+  await until("a fresh init", () => (host.state.frame?.view ?? "").includes('"type":"init"'));
+  assert.notEqual(host.pid, first);
+  assert.ok(host.state.generation > 0);
+});
+
+Deno.test("a command wakes a sleeping on-demand plugin, which stops again once idle", async () => {
+  const { tabs, until } = onDemandTabs();
+  await using _ = tabs;
+  tabs.start([lazy("lazy")]);
+  const host = tabs.get("lazy")!;
+  tabs.use("lazy");
+  host.command("ping");
+  await until("the command's frame", () => host.state.frame?.view === "command ping");
+  await until("it to stop again", () => !host.awake && host.state.phase === "stopped");
+});
+
+Deno.test("a plugin opts in with onDemand in its manifest; a v1 plugin keeps running hidden", async () => {
+  const { tabs, until } = onDemandTabs();
+  await using _ = tabs;
+  tabs.start([entry("od", "on_demand"), entry("plain", "good")]);
+  const od = tabs.get("od")!;
+  const plain = tabs.get("plain")!;
+  await until("both to run", () => od.state.phase === "running" && plain.state.phase === "running");
+  const pid = od.pid!;
+  await until("the opted-in one to stop", () => !od.awake && !alive(pid));
+  assert.ok(plain.awake, "a v1 plugin keeps today's lifecycle");
+  tabs.show("client-1", "od");
+  await until("it to start again", () => od.state.phase === "running");
+});
+
+Deno.test("a hidden on-demand plugin with an exec in flight is not stopped", async () => {
+  const { tabs, until } = onDemandTabs(100);
+  await using _ = tabs;
+  tabs.start([lazy("lazy")]);
+  const host = tabs.get("lazy")!;
+  tabs.show("client-1", "lazy");
+  await until("it to run", () => host.state.phase === "running");
+  host.key("l", "l"); // a long exec
+  await until("the exec", () => host.busy);
+  tabs.show("client-1", null);
+  await new Promise((r) => setTimeout(r, 600));
+  assert.ok(host.awake, "still running: its exec has not finished");
+});

@@ -26,6 +26,7 @@ import { serverName, serverPaths } from "./paths.ts";
 import type { ExitMessage } from "./protocol.ts";
 import { canConnect } from "./spawn.ts";
 import { runtimeProblems } from "./problems.ts";
+import { Trimmer } from "../util/memory_trim.ts";
 
 export interface ServerOptions {
   readonly project?: string | undefined;
@@ -97,6 +98,8 @@ export async function runServer(options: ServerOptions): Promise<number> {
     stdoutSink: true,
     restore,
   });
+  // Freed memory back to the system, after start-up and every 10 s (util/memory_trim.ts).
+  using _trimmer = new Trimmer();
   const stop = Promise.withResolvers<EndRequest | { why: "signal"; signal: Deno.Signal }>();
   const handlers = SIGNALS.map((signal) => {
     const handler = () => stop.resolve({ why: "signal", signal });

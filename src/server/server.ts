@@ -257,7 +257,7 @@ export class AttachServer implements AsyncDisposable {
           if (client.divert) client.divert(t);
           else {
             app.feed(t);
-            this.#plugins?.follow(app.state.tab, app.state.selected);
+            this.#plugins?.follow(app.state.tab, app.state.selected, id);
           }
         } else if (f.type === FrameType.Resize) {
           const { cols, rows } = parseResize(f.payload);
@@ -276,6 +276,7 @@ export class AttachServer implements AsyncDisposable {
       this.#clients.delete(id);
       this.#place = app.place;
       app[Symbol.dispose]();
+      this.#plugins?.forget(id);
       runtime.forgetClient(id);
       this.#updateSink();
     }

@@ -1,8 +1,10 @@
 /**
  * Reads a session's whole buffer, scrollback and screen, as text: the
  * search of `/` and the lines copy mode puts on the clipboard. Lines are
- * counted up from the buffer's last row (src/model/search.ts). The xterm
- * object stays here (Session.search, Session.copyText).
+ * counted up from the buffer's last row (src/model/search.ts). Rows are
+ * read through the session's history (history.ts): the compact store's,
+ * then the emulator's, as if xterm kept every row (Session.search,
+ * Session.copyText).
  *
  * Soft-wrapped rows are one line: a match may run across the wrap, and a
  * copied line comes out whole.
@@ -16,13 +18,12 @@ import {
   type SearchHit,
   searchPattern,
 } from "../model/search.ts";
-import type { XTerm } from "./terminal.ts";
-
-type Buffer = XTerm["buffer"]["active"];
+import type { HistoryRows } from "./history.ts";
+import type { HeadlessTerminal } from "./terminal.ts";
 
 /** Rows in the active buffer: the screen plus the scrollback above it. */
-export function bufferRows(xterm: XTerm): number {
-  return xterm.buffer.active.length;
+export function bufferRows(terminal: HeadlessTerminal): number {
+  return terminal.history.activeRows().length;
 }
 
 interface Position {
@@ -37,16 +38,16 @@ interface Position {
  * newest match), with its rank among all of them; null when there is none.
  */
 export function searchBuffer(
-  xterm: XTerm,
+  terminal: HeadlessTerminal,
   query: string,
   from: SearchFrom | null,
   direction: SearchDirection,
 ): SearchHit | null {
   const pattern = searchPattern(query);
   if (!pattern) return null;
-  const b = xterm.buffer.active;
+  const b = terminal.history.activeRows();
   const last = b.length - 1;
-  const all = allMatches(b, xterm.cols, pattern);
+  const all = allMatches(b, terminal.cols, pattern);
   if (all.length === 0) return null;
   const at = from === null
     ? { row: last + 1, col: 0 }
@@ -76,7 +77,7 @@ export function searchBuffer(
 }
 
 /** Every match in buffer order, oldest first (at most MAX_MATCHES). */
-function allMatches(b: Buffer, cols: number, pattern: RegExp): Position[] {
+function allMatches(b: HistoryRows, cols: number, pattern: RegExp): Position[] {
   const out: Position[] = [];
   let start = 0;
   while (start < b.length && out.length < MAX_MATCHES) {
@@ -114,19 +115,14 @@ interface CellAt {
 }
 
 /** For each UTF-16 unit of the rows' text (as translateToString writes it), its cell. */
-function cellMap(b: Buffer, start: number, end: number): CellAt[] {
+function cellMap(b: HistoryRows, start: number, end: number): CellAt[] {
   const map: CellAt[] = [];
-  const cell = b.getNullCell();
   for (let row = start; row < end; row++) {
-    const line = b.getLine(row);
-    if (!line) continue;
-    for (let col = 0; col < line.length; col++) {
-      if (!line.getCell(col, cell)) break;
-      const width = cell.getWidth();
-      if (width === 0) continue; // the second half of a wide character
-      const chars = cell.getChars() || " ";
-      for (let k = 0; k < chars.length; k++) map.push({ row, col, width });
-    }
+    b.getLine(row)?.cells((col, width, chars) => {
+      if (width === 0) return; // the second half of a wide character
+      const n = chars.length || 1; // an empty cell is one space
+      for (let k = 0; k < n; k++) map.push({ row, col, width });
+    });
   }
   return map;
 }
@@ -137,8 +133,8 @@ function cellMap(b: Buffer, start: number, end: number): CellAt[] {
  * between lines. A selection starting inside a wrapped line starts at the
  * selected row.
  */
-export function bufferText(xterm: XTerm, top: number, bottom: number): string {
-  const b = xterm.buffer.active;
+export function bufferText(terminal: HeadlessTerminal, top: number, bottom: number): string {
+  const b = terminal.history.activeRows();
   const last = b.length - 1;
   const from = Math.max(0, last - Math.max(top, bottom));
   const to = Math.min(last, last - Math.min(top, bottom));

@@ -23,7 +23,8 @@ import {
   STRIKE,
   UNDERLINE,
 } from "../model/cells.ts";
-import type { ChangedRows, HeadlessTerminal, RowTracker, XTerm } from "./terminal.ts";
+import type { DecodedRow } from "./row_codec.ts";
+import type { ChangedRows, HeadlessTerminal, RowTracker } from "./terminal.ts";
 import { cursorHidden } from "./xterm_internals.ts";
 
 /** What a cell's colour is read from (xterm's buffer cell). */
@@ -50,10 +51,10 @@ export interface ScreenRead<G extends Cells> {
   readonly rows: readonly [number, number] | null;
 }
 
-/** How far up the scrollback of this emulator goes (0 on the alternate screen). */
-export function maxScroll(xterm: XTerm): number {
-  const b = xterm.buffer.active;
-  return b.type === "alternate" ? 0 : b.baseY;
+/** How far up the scrollback goes: the store's rows and the emulator's (0 on the alternate screen). */
+export function maxScroll(terminal: HeadlessTerminal): number {
+  const b = terminal.xterm.buffer.active;
+  return b.type === "alternate" ? 0 : terminal.history.stored + b.baseY;
 }
 
 /**
@@ -67,15 +68,18 @@ export function maxScroll(xterm: XTerm): number {
  * again — a spinner or an echo touches one row of sixty.
  */
 export function readScreen<G extends Cells>(
-  xterm: XTerm,
+  terminal: HeadlessTerminal,
   make: (cols: number, rows: number) => G,
   offset = 0,
   reuse?: G | null,
   changed: ChangedRows = "all",
 ): ScreenRead<G> {
+  const xterm = terminal.xterm;
   const b = xterm.buffer.active;
-  const used = Math.max(0, Math.min(offset, maxScroll(xterm)));
-  const top = b.baseY - used;
+  const used = Math.max(0, Math.min(offset, maxScroll(terminal)));
+  // Rows of the store come first (history.ts); none count on the alternate screen.
+  const stored = b.type === "alternate" ? 0 : terminal.history.stored;
+  const top = stored + b.baseY - used;
   const cols = xterm.cols;
   const rows = xterm.rows;
   let grid: G;
@@ -97,7 +101,11 @@ export function readScreen<G extends Cells>(
   }
   const cell = b.getNullCell();
   for (let y = y0; y < y1; y++) {
-    const line = b.getLine(top + y);
+    if (top + y < stored) {
+      storedRow(terminal.history.row(top + y), grid, y * cols, cols);
+      continue;
+    }
+    const line = b.getLine(top + y - stored);
     if (!line) continue;
     const row = y * cols;
     for (let x = 0; x < cols; x++) {
@@ -134,6 +142,49 @@ export function readScreen<G extends Cells>(
   return { grid, offset: used, rows: partial ? [y0, y1] : null };
 }
 
+/** xterm's colour modes in its fg/bg words (Attributes.CM_*). */
+const CM_MASK = 0x3000000;
+const CM_RGB = 0x3000000;
+
+function color(word: number): number {
+  const mode = word & CM_MASK;
+  return mode === CM_RGB ? rgb(word & 0xffffff) : mode === 0 ? DEFAULT_COLOR : word & 0xff;
+}
+
+/**
+ * A row of the compact store into cleared grid row `at`, the way the loop
+ * above reads one of xterm's (CellData's getters on the same three words).
+ */
+function storedRow(row: DecodedRow, grid: Cells, at: number, cols: number): void {
+  const n = Math.min(row.used, cols);
+  for (let x = 0; x < n; x++) {
+    const i = at + x;
+    const width = row.content[x]! >>> 22;
+    if (width === 0) {
+      grid.chars[i] = "";
+      grid.widths[i] = 0;
+    } else {
+      const ch = row.chars(x);
+      grid.chars[i] = ch === "" ? " " : ch;
+      grid.widths[i] = width === 2 && x + 1 < cols ? 2 : 1;
+    }
+    const fg = row.fg[x]!;
+    const bg = row.bg[x]!;
+    grid.fg[i] = color(fg);
+    grid.bg[i] = color(bg);
+    let attrs = 0;
+    if (fg & 0x8000000) attrs |= BOLD;
+    if (bg & 0x8000000) attrs |= DIM;
+    if (bg & 0x4000000) attrs |= ITALIC;
+    if (fg & 0x10000000) attrs |= UNDERLINE;
+    if (fg & 0x20000000) attrs |= BLINK;
+    if (fg & 0x4000000) attrs |= INVERSE;
+    if (fg & 0x40000000) attrs |= INVISIBLE;
+    if (fg & 0x80000000) attrs |= STRIKE;
+    grid.attrs[i] = attrs;
+  }
+}
+
 /**
  * One reader of one session's screen (a TUI client's pane): reads the
  * viewport into the caller's grid, again only the rows redrawn since its
@@ -141,14 +192,14 @@ export function readScreen<G extends Cells>(
  * another session.
  */
 export class ScreenReader<G extends Cells> implements Disposable {
-  readonly #xterm: XTerm;
+  readonly #terminal: HeadlessTerminal;
   readonly #rows: RowTracker;
   readonly #make: (cols: number, rows: number) => G;
   /** The grid holding this emulator's live viewport as last read, if any. */
   #live: G | null = null;
 
   constructor(terminal: HeadlessTerminal, make: (cols: number, rows: number) => G) {
-    this.#xterm = terminal.xterm;
+    this.#terminal = terminal;
     this.#rows = terminal.trackRows();
     this.#make = make;
   }
@@ -157,7 +208,7 @@ export class ScreenReader<G extends Cells> implements Disposable {
   read(offset = 0, reuse: G | null = null): ScreenRead<G> {
     const changed = this.#rows.take();
     const read = readScreen(
-      this.#xterm,
+      this.#terminal,
       this.#make,
       offset,
       reuse,
@@ -169,7 +220,7 @@ export class ScreenReader<G extends Cells> implements Disposable {
 
   /** How far up the scrollback goes (0 on the alternate screen). */
   maxScroll(): number {
-    return maxScroll(this.#xterm);
+    return maxScroll(this.#terminal);
   }
 
   [Symbol.dispose](): void {

@@ -8,7 +8,7 @@ const cells = (cols: number, rows: number) => new Cells(cols, rows);
 
 /** The whole viewport `offset` lines up, read afresh. */
 function whole(t: HeadlessTerminal, offset = 0): ScreenRead<Cells> & { frame: Cells } {
-  const read = readScreen(t.xterm, cells, offset);
+  const read = readScreen(t, cells, offset);
   return { ...read, frame: read.grid };
 }
 
@@ -49,7 +49,7 @@ Deno.test("readScreen() places the cursor, and hides it when the child did", asy
 
 Deno.test("readScreen() shows the scrollback at an offset, clamped, without cursor", async () => {
   using t = await terminal(Array.from({ length: 10 }, (_, i) => `line ${i}`).join("\r\n"));
-  assert.equal(maxScroll(t.xterm), 6);
+  assert.equal(maxScroll(t), 6);
   const up = whole(t, 2);
   assert.equal(up.offset, 2);
   assert.equal(up.frame.rowText(0).trimEnd(), "line 4");

@@ -233,22 +233,22 @@ export class Session implements Disposable {
    * row (src/model/search.ts); null when there is none.
    */
   search(query: string, from: SearchFrom | null, direction: SearchDirection): SearchHit | null {
-    return searchBuffer(this.terminal.xterm, query, from, direction);
+    return searchBuffer(this.terminal, query, from, direction);
   }
 
   /** Lines `top`..`bottom` (counted up from the last row) as text, for the clipboard. */
   copyText(top: number, bottom: number): string {
-    return bufferText(this.terminal.xterm, top, bottom);
+    return bufferText(this.terminal, top, bottom);
   }
 
   /** Rows of the buffer shown now: the screen plus the scrollback above it. */
   bufferRows(): number {
-    return bufferRows(this.terminal.xterm);
+    return bufferRows(this.terminal);
   }
 
   /** How many lines of scrollback are above the screen (0 on the alternate screen). */
   maxScroll(): number {
-    return maxScroll(this.terminal.xterm);
+    return maxScroll(this.terminal);
   }
 
   /** Where the child's cursor is on the screen (0-based). */

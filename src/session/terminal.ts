@@ -15,6 +15,7 @@ import type { Cursor } from "../model/snapshot.ts";
 import type { Osc133Mark, TerminalEvent, TerminalListener } from "./terminal_events.ts";
 import type { InputModes, MouseTracking } from "../model/cells.ts";
 import { readTail, type Tail } from "./tail.ts";
+import { History } from "./history.ts";
 import {
   fixEraseAbove,
   mouseEncoding,
@@ -40,6 +41,8 @@ export interface TerminalOptions {
   readonly cols: number;
   readonly rows: number;
   readonly scrollback?: number;
+  /** Rows of scrollback the emulator keeps itself before the compact store (history.ts; tests). */
+  readonly margin?: number;
   /**
    * Where query replies go (the PTY). Omit to answer nothing, as
    * `lazyshell detect` does when replaying a capture.
@@ -65,6 +68,8 @@ interface Tracked {
 
 export class HeadlessTerminal implements Disposable {
   readonly xterm: XTerm;
+  /** The scrollback: the compact store, then the emulator's own rows. */
+  readonly history: History;
   readonly #queue: WriteQueue | null;
   #listeners = new Set<TerminalListener>();
   #title = "";
@@ -74,10 +79,11 @@ export class HeadlessTerminal implements Disposable {
 
   constructor(options: TerminalOptions) {
     const reply = options.reply;
+    const scrollback = options.scrollback ?? DEFAULT_SCROLLBACK;
     this.xterm = new Terminal({
       cols: options.cols,
       rows: options.rows,
-      scrollback: options.scrollback ?? DEFAULT_SCROLLBACK,
+      scrollback,
       allowProposedApi: true,
       windowOptions: { getWinSizeChars: true },
     });
@@ -86,6 +92,7 @@ export class HeadlessTerminal implements Disposable {
     // the same table (src/util/width.ts, generated from this addon).
     this.xterm.loadAddon(new unicode11.Unicode11Addon());
     this.xterm.unicode.activeVersion = UNICODE_VERSION;
+    this.history = new History(this.xterm, scrollback, options.margin);
     this.#queue = writeQueue(this.xterm);
     const rows = refreshRows(this.xterm);
     this.#tracksRows = rows !== null;
@@ -103,7 +110,11 @@ export class HeadlessTerminal implements Disposable {
       this.#emit({ type: "alt-screen", active: b.type === "alternate" });
     });
     const parser = this.xterm.parser;
-    fixEraseAbove(this.xterm, (rows) => this.#rowsChanged(rows));
+    fixEraseAbove(
+      this.xterm,
+      (rows) => this.#rowsChanged(rows),
+      (index) => this.history.clearWrap(index),
+    );
     parser.registerOscHandler(7501, (data) => {
       if (data.startsWith("?")) {
         reply?.(OSC7501_QUERY_REPLY);
@@ -194,7 +205,7 @@ export class HeadlessTerminal implements Disposable {
   }
 
   resize(cols: number, rows: number): void {
-    if (!this.#disposed) this.xterm.resize(cols, rows);
+    if (!this.#disposed) this.history.resize(cols, rows);
   }
 
   get cols(): number {
@@ -245,7 +256,7 @@ export class HeadlessTerminal implements Disposable {
    * (`ctl read --tail`; tail.ts: read from the end, costs what it returns).
    */
   tail(count: number, maxBytes?: number): Tail {
-    return readTail(this.xterm.buffer.normal, count, maxBytes);
+    return readTail(this.history.normalRows(), count, maxBytes);
   }
 
   [Symbol.dispose](): void {

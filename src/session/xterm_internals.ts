@@ -1,10 +1,11 @@
 /**
  * What HeadlessTerminal uses of @xterm/headless's internals, each checked
  * before use (the public path, or nothing, when an upgrade drops it) and
- * covered by terminal_test.ts, which fails if one disappears: the
- * synchronous write path, the rows each write redrew, recovery after the
- * parser throws, a workaround for one crash of 6.0.0, and two states with
- * no public API (cursor hidden, mouse encoding).
+ * covered by terminal_test.ts or history_test.ts, which fail if one
+ * disappears: the synchronous write path, the rows each write redrew,
+ * recovery after the parser throws, ED 1 without two faults of 6.0.0, two
+ * states with no public API (cursor hidden, mouse encoding), and the
+ * buffers and scroll step the compact scrollback store needs (history.ts).
  */
 
 import type { XTerm } from "./terminal.ts";
@@ -123,34 +124,173 @@ function eraseInternals(term: XTerm): EraseInternals | null {
 }
 
 /**
- * @xterm/headless 6.0.0 throws in ED 1 ("erase above", CSI 1 J, and
- * DECSED CSI ? 1 J) when the cursor is in the last column of the last row
- * of a normal screen whose output has not scrolled yet (a program that
- * starts by clearing what is above it): it clears the next line's wrap
- * flag without checking that the line exists. The throw leaves the lines
- * above as they were and the emulator stuck: no later write shows
- * (measured). Here that case is erased as xterm would (the current line
- * through the cursor, every line above); the others go to xterm's own
- * handler.
+ * ED 1 ("erase above", CSI 1 J, and DECSED CSI ? 1 J), done here as
+ * @xterm/headless 6.0.0 does it, less two faults of its code:
+ * - When the cursor sits in the last column, xterm clears the wrap flag of
+ *   the row at *buffer* index cursorY + 1 (a screen row used as a buffer
+ *   index: in a buffer with scrollback, a row of the scrollback). On a
+ *   normal screen whose output has not scrolled yet, with the cursor on its
+ *   last row, that row does not exist and xterm throws, which leaves the
+ *   lines above as they were and the emulator stuck: no later write shows
+ *   (measured).
+ * - That buffer index counts the rows of xterm's buffer; with the compact
+ *   store (history.ts) the first rows of the history are not in it.
+ * `clearWrap(index)` clears the wrap flag of the row xterm would have
+ * touched, counted in the whole history, if it exists.
  */
 export function fixEraseAbove(
   term: XTerm,
   erased: (rows: { start: number; end: number }) => void,
+  clearWrap: (index: number) => void,
 ): void {
   const internals = eraseInternals(term);
   if (!internals) return;
   for (const protect of [false, true]) {
     const id = protect ? { prefix: "?", final: "J" } : { final: "J" };
     term.parser.registerCsiHandler(id, (params) => {
-      const b = term.buffer.active;
+      if (params[0] !== 1) return false;
       const cols = term.cols;
-      if (params[0] !== 1 || b.cursorX < cols - 1 || b.length > b.cursorY + 1) return false;
       internals._restrictCursor(cols);
+      const b = term.buffer.active;
       const y = b.cursorY;
-      internals._eraseInBufferLine(y, 0, cols, true, protect);
+      internals._eraseInBufferLine(y, 0, b.cursorX + 1, true, protect);
+      if (b.cursorX + 1 >= cols) clearWrap(y + 1);
       for (let row = 0; row < y; row++) internals._resetBufferLine(row, protect);
       erased({ start: 0, end: y });
       return true;
     });
   }
+}
+
+/** Row `index` of the active buffer, as xterm keeps it (to change its wrap flag). */
+export function activeLine(term: XTerm, index: number): { isWrapped: boolean } | undefined {
+  const service = core(term)?._bufferService as
+    | { buffers?: { active?: { lines?: { get?(i: number): { isWrapped: boolean } | undefined } } } }
+    | undefined;
+  return service?.buffers?.active?.lines?.get?.(index);
+}
+
+/** One row of xterm's buffer (its BufferLine): three words a cell, and the methods reflow uses. */
+export interface XtermLine {
+  readonly length: number;
+  isWrapped: boolean;
+  readonly _data: Uint32Array;
+  readonly _combined: Record<number, string>;
+  readonly _extendedAttrs: Record<number, { readonly underlineStyle: number } | undefined>;
+  getTrimmedLength(): number;
+  hasContent(index: number): number;
+  getWidth(index: number): number;
+  copyCellsFrom(
+    src: XtermLine,
+    srcCol: number,
+    destCol: number,
+    length: number,
+    applyInReverse: boolean,
+  ): void;
+  setCell(index: number, cell: NullCell): void;
+  replaceCells(start: number, end: number, cell: NullCell): void;
+}
+
+/** The empty cell xterm fills and erases with (code point 0, width 1, default colours). */
+export interface NullCell {
+  readonly content: number;
+  readonly fg: number;
+  readonly bg: number;
+  readonly combinedData: string;
+  readonly extended: undefined;
+}
+
+export const NULL_CELL: NullCell = {
+  content: 0x400000,
+  fg: 0,
+  bg: 0,
+  combinedData: "",
+  extended: undefined,
+};
+
+/** xterm's normal buffer (Buffer): its lines and the positions that count rows in them. */
+export interface XtermBuffer {
+  readonly lines: {
+    readonly length: number;
+    readonly isFull: boolean;
+    /** Rows it holds at most (screen and scrollback); setting it keeps the first rows. */
+    maxLength: number;
+    get(index: number): XtermLine | undefined;
+    splice(start: number, deleteCount: number, ...items: XtermLine[]): void;
+    trimStart(count: number): void;
+  };
+  ybase: number;
+  ydisp: number;
+  readonly y: number;
+  savedY: number;
+  readonly scrollTop: number;
+}
+
+/** What the scrollback store (history.ts) needs of xterm's buffers. */
+export interface ScrollbackInternals {
+  /** The normal buffer (a new object after a full reset). */
+  normal(): XtermBuffer;
+  /** True while the normal buffer is the active one. */
+  normalActive(): boolean;
+  /** Calls `before` each time the emulator scrolls a line up, before it does. */
+  onScroll(before: (buffer: XtermBuffer) => void): void;
+  /** A new row of `cols` empty cells. */
+  newLine(cols: number, wrapped: boolean): XtermLine;
+  /**
+   * Sets the scrollback option without the resize of both buffers to their
+   * own size that setting it through `term.options` does (which moves a
+   * cursor waiting to wrap and drops rows the alternate screen still holds).
+   */
+  setScrollback(rows: number): void;
+}
+
+interface BufferService {
+  scroll(attr: unknown, isWrapped?: boolean): void;
+  buffers: { normal: XtermBuffer; active: XtermBuffer };
+}
+
+/**
+ * xterm's buffers and its scroll step, which lazyshell needs to take the
+ * lines that leave the emulator's buffer into its own compact store
+ * (history.ts). Private API of @xterm/headless 6.0.0, checked at
+ * construction; null when missing (the emulator then keeps the whole
+ * scrollback itself, as before); history_test.ts fails if an upgrade drops it.
+ */
+export function scrollbackInternals(term: XTerm): ScrollbackInternals | null {
+  const service = core(term)?._bufferService as Partial<BufferService> | undefined;
+  const options = (core(term)?.optionsService as { rawOptions?: { scrollback?: number } })
+    ?.rawOptions;
+  if (typeof service?.scroll !== "function" || !service.buffers) return null;
+  if (typeof options?.scrollback !== "number") return null;
+  const buffers = service.buffers;
+  const normal = buffers.normal as Partial<XtermBuffer> | undefined;
+  const lines = normal?.lines;
+  const line = lines?.get(0) as Partial<XtermLine> | undefined;
+  const fine = typeof normal?.ybase === "number" && typeof normal.savedY === "number" &&
+    typeof normal.y === "number" &&
+    typeof lines?.splice === "function" && typeof lines.isFull === "boolean" &&
+    typeof lines.trimStart === "function" && typeof lines.maxLength === "number" &&
+    line?._data instanceof Uint32Array && typeof line._combined === "object" &&
+    typeof line._extendedAttrs === "object" && typeof line.copyCellsFrom === "function" &&
+    typeof line.getTrimmedLength === "function" && typeof line.replaceCells === "function";
+  if (!fine) return null;
+  const Line = (line as object).constructor as new (
+    cols: number,
+    fill: NullCell,
+    wrapped: boolean,
+  ) => XtermLine;
+  const bs = service as BufferService;
+  return {
+    normal: () => bs.buffers.normal,
+    normalActive: () => bs.buffers.active === bs.buffers.normal,
+    onScroll(before) {
+      const scroll = bs.scroll;
+      bs.scroll = function (attr, isWrapped) {
+        before(bs.buffers.active);
+        scroll.call(bs, attr, isWrapped);
+      };
+    },
+    newLine: (cols, wrapped) => new Line(cols, NULL_CELL, wrapped),
+    setScrollback: (rows) => (options.scrollback = rows),
+  };
 }

@@ -47,10 +47,13 @@ export interface WiredPluginTabs extends AsyncDisposable {
   /** Discovery problems, one line each (shown once as a message). */
   readonly problems: readonly string[];
   /**
-   * What the TUI shows: tab index (0 Sessions, 1.. the plugin tabs) and the
-   * selected session; visibility and `env` follow (call after each input).
+   * What a client's TUI shows: tab index (0 Sessions, 1.. the plugin tabs)
+   * and the selected session; visibility, `env` and which on-demand plugins
+   * run follow (call after each input).
    */
-  follow(tab: number, selected: string | null): void;
+  follow(tab: number, selected: string | null, client?: string): void;
+  /** A client left (its tab is no longer shown). */
+  forget(client: string): void;
 }
 
 /** Builds the feed the plugin tabs read from the runtime. */
@@ -161,7 +164,9 @@ export async function startPluginTabs(
   });
   plugins.start(discovered.plugins);
   // `<id> reload` also re-detects agents: a CLI installed meanwhile shows up.
-  const tabs = plugins.hosts.map((host) => new PluginTab(host, () => plugins.refreshAgents()));
+  const tabs = plugins.hosts.map((host) =>
+    new PluginTab(host, () => plugins.refreshAgents(), () => plugins.use(host.id))
+  );
   for (const tab of tabs) tabsById.set(tab.id, tab);
 
   let lastSelected: string | null = null;
@@ -179,13 +184,16 @@ export async function startPluginTabs(
     tabs,
     plugins,
     problems: discovered.problems,
-    follow(index: number, selected: string | null) {
+    follow(index: number, selected: string | null, client = "") {
       tabs.forEach((t, i) => (t.active = i === index - 1));
-      plugins.setActive(index > 0 ? tabs[index - 1]?.id ?? null : null);
+      plugins.show(client, index > 0 ? tabs[index - 1]?.id ?? null : null);
       if (selected !== lastSelected) {
         lastSelected = selected;
         plugins.selectionChanged();
       }
+    },
+    forget(client: string) {
+      plugins.forget(client);
     },
     async [Symbol.asyncDispose]() {
       for (const s of subs) s[Symbol.dispose]();
@@ -204,7 +212,12 @@ export class PluginTab implements Tab {
   active = false;
   #bar = "";
 
-  constructor(readonly host: PluginHost, private readonly onReload: () => void = () => {}) {}
+  constructor(
+    readonly host: PluginHost,
+    private readonly onReload: () => void = () => {},
+    /** Its plugin is needed now (a command for it): started if it sleeps. */
+    private readonly onUse: () => void = () => host.wake(),
+  ) {}
 
   get id(): string {
     return this.host.id;
@@ -212,7 +225,7 @@ export class PluginTab implements Tab {
 
   get title(): string {
     const state = this.host.state;
-    const title = state.manifest?.title ?? this.host.id;
+    const title = this.host.manifest?.title ?? this.host.id;
     if (state.phase === "failed") return `${title} ✗`;
     // The frame's counter (P3) rides on the title: the tab bar draws titles only.
     const count = state.frame?.count;
@@ -224,7 +237,7 @@ export class PluginTab implements Tab {
   }
 
   get commands(): readonly TabCommand[] {
-    const own = (this.host.state.manifest?.commands ?? []).map((c) => ({
+    const own = (this.host.manifest?.commands ?? []).map((c) => ({
       name: c.name,
       help: c.desc,
     }));
@@ -237,10 +250,8 @@ export class PluginTab implements Tab {
       return this.#error(width, height);
     }
     if (state.frame === null) {
-      return [[{
-        text: state.phase === "starting" ? `Starting ${this.id}…` : "",
-        style: { attrs: 2 },
-      }]];
+      // Starting, or about to (an on-demand plugin wakes when its tab is shown).
+      return [[{ text: `Starting ${this.id}…`, style: { attrs: 2 } }]];
     }
     return sanitizeView(state.frame.view, { width, height }).map(toSpans);
   }
@@ -278,7 +289,10 @@ export class PluginTab implements Tab {
     if (name === "reload") {
       this.onReload();
       void this.host.reload().then(() => this.changed());
-    } else this.host.command(name);
+    } else {
+      this.onUse();
+      this.host.command(name);
+    }
   }
 
   resize(width: number, height: number): void {

@@ -133,8 +133,10 @@ Deno.test("plugin tabs run against the runtime: frames, errors, requests, env", 
     [[session.id, "ERR", "live"]],
   );
   current = session.id;
-  wired.follow(0, session.id);
   const envTab = wired.tabs.find((t) => t.id === "env")!;
+  assert.equal(envTab.host.pid, null, "a built-in starts only when its tab is shown");
+  assert.equal(envTab.title, "Env", "its tab has its title meanwhile");
+  wired.follow(wired.tabs.indexOf(envTab) + 1, session.id, "client-1");
   await until(
     () => envTab.render(80, 40).some((l) => l.some((s) => s.text.includes("Environment of"))),
     "env tab",

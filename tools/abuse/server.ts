@@ -20,6 +20,8 @@ export interface ServeOptions {
   readonly cwd?: string;
   /** Files to write under the temp home before start: relative path → text. */
   readonly files?: Readonly<Record<string, string>>;
+  /** The main.ts to run (default: ABUSE_MAIN, else this checkout's). */
+  readonly main?: string;
 }
 
 export interface Server extends AsyncDisposable {
@@ -63,7 +65,7 @@ export async function startServe(options: ServeOptions = {}): Promise<Server> {
     NO_COLOR: "1",
   };
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", MAIN, "serve", ...(options.args ?? [])],
+    args: ["run", "-A", "--quiet", options.main ?? MAIN, "serve", ...(options.args ?? [])],
     cwd: options.cwd ?? base,
     env,
     clearEnv: true,
