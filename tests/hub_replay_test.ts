@@ -45,7 +45,8 @@ async function hubStates(agent: string, capture: string, end: number): Promise<s
 Deno.test("hub on real bytes: claude-tool (screen rules)", async () => {
   const states = await hubStates("claude", "claude-tool", 17882);
   assert.deepEqual(states, [
-    "idle/screen",
+    "idle/screen", // the fallback guess while Claude Code starts
+    "idle/screen", // its idle-prompt rule: ready for input (src/runtime/first_prompt.ts)
     "working/screen",
     "blocked:permission/screen",
     "working/screen",

@@ -36,6 +36,13 @@ export const BINDINGS: readonly Binding[] = [
     hint: "new",
   },
   {
+    action: "new-agent",
+    keys: ["N"],
+    help: "New agent session: an agent, a folder, a first prompt, a new worktree if you like",
+    scope: "navigation",
+    hint: "agent",
+  },
+  {
     action: "kill",
     keys: ["x"],
     help: "Kill the selected session; remove it once exited",

@@ -24,6 +24,7 @@ import { askedText } from "./view/answer.ts";
 import { copyEvent, copyInput, copyMouse, leaveCopy } from "./copy_mode.ts";
 import { settleTiles, tileMouse } from "./tile_actions.ts";
 import { isTiled } from "./view/tiles.ts";
+import { agentsFound, openNewAgent } from "./new_agent.ts";
 
 export interface Update {
   readonly state: TuiState;
@@ -67,6 +68,10 @@ function reduce(s: TuiState, e: TuiEvent, keymap: Keymap, fx: TuiEffect[]): TuiS
     case "copy-started":
     case "search-result":
       return copyEvent(s, e);
+    case "new-agent-form":
+      return openNewAgent(s, e.folder, e.agents);
+    case "agent-choices":
+      return agentsFound(s, e.agents);
     case "scrolled":
       return { ...s, scroll: { ...s.scroll, [e.id]: Math.max(0, e.offset) } };
     case "tick":

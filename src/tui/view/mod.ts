@@ -16,6 +16,7 @@ import { drawPane } from "./pane.ts";
 import { drawSidebar } from "./sidebar.ts";
 import { theme } from "./theme.ts";
 import { drawTiles, isTiled } from "./tiles.ts";
+import { drawNewAgent } from "./new_agent.ts";
 
 export interface ViewInput {
   readonly keymap: Keymap;
@@ -98,6 +99,9 @@ export function view(state: TuiState, input: ViewInput, reuse?: Frame | null): F
   } else if (state.overlay?.type === "inbox") {
     frame.cursor = null;
     drawInbox(frame, l.body, state);
+  } else if (state.overlay?.type === "new-agent") {
+    frame.cursor = null;
+    drawNewAgent(frame, l.body, state.overlay);
   }
   drawHintBar(frame, l.hintBar, state, input.keymap);
   return frame;
