@@ -55,7 +55,7 @@ export interface PromptTimes {
 export function promptText(name: string, o: PromptOutcome): string {
   switch (o.type) {
     case "received":
-      return `${name}: first prompt received, working`;
+      return `${name}: first prompt taken`;
     case "typed":
       return `${name}: first prompt typed, not taken yet: ${o.why}`;
     case "failed":

@@ -302,7 +302,8 @@ async function launch(
         ctx.dispatch({
           type: "message",
           text: promptText(ctx.runtime.view(o.id)?.name ?? o.id, o),
-          error: o.type === "failed",
+          // Not taken is worth a look too (and an error is drawn even where hints leave no room).
+          error: o.type !== "received",
         }),
     });
     claim(ctx, session.id);
