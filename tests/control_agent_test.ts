@@ -40,3 +40,37 @@ Deno.test("ctl new --agent --worktree --prompt: a branch, a folder, the prompt o
   assert.equal(sh(repo, "git worktree list --porcelain").match(/^worktree /gm)?.length, 2);
   Deno.removeSync(tmp, { recursive: true });
 });
+
+Deno.test("ctl new --agent claude --prompt: ready by Claude Code's idle rule, pasted once, taken by the receipt", async () => {
+  // tests/testdata/input_agent.ts draws like Claude Code (its manifest's idle rule and input box
+  // read it) and logs every read from its stdin; `claude` on PATH starts it.
+  const { tmp, repo } = makeRepo("lzs-ctl-claude-");
+  const bin = `${tmp}/bin`;
+  Deno.mkdirSync(bin);
+  Deno.copyFileSync(new URL("./testdata/input_agent.ts", import.meta.url), `${bin}/claude.ts`);
+  Deno.writeTextFileSync(
+    `${bin}/claude`,
+    `#!/bin/sh\nMODE=submit exec ${Deno.execPath()} run -A --quiet ${bin}/claude.ts ${tmp}/reads.log\n`,
+  );
+  Deno.chmodSync(`${bin}/claude`, 0o755);
+  await using lzs = await startInstance({
+    env: { XDG_CONFIG_HOME: `${tmp}/config`, PATH: `${bin}:${Deno.env.get("PATH")}` },
+  });
+  const entry = await lzs.ok<SessionEntry>("new", {
+    agent: "claude",
+    cwd: repo,
+    prompt: "Fix the parser please",
+  });
+  assert.equal(entry.name, "fix-the-parser-please");
+  assert.equal(entry.worktree, null, "no worktree unless asked");
+  assert.equal(entry.cwd, repo);
+  // The receipt: the fake empties its box and shows Claude Code's working footer.
+  await lzs.ok("wait", { target: entry.id, state: "working", timeout: 60 });
+  const reads = () =>
+    Deno.readTextFileSync(`${tmp}/reads.log`).split("\n").filter((l) => l !== "")
+      .map((l) => (JSON.parse(l) as { data: string }).data).filter((d) => !d.startsWith("\x1b["));
+  // Typed after it drew its idle screen (raw mode: nothing waited in the line discipline): the
+  // text once, then one Enter.
+  assert.deepEqual(reads(), ["Fix the parser please", "\r"]);
+  Deno.removeSync(tmp, { recursive: true });
+});
