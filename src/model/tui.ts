@@ -65,6 +65,8 @@ export interface NewAgentForm {
   /** Empty: named after the prompt's first words. */
   readonly name: string;
   readonly worktree: boolean;
+  /** Config `worktrees.branch_prefix` (the form shows the branch it would make). */
+  readonly branchPrefix: string;
   readonly field: NewAgentField;
 }
 

@@ -87,7 +87,12 @@ export function runEffect(ctx: EffectContext, fx: TuiEffect): void {
       }
       case "new-agent-form": {
         const folder = ctx.cwd ?? store.cwd;
-        ctx.dispatch({ type: "new-agent-form", folder, agents: knownAgentChoices(runtime) });
+        ctx.dispatch({
+          type: "new-agent-form",
+          folder,
+          agents: knownAgentChoices(runtime),
+          branchPrefix: runtime.config.worktrees.branch_prefix,
+        });
         // Detected again each time: a CLI installed meanwhile shows up.
         void agentChoices(runtime).then(
           (agents) => ctx.dispatch({ type: "agent-choices", agents }),

@@ -49,6 +49,8 @@ export type TuiEvent =
     readonly type: "new-agent-form";
     readonly folder: string;
     readonly agents: readonly AgentChoice[] | null;
+    /** Config `worktrees.branch_prefix`, shown in the branch the form would make. */
+    readonly branchPrefix?: string;
   }
   /** The catalog's agents, detected (installed first, with versions). */
   | { readonly type: "agent-choices"; readonly agents: readonly AgentChoice[] }

@@ -19,10 +19,12 @@ export function openNewAgent(
   s: TuiState,
   folder: string,
   agents: readonly AgentChoice[] | null,
+  branchPrefix = "",
 ): TuiState {
   const form: NewAgentForm = {
     type: "new-agent",
     agents,
+    branchPrefix,
     agent: firstInstalled(agents),
     folder,
     prompt: "",

@@ -30,7 +30,12 @@ Deno.test("N asks for the form; it opens on the first installed agent, agents ma
 });
 
 Deno.test("the form: choose the agent, type a prompt, the name follows it, a worktree, enter launches", () => {
-  let s = run(base, { type: "new-agent-form", folder: "/src/app", agents: AGENTS }).state;
+  let s = run(base, {
+    type: "new-agent-form",
+    folder: "/src/app",
+    agents: AGENTS,
+    branchPrefix: "agent/",
+  }).state;
   s = run(s, ...keys("\x1b[B")).state; // down: the next agent
   s = run(s, ...keys("\t\tFix the login bug")).state; // two tabs: the prompt field
   const text = view(s, { keymap, screen: null, tabLines: null }).toText();
@@ -40,7 +45,7 @@ Deno.test("the form: choose the agent, type a prompt, the name follows it, a wor
   s = run(s, ...keys("\t\t ")).state; // the worktree field, space
   assert.match(
     view(s, { keymap, screen: null, tabLines: null }).toText(),
-    /\[x\] a new one, on branch fix-the-login-bug/,
+    /\[x\] a new one, on branch agent\/fix-the-login-bug/,
   );
   const done = run(s, ...keys("\r"));
   assert.deepEqual(done.effects, [{

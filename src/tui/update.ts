@@ -69,7 +69,7 @@ function reduce(s: TuiState, e: TuiEvent, keymap: Keymap, fx: TuiEffect[]): TuiS
     case "search-result":
       return copyEvent(s, e);
     case "new-agent-form":
-      return openNewAgent(s, e.folder, e.agents);
+      return openNewAgent(s, e.folder, e.agents, e.branchPrefix);
     case "agent-choices":
       return agentsFound(s, e.agents);
     case "scrolled":

@@ -11,6 +11,7 @@ import type { Frame, Span } from "../frame.ts";
 import type { Rect } from "../layout.ts";
 import { stringWidth, truncate } from "../../util/width.ts";
 import { formName } from "../new_agent.ts";
+import { branchName } from "../../git/branch_name.ts";
 import { box, centered } from "./overlays.ts";
 import { theme } from "./theme.ts";
 
@@ -66,7 +67,7 @@ export function drawNewAgent(frame: Frame, body: Rect, o: NewAgentForm): void {
     cursorRow[field] = lines.length;
     lines.push([label(text, field), { text: value, style: dim ? theme.dim : theme.text }]);
   }
-  const branch = formName(o);
+  const branch = branchName(o.branchPrefix, formName(o));
   lines.push([
     label("Worktree", "worktree"),
     { text: o.worktree ? "[x] " : "[ ] ", style: theme.key },
