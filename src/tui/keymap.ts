@@ -39,8 +39,8 @@ export const BINDINGS: readonly Binding[] = [
     action: "new-agent",
     keys: ["N"],
     help: "New agent session: an agent, a folder, a first prompt, a new worktree if you like",
+    // No hint: the bar is full at 80 columns (the help, `?`, lists it).
     scope: "navigation",
-    hint: "agent",
   },
   {
     action: "kill",
