@@ -41,8 +41,8 @@ Deno.test("N: an agent in a new worktree, the setup on its screen, its first pro
     FAKE_AGENT_LOG: `${tmp}/prompts.log`,
     FAKE_AGENT_DELAY: "0.5",
   });
-  const lazyshell = async (...args: string[]) => {
-    const out = await new Deno.Command(Deno.execPath(), {
+  const run = (...args: string[]) =>
+    new Deno.Command(Deno.execPath(), {
       args: ["run", "-A", "--quiet", MAIN, ...args],
       env,
       clearEnv: true,
@@ -50,6 +50,8 @@ Deno.test("N: an agent in a new worktree, the setup on its screen, its first pro
       stdout: "piped",
       stderr: "piped",
     }).output();
+  const lazyshell = async (...args: string[]) => {
+    const out = await run(...args);
     const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
     assert.equal(out.code, 0, `lazyshell ${args.join(" ")}: ${text}`);
     return text;
@@ -103,13 +105,7 @@ Deno.test("N: an agent in a new worktree, the setup on its screen, its first pro
     assert.equal(tui.exitCode, 0, screenText(tui));
   } finally {
     await store[Symbol.asyncDispose]();
-    await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--quiet", MAIN, "kill-server"],
-      env,
-      clearEnv: true,
-      stdout: "null",
-      stderr: "null",
-    }).output();
+    await run("kill-server");
     Deno.removeSync(tmp, { recursive: true });
   }
 });
