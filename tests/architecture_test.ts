@@ -31,6 +31,8 @@ const PURE = [
   "src/tui/tile_actions.ts",
   "src/tui/overlay_input.ts",
   "src/tui/copy_mode.ts",
+  "src/tui/new_agent.ts",
+  "src/tui/line_edit.ts",
   "src/config/config.ts",
   "src/config/yaml_file.ts",
   "src/config/project.ts",
@@ -52,6 +54,7 @@ const PURE = [
   "src/util/lines.ts",
   "src/util/width.ts",
   "src/util/width_table.ts",
+  "src/git/branch_name.ts",
 ];
 const RUNTIMES = [
   "src/runtime/",
@@ -62,6 +65,7 @@ const RUNTIMES = [
   "src/notify/",
   "src/control/",
   "src/restore/",
+  "src/git/",
 ];
 const RUNTIME_PACKAGES = /^(npm:)?(@lydell\/node-pty|@xterm\/headless)|^node:/;
 

@@ -20,10 +20,15 @@ export interface Instance extends AsyncDisposable {
 }
 
 export async function startInstance(
-  options: { control?: boolean; extraConfig?: string; limits?: Partial<ControlLimits> } = {},
+  options: {
+    control?: boolean;
+    extraConfig?: string;
+    limits?: Partial<ControlLimits>;
+    env?: Record<string, string>;
+  } = {},
 ): Promise<Instance> {
   const base = Deno.makeTempDirSync({ prefix: "lzs-ctl-" });
-  const env = testEnv({ XDG_RUNTIME_DIR: base });
+  const env = testEnv({ XDG_RUNTIME_DIR: base, ...options.env });
   const text = `control:\n  enabled: ${options.control ?? true}\nshell: ${TEST_SHELL}\n` +
     (options.extraConfig ?? "");
   const runtime = new Runtime({ env, config: parseConfig(text, "test-config.yml"), cwd: base });

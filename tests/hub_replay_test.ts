@@ -44,7 +44,9 @@ async function hubStates(agent: string, capture: string, end: number): Promise<s
 
 Deno.test("hub on real bytes: claude-tool (screen rules)", async () => {
   const states = await hubStates("claude", "claude-tool", 17882);
-  assert.deepEqual(states, [
+  // Idle may come twice: the fallback guess while the screen is still empty (when the hub reads it
+  // before the first bytes), then the idle-prompt rule, ready for input (src/runtime/first_prompt.ts).
+  assert.deepEqual(states.filter((s, i) => s !== states[i - 1]), [
     "idle/screen",
     "working/screen",
     "blocked:permission/screen",

@@ -156,7 +156,8 @@ Deno.test("the same captured bytes give the same states and notifications tiled 
   // Side by side: the same load on both.
   const [single, tiled] = await Promise.all([replayed(false), replayed(true)]);
   assert.deepEqual(single.states, [
-    "idle/screen",
+    "idle/screen", // the fallback guess: the stand-in waits for `go` before it prints
+    "idle/screen", // Claude Code's idle-prompt rule: ready for input (src/runtime/first_prompt.ts)
     "working/screen",
     "blocked:permission/screen",
     "working/screen",

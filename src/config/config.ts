@@ -41,6 +41,20 @@ export const configSchema = z.object({
   }).prefault({}),
   /** Run for the selected session at most every 5 s; first line shown (W3). */
   agent_stats_command: z.string().min(1).nullable().default(null),
+  /** New agent sessions in their own git worktree (`N`, `ctl new --agent … --worktree`). */
+  worktrees: z.object({
+    /**
+     * Where new worktrees go: `{repo}` is the main checkout's folder name,
+     * `~/` the home folder; a relative path starts at the main checkout.
+     */
+    dir: z.string().min(1).refine((d) => !/[\0\n\r]/.test(d), "no NUL or line breaks")
+      .default("../{repo}.worktrees"),
+    /** Run in the new worktree before the agent starts (sh -c), its output on screen. */
+    setup: z.string().min(1).nullable().default(null),
+    /** Put before the branch name made from the session's name. */
+    branch_prefix: z.string().regex(/^[A-Za-z0-9._/-]*$/, "letters, digits, . _ / - only")
+      .default(""),
+  }).prefault({}),
   /** Session size used when no terminal size is known (serve). */
   default_size: z.object({ cols: positiveInt(1000), rows: positiveInt(500) }).prefault({
     cols: 120,

@@ -15,6 +15,8 @@ export interface SessionEntry {
   readonly signal: number | null;
   readonly command: string;
   readonly cwd: string;
+  /** The git worktree lazyshell made for the session (path, branch, base, repo), or null. */
+  readonly worktree: SessionView["worktree"];
   readonly pid: number;
   /** Catalog id of the foreground agent, or null. */
   readonly agent: string | null;
@@ -49,6 +51,7 @@ export function sessionEntry(view: SessionView): SessionEntry {
     signal: view.signal,
     command: view.command,
     cwd: view.cwd,
+    worktree: view.worktree,
     pid: view.pid,
     agent: view.agent,
     state: status?.state ?? null,

@@ -24,4 +24,24 @@ export interface ControlHost {
   input(id: string): string | null;
   /** Creates a session without touching focus. */
   createSession(spec: SessionSpec): Session;
+  /**
+   * Starts an agent of the catalog (in a new worktree when asked), its
+   * first prompt typed once it is ready (src/runtime/launch.ts).
+   */
+  launchAgent(spec: AgentSpec): Promise<Session>;
+}
+
+/** `ctl new --agent ID [--prompt T] [--worktree]` (src/runtime/launch.ts). */
+export interface AgentSpec {
+  /** Catalog id (`claude`, `codex`, …). */
+  readonly agent: string;
+  /** The folder (default: the runtime's working directory). */
+  readonly cwd?: string;
+  /** Typed once the agent is ready for input. */
+  readonly prompt?: string;
+  /** Default: the prompt's first words, else the agent id (made unique). */
+  readonly name?: string;
+  /** In a new git worktree of the folder's repository, on a branch named after the session. */
+  readonly worktree?: boolean;
+  readonly group?: string | null;
 }

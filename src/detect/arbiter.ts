@@ -114,8 +114,11 @@ export function initialState(options: ArbiterOptions = { turnEnd: "idle" }): Arb
 
 /**
  * Folds one piece of evidence in. `status.seq` grows by one when the state,
- * kind, source or msg changes; a different rule id alone updates `ruleId`
- * and keeps seq.
+ * kind, source or msg changes, or when a guess (`fallback`: no rule matched)
+ * becomes a rule's evidence or back — an agent's idle prompt on screen says
+ * it is ready for input, an empty screen during its start-up does not
+ * (src/runtime/first_prompt.ts); another rule id alone updates `ruleId` and
+ * keeps seq.
  */
 export function reduce(s: ArbiterState, e: Evidence, now: number): ArbiterState {
   return withStatus(apply(s, e, now), now);
@@ -366,13 +369,16 @@ export function nextCheckAt(s: ArbiterState, now: number): number | null {
   return null;
 }
 
+/** The screen rule id when no rule matched (src/detect/rules.ts). */
+const FALLBACK = "fallback";
+
 function withStatus(s: ArbiterState, now: number): ArbiterState {
   const d = decide(s, now);
   const prev = s.status;
   if (d === null) return s;
   if (
     prev && prev.state === d.state && prev.kind === d.kind && prev.source === d.source &&
-    prev.msg === d.msg
+    prev.msg === d.msg && (prev.ruleId === FALLBACK) === (d.ruleId === FALLBACK)
   ) {
     // Another rule (or hook event) saying the same thing is not a change: the
     // status names the current rule, but seq does not move (no churn while two

@@ -94,3 +94,12 @@ export const ACTIVITY_MARKER = "●";
 /** The exact reply to `ESC ] 7501 ; ? ST` (docs/detection.md). */
 export const OSC7501_QUERY_REPLY =
   "\x1b]7501;?:states=idle,working,done,blocked,error:kinds=permission,question,auth\x1b\\";
+
+/** An agent a new session can start (`N`, `ctl new --agent`): installed ones first. */
+export interface AgentChoice {
+  readonly id: string;
+  readonly name: string;
+  readonly installed: boolean;
+  /** From `--version`, when it answered. */
+  readonly version: string | null;
+}

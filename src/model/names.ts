@@ -59,3 +59,15 @@ export function checkSessionName(name: string): string {
 function quote(name: string): string {
   return printable(JSON.stringify(name));
 }
+
+/**
+ * A session name from a task's first words (`N` with a first prompt):
+ * "Fix the login bug in auth.ts" → `fix-the-login-bug-in`. Null when the
+ * text has no word.
+ */
+export function taskName(prompt: string, words = 5): string | null {
+  const picked = prompt.toLowerCase().normalize("NFKD").replace(/[\u0300-\u036f]/g, "")
+    .split(/[^\p{L}\p{N}]+/u).filter((w) => w !== "").slice(0, words);
+  const name = picked.join("-").slice(0, 40).replace(/-+$/, "");
+  return name === "" || isReservedName(name) ? null : name;
+}

@@ -39,6 +39,18 @@ export interface ConversationRef {
   readonly transcript: string | null;
 }
 
+/** A git worktree lazyshell made for a session (`N` … in a new worktree, `ctl new --worktree`). */
+export interface WorktreeInfo {
+  /** The worktree's folder (the session's cwd). */
+  readonly path: string;
+  /** The branch made for it. */
+  readonly branch: string;
+  /** The commit it started from (the branch point its changes are read against). */
+  readonly base: string;
+  /** The main checkout of the repository. */
+  readonly repo: string;
+}
+
 export interface SessionView {
   readonly id: string;
   readonly name: string;
@@ -46,6 +58,8 @@ export interface SessionView {
   /** The command as given (run through `$SHELL -c`), or the shell itself. */
   readonly command: string;
   readonly cwd: string;
+  /** The git worktree lazyshell made for this session, or null. */
+  readonly worktree: WorktreeInfo | null;
   readonly pid: number;
   readonly cols: number;
   readonly rows: number;
@@ -89,6 +103,7 @@ export type SessionFacts = Pick<
   | "group"
   | "command"
   | "cwd"
+  | "worktree"
   | "pid"
   | "cols"
   | "rows"
@@ -127,6 +142,7 @@ export function sessionView(id: string, more: Partial<SessionView> = {}): Sessio
       group: null,
       command: "",
       cwd: "/",
+      worktree: null,
       pid: 0,
       cols: 80,
       rows: 24,

@@ -10,6 +10,7 @@
 import type { Prompt } from "./prompt.ts";
 import type { SessionView } from "./session.ts";
 import type { SearchHit } from "./search.ts";
+import type { AgentChoice } from "./agent.ts";
 
 /** `copy`: a line cursor over the selected session's scrollback (keys of the copy scope). */
 export type TuiMode = "navigation" | "terminal" | "copy";
@@ -66,7 +67,28 @@ export type Overlay =
     readonly index: number;
     /** The state file was damaged: what was set aside, one line. */
     readonly problem: string | null;
-  };
+  }
+  | NewAgentForm;
+
+/** `N`: a new agent session — which agent, where, its first prompt, its name, a new worktree. */
+export interface NewAgentForm {
+  readonly type: "new-agent";
+  /** The catalog's agents, installed ones first; null while they are being looked for. */
+  readonly agents: readonly AgentChoice[] | null;
+  /** The chosen agent's id. */
+  readonly agent: string | null;
+  readonly folder: string;
+  readonly prompt: string;
+  /** Empty: named after the prompt's first words. */
+  readonly name: string;
+  readonly worktree: boolean;
+  /** Config `worktrees.branch_prefix` (the form shows the branch it would make). */
+  readonly branchPrefix: string;
+  readonly field: NewAgentField;
+}
+
+export const NEW_AGENT_FIELDS = ["agent", "folder", "prompt", "name", "worktree"] as const;
+export type NewAgentField = typeof NEW_AGENT_FIELDS[number];
 
 export interface TabInfo {
   /** The plugin id (palette commands read `<id> <name>`, P3). */

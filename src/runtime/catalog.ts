@@ -11,6 +11,7 @@ import { type Env, userManifestDir } from "../config/paths.ts";
 import { FileRefused, readSettingsFile } from "../config/read_file.ts";
 import { type Manifest, parseManifest } from "../detect/manifest.ts";
 import type { AgentIdentity } from "../session/identity.ts";
+import type { CatalogAgent } from "../plugin/agents.ts";
 
 export const BUILTIN_MANIFESTS = new URL("../../manifests/", import.meta.url);
 
@@ -30,6 +31,17 @@ export class Catalog {
 
   get ids(): string[] {
     return this.manifests.map((m) => m.id);
+  }
+
+  /** The agents as src/plugin/agents.ts detects them: executables, and whether built in. */
+  detectable(env: Env): CatalogAgent[] {
+    const userDir = userManifestDir(env);
+    return this.manifests.map((m) => ({
+      id: m.id,
+      name: m.name,
+      processes: m.identity.processes,
+      builtin: !m.source.startsWith(userDir),
+    }));
   }
 
   /** Identity data for session/identity.ts `identify()`. */

@@ -14,6 +14,8 @@ import { claudeSettings, isPlainClaudeCommand, shellQuote } from "../ipc/integra
 import { CONTROL_SOCKET, createInstanceDir, removeInstanceDir } from "../ipc/runtime_dir.ts";
 import { stableCommand } from "../plugin/self.ts";
 import type { Runtime } from "./runtime.ts";
+import { launchAgent } from "./launch.ts";
+import { promptText } from "./first_prompt.ts";
 
 export interface Sockets {
   /** This instance's runtime directory. */
@@ -44,6 +46,11 @@ export async function startSockets(
         classifyNow: (id) => void runtime.detection.classifyNow(id),
         input: (id) => runtime.detection.input(id),
         createSession: (spec) => runtime.createSession(spec),
+        launchAgent: (spec) =>
+          launchAgent(runtime, {
+            ...spec,
+            onPrompt: (o) => log(promptText(runtime.view(o.id)?.name ?? o.id, o)),
+          }),
       }, { log, limits: controlLimits });
     }
   } catch (error) {

@@ -10,6 +10,7 @@ function facts(id: string, more: Partial<SessionFacts> = {}): SessionFacts {
     group: null,
     command: "bash",
     cwd: "/tmp",
+    worktree: null,
     pid: 100,
     cols: 80,
     rows: 24,

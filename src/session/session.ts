@@ -8,7 +8,7 @@
 
 import type { Cells, InputModes } from "../model/cells.ts";
 import type { Cursor, ProcessInfo, ScreenView, Snapshot } from "../model/snapshot.ts";
-import type { SessionStatus } from "../model/session.ts";
+import type { SessionStatus, WorktreeInfo } from "../model/session.ts";
 import { FlowControl, type Pty, type PtyExit } from "./pty.ts";
 import { type ProcessTable, type ProcStat, readProcStat, sessionMembers } from "./procinfo.ts";
 import { escalate } from "../util/escalate.ts";
@@ -26,6 +26,7 @@ export interface SessionParams {
   readonly group: string | null;
   readonly command: string;
   readonly cwd: string;
+  readonly worktree?: WorktreeInfo | null;
   readonly env: Readonly<Record<string, string>>;
   /** What the session's spec added to the inherited environment. */
   readonly envAdded: Readonly<Record<string, string>>;
@@ -42,6 +43,8 @@ export class Session implements Disposable {
   readonly id: string;
   readonly command: string;
   readonly cwd: string;
+  /** The git worktree made for this session, or null. */
+  readonly worktree: WorktreeInfo | null;
   readonly env: Readonly<Record<string, string>>;
   /** What the session's spec added to the inherited environment (the state file keeps it). */
   readonly envAdded: Readonly<Record<string, string>>;
@@ -74,6 +77,7 @@ export class Session implements Disposable {
     this.group = params.group;
     this.command = params.command;
     this.cwd = params.cwd;
+    this.worktree = params.worktree ?? null;
     this.env = params.env;
     this.#leaderStart = Deno.build.os === "linux" ? readProcStat(pty.pid)?.startTime ?? null : null;
     this.envAdded = params.envAdded;

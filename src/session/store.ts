@@ -8,7 +8,7 @@
  */
 
 import { UserError } from "../errors.ts";
-import type { SessionFacts } from "../model/session.ts";
+import type { SessionFacts, WorktreeInfo } from "../model/session.ts";
 import { which } from "../util/fs.ts";
 import { basename } from "./identity.ts";
 import { checkGroupName, checkSessionName } from "../model/names.ts";
@@ -31,6 +31,14 @@ export interface SessionSpec {
   readonly origin?: string | null;
   /** Text written into the emulator before the child's output (a restored session's last screen). */
   readonly preface?: string;
+  /** The git worktree made for this session (kept in its facts). */
+  readonly worktree?: WorktreeInfo | null;
+  /**
+   * A command run first in the session's PTY, its output on screen (a new
+   * worktree's setup): the command starts only once it succeeded; when it
+   * fails the session ends with its exit code. Run by `sh -c`.
+   */
+  readonly prelude?: string;
 }
 
 export interface StoreOptions {
@@ -79,6 +87,11 @@ export class SessionStore implements Disposable, AsyncDisposable {
   constructor(options: StoreOptions = {}) {
     this.#options = options;
     this.#processes = options.processes ?? processTableFor();
+  }
+
+  /** Where sessions start unless told otherwise. */
+  get cwd(): string {
+    return this.#options.cwd ?? Deno.cwd();
   }
 
   get shell(): string {
@@ -170,7 +183,8 @@ export class SessionStore implements Disposable, AsyncDisposable {
     let launch: Launch = { id, command, env: this.#childEnv(id, spec.env) };
     for (const hook of this.#launchHooks) launch = hook(launch);
     const env = launch.env;
-    const args = launch.command ? ["-c", launch.command] : [];
+    const run = spec.prelude ? withPrelude(spec.prelude, launch.command) : launch.command;
+    const args = run ? ["-c", run] : [];
     const pty = (this.#options.spawn ?? spawnPty)({ file: this.shell, args, cwd, env, cols, rows });
     const session = new Session(
       {
@@ -179,6 +193,7 @@ export class SessionStore implements Disposable, AsyncDisposable {
         group: spec.group ?? null,
         command: command || this.shell,
         cwd,
+        worktree: spec.worktree ?? null,
         env,
         envAdded: envAdded(spec.env, base),
         origin: spec.origin ?? null,
@@ -261,6 +276,7 @@ export class SessionStore implements Disposable, AsyncDisposable {
       group: session.group,
       command: session.command,
       cwd: session.cwd,
+      worktree: session.worktree,
       pid: session.pid,
       cols: session.cols,
       rows: session.rows,
@@ -342,6 +358,27 @@ function envAdded(
     if (!OWN_ENV.test(key) && base[key] !== value) out[key] = value;
   }
   return out;
+}
+
+/**
+ * `prelude`, shown and run first, then `command` (the shell when empty) in
+ * its place: through `sh -c` whatever the user's shell, the prelude passed
+ * as an argument (never spliced into the script).
+ */
+export function withPrelude(prelude: string, command: string): string {
+  const script = [
+    String.raw`printf '\033[2m$ %s\033[0m\n' "$1"`,
+    `sh -c "$1"`,
+    `code=$?`,
+    String
+      .raw`if [ "$code" -ne 0 ]; then printf '\033[31mlazyshell: the setup command failed (exit %s)\033[0m\n' "$code"; exit "$code"; fi`,
+    command ? `exec ${command}` : `exec "\${SHELL:-/bin/sh}"`,
+  ].join("\n");
+  return `exec sh -c ${shellQuote(script)} lazyshell-setup ${shellQuote(prelude)}`;
+}
+
+function shellQuote(s: string): string {
+  return `'${s.replaceAll("'", `'\\''`)}'`;
 }
 
 function defaultName(command: string, shell: string): string {

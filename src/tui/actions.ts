@@ -40,6 +40,9 @@ export function act(s: TuiState, action: string, key: KeyEvent | null, fx: TuiEf
     case "new":
       fx.push({ type: "create" });
       return s;
+    case "new-agent":
+      fx.push({ type: "new-agent-form" });
+      return s;
     case "kill":
       if (!row) return s;
       fx.push({ type: row.status === "running" ? "kill" : "remove", id: row.id });

@@ -2,15 +2,11 @@ import assert from "node:assert/strict";
 import { initialTuiState, type TuiState } from "../model/tui.ts";
 import { sessionView } from "../model/session.ts";
 import type { SearchHit } from "../model/search.ts";
-import { KeyDecoder, type UserInput } from "./keys.ts";
-import { resolveKeymap } from "./keymap.ts";
-import type { TuiEffect, TuiEvent } from "./events.ts";
-import { update } from "./update.ts";
+import type { TuiEvent } from "./events.ts";
 import { Frame } from "./frame.ts";
 import { view } from "./view/mod.ts";
 import { layout } from "./layout.ts";
-
-const { keymap } = resolveKeymap();
+import { keymap, keys, run } from "./test_util.ts";
 
 /** One session of 10 rows with 990 lines of scrollback above them. */
 function state(): TuiState {
@@ -21,23 +17,7 @@ function state(): TuiState {
   };
 }
 
-const key = (bytes: string): TuiEvent => ({
-  type: "input",
-  input: (() => {
-    const d = new KeyDecoder();
-    return [...d.feed(bytes), ...d.flush()][0] as UserInput;
-  })(),
-});
-
-function run(s: TuiState, ...events: TuiEvent[]) {
-  const effects: TuiEffect[] = [];
-  for (const e of events) {
-    const u = update(s, e, keymap);
-    s = u.state;
-    effects.push(...u.effects);
-  }
-  return { state: s, effects };
-}
+const key = (bytes: string): TuiEvent => keys(bytes)[0]!;
 
 const hit = (line: number, index: number, total = 3): SearchHit => ({
   line,

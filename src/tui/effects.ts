@@ -9,6 +9,8 @@ import { encodeLegacyMouse, encodeSgrMouse, keyBytes, type MouseEvent } from "./
 import type { Tab } from "./tab.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import { MAX_COPY_BYTES } from "./clipboard.ts";
+import { agentChoices, knownAgentChoices, launchAgent } from "../runtime/launch.ts";
+import { promptText } from "../runtime/first_prompt.ts";
 import type { TuiEffect, TuiEvent } from "./events.ts";
 import { answerPrompt } from "../control/answer.ts";
 import type { Choice, Prompt } from "../model/prompt.ts";
@@ -87,6 +89,24 @@ export function runEffect(ctx: EffectContext, fx: TuiEffect): void {
         ctx.dispatch({ type: "created", id: s.id });
         return;
       }
+      case "new-agent-form": {
+        const folder = ctx.cwd ?? store.cwd;
+        ctx.dispatch({
+          type: "new-agent-form",
+          folder,
+          agents: knownAgentChoices(runtime),
+          branchPrefix: runtime.config.worktrees.branch_prefix,
+        });
+        // Detected again each time: a CLI installed meanwhile shows up.
+        void agentChoices(runtime).then(
+          (agents) => ctx.dispatch({ type: "agent-choices", agents }),
+          (error) => ctx.dispatch({ type: "message", text: messageOf(error), error: true }),
+        );
+        return;
+      }
+      case "launch-agent":
+        void launch(ctx, fx);
+        return;
       case "kill": {
         const what = fx.confirmed ? null : worthAsking(ctx, fx.id);
         if (what !== null) return ctx.dispatch({ type: "confirm-kill", id: fx.id, what });
@@ -280,6 +300,36 @@ function wants(mode: string, e: MouseEvent): boolean {
   }
 }
 
+/** The form's enter: the agent session starts (selected; focused when no prompt is coming). */
+async function launch(
+  ctx: EffectContext,
+  fx: Extract<TuiEffect, { type: "launch-agent" }>,
+): Promise<void> {
+  try {
+    const session = await launchAgent(ctx.runtime, {
+      agent: fx.agent,
+      cwd: fx.cwd,
+      worktree: fx.worktree,
+      ...(fx.prompt ? { prompt: fx.prompt } : {}),
+      ...(fx.name ? { name: fx.name } : {}),
+      ...ctx.paneSize(),
+      onPrompt: (o) =>
+        ctx.dispatch({
+          type: "message",
+          text: promptText(ctx.runtime.view(o.id)?.name ?? o.id, o),
+          // Not taken is worth a look too (and an error is drawn even where hints leave no room).
+          error: o.type !== "received",
+        }),
+    });
+    claim(ctx, session.id);
+    ctx.dispatch(
+      fx.prompt ? { type: "select", id: session.id } : { type: "created", id: session.id },
+    );
+  } catch (error) {
+    ctx.dispatch({ type: "message", text: messageOf(error), error: true });
+  }
+}
+
 /** W: ends each session, then starts it again with the same command, cwd, name and group. */
 async function restart(ctx: EffectContext, ids: readonly string[]): Promise<void> {
   const store = ctx.runtime.store;
@@ -290,6 +340,7 @@ async function restart(ctx: EffectContext, ids: readonly string[]): Promise<void
     const spec = {
       ...(s.command !== store.shell ? { command: s.command } : {}),
       cwd: s.cwd,
+      worktree: s.worktree,
       env: s.env, // a project session keeps its env (S5)
       name: s.name,
       group: s.group,

@@ -11,6 +11,7 @@ import type { TabMouse } from "./tab.ts";
 import type { Choice, Prompt } from "../model/prompt.ts";
 import type { SearchDirection, SearchFrom, SearchHit } from "../model/search.ts";
 import type { TileSize } from "./view/tiles_layout.ts";
+import type { AgentChoice } from "../model/agent.ts";
 
 export type TuiEvent =
   | { readonly type: "input"; readonly input: UserInput }
@@ -43,6 +44,16 @@ export type TuiEvent =
     readonly hit: SearchHit | null;
     readonly top: number;
   }
+  /** Open the new agent session form (`N`): this client's folder, the agents known so far. */
+  | {
+    readonly type: "new-agent-form";
+    readonly folder: string;
+    readonly agents: readonly AgentChoice[] | null;
+    /** Config `worktrees.branch_prefix`, shown in the branch the form would make. */
+    readonly branchPrefix?: string;
+  }
+  /** The catalog's agents, detected (installed first, with versions). */
+  | { readonly type: "agent-choices"; readonly agents: readonly AgentChoice[] }
   | { readonly type: "tick"; readonly now: number }
   | { readonly type: "tabs"; readonly tabs: readonly TabInfo[] }
   | { readonly type: "message"; readonly text: string; readonly error: boolean }
@@ -67,6 +78,17 @@ export type TuiEffect =
     readonly y: number;
   }
   | { readonly type: "create" }
+  /** `N`: find this client's folder and the agents, then open the form. */
+  | { readonly type: "new-agent-form" }
+  /** The form's enter: start the agent (empty prompt: none; empty name: from the prompt). */
+  | {
+    readonly type: "launch-agent";
+    readonly agent: string;
+    readonly cwd: string;
+    readonly prompt: string;
+    readonly name: string;
+    readonly worktree: boolean;
+  }
   /** `x`: ends the session, unless it runs something worth asking about (then asks). */
   | { readonly type: "kill"; readonly id: string; readonly confirmed?: boolean }
   | { readonly type: "remove"; readonly id: string }

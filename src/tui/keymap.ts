@@ -37,6 +37,13 @@ export const BINDINGS: readonly Binding[] = [
     hint: "new",
   },
   {
+    action: "new-agent",
+    keys: ["N"],
+    help: "New agent session: an agent, a folder, a first prompt, a new worktree if you like",
+    // No hint: the bar is full at 80 columns (the help, `?`, lists it).
+    scope: "navigation",
+  },
+  {
     action: "kill",
     keys: ["x"],
     help: "Kill the selected session; remove it once exited",

@@ -12,6 +12,8 @@ import { act } from "./actions.ts";
 import { answerable, blockedRows } from "./view/answer.ts";
 import { searchEffect } from "./copy_mode.ts";
 import { restoreInput } from "./restore_offer.ts";
+import { edit } from "./line_edit.ts";
+import { newAgentInput } from "./new_agent.ts";
 import type { TuiEffect } from "./events.ts";
 
 /** Keys that scroll the help list (rows a press). */
@@ -33,6 +35,7 @@ export function overlayInput(
   fx: TuiEffect[],
 ): TuiState {
   if (ev.type === "mouse") return s;
+  if (o.type === "new-agent") return newAgentInput(s, o, ev, fx);
   const close = { ...s, overlay: null };
   const name = ev.type === "key" ? ev.name : "";
   switch (o.type) {
@@ -140,12 +143,4 @@ export function overlayInput(
       return query === o.query ? s : { ...s, overlay: { ...o, query, index: 0 } };
     }
   }
-}
-
-/** Line editing for the input line and the palette: text, backspace, ctrl+u, ctrl+w. */
-function edit(text: string, key: KeyEvent): string {
-  if (key.name === "backspace" || key.name === "ctrl+h") return [...text].slice(0, -1).join("");
-  if (key.name === "ctrl+u") return "";
-  if (key.name === "ctrl+w") return text.replace(/\S+\s*$/, "");
-  return key.text ? text + key.text : text;
 }

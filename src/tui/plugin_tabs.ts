@@ -21,7 +21,6 @@ import type { HostRequest, SessionEntry, WatcherEntry } from "../plugin/protocol
 import { processEnvironment } from "../plugin/session_env.ts";
 import { type PluginFeed, PluginTabs } from "../plugin/tabs.ts";
 import { sanitizeView, toSpans } from "../plugin/view.ts";
-import { userManifestDir } from "../config/paths.ts";
 import type { SessionView } from "../model/session.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 
@@ -86,16 +85,10 @@ export function runtimeFeed(
       }));
     },
     async agents() {
-      const userDir = userManifestDir(runtime.env);
-      const reports = await detectAgents(
-        runtime.catalog.manifests.map((m) => ({
-          id: m.id,
-          name: m.name,
-          processes: m.identity.processes,
-          builtin: !m.source.startsWith(userDir),
-        })),
-        { env: runtime.env, injectClaude: runtime.config.agents.claude.inject_hooks },
-      );
+      const reports = await detectAgents(runtime.catalog.detectable(runtime.env), {
+        env: runtime.env,
+        injectClaude: runtime.config.agents.claude.inject_hooks,
+      });
       return reports.map(toAgentEntry);
     },
     request(request: HostRequest) {

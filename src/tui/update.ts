@@ -25,6 +25,7 @@ import { copyEvent, copyInput, copyMouse, leaveCopy } from "./copy_mode.ts";
 import { settleTiles, tileMouse } from "./tile_actions.ts";
 import { isTiled } from "./view/tiles.ts";
 import { offerRestore } from "./restore_offer.ts";
+import { agentsFound, openNewAgent } from "./new_agent.ts";
 
 export interface Update {
   readonly state: TuiState;
@@ -68,6 +69,10 @@ function reduce(s: TuiState, e: TuiEvent, keymap: Keymap, fx: TuiEffect[]): TuiS
     case "copy-started":
     case "search-result":
       return copyEvent(s, e);
+    case "new-agent-form":
+      return openNewAgent(s, e.folder, e.agents, e.branchPrefix);
+    case "agent-choices":
+      return agentsFound(s, e.agents);
     case "scrolled":
       return { ...s, scroll: { ...s.scroll, [e.id]: Math.max(0, e.offset) } };
     case "tick":

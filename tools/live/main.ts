@@ -25,11 +25,11 @@ import { type Player, SCENARIO_BODIES } from "../capture/scenarios.ts";
 import { startMockServer } from "../capture/mock/server.ts";
 import { sleep } from "../capture/driver_util.ts";
 import { captureProcesses, endProcesses } from "../capture/procs.ts";
-import { request } from "../../src/ctl/client.ts";
 import { codexNotifyLine } from "../../src/ipc/integrations.ts";
 import { opencodePlugin } from "../../src/ipc/opencode_plugin.ts";
 import { selfCommand } from "../../src/plugin/self.ts";
 import { type Expected, judge, type Observed, render } from "./timeline.ts";
+import { type LiveServe, startServe } from "./serve.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
 const SCRIPTS_DIR = `${ROOT}/tools/capture/scripts`;
@@ -142,42 +142,13 @@ export async function main(argv: string[]): Promise<number> {
     DENO_NO_UPDATE_CHECK: "1",
   };
   log(`${name}: serve + ${command} (mock ${mock.url})`);
-  const serve = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${ROOT}/main.ts`, "serve"],
-    cwd: spec.cwd,
-    env,
-    clearEnv: true,
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  const stderrLines: string[] = [];
-  const ready = Promise.withResolvers<string>();
-  const pump = (async () => {
-    const decoder = new TextDecoder();
-    let buf = "";
-    for await (const chunk of serve.stderr) {
-      buf += decoder.decode(chunk, { stream: true });
-      let nl;
-      while ((nl = buf.indexOf("\n")) >= 0) {
-        const line = buf.slice(0, nl);
-        buf = buf.slice(nl + 1);
-        stderrLines.push(line);
-        const m = /control: (\S+?),/.exec(line);
-        if (m) ready.resolve(m[1]!);
-      }
-    }
-    ready.reject(new Error(`serve ended: ${stderrLines.join(" | ")}`));
-  })();
-
-  let sock = "";
+  let serve: LiveServe | null = null;
   let target = "";
   let screen = "";
   let exitCode = 1;
-  const call = async (verb: string, a: Record<string, unknown>, ms = 15000) => {
-    const { response } = await request(sock, verb, a, ms);
-    if (!response.ok) throw new Error(`${verb}: ${response.error}`);
-    return response.result as Record<string, unknown>;
+  const call = (verb: string, a: Record<string, unknown>, ms = 15000) => {
+    if (!serve) throw new Error("serve is not running");
+    return serve.call(verb, a, ms);
   };
   const label = (state: string, note: string, source: string, t = now()) => {
     expected.push({ t, state, note, source });
@@ -186,10 +157,7 @@ export async function main(argv: string[]): Promise<number> {
 
   const pollers: Promise<void>[] = [];
   try {
-    sock = await Promise.race([
-      ready.promise,
-      sleep(60000).then(() => Promise.reject(new Error("serve not ready in 60 s"))),
-    ]);
+    serve = await startServe(env, spec.cwd);
     const entry = await call("new", { command, cwd: spec.cwd, name: agent.id });
     target = String(entry.id);
     label("starting", "session created", "driver");
@@ -400,17 +368,7 @@ export async function main(argv: string[]): Promise<number> {
         log(`kill: ${error}`);
       }
     }
-    try {
-      serve.kill("SIGTERM");
-    } catch { /* gone */ }
-    const status = await Promise.race([serve.status, sleep(10000).then(() => null)]);
-    if (!status) {
-      try {
-        serve.kill("SIGKILL");
-      } catch { /* gone */ }
-      await serve.status;
-    }
-    await pump.catch(() => {});
+    await serve?.[Symbol.asyncDispose]();
     const left = captureProcesses(null, spec.env.HOME ?? "/nonexistent");
     if (left.length) {
       const pids = await endProcesses(left.map((p) => p.pid));
@@ -430,7 +388,7 @@ export async function main(argv: string[]): Promise<number> {
   ].join("\n");
   console.log("\n" + report);
   if (values.out) Deno.writeTextFileSync(`${values.out}/${name}.txt`, report + "\n");
-  const serveErr = stderrLines.filter((l) => !/ready|ending every session/.test(l));
+  const serveErr = (serve?.stderr ?? []).filter((l) => !/ready|ending every session/.test(l));
   if (serveErr.length) console.log("serve stderr:\n" + serveErr.join("\n"));
   Deno.removeSync(tmp, { recursive: true });
   return exitCode;

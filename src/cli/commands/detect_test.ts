@@ -152,5 +152,7 @@ Deno.test("detect: --trace prints each state change before the result", async ()
   assert.equal(r.code, 0, r.stderr);
   const states = r.stdout.trim().split("\n").filter((l) => l.startsWith("change "))
     .map((l) => /state=(\w+)/.exec(l)?.[1]);
-  assert.deepEqual(states, ["idle", "working", "blocked", "working", "done"]);
+  // Two idles: the fallback guess while the screen is still empty, then Claude Code's idle-prompt
+  // rule (a change of its own: it says the agent is ready for input, src/runtime/first_prompt.ts).
+  assert.deepEqual(states, ["idle", "idle", "working", "blocked", "working", "done"]);
 });

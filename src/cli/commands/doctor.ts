@@ -16,7 +16,7 @@
 import type { Command } from "@commander-js/extra-typings";
 import { loadCatalog } from "../../runtime/catalog.ts";
 import { loadConfig } from "../../config/load.ts";
-import { type Env, userManifestDir } from "../../config/paths.ts";
+import type { Env } from "../../config/paths.ts";
 import type { LoadedConfig } from "../../config/config.ts";
 import { ConfigError, messageOf } from "../../errors.ts";
 import { createInstanceDir, listenPrivate, removeInstanceDir } from "../../ipc/runtime_dir.ts";
@@ -98,16 +98,10 @@ export async function doctor(env: Env, options: DoctorOptions = {}): Promise<num
     }
   }
 
-  const userDir = userManifestDir(env);
-  const agents = await detectAgents(
-    catalog.manifests.map((m) => ({
-      id: m.id,
-      name: m.name,
-      processes: m.identity.processes,
-      builtin: !m.source.startsWith(userDir),
-    })),
-    { env, injectClaude: loaded?.config.agents.claude.inject_hooks ?? false },
-  );
+  const agents = await detectAgents(catalog.detectable(env), {
+    env,
+    injectClaude: loaded?.config.agents.claude.inject_hooks ?? false,
+  });
   for (const a of agents) {
     if (!a.installed) {
       print(`--   ${a.name}: not on PATH (${a.id})`);

@@ -17,6 +17,7 @@ import { drawPane } from "./pane.ts";
 import { drawSidebar } from "./sidebar.ts";
 import { theme } from "./theme.ts";
 import { drawTiles, isTiled } from "./tiles.ts";
+import { drawNewAgent } from "./new_agent.ts";
 
 export interface ViewInput {
   readonly keymap: Keymap;
@@ -102,6 +103,9 @@ export function view(state: TuiState, input: ViewInput, reuse?: Frame | null): F
   } else if (state.overlay?.type === "restore") {
     frame.cursor = null;
     drawRestore(frame, l.body, state.overlay, input.keymap);
+  } else if (state.overlay?.type === "new-agent") {
+    frame.cursor = null;
+    drawNewAgent(frame, l.body, state.overlay);
   }
   drawHintBar(frame, l.hintBar, state, input.keymap);
   return frame;
