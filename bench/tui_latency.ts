@@ -84,6 +84,35 @@ async function floorLatency(): Promise<number[]> {
   return times;
 }
 
+/** The same through a bare Deno client and server on a unix socket (tui_latency_floor2.ts). */
+async function floor2Latency(): Promise<number[]> {
+  await using l = lab();
+  const floor = new URL("./tui_latency_floor2.ts", import.meta.url).pathname;
+  const socket = `${l.dir}/floor.sock`;
+  const server = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", floor, "serve", socket],
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const reader = server.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  for (let text = ""; !text.includes("ready");) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error("the floor server ended");
+    text += value;
+  }
+  void reader.cancel();
+  const s = l.store.create({ command: `exec deno run -A ${floor} relay ${socket}` });
+  s.write("x");
+  await waitFor(s, () => screenText(s).includes("x"), 60_000, "the two-process floor's echo");
+  s.write("\x15");
+  await delay(500);
+  const times = await typeAndTime(s);
+  s.kill("SIGTERM");
+  await s.exited;
+  await server.status;
+  return times;
+}
+
 async function tmuxLatency(): Promise<number[]> {
   await using l = lab();
   const socket = `lazyshell-bench-lat-${Deno.pid}`;
@@ -127,6 +156,16 @@ const ours = await lazyshellLatency();
 console.log(`lazyshell: ${fmt(ours)}`);
 const floor = await floorLatency();
 console.log(`floor (a bare Deno key-to-PTY-to-stdout pass-through): ${fmt(floor)}`);
+const floor2 = await floor2Latency();
+console.log(
+  `two-process floor (bare Deno client ⇄ unix socket ⇄ bare Deno server ⇄ PTY): ${fmt(floor2)}`,
+);
+console.log(
+  `ratio lazyshell/two-process floor: p50 ${
+    (percentile(ours, 50) / percentile(floor2, 50)).toFixed(2)
+  }, p95 ${(percentile(ours, 95) / percentile(floor2, 95)).toFixed(2)} (target ≤ 1.3); ` +
+    `lazyshell/one-process floor p50 ${(percentile(ours, 50) / percentile(floor, 50)).toFixed(2)}`,
+);
 if (await hasTmux()) {
   const theirs = await tmuxLatency();
   console.log(`tmux:      ${fmt(theirs)}`);

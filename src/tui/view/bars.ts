@@ -187,7 +187,8 @@ function drawMessage(
     // Right-aligned after the hints; the escape chord is never covered.
     const text = truncate(msg.text, Math.max(0, room));
     frame.text(r.x + r.width - stringWidth(text) - 1, y, text, style);
-  } else if (msg.error) {
+  } else {
+    // Too long to sit beside the hints: it takes the bar until it expires (never dropped).
     frame.line(r.x, y, r.width, [{ text: truncate(msg.text, r.width), style }]);
   }
 }

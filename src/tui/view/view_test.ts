@@ -254,3 +254,10 @@ Deno.test("a shell that printed nothing for seconds says so in its pane", () => 
     /slow rc files/,
   );
 });
+
+Deno.test("a message too long to sit beside the hints takes the bar instead of vanishing", () => {
+  const text = "Sent the first prompt to fix-the-login-redirect: the agent took it (receipt)";
+  const s = { ...busyState(80, 24), message: { text, error: false } };
+  const bottom = view(s, { keymap, screen: null, tabLines: null }).toText().split("\n").at(-1)!;
+  assert.match(bottom, /^Sent the first prompt to fix-the-login-redirect/);
+});
