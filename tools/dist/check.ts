@@ -16,6 +16,7 @@
  *   deno run -A tools/dist/check.ts [--keep]
  */
 
+import { CLAUDE_HOOKS } from "../../src/ipc/integrations.ts";
 import { claudeHookRunners, codexNotifyRunner } from "../../src/plugin/hook_paths.ts";
 import { inPackageCache } from "../../src/plugin/self.ts";
 import { exists } from "../../src/util/fs.ts";
@@ -137,8 +138,10 @@ async function checkCommand(label: string, lazyshell: string): Promise<void> {
   const runners = [...claudeHookRunners(claude.stdout), codexNotifyRunner(codex.stdout) ?? []];
   const paths = runners.flat().filter((w) => w.startsWith("/"));
   const bad = paths.filter((p) => !exists(p) || inPackageCache(p));
+  // One runner per Claude hook event, and Codex's notify.
   check(
-    claude.code === 0 && codex.code === 0 && runners.length === 6 && paths.length > 0 &&
+    claude.code === 0 && codex.code === 0 &&
+      runners.length === CLAUDE_HOOKS.length + 1 && paths.length > 0 &&
       bad.length === 0 && claude.stderr === "",
     `${label}: lazyshell init --agents prints ${[...new Set(paths)].join(" ")} (exists, no cache)`,
     `${claude.stdout}\n${codex.stdout}\n${claude.stderr}\nbad: ${bad.join(" ")}`,
