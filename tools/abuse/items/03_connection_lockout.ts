@@ -26,6 +26,9 @@ export default {
     };
     try {
       for (let i = 0; i < IDLE; i++) open.push(await Deno.connect({ transport: "unix", path }));
+      // Idle means idle for a while: a connection younger than evictIdleMs (1 s) still gets to
+      // send its request, so on a fast machine 300 fresh connections refuse a newcomer.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
       const idle = await ctx.ctl("list");
       if (idle.code !== 0) {
         return { ok: false, bound: `ctl list with ${IDLE} idle connections: rc ${idle.code}` };
