@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { savedSession } from "./test_util.ts";
 import { type PlanContext, planRestore, preface } from "./plan.ts";
 import type { SavedSession } from "./state_file.ts";
 
@@ -12,21 +13,7 @@ const ctx: PlanContext = {
 };
 
 function saved(more: Partial<SavedSession> = {}): SavedSession {
-  return {
-    name: "s",
-    group: "g",
-    cwd: "/src",
-    command: null,
-    origin: null,
-    env: [],
-    watch: [],
-    watcher: null,
-    agent: null,
-    conversation: null,
-    screen: [],
-    pending: false,
-    ...more,
-  };
+  return savedSession("s", { group: "g", cwd: "/src", ...more });
 }
 
 const conversation = {

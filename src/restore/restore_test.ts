@@ -5,6 +5,7 @@
  */
 
 import assert from "node:assert/strict";
+import { savedSession } from "./test_util.ts";
 import { parseConfig } from "../config/config.ts";
 import { Runtime } from "../runtime/runtime.ts";
 import { testEnv, waitFor, waitForText } from "../session/test_util.ts";
@@ -51,23 +52,7 @@ async function setup(options: { manifests?: Record<string, string>; shell?: stri
   };
 }
 
-function saved(name: string, more: Partial<SavedSession> = {}): SavedSession {
-  return {
-    name,
-    group: null,
-    cwd: "/",
-    command: null,
-    origin: null,
-    env: [],
-    watch: [],
-    watcher: null,
-    agent: null,
-    conversation: null,
-    screen: [],
-    pending: false,
-    ...more,
-  };
-}
+const saved = savedSession;
 
 async function until(test: () => boolean, what: string, ms = 10_000): Promise<void> {
   const deadline = Date.now() + ms;

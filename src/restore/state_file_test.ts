@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { savedSession } from "./test_util.ts";
 import {
   formatState,
   parseState,
@@ -9,21 +10,7 @@ import {
 } from "./state_file.ts";
 
 function saved(name: string, more: Partial<SavedSession> = {}): SavedSession {
-  return {
-    name,
-    group: null,
-    cwd: "/src",
-    command: null,
-    origin: null,
-    env: [],
-    watch: [],
-    watcher: null,
-    agent: null,
-    conversation: null,
-    screen: [],
-    pending: false,
-    ...more,
-  };
+  return savedSession(name, { cwd: "/src", ...more });
 }
 
 Deno.test("formatState() and parseState() round-trip every field", () => {

@@ -8,6 +8,7 @@
 
 import { formatState, type SavedSession } from "../../src/restore/state_file.ts";
 import { StateWriter } from "../../src/restore/writer.ts";
+import { savedSession } from "../../src/restore/test_util.ts";
 
 const file = Deno.args[0]!;
 const sessions: SavedSession[] = [];
@@ -18,20 +19,7 @@ const writer = new StateWriter(file, {
 const screen = Array.from({ length: 40 }, (_, i) => `row ${i} `.padEnd(60, "x"));
 const encoder = new TextEncoder();
 for (let n = 1;; n++) {
-  sessions.push({
-    name: `s-${n}`,
-    group: "load",
-    cwd: "/",
-    command: null,
-    origin: null,
-    env: [],
-    watch: [],
-    watcher: null,
-    agent: null,
-    conversation: null,
-    screen,
-    pending: false,
-  });
+  sessions.push(savedSession(`s-${n}`, { group: "load", screen }));
   writer.schedule();
   await writer.flush();
   Deno.stdout.writeSync(encoder.encode(`written ${n}\n`));
