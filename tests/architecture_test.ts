@@ -214,3 +214,11 @@ Deno.test("each shared fact is defined once", () => {
   }
   assert.deepEqual(problems, []);
 });
+
+Deno.test("the README's package map names every folder of src/", () => {
+  const readme = Deno.readTextFileSync(`${ROOT}README.md`);
+  const map = readme.slice(readme.indexOf("## Package map"), readme.indexOf("## Dependency rule"));
+  const folders = [...Deno.readDirSync(`${ROOT}src`)].filter((e) => e.isDirectory)
+    .map((e) => `src/${e.name}/`);
+  assert.deepEqual(folders.filter((f) => !map.includes("`" + f + "`")), []);
+});
