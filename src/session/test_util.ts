@@ -21,6 +21,9 @@ export function testEnv(extra: Record<string, string> = {}): Record<string, stri
     HOME: "/nonexistent-lazyshell-test-home",
     PS1: "$ ",
     HISTFILE: "/dev/null",
+    // Each call its own state dir: a server's saved sessions (the restore offer on attach) and
+    // project trust answers never reach another test.
+    XDG_STATE_HOME: Deno.makeTempDirSync({ prefix: "lazyshell-test-state-" }),
     ...extra,
   };
   for (const name of ["BASH_ENV", "ENV", "PROMPT_COMMAND"]) delete env[name];
