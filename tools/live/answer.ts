@@ -131,6 +131,24 @@ export async function main(argv: string[]): Promise<number> {
     };
   };
   let target = "";
+  /**
+   * Types a prompt with `send --enter` and its receipt. Codex takes no turn
+   * until its app-server is up, under load a minute after its composer
+   * shows (tools/capture/README.md): without a request to the mock 60 s
+   * later, Enter again.
+   */
+  const submit = async (serve: LiveServe, text: string) => {
+    const mark = mockLog.length;
+    await serve.call("send", { target, text, enter: true, timeout: 30 }, 45000)
+      .then((r) => log(`sent "${text}": ${JSON.stringify(r.receipt)}`))
+      .catch((e) => log(`sent "${text}" without a receipt: ${(e as Error).message}`));
+    const end = Math.min(deadline, Date.now() + 60000);
+    if (await until(() => Promise.resolve(mockLog.length > mark), end)) return;
+    log("no model request 60 s after Enter: Enter again");
+    await serve.call("send", { target, text: "", enter: true, timeout: 60 }, 90000)
+      .then((r) => log(`Enter again: ${JSON.stringify(r.receipt)}`))
+      .catch((e) => log(`Enter again without a receipt: ${(e as Error).message}`));
+  };
   {
     await using serve = await startServe(env, spec.cwd);
     const command = [spec.file, ...spec.args].map(shellQuote).join(" ");
@@ -144,9 +162,7 @@ export async function main(argv: string[]): Promise<number> {
         } catch { /* none yet */ }
         const mark = mockLog.length;
         const text = `LAB-TOOL: round ${i + 1} (${round})`;
-        await serve.call("send", { target, text, enter: true, timeout: 30 }, 45000)
-          .then((r) => log(`sent "${text}": ${JSON.stringify(r.receipt)}`))
-          .catch((e) => log(`sent "${text}" without a receipt: ${(e as Error).message}`));
+        await submit(serve, text);
         const prompt = await blocked(serve, target, deadline, log);
         log(
           `blocked: ${JSON.stringify(prompt.question)} [${prompt.subject}] options ` +
@@ -200,8 +216,7 @@ export async function main(argv: string[]): Promise<number> {
           // Claude Code sends the refused call's result with the next user
           // text in one message, which the mock takes for a tool result
           // (tools/capture/mock/scripts.ts): a plain turn carries it first.
-          await serve.call("send", { target, text: "Fine, go on", enter: true, timeout: 30 }, 45000)
-            .catch((e) => log(`a plain turn without a receipt: ${(e as Error).message}`));
+          await submit(serve, "Fine, go on");
           await turnEnd(serve, target, agent, deadline, log);
         }
       }
@@ -265,7 +280,7 @@ async function startup(
   }, Math.min(deadline, Date.now() + 300000));
   if (!ok) throw new Error("the CLI's input prompt never showed");
   log("the CLI is ready");
-  await sleep(1500);
+  await sleep(3000);
 }
 
 /** Waits until lazyshell reports the session blocked with a prompt it can read. */
