@@ -26,13 +26,16 @@ import { sleep } from "../capture/driver_util.ts";
 import { captureProcesses, endProcesses } from "../capture/procs.ts";
 import { type LiveServe, startServe } from "./serve.ts";
 import { exists } from "../../src/util/fs.ts";
+import { type TuiClient, tuiClient } from "./answer_tui.ts";
 import type { Prompt } from "../../src/model/prompt.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
 const FILE = "lab-file.txt";
 
-type Round = "approve" | "deny" | "changed" | "option";
+type Round = "approve" | "deny" | "changed" | "option" | "tui" | "tui-changed";
 const ROUNDS: readonly Round[] = ["approve", "deny", "changed", "option"];
+/** With `--tui`: the same through a real client's keys (./answer_tui.ts). */
+const TUI_ROUNDS: readonly Round[] = ["tui", "tui-changed"];
 
 interface Listed {
   id: string;
@@ -57,6 +60,7 @@ export async function main(argv: string[]): Promise<number> {
     options: {
       lab: { type: "string", default: Deno.env.get("LAB_DIR") ?? "/work/lab" },
       "hard-limit": { type: "string", default: "420" },
+      tui: { type: "boolean", default: false },
     },
   });
   const id = positionals[0] ?? "";
@@ -131,6 +135,7 @@ export async function main(argv: string[]): Promise<number> {
     };
   };
   let target = "";
+  let tui: TuiClient | null = null;
   /**
    * Types a prompt with `send --enter` and its receipt. Codex takes no turn
    * until its app-server is up, under load a minute after its composer
@@ -156,7 +161,8 @@ export async function main(argv: string[]): Promise<number> {
     try {
       target = String((await serve.call("new", { command, cwd: spec.cwd, name: agent.id })).id);
       await startup(serve, target, agent, deadline, log);
-      for (const [i, round] of ROUNDS.entries()) {
+      const rounds = values.tui ? [...ROUNDS, ...TUI_ROUNDS] : ROUNDS;
+      for (const [i, round] of rounds.entries()) {
         try {
           Deno.removeSync(`${spec.cwd}/${FILE}`);
         } catch { /* none yet */ }
@@ -170,7 +176,28 @@ export async function main(argv: string[]): Promise<number> {
             ` approve=${prompt.approve} deny=${prompt.deny} cancel=${prompt.cancel}`,
         );
         let runs = false;
-        if (round === "changed") {
+        if (round === "tui" || round === "tui-changed") {
+          tui ??= await tuiClient(env, spec.cwd);
+          const opened = await tui.press("o", `Answer ${agent.id}`);
+          check(`${round}: o opens the answer overlay`, opened);
+          if (round === "tui") {
+            runs = true;
+            const ok = await tui.press("y", /✓ \S+: answered/);
+            const said = tui.screen().split("\n").find((l) => l.includes("✓")) ?? "";
+            check(`${round}: y approves, the receipt shows: ${said.trim()}`, ok);
+          } else {
+            await serve.call("send", { target, text: "\x1b" });
+            await until(
+              async () => !agent.blockedRe.test(await screen(serve, target)),
+              Math.min(deadline, Date.now() + 10000),
+            );
+            const ok = await tui.press("y", /nothing typed/);
+            const said = tui.screen().split("\n").find((l) => l.includes("nothing typed")) ?? "";
+            check(`${round}: y on a prompt that left the screen is refused: ${said.trim()}`, ok);
+            if (!ok) log(`client screen:\n${tui.screen()}`);
+            tui.session.write("\x1b"); // close the overlay, if still open
+          }
+        } else if (round === "changed") {
           // The user answers in the agent's own terminal (Esc) between the
           // orchestrator reading the prompt and answering it.
           await serve.call("send", { target, text: "\x1b" });
@@ -224,6 +251,7 @@ export async function main(argv: string[]): Promise<number> {
       check(`no error (${(error as Error).message})`, false);
       log(`screen:\n${target ? await screen(serve, target).catch(() => "") : ""}`);
     } finally {
+      if (tui) await tui[Symbol.asyncDispose]();
       if (target) await serve.call("kill", { target }, 10000).catch(() => {});
     }
   }
