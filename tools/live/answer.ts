@@ -183,7 +183,7 @@ export async function main(argv: string[]): Promise<number> {
           if (round === "tui") {
             runs = true;
             const ok = await tui.press("y", /✓ \S+: answered/);
-            const said = tui.screen().split("\n").find((l) => l.includes("✓")) ?? "";
+            const said = /✓.*$/m.exec(tui.screen())?.[0] ?? "";
             check(`${round}: y approves, the receipt shows: ${said.trim()}`, ok);
           } else {
             await serve.call("send", { target, text: "\x1b" });
@@ -229,6 +229,20 @@ export async function main(argv: string[]): Promise<number> {
               `(${receipt?.ms} ms, now ${receipt?.state})`,
             r.code === 0 && receipt?.left === true,
           );
+          // A follow-up the answer led to (opencode confirms "Allow always"): its first option.
+          const next = receipt?.prompt as Prompt | null | undefined;
+          if (next && runs) {
+            const r2 = await ctl("answer", target, "--option", "1", "--json");
+            const again = JSON.parse(r2.out || "{}").result;
+            log(
+              `follow-up ${JSON.stringify(next.question)}: ctl answer --option 1 (exit ${r2.code})`,
+            );
+            check(
+              `${round}: the follow-up ${JSON.stringify(next.question)} answered with 1. ` +
+                `${again?.label}, its receipt says it left`,
+              r2.code === 0 && again?.receipt?.left === true,
+            );
+          }
         }
         await turnEnd(serve, target, agent, deadline, log);
         const ran = exists(`${spec.cwd}/${FILE}`);
