@@ -161,7 +161,10 @@ export async function main(argv: string[]): Promise<number> {
     try {
       target = String((await serve.call("new", { command, cwd: spec.cwd, name: agent.id })).id);
       await startup(serve, target, agent, deadline, log);
-      const rounds = values.tui ? [...ROUNDS, ...TUI_ROUNDS] : ROUNDS;
+      // The TUI's rounds before `option`, which may allow the command for good.
+      const rounds = values.tui
+        ? [...ROUNDS.slice(0, 3), ...TUI_ROUNDS, "option" as const]
+        : ROUNDS;
       for (const [i, round] of rounds.entries()) {
         try {
           Deno.removeSync(`${spec.cwd}/${FILE}`);
