@@ -24,7 +24,7 @@ import { AGENTS } from "../capture/agents/mod.ts";
 import { startMockServer } from "../capture/mock/server.ts";
 import { sleep } from "../capture/driver_util.ts";
 import { captureProcesses, endProcesses } from "../capture/procs.ts";
-import { type LiveServe, startServe } from "./serve.ts";
+import { checkList, liveEnv, type LiveServe, startServe } from "./serve.ts";
 import { exists } from "../../src/util/fs.ts";
 import { type TuiClient, tuiClient } from "./answer_tui.ts";
 import type { Prompt } from "../../src/model/prompt.ts";
@@ -106,17 +106,9 @@ export async function main(argv: string[]): Promise<number> {
   const home = spec.env.HOME!;
   Deno.mkdirSync(`${home}/.config/lazyshell`, { recursive: true });
   Deno.writeTextFileSync(`${home}/.config/lazyshell/config.yml`, "control:\n  enabled: true\n");
-  const env = {
-    ...spec.env,
-    XDG_RUNTIME_DIR: `${tmp}/run`,
-    DENO_DIR: Deno.env.get("DENO_DIR") ?? "/root/.cache/deno",
-    DENO_NO_UPDATE_CHECK: "1",
-  };
-  const checks: [string, boolean][] = [];
-  const check = (what: string, ok: boolean) => {
-    checks.push([what, ok]);
-    log(`${ok ? "PASS" : "FAIL"} ${what}`);
-  };
+  const env = liveEnv(spec.env, `${tmp}/run`);
+  const checks = checkList(log);
+  const check = checks.check;
   /** `lazyshell ctl …` as a user runs it: its own process, finding the server by itself. */
   const ctl = async (...args: string[]) => {
     const out = await new Deno.Command(Deno.execPath(), {
@@ -275,9 +267,9 @@ export async function main(argv: string[]): Promise<number> {
   const left = captureProcesses(null, home);
   if (left.length) await endProcesses(left.map((p) => p.pid));
   Deno.removeSync(tmp, { recursive: true });
-  const failed = checks.filter(([, ok]) => !ok).length;
+  const failed = checks.failed;
   console.log(
-    `\n== ${name} (${spec.version}): ${checks.length - failed} passed, ${failed} failed ` +
+    `\n== ${name} (${spec.version}): ${checks.count - failed} passed, ${failed} failed ` +
       `in ${Math.round((Date.now() - t0) / 1000)} s`,
   );
   return failed === 0 ? 0 : 1;
