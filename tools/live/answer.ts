@@ -187,7 +187,9 @@ export async function main(argv: string[]): Promise<number> {
               Math.min(deadline, Date.now() + 10000),
             );
             const ok = await tui.press("y", /nothing typed/);
-            const said = tui.screen().split("\n").find((l) => l.includes("nothing typed")) ?? "";
+            const said =
+              /(Cannot read what |The prompt of |session-\d+ \().*nothing typed/.exec(tui.screen())
+                ?.[0] ?? "";
             check(`${round}: y on a prompt that left the screen is refused: ${said.trim()}`, ok);
             if (!ok) log(`client screen:\n${tui.screen()}`);
             tui.session.write("\x1b"); // close the overlay, if still open
