@@ -80,3 +80,30 @@ export async function startServe(env: Record<string, string>, cwd: string): Prom
     [Symbol.asyncDispose]: stop,
   };
 }
+
+/** The CLI's environment for `serve` and `ctl`: a runtime dir of the run's own, Deno's cache. */
+export function liveEnv(base: Record<string, string>, runDir: string): Record<string, string> {
+  return {
+    ...base,
+    XDG_RUNTIME_DIR: runDir,
+    DENO_DIR: Deno.env.get("DENO_DIR") ?? "/root/.cache/deno",
+    DENO_NO_UPDATE_CHECK: "1",
+  };
+}
+
+/** A run's verdict: one `PASS`/`FAIL` line per check. */
+export function checkList(log: (line: string) => void) {
+  const checks: [string, boolean][] = [];
+  return {
+    check(what: string, ok: boolean): void {
+      checks.push([what, ok]);
+      log(`${ok ? "PASS" : "FAIL"} ${what}`);
+    },
+    get count(): number {
+      return checks.length;
+    },
+    get failed(): number {
+      return checks.filter(([, ok]) => !ok).length;
+    },
+  };
+}

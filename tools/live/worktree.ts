@@ -19,7 +19,7 @@ import { AGENTS } from "../capture/agents/mod.ts";
 import { startMockServer } from "../capture/mock/server.ts";
 import { sleep } from "../capture/driver_util.ts";
 import { captureProcesses, endProcesses } from "../capture/procs.ts";
-import { startServe } from "./serve.ts";
+import { checkList, liveEnv, startServe } from "./serve.ts";
 import { exists, readTextOrNull } from "../../src/util/fs.ts";
 import { dataDir } from "../../src/config/paths.ts";
 
@@ -92,17 +92,9 @@ export async function main(argv: string[]): Promise<number> {
     "control:\n  enabled: true\nworktrees:\n" +
       `  setup: 'cp "$LAZYSHELL_MAIN_CHECKOUT/.env.lab" . && echo lab-setup-done'\n`,
   );
-  const env = {
-    ...spec.env,
-    XDG_RUNTIME_DIR: `${tmp}/run`,
-    DENO_DIR: Deno.env.get("DENO_DIR") ?? "/root/.cache/deno",
-    DENO_NO_UPDATE_CHECK: "1",
-  };
-  const checks: [string, boolean][] = [];
-  const check = (what: string, ok: boolean) => {
-    checks.push([what, ok]);
-    log(`${ok ? "PASS" : "FAIL"} ${what}`);
-  };
+  const env = liveEnv(spec.env, `${tmp}/run`);
+  const checks = checkList(log);
+  const check = checks.check;
   let target = "";
   {
     await using serve = await startServe(env, repo);
@@ -175,8 +167,8 @@ export async function main(argv: string[]): Promise<number> {
   const left = captureProcesses(null, spec.env.HOME ?? "/nonexistent");
   if (left.length) await endProcesses(left.map((p) => p.pid));
   Deno.removeSync(tmp, { recursive: true });
-  const failed = checks.filter(([, ok]) => !ok).length;
-  console.log(`\n== ${name}: ${checks.length - failed} passed, ${failed} failed`);
+  const failed = checks.failed;
+  console.log(`\n== ${name}: ${checks.count - failed} passed, ${failed} failed`);
   return failed === 0 ? 0 : 1;
 }
 

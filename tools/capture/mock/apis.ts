@@ -68,7 +68,9 @@ export const anthropic: ApiAdapter = {
     const msgs = arr(j.messages).map(obj);
     const isToolResult = (m: Json) =>
       m.role === "user" && arr(m.content).some((c) => obj(c).type === "tool_result");
-    const lastMsg = last(msgs);
+    // Claude Code may follow a tool's result with a `system` message (an
+    // "Environment update" after "always allow access to DIR"): still a tool result.
+    const lastMsg = last(msgs.filter((m) => m.role !== "system"));
     const lastUser = findLast(msgs, (m) => m.role === "user" && !isToolResult(m));
     const lastAsst = findLast(msgs, (m) => m.role === "assistant");
     const uses = arr(lastAsst?.content).map(obj).filter((c) => c.type === "tool_use");
