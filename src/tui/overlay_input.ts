@@ -4,7 +4,7 @@
  */
 
 import type { Overlay, TuiState } from "../model/tui.ts";
-import type { KeyEvent, UserInput } from "./keys.ts";
+import type { UserInput } from "./keys.ts";
 import { helpRows, type Keymap } from "./keymap.ts";
 import { layout } from "./layout.ts";
 import { helpTop, paletteItems } from "./view/overlays.ts";
