@@ -86,9 +86,8 @@ Deno.test("a callback that books the next grid point each time runs on one inter
   // every point costs Deno's loop a second wake-up each time.
   assert.equal(timers.timeouts, 1);
   assert.equal(timers.intervals, 1);
-  for (let i = 1; i < times.length; i++) {
-    assert.ok(times[i]! - times[i - 1]! >= 9, `grid points ${i - 1} and ${i} are a period apart`);
-  }
+  // (No spacing check: a loaded machine fires a late interval and the next one close together,
+  // and timing assertions do not belong in unit tests; bench/ measures the grid.)
   // The sanitizer fails if the interval were left running.
 });
 
