@@ -3,7 +3,7 @@ import type { PluginEntry } from "./discovery.ts";
 import { spawnGroup } from "./procgroup_posix.ts";
 import type { HostRequest, SessionEntry } from "./protocol.ts";
 import { PluginTabs } from "./tabs.ts";
-import { fixture } from "./test_util.ts";
+import { fixture, sessionEntry } from "./test_util.ts";
 import type { PluginHost } from "./host.ts";
 
 const entry = (id: string, file: string): PluginEntry => ({
@@ -13,21 +13,7 @@ const entry = (id: string, file: string): PluginEntry => ({
   source: fixture(file),
 });
 
-const session: SessionEntry = {
-  id: "session-1",
-  name: "api",
-  group: null,
-  status: "running",
-  agent: null,
-  state: null,
-  since: null,
-  stats: null,
-  turns: 0,
-  turnStartedAt: null,
-  lastTurnMs: null,
-  selected: true,
-  cwd: "/tmp",
-};
+const session: SessionEntry = sessionEntry({ cwd: "/tmp" });
 
 function waitView(tabs: PluginTabs, id: string, text: string, changed: Set<() => void>) {
   return new Promise<void>((resolve, reject) => {
