@@ -27,9 +27,8 @@
 
 import { MB, type Server, startServe } from "../tools/abuse/server.ts";
 import { wideLogLine } from "./corpus.ts";
-import { delay, hasTmux } from "./tui_harness.ts";
+import { delay, hasTmux, lab as tuiLab, serverPidOf } from "./tui_harness.ts";
 import { median } from "./stats.ts";
-import { SessionStore } from "../src/session/store.ts";
 import { screenText, waitFor } from "../src/session/test_util.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
@@ -215,35 +214,21 @@ async function tmuxGrowth(l: Lab, count: number, extra: number): Promise<[number
 
 // ---------------------------------------------------------------- the app
 
-async function appTotals(
-  l: Lab,
-): Promise<{ idle: number; idleProcesses: number; tabs: number; processes: number }> {
-  const home = `${l.dir}/app`;
-  for (const d of ["config/lazyshell", "data", "run", "state"]) {
-    Deno.mkdirSync(`${home}/${d}`, { recursive: true });
-  }
-  Deno.chmodSync(`${home}/run`, 0o700);
-  const project = `${home}/lazyshell.yml`;
+async function appTotals(): Promise<
+  { idle: number; idleProcesses: number; tabs: number; processes: number }
+> {
+  // The TUI benches' lab: its own HOME, config, data, runtime and state dirs; ends the server.
+  await using app = tuiLab();
+  const project = `${app.dir}/lazyshell.yml`;
   const shells = Array.from({ length: 8 }, (_, i) => `  - name: sh${i + 1}\n`);
   Deno.writeTextFileSync(project, `sessions:\n${shells.join("")}`);
-  const env = {
-    ...Deno.env.toObject(),
-    HOME: home,
-    DENO_DIR: Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`,
-    SHELL: "/bin/bash",
-    XDG_CONFIG_HOME: `${home}/config`,
-    XDG_DATA_HOME: `${home}/data`,
-    XDG_RUNTIME_DIR: `${home}/run`,
-    XDG_STATE_HOME: `${home}/state`,
-  };
-  delete (env as Record<string, string | undefined>).TMUX;
-  await using store = new SessionStore({ shell: "/bin/sh", env, cols: 120, rows: 32, cwd: home });
-  const client = store.create({
+  const client = app.store.create({
     command: `exec ${Deno.execPath()} run -A --quiet ${MAIN} --yes --project ${project}`,
   });
   try {
     await waitFor(client, () => /sh8/.test(screenText(client)), 60_000, "the 8 shells listed");
-    const server = serverPid(home);
+    const server = serverPidOf(app);
+    if (server === null) throw new Error("The server did not log its pid");
     const total = () => {
       const plugins = childrenOf(server).filter((c) => c.cmdline.includes("__plugin"));
       const pids = [server, client.pid, ...plugins.map((p) => p.pid)];
@@ -279,22 +264,16 @@ async function appTotals(
     report(`${IDLE_SECONDS} s back on Sessions`);
     return { idle, idleProcesses, tabs, processes: total().processes };
   } finally {
+    // With BENCH_MAIN (another checkout), that checkout's client ends its own server.
     await new Deno.Command(Deno.execPath(), {
       args: ["run", "-A", "--quiet", MAIN, "kill-server"],
-      env,
+      env: app.env,
       clearEnv: true,
       stdout: "null",
       stderr: "null",
     }).output();
     client.kill("SIGKILL");
   }
-}
-
-function serverPid(home: string): number {
-  const log = Deno.readTextFileSync(`${home}/data/lazyshell/server.log`);
-  const pids = [...log.matchAll(/ready \(pid (\d+)/g)].map((m) => Number(m[1]));
-  if (pids.length === 0) throw new Error("The server did not log its pid");
-  return pids.at(-1)!;
 }
 
 // ---------------------------------------------------------------- reads
@@ -395,7 +374,7 @@ try {
     console.log(line);
   }
   if (PARTS.includes(4)) {
-    const app = await appTotals(l);
+    const app = await appTotals();
     console.log(
       `app, 8 idle shells, tabs never opened, ${IDLE_SECONDS} s: ${mb(app.idle)} in ` +
         `${app.idleProcesses} processes ` +

@@ -22,7 +22,7 @@ export interface Lab extends AsyncDisposable {
 /** A temp dir with an isolated lazyshell config/data/runtime and a PTY store. */
 export function lab(): Lab {
   const dir = Deno.makeTempDirSync({ prefix: "lazyshell-tui-bench-" });
-  for (const d of ["config/lazyshell", "data", "run"]) {
+  for (const d of ["config/lazyshell", "data", "run", "state"]) {
     Deno.mkdirSync(`${dir}/${d}`, { recursive: true });
   }
   Deno.chmodSync(`${dir}/run`, 0o700);
@@ -35,6 +35,7 @@ export function lab(): Lab {
     XDG_CONFIG_HOME: `${dir}/config`,
     XDG_DATA_HOME: `${dir}/data`,
     XDG_RUNTIME_DIR: `${dir}/run`,
+    XDG_STATE_HOME: `${dir}/state`,
   };
   delete (env as Record<string, string | undefined>).TMUX;
   const store = new SessionStore({ shell: "/bin/sh", env, cols: COLS, rows: ROWS, cwd: dir });
