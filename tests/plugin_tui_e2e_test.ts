@@ -42,27 +42,44 @@ Deno.test("plugin tabs in the TUI: frames, keys, palette commands, failures, cle
     XDG_STATE_HOME: `${dir}/state`,
     XDG_RUNTIME_DIR: `${dir}/run`,
   });
-  await using store = new SessionStore({ shell: TEST_SHELL, env, cols: 110, rows: 30, cwd: ROOT });
-  const tui = store.create({ command: `deno run -A -q ${ROOT}main.ts` });
-  await waitForText(tui, "Hello", WAIT); // the tab bar lists the plugin
-  await waitForText(tui, "Crash ✗", WAIT); // the failing plugin is marked, the TUI runs on
-  // Tabs: 1 Sessions, 2 Agents, 3 Watchers, 4 Stats, 5 Env, 6 Changes, 7 Crash, 8 Hello.
-  tui.write("8");
-  await waitForText(tui, "Howdy, world!", WAIT); // init.config carried the section
-  tui.write("x");
-  await waitForText(tui, "Keys pressed: 1", WAIT);
-  tui.write(":");
-  tui.write("hello shout");
-  tui.write("\r");
-  await waitForText(tui, "HOWDY, world!", WAIT);
-  tui.write("6");
-  await waitForText(tui, "No session selected", WAIT); // the Changes tab: no session yet
-  tui.write("7");
-  await waitForText(tui, "crash: Exited with code 3", WAIT);
-  await waitForText(tui, "panic: something broke", WAIT);
-  tui.write("q");
-  await waitFor(tui, () => tui.status === "exited", WAIT, "lazyshell to exit");
-  assert.equal(tui.exitCode, 0, screenText(tui));
-  await waitFor(tui, () => processesWith(plugins).length === 0, WAIT, "no plugin left");
-  Deno.removeSync(dir, { recursive: true });
+  try {
+    await using store = new SessionStore({
+      shell: TEST_SHELL,
+      env,
+      cols: 110,
+      rows: 30,
+      cwd: ROOT,
+    });
+    const tui = store.create({ command: `deno run -A -q ${ROOT}main.ts` });
+    await waitForText(tui, "Hello", WAIT); // the tab bar lists the plugin
+    await waitForText(tui, "Crash ✗", WAIT); // the failing plugin is marked, the TUI runs on
+    // Tabs: 1 Sessions, 2 Agents, 3 Watchers, 4 Stats, 5 Env, 6 Changes, 7 Crash, 8 Hello.
+    tui.write("8");
+    await waitForText(tui, "Howdy, world!", WAIT); // init.config carried the section
+    tui.write("x");
+    await waitForText(tui, "Keys pressed: 1", WAIT);
+    tui.write(":");
+    tui.write("hello shout");
+    tui.write("\r");
+    await waitForText(tui, "HOWDY, world!", WAIT);
+    tui.write("6");
+    await waitForText(tui, "No session selected", WAIT); // the Changes tab: no session yet
+    tui.write("7");
+    await waitForText(tui, "crash: Exited with code 3", WAIT);
+    await waitForText(tui, "panic: something broke", WAIT);
+    tui.write("q");
+    await waitFor(tui, () => tui.status === "exited", WAIT, "lazyshell to exit");
+    assert.equal(tui.exitCode, 0, screenText(tui));
+    await waitFor(tui, () => processesWith(plugins).length === 0, WAIT, "no plugin left");
+  } finally {
+    // A failed step leaves the lasting server (it outlives its client by design): end it.
+    await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "-q", `${ROOT}main.ts`, "kill-server"],
+      env,
+      clearEnv: true,
+      stdout: "null",
+      stderr: "null",
+    }).output();
+    Deno.removeSync(dir, { recursive: true });
+  }
 });
