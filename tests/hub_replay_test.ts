@@ -46,7 +46,16 @@ Deno.test("hub on real bytes: claude-tool (screen rules)", async () => {
   const states = await hubStates("claude", "claude-tool", 17882);
   // Idle may come twice: the fallback guess while the screen is still empty (when the hub reads it
   // before the first bytes), then the idle-prompt rule, ready for input (src/runtime/first_prompt.ts).
-  assert.deepEqual(states.filter((s, i) => s !== states[i - 1]), [
+  // On a loaded machine a redraw can stall past the 30 ms settle between two chunks the capture
+  // wrote 45 ms apart at most: the half-drawn screen between working and the prompt reads idle
+  // for one classification (idle notifies nothing). That transient is left out; done, blocked and
+  // their order are not.
+  const changes = states.filter((s, i) => s !== states[i - 1]);
+  const steady = changes.filter((s, i) =>
+    !(s === "idle/screen" && changes[i - 1] === "working/screen" &&
+      changes[i + 1]?.startsWith("blocked"))
+  );
+  assert.deepEqual(steady.filter((s, i) => s !== steady[i - 1]), [
     "idle/screen",
     "working/screen",
     "blocked:permission/screen",
