@@ -175,7 +175,8 @@ Deno.test("answer: a prompt that changed since it was read is refused", async ()
     hub.classifyNow(session.id);
     assert.equal(hub.prompt(session.id)?.question, "Do you want to proceed?");
     Deno.kill(session.pid, "SIGUSR1");
-    await waitForText(session, "Try the new fullscreen renderer?", 15_000);
+    // The whole prompt, not only its question: the fake draws the options 300 ms later.
+    await waitForText(session, /Try the new fullscreen renderer\?[\s\S]*Enter to confirm/, 15_000);
     await assert.rejects(
       answerPrompt(host, session, { type: "approve" }, { timeoutMs: 1000 }),
       (e: Error) => {

@@ -113,7 +113,8 @@ Deno.test("a prompt that changed after the answer overlay opened is refused, not
   app.feed("o");
   assert.equal(app.state.overlay?.type, "answer");
   Deno.kill(c.session.pid, "SIGUSR1");
-  await waitForText(c.session, "Try the new fullscreen renderer?", WAIT);
+  // The whole prompt, not only its question: the fake draws the options 300 ms later.
+  await waitForText(c.session, /Try the new fullscreen renderer\?[\s\S]*Enter to confirm/, WAIT);
   app.feed("1");
   await waitFor(
     c.session,

@@ -27,13 +27,19 @@ function write(data: Uint8Array | string) {
 
 // Listening before anything is drawn: a SIGUSR1 sent once the prompt shows must not kill us.
 if (changeDir !== undefined) {
-  Deno.addSignalListener("SIGUSR1", () => {
+  Deno.addSignalListener("SIGUSR1", async () => {
     write("\x1b[2J\x1b[3J\x1b[H");
     // Only the screen changes: the other capture's OSC 7501 declarations are left out, so
     // that the session stays blocked on a different prompt whenever it is read.
     const bytes = Deno.readFileSync(`${changeDir}/output.raw`).subarray(0, Number(changeOffset));
     // deno-lint-ignore no-control-regex -- OSC 7501 records are the subject
-    write(dec.decode(bytes).replace(/\x1b\]7501;[^\x07\x1b]*(?:\x07|\x1b\\)/g, ""));
+    const text = dec.decode(bytes).replace(/\x1b\]7501;[^\x07\x1b]*(?:\x07|\x1b\\)/g, "");
+    // Drawn in two writes with a pause, as agents redraw (and as a loaded machine delivers a
+    // PTY's bytes): the question shows before its options do, and a test must wait for both.
+    const question = text.indexOf("\n", text.search(/\w\?/)) + 1;
+    write(text.slice(0, question));
+    await new Promise((r) => setTimeout(r, 300));
+    write(text.slice(question));
     record({ changed: true });
   });
 }
