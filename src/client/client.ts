@@ -68,7 +68,7 @@ export async function runClient(options: ClientOptions): Promise<number> {
     // `restore` starts none: the saved sessions, project ones too, come back as they were saved.
     const approved = options.mode === "attach" &&
       (running || options.project !== undefined || options.yes === true || await trusted(env));
-    if (!running && options.mode === "attach") showSplash();
+    if (!running && options.mode === "attach") await showSplash();
     try {
       started = await ensureServer({
         paths,

@@ -1,35 +1,29 @@
 /**
- * The TUI's first frame, drawn before the heavy modules load (commander,
- * zod, yaml, xterm, node-pty take a few hundred ms): the real layout with
- * the default keymap and "starting…", from the pure view only. The loop's
- * first real frame replaces it; if start-up fails, leaveSplash() gives the
- * terminal back before the error is printed.
+ * The TUI's first frame while a server starts (commander, zod, yaml, xterm,
+ * node-pty take a few hundred ms): the real layout with the default keymap
+ * and "starting…" (drawn by splash_frame.ts, loaded only then). The
+ * server's first real frame replaces it; if start-up fails, leaveSplash()
+ * gives the terminal back before the error is printed.
  */
 
 import { dataDir } from "../config/paths.ts";
-import { initialTuiState } from "../model/tui.ts";
-import { diff } from "./diff.ts";
-import { resolveKeymap } from "./keymap.ts";
-import { view } from "./view/mod.ts";
 import { quietStderr, restoreStderr } from "./stderr.ts";
 import { ENTER_SCREEN, LEAVE_SCREEN } from "./terminal_modes.ts";
 
 export const STARTING = "starting…";
 let shown = false;
 
-export function showSplash(): void {
+export async function showSplash(): Promise<void> {
   if (shown || !Deno.stdin.isTerminal() || !Deno.stdout.isTerminal()) return;
   try {
     const { columns, rows } = Deno.consoleSize();
-    const state = {
-      ...initialTuiState(columns, rows, Date.now()),
-      message: { text: STARTING, error: false },
-    };
-    const frame = view(state, { keymap: resolveKeymap().keymap, screen: null, tabLines: null });
+    const { splashFrame } = await import("./splash_frame.ts");
+    const frame = splashFrame(columns, rows, STARTING);
+    if (shown) return;
     Deno.stdin.setRaw(true);
     quietStderr(dataDir(Deno.env.toObject()));
     shown = true;
-    write(ENTER_SCREEN + diff(null, frame));
+    write(ENTER_SCREEN + frame);
   } catch { /* no splash, no harm */ }
 }
 
