@@ -42,6 +42,8 @@ export interface DetectionOptions {
   readonly settleMs?: number;
   /** Longest delay between output and a classification under steady output (default 100 ms). */
   readonly maxWaitMs?: number;
+  /** Longest hold on a half-drawn frame (default MID_UPDATE_MAX_MS; tests lengthen it). */
+  readonly midUpdateMaxMs?: number;
 }
 
 /** Keys that interrupt a turn: Esc, Ctrl+C (also as kitty keyboard CSI u). */
@@ -52,6 +54,13 @@ const FG_SAMPLE_MS = 250;
 
 /** How often a session with nothing to classify (no agent, no declaration) is identified. */
 const IDENTITY_MS = 500;
+
+/**
+ * How long a synchronized update (`CSI ? 2026 h` … `l`) may hold back the
+ * classification of its half-drawn frame; a program that never ends one is
+ * read as it is after this, as a terminal shows it after its own timeout.
+ */
+export const MID_UPDATE_MAX_MS = 1000;
 
 function isInterrupt(data: string): boolean {
   return INTERRUPT_KEYS.has(data) || data.includes("\x03");
@@ -83,6 +92,8 @@ interface Tracked {
   identifiedAt: number;
   /** What the screen asked at the last classification while blocked (issue 15). */
   prompt: Prompt | null;
+  /** Since when a settled screen has been held back for being mid-update, or null. */
+  midUpdateSince: number | null;
 }
 
 export class DetectionHub implements Disposable {
@@ -92,6 +103,7 @@ export class DetectionHub implements Disposable {
   readonly #now: () => number;
   readonly #settleMs: number;
   readonly #maxWaitMs: number;
+  readonly #midUpdateMaxMs: number;
   #sessions = new Map<string, Tracked>();
   #listeners = new Set<(e: DetectionEvent) => void>();
   #subscription: Disposable;
@@ -104,6 +116,7 @@ export class DetectionHub implements Disposable {
     this.#now = options.now ?? Date.now;
     this.#settleMs = options.settleMs ?? 30;
     this.#maxWaitMs = options.maxWaitMs ?? 100;
+    this.#midUpdateMaxMs = options.midUpdateMaxMs ?? MID_UPDATE_MAX_MS;
     for (const session of store.list()) this.#track(session);
     this.#subscription = store.on((e) => this.#onStore(e));
   }
@@ -225,6 +238,7 @@ export class DetectionHub implements Disposable {
       foreground: null,
       identifiedAt: -Infinity,
       prompt: null,
+      midUpdateSince: null,
     };
     this.#sessions.set(session.id, t);
     if (!t.exited) this.#schedule(t);
@@ -319,8 +333,24 @@ export class DetectionHub implements Disposable {
       const quiet = t.lastOutputAt + this.#settleMs - now;
       const deadline = t.firstOutputAt + this.#maxWaitMs - now;
       if (quiet > 0 && deadline > 0) this.#arm(t, Math.min(quiet, deadline));
+      else if (this.#halfDrawn(t, now)) this.#arm(t, this.#settleMs);
       else this.#classify(t);
     });
+  }
+
+  /**
+   * The program is inside a synchronized update: its frame is half drawn
+   * (Codex and opencode wrap every redraw in one; a read cut in the middle
+   * of one showed a working agent idle in the captures). Wait for the end,
+   * at most midUpdateMaxMs.
+   */
+  #halfDrawn(t: Tracked, now: number): boolean {
+    if (!t.session.midUpdate) {
+      t.midUpdateSince = null;
+      return false;
+    }
+    t.midUpdateSince ??= now;
+    return now - t.midUpdateSince < this.#midUpdateMaxMs;
   }
 
   /** `fresh`: someone is about to act on the answer (D7): no identity rate limit. */

@@ -265,6 +265,11 @@ export class Session implements Disposable {
     return this.terminal.altScreen;
   }
 
+  /** The program is drawing a frame inside a synchronized update: its screen is half drawn. */
+  get midUpdate(): boolean {
+    return this.terminal.midUpdate;
+  }
+
   get title(): string {
     return this.terminal.title;
   }

@@ -224,6 +224,14 @@ export class HeadlessTerminal implements Disposable {
     return this.xterm.buffer.active.type === "alternate";
   }
 
+  /**
+   * The program is inside a synchronized update (`CSI ? 2026 h` … `l`):
+   * what is on screen is a frame half drawn, which a terminal would not show.
+   */
+  get midUpdate(): boolean {
+    return this.xterm.modes.synchronizedOutputMode;
+  }
+
   /** What the program asked of its input (how keys, pastes and the mouse are encoded for it). */
   inputModes(): InputModes {
     const modes = this.xterm.modes;
