@@ -18,6 +18,7 @@
 
 import type { AgentStatus } from "../model/agent.ts";
 import type { DetectionEvent, HookEvent } from "../model/events.ts";
+import { MID_UPDATE_MAX_MS } from "../session/terminal.ts";
 import { initialState, nextCheckAt, reduce } from "../detect/arbiter.ts";
 import type { ArbiterState, Evidence } from "../detect/arbiter.ts";
 import type { Manifest } from "../detect/manifest.ts";
@@ -54,13 +55,6 @@ const FG_SAMPLE_MS = 250;
 
 /** How often a session with nothing to classify (no agent, no declaration) is identified. */
 const IDENTITY_MS = 500;
-
-/**
- * How long a synchronized update (`CSI ? 2026 h` … `l`) may hold back the
- * classification of its half-drawn frame; a program that never ends one is
- * read as it is after this, as a terminal shows it after its own timeout.
- */
-export const MID_UPDATE_MAX_MS = 1000;
 
 function isInterrupt(data: string): boolean {
   return INTERRUPT_KEYS.has(data) || data.includes("\x03");

@@ -66,6 +66,13 @@ interface Tracked {
   changed: ChangedRows;
 }
 
+/**
+ * How long a synchronized update (`CSI ? 2026 h` … `l`) may hold back its
+ * half-drawn frame from detection and the TUI; a program that never ends one
+ * is read as it is after this, as a terminal shows it after its own timeout.
+ */
+export const MID_UPDATE_MAX_MS = 1000;
+
 export class HeadlessTerminal implements Disposable {
   readonly xterm: XTerm;
   /** The scrollback: the compact store, then the emulator's own rows. */

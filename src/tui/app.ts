@@ -30,6 +30,7 @@ import { type EffectContext, runEffect } from "./effects.ts";
 import type { TuiEvent } from "./events.ts";
 import { sameDrawing, update } from "./update.ts";
 import { ticker } from "../util/ticker.ts";
+import { MID_UPDATE_MAX_MS } from "../session/terminal.ts";
 import { osc52 } from "./clipboard.ts";
 import type { SessionRestore } from "../restore/restore.ts";
 import { offerEvent } from "./restore_effects.ts";
@@ -98,6 +99,8 @@ export class TuiApp implements Disposable {
   #clock: Disposable | undefined;
   #clockMs = 0;
   #messageTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Draws a session's half-drawn frame after all if its synchronized update never ends. */
+  #midUpdate: ReturnType<typeof setTimeout> | undefined;
   #lastFrame = 0;
   /** When the user last typed into a session (terminal mode), for the echo fast path. */
   #typedAt = -Infinity;
@@ -258,6 +261,7 @@ export class TuiApp implements Disposable {
     clearTimeout(this.#frameTimer);
     clearTimeout(this.#escTimer);
     clearTimeout(this.#messageTimer);
+    clearTimeout(this.#midUpdate);
     this.#clock?.[Symbol.dispose]();
     this.#screens[Symbol.dispose]();
     for (const s of this.#subs) s[Symbol.dispose]();
@@ -277,6 +281,15 @@ export class TuiApp implements Disposable {
   #onOutput(id: string): void {
     const s = this.state;
     if (s.tab !== 0) return;
+    // A frame half drawn inside a synchronized update waits for the update's end (more output),
+    // as a terminal holds it back; at most MID_UPDATE_MAX_MS (docs/detection.md, Scheduling).
+    if (this.#runtime.store.get(id)?.midUpdate) {
+      this.#midUpdate ??= setTimeout(() => {
+        this.#midUpdate = undefined;
+        this.#invalidate();
+      }, MID_UPDATE_MAX_MS);
+      return;
+    }
     if (s.selected === id) this.#invalidate(s.mode === "terminal");
     else if (isTiled(s) && tiles(s).some((t) => t.id === id)) this.#invalidate();
   }

@@ -3,16 +3,21 @@
  * one reader per shown session, kept between frames so each frame reads
  * only the rows redrawn since the last one (src/session/screen_read.ts),
  * into the grid it read last time. Readers of sessions no longer shown go.
+ * A frame half drawn inside a synchronized update is not shown (#hold).
  */
 
 import { Frame } from "./frame.ts";
 import type { ScreenReader } from "../session/screen_read.ts";
 import type { Session } from "../session/session.ts";
+import { MID_UPDATE_MAX_MS } from "../session/terminal.ts";
 
 interface Shown {
   readonly session: Session;
   readonly reader: ScreenReader<Frame>;
   grid: Frame | null;
+  offset: number;
+  /** Since when the grid has been held for a synchronized update, or null. */
+  heldSince: number | null;
 }
 
 export interface Read {
@@ -51,12 +56,35 @@ export class Screens implements Disposable {
         session,
         reader: session.screenReader((cols, rows) => new Frame(cols, rows)),
         grid: null,
+        offset,
+        heldSince: null,
       };
       this.#shown.set(id, shown);
     }
+    const grid = shown.grid;
+    const same = grid && grid.cols === session.cols && grid.rows === session.rows;
+    if (same && offset === shown.offset && this.#hold(shown)) {
+      return { grid, rows: [0, 0] };
+    }
     const read = shown.reader.read(offset, shown.grid);
     shown.grid = read.grid;
+    shown.offset = offset;
     return { grid: read.grid, rows: read.rows };
+  }
+
+  /**
+   * The program is drawing a frame inside a synchronized update: the last
+   * complete one stays on show until the update ends, as a terminal does,
+   * at most MID_UPDATE_MAX_MS. The rows it redraws meanwhile are read after.
+   */
+  #hold(shown: Shown): boolean {
+    if (!shown.session.midUpdate) {
+      shown.heldSince = null;
+      return false;
+    }
+    const now = performance.now();
+    shown.heldSince ??= now;
+    return now - shown.heldSince < MID_UPDATE_MAX_MS;
   }
 
   [Symbol.dispose](): void {
