@@ -12,40 +12,21 @@
 import assert from "node:assert/strict";
 import { request } from "../src/ctl/client.ts";
 import { parseEnviron } from "../src/plugin/session_env.ts";
+import { controlSocket, type ServeChild, spawnServe } from "../tools/abuse/server.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 
 interface Server {
-  readonly child: Deno.ChildProcess;
+  readonly serve: ServeChild;
   readonly control: string;
   readonly ready: string;
-  readonly stderr: () => string;
 }
 
 async function serve(env: Record<string, string>, cwd: string): Promise<Server> {
-  const child = new Deno.Command(Deno.execPath(), {
-    // --yes: the project file is this test's own (serve asks nobody to trust it).
-    args: ["run", "-A", "--quiet", MAIN, "serve", "--yes"],
-    env,
-    cwd,
-    clearEnv: true,
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  let text = "";
-  const ready = Promise.withResolvers<string>();
-  void (async () => {
-    const decoder = new TextDecoder();
-    for await (const chunk of child.stderr) {
-      text += decoder.decode(chunk, { stream: true });
-      const line = /^lazyshell serve: ready.*$/m.exec(text)?.[0];
-      if (line) ready.resolve(line);
-    }
-    ready.reject(new Error(`serve ended: ${text}`));
-  })();
-  const line = await ready.promise;
-  return { child, control: /control: (\S+?),/.exec(line)![1]!, ready: line, stderr: () => text };
+  // --yes: the project file is this test's own (serve asks nobody to trust it).
+  const child = spawnServe(env, { cwd, args: ["--yes"] });
+  const line = await child.ready;
+  return { serve: child, control: controlSocket(line)!, ready: line };
 }
 
 async function ctl(server: Server, verb: string, args: Record<string, unknown> = {}) {
@@ -78,8 +59,7 @@ async function until<T>(get: () => T | Promise<T>, ok: (v: T) => boolean, what: 
 }
 
 async function killHard(server: Server): Promise<void> {
-  server.child.kill("SIGKILL");
-  await server.child.status;
+  await server.serve.stop("SIGKILL");
 }
 
 Deno.test("kill -9 the server, then `lazyshell restore`: names, groups, cwds, env, never twice", async () => {
@@ -158,7 +138,7 @@ Deno.test("kill -9 the server, then `lazyshell restore`: names, groups, cwds, en
     server = await serve(env, proj);
     assert.match(server.ready, /1 project session, 1 saved session to restore\)/);
     assert.match(
-      server.stderr(),
+      server.serve.stderr(),
       /lazyshell: The state file .*sessions-default\.jsonl is damaged: line 4: not JSON; set aside as .*\.corrupt-\S+; 2 sessions kept\n/,
     );
     const offer = await client(env, "restore");
@@ -167,8 +147,7 @@ Deno.test("kill -9 the server, then `lazyshell restore`: names, groups, cwds, en
       /^The state file .* is damaged: .*\nSaved sessions not running:\n {2}sh1 \[g\]: /,
     );
     assert.doesNotMatch(offer.out, / web /, "the running project session is not offered again");
-    server.child.kill("SIGTERM");
-    await server.child.status;
+    await server.serve.stop();
     server = null;
   } finally {
     if (server) await killHard(server).catch(() => {});

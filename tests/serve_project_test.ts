@@ -7,6 +7,7 @@
 
 import assert from "node:assert/strict";
 import { TEST_SHELL } from "../src/session/test_util.ts";
+import { type ServeChild, spawnServe } from "../tools/abuse/server.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 
@@ -32,15 +33,7 @@ function tempHome() {
 }
 
 function serve(env: Record<string, string>, cwd: string, ...args: string[]) {
-  return new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", MAIN, "serve", ...args],
-    env,
-    cwd,
-    clearEnv: true,
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
+  return spawnServe(env, { cwd, args });
 }
 
 async function waitForFile(path: string, predicate: (text: string) => boolean, ms = 20_000) {
@@ -64,10 +57,7 @@ Deno.test("serve --project: an invalid file is file:line: reason, exit 2, nothin
       `sessions:\n  - name: api\n    command: touch ${base}/started; sleep 30\n  - name: web\n    watch:\n      - pattern: "(oops"\n`,
     );
     const child = serve(env, `${base}/proj`);
-    const [status, stderr] = await Promise.all([
-      child.status,
-      new Response(child.stderr).text(),
-    ]);
+    const [status, stderr] = await Promise.all([child.child.status, child.ended]);
     assert.equal(status.code, 2, stderr);
     assert.equal(
       stderr.trim(),
@@ -107,9 +97,7 @@ Deno.test("serve --project: sessions start, a watcher match reaches the fallback
       const notified = await waitForFile(`${base}/notified`, (t) => t.endsWith("\n"));
       assert.equal(notified, "api: ERR! matched — npm ERR! missing script\n");
     } finally {
-      child.kill("SIGTERM");
-      await child.status;
-      await child.stderr.cancel();
+      await child.stop();
     }
   } finally {
     await Deno.remove(base, { recursive: true });
@@ -117,13 +105,11 @@ Deno.test("serve --project: sessions start, a watcher match reaches the fallback
 });
 
 /** Waits until `file` exists (a session ran), then ends serve. */
-async function serveUntil(child: Deno.ChildProcess, file: string): Promise<void> {
+async function serveUntil(child: ServeChild, file: string): Promise<void> {
   try {
     await waitForFile(file, () => true);
   } finally {
-    child.kill("SIGTERM");
-    await child.status;
-    await child.stderr.cancel();
+    await child.stop();
   }
 }
 

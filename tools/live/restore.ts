@@ -20,7 +20,7 @@ import { AGENTS } from "../capture/agents/mod.ts";
 import { startMockServer } from "../capture/mock/server.ts";
 import { sleep } from "../capture/driver_util.ts";
 import { captureProcesses, endProcesses } from "../capture/procs.ts";
-import { request } from "../../src/ctl/client.ts";
+import { type LiveServe, startServe } from "./serve.ts";
 import { codexNotifyLine } from "../../src/ipc/integrations.ts";
 import { opencodePlugin } from "../../src/ipc/opencode_plugin.ts";
 import { selfCommand } from "../../src/plugin/self.ts";
@@ -30,12 +30,6 @@ const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
 
 function shellQuote(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`;
-}
-
-interface Serve {
-  readonly child: Deno.ChildProcess;
-  readonly control: string;
-  readonly ready: string;
 }
 
 export async function runRestore(agentId: string, lab: string, hardLimitS: number) {
@@ -100,7 +94,7 @@ export async function runRestore(agentId: string, lab: string, hardLimitS: numbe
     DENO_NO_UPDATE_CHECK: "1",
   };
   const stateFile = `${home}/.local/state/lazyshell/sessions-default.jsonl`;
-  let serve: Serve | null = null;
+  let serve: LiveServe | null = null;
   let verdict = "FAIL";
   const deadline = setTimeout(() => {
     log("HARD LIMIT reached");
@@ -110,11 +104,7 @@ export async function runRestore(agentId: string, lab: string, hardLimitS: numbe
     log(`${name} (${spec.version}): serve + ${command} (mock ${mock.url})`);
     serve = await startServe(env, spec.cwd);
     const s1 = serve;
-    const call = async (verb: string, a: Record<string, unknown>) => {
-      const { response } = await request(s1.control, verb, a, 15_000);
-      if (!response.ok) throw new Error(`${verb}: ${response.error}`);
-      return response.result as Record<string, unknown>;
-    };
+    const call: Call = (verb, a) => s1.call(verb, a);
     const entry = await call("new", { command, cwd: spec.cwd, name: agent.id });
     const target = String(entry.id);
     await waitScreen(call, target, agent.idleRe, 300_000, "the agent's prompt", log);
@@ -146,11 +136,7 @@ export async function runRestore(agentId: string, lab: string, hardLimitS: numbe
     serve = await startServe(env, spec.cwd);
     log(serve.ready.replace(/^.*?\(/, "new server: ("));
     const s2 = serve;
-    const call2 = async (verb: string, a: Record<string, unknown>) => {
-      const { response } = await request(s2.control, verb, a, 15_000);
-      if (!response.ok) throw new Error(`${verb}: ${response.error}`);
-      return response.result as Record<string, unknown>;
-    };
+    const call2: Call = (verb, a) => s2.call(verb, a);
     const restored = await new Deno.Command(Deno.execPath(), {
       args: ["run", "-A", "--quiet", `${ROOT}/main.ts`, "restore", "--all"],
       env,
@@ -183,11 +169,7 @@ export async function runRestore(agentId: string, lab: string, hardLimitS: numbe
     log(`error: ${(error as Error).message}`);
   } finally {
     clearTimeout(deadline);
-    if (serve) {
-      serve.child.kill("SIGTERM");
-      const status = await Promise.race([serve.child.status, sleep(10_000).then(() => null)]);
-      if (!status) serve.child.kill("SIGKILL");
-    }
+    if (serve) await serve[Symbol.asyncDispose]();
     const left = captureProcesses(null, home);
     if (left.length) {
       const pids = await endProcesses(left.map((p) => p.pid));
@@ -197,32 +179,6 @@ export async function runRestore(agentId: string, lab: string, hardLimitS: numbe
   }
   console.log(`\n== ${name} (${spec.version}): ${verdict}`);
   return verdict === "PASS" ? 0 : 1;
-}
-
-async function startServe(env: Record<string, string>, cwd: string): Promise<Serve> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", `${ROOT}/main.ts`, "serve"],
-    cwd,
-    env,
-    clearEnv: true,
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  const ready = Promise.withResolvers<string>();
-  void (async () => {
-    let text = "";
-    const decoder = new TextDecoder();
-    for await (const chunk of child.stderr) {
-      text += decoder.decode(chunk, { stream: true });
-      const line = /^lazyshell serve: ready.*$/m.exec(text)?.[0];
-      if (line) ready.resolve(line);
-    }
-    ready.reject(new Error(`serve ended: ${text}`));
-  })();
-  const timer = setTimeout(() => ready.reject(new Error("serve not ready in 60 s")), 60_000);
-  const line = await ready.promise.finally(() => clearTimeout(timer));
-  return { child, control: /control: (\S+?),/.exec(line)![1]!, ready: line };
 }
 
 type Call = (verb: string, a: Record<string, unknown>) => Promise<Record<string, unknown>>;

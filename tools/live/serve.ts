@@ -1,15 +1,17 @@
 /**
- * `lazyshell serve` for the live tools: started with the CLI's environment,
- * ready once its stderr names the control socket, stopped with SIGTERM
- * (SIGKILL 10 s later). Its other stderr lines are kept for the report.
+ * `lazyshell serve` for the live tools (../abuse/server.ts spawnServe):
+ * started with the CLI's environment, ready once its ready line names the
+ * control socket (60 s at most), stopped with SIGTERM (SIGKILL 10 s later).
+ * Its other stderr lines are kept for the report.
  */
 
-import { sleep } from "../capture/driver_util.ts";
 import { request } from "../../src/ctl/client.ts";
-
-const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
+import { controlSocket, spawnServe } from "../abuse/server.ts";
 
 export interface LiveServe extends AsyncDisposable {
+  readonly child: Deno.ChildProcess;
+  /** serve's ready line. */
+  readonly ready: string;
   /** The control socket. */
   readonly sock: string;
   /** stderr lines so far. */
@@ -19,65 +21,29 @@ export interface LiveServe extends AsyncDisposable {
 }
 
 export async function startServe(env: Record<string, string>, cwd: string): Promise<LiveServe> {
-  const serve = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${ROOT}/main.ts`, "serve"],
-    cwd,
-    env,
-    clearEnv: true,
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  const stderr: string[] = [];
-  const ready = Promise.withResolvers<string>();
-  const pump = (async () => {
-    const decoder = new TextDecoder();
-    let buf = "";
-    for await (const chunk of serve.stderr) {
-      buf += decoder.decode(chunk, { stream: true });
-      let nl;
-      while ((nl = buf.indexOf("\n")) >= 0) {
-        const line = buf.slice(0, nl);
-        buf = buf.slice(nl + 1);
-        stderr.push(line);
-        const m = /control: (\S+?),/.exec(line);
-        if (m) ready.resolve(m[1]!);
-      }
-    }
-    ready.reject(new Error(`serve ended: ${stderr.join(" | ")}`));
-  })();
-  const stop = async () => {
-    try {
-      serve.kill("SIGTERM");
-    } catch { /* gone */ }
-    const status = await Promise.race([serve.status, sleep(10000).then(() => null)]);
-    if (!status) {
-      try {
-        serve.kill("SIGKILL");
-      } catch { /* gone */ }
-      await serve.status;
-    }
-    await pump.catch(() => {});
-  };
-  let sock: string;
-  try {
-    sock = await Promise.race([
-      ready.promise,
-      sleep(60000).then(() => Promise.reject(new Error("serve not ready in 60 s"))),
-    ]);
-  } catch (error) {
-    await stop();
+  const serve = spawnServe(env, { cwd, quiet: false, readyMs: 60000 });
+  const ready = await serve.ready.catch(async (error) => {
+    await serve.stop();
     throw error;
+  });
+  const sock = controlSocket(ready);
+  if (!sock) {
+    await serve.stop();
+    throw new Error(`serve runs without the control API: ${ready}`);
   }
   return {
+    child: serve.child,
+    ready,
     sock,
-    stderr,
+    get stderr() {
+      return serve.stderr().split("\n").slice(0, -1);
+    },
     async call(verb, args, ms = 15000) {
       const { response } = await request(sock, verb, args, ms);
       if (!response.ok) throw new Error(`${verb}: ${response.error}`);
       return response.result as Record<string, unknown>;
     },
-    [Symbol.asyncDispose]: stop,
+    [Symbol.asyncDispose]: () => serve.stop().then(() => {}),
   };
 }
 
