@@ -12,9 +12,7 @@
 import assert from "node:assert/strict";
 import { request } from "../src/ctl/client.ts";
 import { parseEnviron } from "../src/plugin/session_env.ts";
-import { controlSocket, type ServeChild, spawnServe } from "../tools/abuse/server.ts";
-
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
+import { controlSocket, lazyshell, type ServeChild, spawnServe } from "../tools/abuse/server.ts";
 
 interface Server {
   readonly serve: ServeChild;
@@ -33,19 +31,6 @@ async function ctl(server: Server, verb: string, args: Record<string, unknown> =
   const { response } = await request(server.control, verb, args, 15_000);
   if (!response.ok) throw new Error(`${verb}: ${response.error}`);
   return response.result as Record<string, unknown>;
-}
-
-async function client(env: Record<string, string>, ...args: string[]) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", MAIN, ...args],
-    env,
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decoder = new TextDecoder();
-  return { code: out.code, out: decoder.decode(out.stdout), err: decoder.decode(out.stderr) };
 }
 
 async function until<T>(get: () => T | Promise<T>, ok: (v: T) => boolean, what: string) {
@@ -108,13 +93,13 @@ Deno.test("kill -9 the server, then `lazyshell restore`: names, groups, cwds, en
     // 2. A new server elsewhere offers both; restore brings them back, once.
     server = await serve(env, base);
     assert.match(server.ready, /0 project sessions, 2 saved sessions to restore\)/);
-    const listed = await client(env, "restore");
-    assert.equal(listed.code, 0, listed.err);
-    assert.match(listed.out, /^Saved sessions not running:\n {2}web \[dev\]: runs exec cat\n/);
-    const restored = await client(env, "restore", "--all");
-    assert.equal(restored.code, 0, restored.err);
+    const listed = await lazyshell(env, ["restore"]);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.match(listed.stdout, /^Saved sessions not running:\n {2}web \[dev\]: runs exec cat\n/);
+    const restored = await lazyshell(env, ["restore", "--all"]);
+    assert.equal(restored.code, 0, restored.stderr);
     assert.match(
-      restored.out,
+      restored.stdout,
       /^web: runs exec cat \(session-1\)\nsh1: shell in .*\(session-2\)\n$/,
     );
     const list = (await ctl(server, "list")).sessions as Record<string, unknown>[];
@@ -125,10 +110,10 @@ Deno.test("kill -9 the server, then `lazyshell restore`: names, groups, cwds, en
     const environ = parseEnviron(Deno.readTextFileSync(`/proc/${list[0]!.pid}/environ`));
     assert.equal(environ.PORT, "3000");
     assert.equal(environ.API_TOKEN, "from-the-environment", "a secret comes from the environment");
-    const again = await client(env, "restore", "--all");
-    assert.equal(again.out, "Nothing to restore: no saved session is waiting\n");
-    const named = await client(env, "restore", "web");
-    assert.equal(named.out, "web: already running, not started again\n");
+    const again = await lazyshell(env, ["restore", "--all"]);
+    assert.equal(again.stdout, "Nothing to restore: no saved session is waiting\n");
+    const named = await lazyshell(env, ["restore", "web"]);
+    assert.equal(named.stdout, "web: already running, not started again\n");
     assert.equal(((await ctl(server, "list")).sessions as unknown[]).length, 2);
     await until(read, (t) => t.includes('"sh1"') && !t.includes('"pending":true'), "rewritten");
     await killHard(server);
@@ -141,12 +126,12 @@ Deno.test("kill -9 the server, then `lazyshell restore`: names, groups, cwds, en
       server.serve.stderr(),
       /lazyshell: The state file .*sessions-default\.jsonl is damaged: line 4: not JSON; set aside as .*\.corrupt-\S+; 2 sessions kept\n/,
     );
-    const offer = await client(env, "restore");
+    const offer = await lazyshell(env, ["restore"]);
     assert.match(
-      offer.out,
+      offer.stdout,
       /^The state file .* is damaged: .*\nSaved sessions not running:\n {2}sh1 \[g\]: /,
     );
-    assert.doesNotMatch(offer.out, / web /, "the running project session is not offered again");
+    assert.doesNotMatch(offer.stdout, / web /, "the running project session is not offered again");
     await server.serve.stop();
     server = null;
   } finally {

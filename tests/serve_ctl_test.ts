@@ -6,10 +6,7 @@
 import assert from "node:assert/strict";
 import { isAlive } from "../src/session/procinfo.ts";
 import { TEST_SHELL } from "../src/session/test_util.ts";
-import { spawnServe } from "../tools/abuse/server.ts";
-
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
-const decoder = new TextDecoder();
+import { lazyshell, spawnServe } from "../tools/abuse/server.ts";
 
 function tempHome(control: boolean) {
   const base = Deno.makeTempDirSync({ prefix: "lzs-e2e-" });
@@ -30,17 +27,7 @@ function tempHome(control: boolean) {
   return { base, env };
 }
 
-async function ctl(env: Record<string, string>, ...args: string[]) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", MAIN, "ctl", ...args],
-    env,
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
-}
+const ctl = (env: Record<string, string>, ...args: string[]) => lazyshell(env, ["ctl", ...args]);
 
 /** Starts serve and resolves once it printed its ready line. */
 async function serve(env: Record<string, string>, ...args: string[]) {

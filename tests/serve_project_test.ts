@@ -7,9 +7,7 @@
 
 import assert from "node:assert/strict";
 import { TEST_SHELL } from "../src/session/test_util.ts";
-import { type ServeChild, spawnServe } from "../tools/abuse/server.ts";
-
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
+import { lazyshell, type ServeChild, spawnServe } from "../tools/abuse/server.ts";
 
 function tempHome() {
   const base = Deno.makeTempDirSync({ prefix: "lzs-project-" });
@@ -113,29 +111,13 @@ async function serveUntil(child: ServeChild, file: string): Promise<void> {
   }
 }
 
-function lazyshell(env: Record<string, string>, cwd: string, ...args: string[]) {
-  return new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", MAIN, ...args],
-    env,
-    cwd,
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output().then((o) => ({
-    code: o.code,
-    stdout: new TextDecoder().decode(o.stdout),
-    stderr: new TextDecoder().decode(o.stderr),
-  }));
-}
-
 Deno.test("serve: an untrusted ./lazyshell.yml starts nothing until `lazyshell trust`; a change untrusts it", async () => {
   const { base, env } = tempHome();
   const proj = `${base}/proj`;
   const file = `${proj}/lazyshell.yml`;
   try {
     Deno.writeTextFileSync(file, `sessions:\n  - name: api\n    command: touch ${base}/ran\n`);
-    const refused = await lazyshell(env, proj, "serve");
+    const refused = await lazyshell(env, ["serve"], proj);
     assert.equal(refused.code, 2);
     assert.equal(
       refused.stderr,
@@ -144,7 +126,7 @@ Deno.test("serve: an untrusted ./lazyshell.yml starts nothing until `lazyshell t
     );
     assert.equal(await Deno.stat(`${base}/ran`).catch(() => null), null);
 
-    const trusted = await lazyshell(env, proj, "trust");
+    const trusted = await lazyshell(env, ["trust"], proj);
     assert.equal(trusted.code, 0, trusted.stderr);
     assert.match(
       trusted.stdout,
@@ -156,7 +138,7 @@ Deno.test("serve: an untrusted ./lazyshell.yml starts nothing until `lazyshell t
     await serveUntil(serve(env, proj), `${base}/ran`);
 
     Deno.writeTextFileSync(file, `sessions:\n  - name: api\n    command: touch ${base}/changed\n`);
-    const again = await lazyshell(env, proj, "serve");
+    const again = await lazyshell(env, ["serve"], proj);
     assert.equal(again.code, 2);
     assert.match(again.stderr, /^lazyshell: New or changed project file, not trusted yet: /);
     await serveUntil(serve(env, proj, "--yes"), `${base}/changed`);

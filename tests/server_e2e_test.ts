@@ -11,6 +11,7 @@ import { SessionStore } from "../src/session/store.ts";
 import type { Session } from "../src/session/session.ts";
 import { isAlive } from "../src/session/procinfo.ts";
 import { screenText, TEST_SHELL, testEnv, waitFor, waitForText } from "../src/session/test_util.ts";
+import { lazyshell } from "../tools/abuse/server.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const MAIN = `${ROOT}main.ts`;
@@ -43,18 +44,7 @@ function lab(): Lab {
     XDG_RUNTIME_DIR: `${dir}/run`,
   });
   const store = new SessionStore({ shell: TEST_SHELL, env, cwd: ROOT });
-  const run = async (...args: string[]) => {
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--quiet", MAIN, ...args],
-      env,
-      clearEnv: true,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const decode = (b: Uint8Array) => new TextDecoder().decode(b);
-    return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
-  };
+  const run = (...args: string[]) => lazyshell(env, args);
   return {
     dir,
     env,

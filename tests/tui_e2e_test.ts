@@ -16,6 +16,7 @@ import {
   waitForProcesses,
   waitForText,
 } from "../src/session/test_util.ts";
+import { lazyshell } from "../tools/abuse/server.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const MAIN = `${ROOT}main.ts`;
@@ -57,7 +58,7 @@ async function lab(cols = 100, rows = 30): Promise<Lab> {
     outer,
     async [Symbol.asyncDispose]() {
       // The server outlives its clients by design: end it (a no-op when a quit ended it).
-      await lazyshell(env, "kill-server");
+      await lazyshell(env, ["kill-server"]);
       await store[Symbol.asyncDispose]();
       Deno.removeSync(dir, { recursive: true });
     },
@@ -65,20 +66,6 @@ async function lab(cols = 100, rows = 30): Promise<Lab> {
 }
 
 const type = (s: Session, text: string) => s.write(text);
-
-/** `lazyshell <args>` as a plain subprocess with the lab's environment. */
-async function lazyshell(env: Record<string, string>, ...args: string[]) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", MAIN, ...args],
-    env,
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decode = (b: Uint8Array) => new TextDecoder().decode(b);
-  return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
-}
 
 /** The TUI has left the alternate screen and the outer shell prompts again. */
 function backAtPrompt(tui: Session): Promise<void> {
@@ -273,14 +260,14 @@ for (const signal of ["SIGTERM", "SIGHUP", "SIGINT"] as const) {
     await backAtPrompt(tui);
     type(tui, "stty -a | tr ' ' '\\n' | grep -E '^-?(icanon|echo|isig)$' | tr '\\n' ,; echo\r");
     await waitForText(tui, /isig,icanon,echo,\n\S*[$#]/, WAIT);
-    const ls = await lazyshell(l.env, "ls");
+    const ls = await lazyshell(l.env, ["ls"]);
     assert.equal(ls.code, 0, ls.stderr);
     assert.match(ls.stdout, /^session-1 bash: running /);
     assert.equal(processesWith(tag).length, 2, "the server keeps the session and its jobs");
     // A terminal that goes away is a detach, not a crash.
     assert.throws(() => Deno.statSync(`${l.dir}/data/lazyshell/crash.log`), Deno.errors.NotFound);
     // kill-server ends the session and what it started, HUP-proof jobs included.
-    assert.equal((await lazyshell(l.env, "kill-server")).code, 0);
+    assert.equal((await lazyshell(l.env, ["kill-server"])).code, 0);
     assert.deepEqual(processesWith(tag), []);
   });
 }

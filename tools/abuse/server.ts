@@ -8,7 +8,8 @@
  * - startServe: the same under abuse, in a private temp home (its own
  *   config, runtime and state dirs) with the control API on, driven through
  *   the real control socket, its memory read from /proc. Used by the items
- *   in items/ (one abuse each).
+ *   in items/ (one abuse each);
+ * - lazyshell: one CLI command (`ls`, `ctl …`, `kill-server`) as a user runs it.
  */
 
 import { request } from "../../src/ctl/client.ts";
@@ -122,6 +123,25 @@ export function spawnServe(env: Record<string, string>, options: SpawnOptions = 
       await stop();
     },
   };
+}
+
+/** `lazyshell <args>` as a plain subprocess with exactly `env`: its exit code and output. */
+export async function lazyshell(
+  env: Record<string, string>,
+  args: readonly string[],
+  cwd?: string,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", THIS_MAIN, ...args],
+    env,
+    ...(cwd === undefined ? {} : { cwd }),
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decoder = new TextDecoder();
+  return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
 }
 
 export interface ServeOptions {

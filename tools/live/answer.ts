@@ -26,6 +26,7 @@ import { sleep } from "../capture/driver_util.ts";
 import { captureProcesses, endProcesses } from "../capture/procs.ts";
 import { checkList, liveEnv, type LiveServe, startServe } from "./serve.ts";
 import { exists } from "../../src/util/fs.ts";
+import { lazyshell } from "../abuse/server.ts";
 import { type TuiClient, tuiClient } from "./answer_tui.ts";
 import type { Prompt } from "../../src/model/prompt.ts";
 
@@ -111,20 +112,8 @@ export async function main(argv: string[]): Promise<number> {
   const check = checks.check;
   /** `lazyshell ctl …` as a user runs it: its own process, finding the server by itself. */
   const ctl = async (...args: string[]) => {
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--quiet", `${ROOT}/main.ts`, "ctl", ...args],
-      env,
-      clearEnv: true,
-      cwd: spec.cwd,
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const dec = new TextDecoder();
-    return {
-      code: out.code,
-      out: dec.decode(out.stdout).trim(),
-      err: dec.decode(out.stderr).trim(),
-    };
+    const out = await lazyshell(env, ["ctl", ...args], spec.cwd);
+    return { code: out.code, out: out.stdout.trim(), err: out.stderr.trim() };
   };
   let target = "";
   let tui: TuiClient | null = null;

@@ -21,6 +21,7 @@ import { startMockServer } from "../capture/mock/server.ts";
 import { sleep } from "../capture/driver_util.ts";
 import { captureProcesses, endProcesses } from "../capture/procs.ts";
 import { type LiveServe, startServe } from "./serve.ts";
+import { lazyshell } from "../abuse/server.ts";
 import { codexNotifyLine } from "../../src/ipc/integrations.ts";
 import { opencodePlugin } from "../../src/ipc/opencode_plugin.ts";
 import { selfCommand } from "../../src/plugin/self.ts";
@@ -137,15 +138,8 @@ export async function runRestore(agentId: string, lab: string, hardLimitS: numbe
     log(serve.ready.replace(/^.*?\(/, "new server: ("));
     const s2 = serve;
     const call2: Call = (verb, a) => s2.call(verb, a);
-    const restored = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--quiet", `${ROOT}/main.ts`, "restore", "--all"],
-      env,
-      clearEnv: true,
-      cwd: spec.cwd,
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const restoredText = new TextDecoder().decode(restored.stdout).trim();
+    const restored = await lazyshell(env, ["restore", "--all"], spec.cwd);
+    const restoredText = restored.stdout.trim();
     log(`lazyshell restore --all: ${restoredText}`);
     const list = (await call2("list", {})).sessions as { id: string; name: string }[];
     const again = list.find((s) => s.name === agent.id);
