@@ -12,7 +12,7 @@
 import assert from "node:assert/strict";
 import { SessionStore } from "../src/session/store.ts";
 import { screenText, testEnv, waitFor, waitForText } from "../src/session/test_util.ts";
-import { makeRepo, sh } from "../src/git/test_repo.ts";
+import { makeRepo, shell } from "../src/git/test_util.ts";
 import { exists } from "../src/util/fs.ts";
 import { lazyshell } from "../tools/abuse/server.ts";
 
@@ -73,7 +73,7 @@ Deno.test("N: an agent in a new worktree, the setup on its screen, its first pro
     // The receipt of the first prompt, in the bottom line.
     await waitForText(tui, "write-the-changelog: first prompt taken", WAIT);
     const wt = `${tmp}/wt/write-the-changelog`;
-    assert.equal(sh(wt, "git symbolic-ref --short HEAD").trim(), "write-the-changelog");
+    assert.equal(shell(wt, "git symbolic-ref --short HEAD").trim(), "write-the-changelog");
     assert.ok(exists(`${wt}/.env`), "the setup copied .env into the worktree");
     await ok("ctl", "wait", "write-the-changelog", "--state", "done", "--timeout", "60");
     const log = () => Deno.readTextFileSync(`${tmp}/prompts.log`).split("\n").filter(Boolean);
@@ -83,8 +83,8 @@ Deno.test("N: an agent in a new worktree, the setup on its screen, its first pro
     // The agent's edit is in its worktree; the main checkout is untouched: clean, same README,
     // its own .env, no TASK.md.
     assert.equal(Deno.readTextFileSync(`${wt}/TASK.md`), "Write the changelog\n");
-    assert.equal(sh(repo, "git status --porcelain").trim(), "");
-    assert.equal(sh(repo, "git symbolic-ref --short HEAD").trim(), "main");
+    assert.equal(shell(repo, "git status --porcelain").trim(), "");
+    assert.equal(shell(repo, "git symbolic-ref --short HEAD").trim(), "main");
     assert.equal(Deno.readTextFileSync(`${repo}/README.md`), "hello\n");
     assert.ok(exists(`${repo}/.env`) && !exists(`${repo}/TASK.md`));
     assert.deepEqual(log(), ["Write the changelog"], "still once");
