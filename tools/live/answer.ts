@@ -24,13 +24,21 @@ import { AGENTS } from "../capture/agents/mod.ts";
 import { startMockServer } from "../capture/mock/server.ts";
 import { sleep } from "../capture/driver_util.ts";
 import { captureProcesses, endProcesses } from "../capture/procs.ts";
-import { checkList, liveEnv, type LiveServe, startServe } from "./serve.ts";
+import {
+  checkList,
+  liveEnv,
+  type LiveServe,
+  setupAgent,
+  shellQuote,
+  stampedLog,
+  startServe,
+  writeConfig,
+} from "./serve.ts";
 import { exists } from "../../src/util/fs.ts";
 import { lazyshell } from "../abuse/server.ts";
 import { type TuiClient, tuiClient } from "./answer_tui.ts";
 import type { Prompt } from "../../src/model/prompt.ts";
 
-const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
 const FILE = "lab-file.txt";
 
 type Round = "approve" | "deny" | "changed" | "option" | "tui" | "tui-changed";
@@ -42,10 +50,6 @@ interface Listed {
   id: string;
   state: string | null;
   prompt: Prompt | null;
-}
-
-function shellQuote(s: string): string {
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`;
 }
 
 /** The option `--option N` picks: one that neither approves nor denies, else 1. */
@@ -72,8 +76,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const t0 = Date.now();
   const deadline = t0 + Number(values["hard-limit"]) * 1000;
-  const log = (line: string) =>
-    console.log(`${((Date.now() - t0) / 1000).toFixed(1).padStart(6)}s  ${line}`);
+  const log = stampedLog(t0);
   const tmp = Deno.makeTempDirSync({ prefix: "lazyshell-live-answer-" });
   Deno.mkdirSync(`${tmp}/run`, { mode: 0o700 });
   // The mock's log: each main request's script; `final` follows a tool's result.
@@ -96,17 +99,9 @@ export async function main(argv: string[]): Promise<number> {
     },
   });
   const name = `live-${agent.id}-answer`;
-  const spec = await agent.setup({
-    lab: values.lab,
-    mockUrl: mock.url,
-    mockPort: mock.port,
-    scenario: "tool",
-    name,
-    scriptsDir: `${ROOT}/tools/capture/scripts`,
-  });
+  const spec = await setupAgent(agent, values.lab, mock, "tool", name);
   const home = spec.env.HOME!;
-  Deno.mkdirSync(`${home}/.config/lazyshell`, { recursive: true });
-  Deno.writeTextFileSync(`${home}/.config/lazyshell/config.yml`, "control:\n  enabled: true\n");
+  writeConfig(home, "control:\n  enabled: true\n");
   const env = liveEnv(spec.env, `${tmp}/run`);
   const checks = checkList(log);
   const check = checks.check;

@@ -20,18 +20,19 @@ import { AGENTS } from "../capture/agents/mod.ts";
 import { startMockServer } from "../capture/mock/server.ts";
 import { sleep } from "../capture/driver_util.ts";
 import { captureProcesses, endProcesses } from "../capture/procs.ts";
-import { type LiveServe, startServe } from "./serve.ts";
+import {
+  installIntegration,
+  liveEnv,
+  type LiveServe,
+  setupAgent,
+  shellQuote,
+  stampedLog,
+  startServe,
+  withoutSettings,
+  writeConfig,
+} from "./serve.ts";
 import { lazyshell } from "../abuse/server.ts";
-import { codexNotifyLine } from "../../src/ipc/integrations.ts";
-import { opencodePlugin } from "../../src/ipc/opencode_plugin.ts";
-import { selfCommand } from "../../src/plugin/self.ts";
 import { parseState, RESTORED_RULE } from "../../src/restore/state_file.ts";
-
-const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
-
-function shellQuote(s: string): string {
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`;
-}
 
 export async function runRestore(agentId: string, lab: string, hardLimitS: number) {
   const agent = AGENTS[agentId];
@@ -39,9 +40,7 @@ export async function runRestore(agentId: string, lab: string, hardLimitS: numbe
     console.error("Usage: deno task live <claude|codex|opencode> restore");
     return 2;
   }
-  const t0 = Date.now();
-  const log = (line: string) =>
-    console.log(`${((Date.now() - t0) / 1000).toFixed(1).padStart(6)}s  ${line}`);
+  const log = stampedLog(Date.now());
   const marker = `PINEAPPLE-${Math.floor(Math.random() * 1e6)}`;
   const bodies: { t: number; text: string }[] = [];
   await using mock = await startMockServer({
@@ -57,43 +56,16 @@ export async function runRestore(agentId: string, lab: string, hardLimitS: numbe
     },
   });
   const name = `live-${agent.id}-restore`;
-  const spec = await agent.setup({
-    lab,
-    mockUrl: mock.url,
-    mockPort: mock.port,
-    scenario: "tool",
-    name,
-    scriptsDir: `${ROOT}/tools/capture/scripts`,
-  });
+  const spec = await setupAgent(agent, lab, mock, "tool", name);
   const home = spec.env.HOME!;
   const tmp = Deno.makeTempDirSync({ prefix: "lazyshell-live-restore-" });
   Deno.mkdirSync(`${tmp}/run`, { mode: 0o700 });
-  Deno.mkdirSync(`${home}/.config/lazyshell`, { recursive: true });
-  Deno.writeTextFileSync(
-    `${home}/.config/lazyshell/config.yml`,
-    "control:\n  enabled: true\nagents:\n  claude:\n    inject_hooks: true\n",
-  );
+  writeConfig(home, "control:\n  enabled: true\nagents:\n  claude:\n    inject_hooks: true\n");
   // lazyshell's hooks, as `--hooks` installs them: the conversation ids come from them.
-  if (agent.id === "opencode") {
-    Deno.writeTextFileSync(`${home}/.config/opencode/plugin/lazyshell.js`, opencodePlugin());
-  } else if (agent.id === "codex") {
-    const file = `${home}/.codex/config.toml`;
-    const toml = Deno.readTextFileSync(file).replace(
-      /^notify = .*$/m,
-      codexNotifyLine(selfCommand()),
-    );
-    Deno.writeTextFileSync(file, toml);
-  }
-  const args = agent.id === "claude"
-    ? spec.args.filter((a, i, all) => a !== "--settings" && all[i - 1] !== "--settings")
-    : spec.args;
+  installIntegration(agent.id, home);
+  const args = agent.id === "claude" ? withoutSettings(spec.args) : spec.args;
   const command = [spec.file, ...args].map(shellQuote).join(" ");
-  const env = {
-    ...spec.env,
-    XDG_RUNTIME_DIR: `${tmp}/run`,
-    DENO_DIR: Deno.env.get("DENO_DIR") ?? "/root/.cache/deno",
-    DENO_NO_UPDATE_CHECK: "1",
-  };
+  const env = liveEnv(spec.env, `${tmp}/run`);
   const stateFile = `${home}/.local/state/lazyshell/sessions-default.jsonl`;
   let serve: LiveServe | null = null;
   let verdict = "FAIL";

@@ -1,12 +1,20 @@
 /**
- * `lazyshell serve` for the live tools (../abuse/server.ts spawnServe):
+ * What the live tools (main.ts, restore.ts, answer.ts, worktree.ts) share: the agent CLI set up
+ * against the mock, lazyshell's config and hooks in its isolated HOME, the stamped log, the
+ * PASS/FAIL list, and `lazyshell serve` (../abuse/server.ts spawnServe):
  * started with the CLI's environment, ready once its ready line names the
  * control socket (60 s at most), stopped with SIGTERM (SIGKILL 10 s later).
  * Its other stderr lines are kept for the report.
  */
 
 import { request } from "../../src/ctl/client.ts";
+import { codexNotifyLine } from "../../src/ipc/integrations.ts";
+import { opencodePlugin } from "../../src/ipc/opencode_plugin.ts";
+import { selfCommand } from "../../src/plugin/self.ts";
+import type { AgentProfile, LaunchSpec, ScenarioName } from "../capture/profile.ts";
 import { controlSocket, spawnServe } from "../abuse/server.ts";
+
+const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
 
 export interface LiveServe extends AsyncDisposable {
   readonly child: Deno.ChildProcess;
@@ -55,6 +63,64 @@ export function liveEnv(base: Record<string, string>, runDir: string): Record<st
     DENO_DIR: Deno.env.get("DENO_DIR") ?? "/root/.cache/deno",
     DENO_NO_UPDATE_CHECK: "1",
   };
+}
+
+/** A log line of the run, stamped with the seconds since `t0`. */
+export function stampedLog(t0: number): (line: string) => void {
+  return (line) => console.log(`${((Date.now() - t0) / 1000).toFixed(1).padStart(6)}s  ${line}`);
+}
+
+/** The agent CLI in the lab, set up for `scenario` against the mock (tools/capture/agents). */
+export function setupAgent(
+  agent: AgentProfile,
+  lab: string,
+  mock: { readonly url: string; readonly port: number },
+  scenario: ScenarioName,
+  name: string,
+): Promise<LaunchSpec> {
+  return agent.setup({
+    lab,
+    mockUrl: mock.url,
+    mockPort: mock.port,
+    scenario,
+    name,
+    scriptsDir: `${ROOT}/tools/capture/scripts`,
+  });
+}
+
+/**
+ * lazyshell's config.yml in the CLI's isolated HOME: setting XDG_CONFIG_HOME would hide the
+ * CLIs' own seeded config (opencode reads $XDG_CONFIG_HOME/opencode).
+ */
+export function writeConfig(home: string, text: string): void {
+  Deno.mkdirSync(`${home}/.config/lazyshell`, { recursive: true });
+  Deno.writeTextFileSync(`${home}/.config/lazyshell/config.yml`, text);
+}
+
+/**
+ * lazyshell's hooks as `lazyshell init --agents` prints them (what `--hooks` installs), in the
+ * CLI's isolated HOME; Claude's are injected per launch by lazyshell itself (see withoutSettings).
+ */
+export function installIntegration(agent: string, home: string): void {
+  if (agent === "opencode") {
+    Deno.writeTextFileSync(`${home}/.config/opencode/plugin/lazyshell.js`, opencodePlugin());
+  } else if (agent === "codex") {
+    const file = `${home}/.codex/config.toml`;
+    const toml = Deno.readTextFileSync(file).replace(
+      /^notify = .*$/m,
+      codexNotifyLine(selfCommand()),
+    );
+    Deno.writeTextFileSync(file, toml);
+  }
+}
+
+/** Claude's arguments without `--settings FILE`: a plain `claude` command, whose hooks lazyshell injects. */
+export function withoutSettings(args: readonly string[]): string[] {
+  return args.filter((a, i, all) => a !== "--settings" && all[i - 1] !== "--settings");
+}
+
+export function shellQuote(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`;
 }
 
 /** A run's verdict: one `PASS`/`FAIL` line per check. */
