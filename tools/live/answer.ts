@@ -25,11 +25,11 @@ import { startMockServer } from "../capture/mock/server.ts";
 import { sleep } from "../capture/driver_util.ts";
 import { captureProcesses, endProcesses } from "../capture/procs.ts";
 import {
+  agentCommand,
   checkList,
   liveEnv,
   type LiveServe,
   setupAgent,
-  shellQuote,
   stampedLog,
   startServe,
   writeConfig,
@@ -132,7 +132,7 @@ export async function main(argv: string[]): Promise<number> {
   };
   {
     await using serve = await startServe(env, spec.cwd);
-    const command = [spec.file, ...spec.args].map(shellQuote).join(" ");
+    const command = agentCommand(agent.id, spec, false);
     log(`${name} (${spec.version}): serve + ${spec.file} (mock ${mock.url})`);
     try {
       target = String((await serve.call("new", { command, cwd: spec.cwd, name: agent.id })).id);

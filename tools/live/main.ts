@@ -27,14 +27,12 @@ import { sleep } from "../capture/driver_util.ts";
 import { captureProcesses, endProcesses } from "../capture/procs.ts";
 import { type Expected, judge, type Observed, render } from "./timeline.ts";
 import {
-  installIntegration,
+  agentCommand,
   liveEnv,
   type LiveServe,
   setupAgent,
-  shellQuote,
   stampedLog,
   startServe,
-  withoutSettings,
   writeConfig,
 } from "./serve.ts";
 
@@ -118,10 +116,7 @@ export async function main(argv: string[]): Promise<number> {
     ].join("\n"),
   );
 
-  if (values.hooks) installIntegration(agent.id, spec.env.HOME ?? "/nonexistent");
-  // With --hooks, Claude runs as a plain `claude` command so lazyshell injects its own hooks.
-  const args = values.hooks && agent.id === "claude" ? withoutSettings(spec.args) : spec.args;
-  const command = [spec.file, ...args].map(shellQuote).join(" ");
+  const command = agentCommand(agent.id, spec, values.hooks);
   const env = liveEnv(spec.env, `${tmp}/run`);
   log(`${name}: serve + ${command} (mock ${mock.url})`);
   let serve: LiveServe | null = null;

@@ -21,14 +21,12 @@ import { startMockServer } from "../capture/mock/server.ts";
 import { sleep } from "../capture/driver_util.ts";
 import { captureProcesses, endProcesses } from "../capture/procs.ts";
 import {
-  installIntegration,
+  agentCommand,
   liveEnv,
   type LiveServe,
   setupAgent,
-  shellQuote,
   stampedLog,
   startServe,
-  withoutSettings,
   writeConfig,
 } from "./serve.ts";
 import { lazyshell } from "../abuse/server.ts";
@@ -62,9 +60,7 @@ export async function runRestore(agentId: string, lab: string, hardLimitS: numbe
   Deno.mkdirSync(`${tmp}/run`, { mode: 0o700 });
   writeConfig(home, "control:\n  enabled: true\nagents:\n  claude:\n    inject_hooks: true\n");
   // lazyshell's hooks, as `--hooks` installs them: the conversation ids come from them.
-  installIntegration(agent.id, home);
-  const args = agent.id === "claude" ? withoutSettings(spec.args) : spec.args;
-  const command = [spec.file, ...args].map(shellQuote).join(" ");
+  const command = agentCommand(agent.id, spec, true);
   const env = liveEnv(spec.env, `${tmp}/run`);
   const stateFile = `${home}/.local/state/lazyshell/sessions-default.jsonl`;
   let serve: LiveServe | null = null;

@@ -98,10 +98,19 @@ export function writeConfig(home: string, text: string): void {
 }
 
 /**
- * lazyshell's hooks as `lazyshell init --agents` prints them (what `--hooks` installs), in the
- * CLI's isolated HOME; Claude's are injected per launch by lazyshell itself (see withoutSettings).
+ * The CLI's command line for a session. With `hooks`, lazyshell's hooks are installed first in
+ * the CLI's isolated HOME, as `lazyshell init --agents` prints them, and Claude runs as a plain
+ * `claude` command (its `--settings FILE` left out) so that lazyshell injects its own hooks.
  */
-export function installIntegration(agent: string, home: string): void {
+export function agentCommand(agent: string, spec: LaunchSpec, hooks: boolean): string {
+  if (hooks) installIntegration(agent, spec.env.HOME ?? "/nonexistent");
+  const args = hooks && agent === "claude"
+    ? spec.args.filter((a, i, all) => a !== "--settings" && all[i - 1] !== "--settings")
+    : spec.args;
+  return [spec.file, ...args].map(shellQuote).join(" ");
+}
+
+function installIntegration(agent: string, home: string): void {
   if (agent === "opencode") {
     Deno.writeTextFileSync(`${home}/.config/opencode/plugin/lazyshell.js`, opencodePlugin());
   } else if (agent === "codex") {
@@ -114,12 +123,7 @@ export function installIntegration(agent: string, home: string): void {
   }
 }
 
-/** Claude's arguments without `--settings FILE`: a plain `claude` command, whose hooks lazyshell injects. */
-export function withoutSettings(args: readonly string[]): string[] {
-  return args.filter((a, i, all) => a !== "--settings" && all[i - 1] !== "--settings");
-}
-
-export function shellQuote(s: string): string {
+function shellQuote(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`;
 }
 
