@@ -27,6 +27,8 @@ export interface SpawnOptions {
   readonly cwd?: string | undefined;
   /** The main.ts to run (default: this checkout's). */
   readonly main?: string;
+  /** A `lazyshell` program to run instead of `deno run main.ts` (a compiled binary). */
+  readonly program?: string;
   /** False: deno's own notices stay on serve's stderr (default: `deno run --quiet`). */
   readonly quiet?: boolean;
   /** How long `ready` waits before it rejects (default: as long as serve runs). */
@@ -53,15 +55,11 @@ export function controlSocket(readyLine: string): string | null {
 
 /** Starts `lazyshell serve` with exactly `env`; `ready` says when it listens. */
 export function spawnServe(env: Record<string, string>, options: SpawnOptions = {}): ServeChild {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      ...(options.quiet === false ? [] : ["--quiet"]),
-      options.main ?? THIS_MAIN,
-      "serve",
-      ...(options.args ?? []),
-    ],
+  const lazyshell = options.program === undefined
+    ? ["run", "-A", ...(options.quiet === false ? [] : ["--quiet"]), options.main ?? THIS_MAIN]
+    : [];
+  const child = new Deno.Command(options.program ?? Deno.execPath(), {
+    args: [...lazyshell, "serve", ...(options.args ?? [])],
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     env,
     clearEnv: true,
