@@ -39,6 +39,7 @@ import {
   tmuxCommand,
 } from "./tui_harness.ts";
 import { median } from "./stats.ts";
+import { type ServeChild, spawnServe } from "../tools/abuse/server.ts";
 import { HeadlessTerminal } from "../src/session/terminal.ts";
 import { serverName, serverPaths } from "../src/server/paths.ts";
 import {
@@ -53,26 +54,10 @@ const ATTACHES = Number(Deno.env.get("BENCH_ATTACHES") ?? "20");
 const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? "20");
 const STARTS = Number(Deno.env.get("BENCH_STARTS") ?? "20");
 
-/** `lazyshell serve` as a child of this process; resolves with its pid once it is ready. */
-async function serve(l: Lab, file: string): Promise<Deno.ChildProcess> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", MAIN, "serve", "--project", file],
-    env: l.env,
-    clearEnv: true,
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  while (!text.includes("ready")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`serve ended: ${text}`);
-    text += value;
-  }
-  void (async () => {
-    while (!(await reader.read()).done) { /* drain */ }
-  })();
+/** `lazyshell serve` as a child of this process, once it is ready. */
+async function serve(l: Lab, file: string): Promise<ServeChild> {
+  const child = spawnServe(l.env, { args: ["--project", file], main: MAIN });
+  await child.ready;
   return child;
 }
 
@@ -174,8 +159,7 @@ async function attachFrames(): Promise<Attaches> {
     }
     return out;
   } finally {
-    server.kill("SIGTERM");
-    await server.status;
+    await server.stop();
   }
 }
 
@@ -208,8 +192,7 @@ async function startups(): Promise<{ ls: number[]; bare: number[] }> {
     }
     return { ls, bare };
   } finally {
-    server.kill("SIGTERM");
-    await server.status;
+    await server.stop();
   }
 }
 
@@ -241,8 +224,7 @@ async function lazyshellCpu(): Promise<Cpu> {
     await c.exited;
     return { detached, attached };
   } finally {
-    server.kill("SIGTERM");
-    await server.status;
+    await server.stop();
   }
 }
 

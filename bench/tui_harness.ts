@@ -7,6 +7,7 @@
 import { SessionStore } from "../src/session/store.ts";
 import type { Session } from "../src/session/session.ts";
 import { screenText, waitFor } from "../src/session/test_util.ts";
+import { lazyshell } from "../tools/abuse/server.ts";
 
 export const COLS = 120;
 export const ROWS = 32;
@@ -45,13 +46,7 @@ export function lab(): Lab {
     env,
     async [Symbol.asyncDispose]() {
       // A server `lazyshell` started outlives its client by design: end it.
-      await new Deno.Command(Deno.execPath(), {
-        args: ["run", "-A", "--quiet", MAIN, "kill-server"],
-        env,
-        clearEnv: true,
-        stdout: "null",
-        stderr: "null",
-      }).output();
+      await lazyshell(env, ["kill-server"]);
       await store[Symbol.asyncDispose]();
       Deno.removeSync(dir, { recursive: true });
     },

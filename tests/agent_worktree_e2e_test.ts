@@ -12,8 +12,9 @@
 import assert from "node:assert/strict";
 import { SessionStore } from "../src/session/store.ts";
 import { screenText, testEnv, waitFor, waitForText } from "../src/session/test_util.ts";
-import { makeRepo, sh } from "../src/git/test_repo.ts";
+import { makeRepo, shell } from "../src/git/test_util.ts";
 import { exists } from "../src/util/fs.ts";
+import { lazyshell } from "../tools/abuse/server.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const MAIN = `${ROOT}main.ts`;
@@ -41,18 +42,9 @@ Deno.test("N: an agent in a new worktree, the setup on its screen, its first pro
     FAKE_AGENT_LOG: `${tmp}/prompts.log`,
     FAKE_AGENT_DELAY: "0.5",
   });
-  const run = (...args: string[]) =>
-    new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--quiet", MAIN, ...args],
-      env,
-      clearEnv: true,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-  const lazyshell = async (...args: string[]) => {
-    const out = await run(...args);
-    const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+  const ok = async (...args: string[]) => {
+    const out = await lazyshell(env, args);
+    const text = out.stdout + out.stderr;
     assert.equal(out.code, 0, `lazyshell ${args.join(" ")}: ${text}`);
     return text;
   };
@@ -81,9 +73,9 @@ Deno.test("N: an agent in a new worktree, the setup on its screen, its first pro
     // The receipt of the first prompt, in the bottom line.
     await waitForText(tui, "write-the-changelog: first prompt taken", WAIT);
     const wt = `${tmp}/wt/write-the-changelog`;
-    assert.equal(sh(wt, "git symbolic-ref --short HEAD").trim(), "write-the-changelog");
+    assert.equal(shell(wt, "git symbolic-ref --short HEAD").trim(), "write-the-changelog");
     assert.ok(exists(`${wt}/.env`), "the setup copied .env into the worktree");
-    await lazyshell("ctl", "wait", "write-the-changelog", "--state", "done", "--timeout", "60");
+    await ok("ctl", "wait", "write-the-changelog", "--state", "done", "--timeout", "60");
     const log = () => Deno.readTextFileSync(`${tmp}/prompts.log`).split("\n").filter(Boolean);
     assert.deepEqual(log(), ["Write the changelog"], "the first prompt arrived once");
     assert.ok(!exists(`${tmp}/prompts.log.early`), "nothing was typed before the agent was ready");
@@ -91,8 +83,8 @@ Deno.test("N: an agent in a new worktree, the setup on its screen, its first pro
     // The agent's edit is in its worktree; the main checkout is untouched: clean, same README,
     // its own .env, no TASK.md.
     assert.equal(Deno.readTextFileSync(`${wt}/TASK.md`), "Write the changelog\n");
-    assert.equal(sh(repo, "git status --porcelain").trim(), "");
-    assert.equal(sh(repo, "git symbolic-ref --short HEAD").trim(), "main");
+    assert.equal(shell(repo, "git status --porcelain").trim(), "");
+    assert.equal(shell(repo, "git symbolic-ref --short HEAD").trim(), "main");
     assert.equal(Deno.readTextFileSync(`${repo}/README.md`), "hello\n");
     assert.ok(exists(`${repo}/.env`) && !exists(`${repo}/TASK.md`));
     assert.deepEqual(log(), ["Write the changelog"], "still once");
@@ -105,7 +97,7 @@ Deno.test("N: an agent in a new worktree, the setup on its screen, its first pro
     assert.equal(tui.exitCode, 0, screenText(tui));
   } finally {
     await store[Symbol.asyncDispose]();
-    await run("kill-server");
+    await lazyshell(env, ["kill-server"]);
     Deno.removeSync(tmp, { recursive: true });
   }
 });

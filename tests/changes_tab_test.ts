@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { selfCommand } from "../src/plugin/self.ts";
 import { LineSplitter } from "../src/util/lines.ts";
 import { testRepo } from "../src/git/test_util.ts";
-import { sessionEntry } from "../src/plugin/test_util.ts";
+import { initMessage, sessionEntry } from "../src/plugin/test_util.ts";
 
 Deno.test("the changes plugin process shows a worktree's edits as they happen", async () => {
   using repo = testRepo();
@@ -39,18 +39,7 @@ Deno.test("the changes plugin process shows a worktree's edits as they happen", 
     }
   };
   try {
-    await send({
-      type: "init",
-      protocol: 1,
-      id: "changes",
-      home: "/",
-      configDir: "/",
-      dataDir: "/",
-      libraryDir: "/",
-      theme: { id: "default", colors: {} },
-      width: 100,
-      height: 30,
-    });
+    await send(initMessage("changes"));
     await send({
       type: "sessions",
       sessions: [sessionEntry({ name: "fix", cwd: wt })],

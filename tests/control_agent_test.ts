@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { startInstance } from "./control_helpers.ts";
 import { exists } from "../src/util/fs.ts";
-import { makeRepo, sh } from "../src/git/test_repo.ts";
+import { makeRepo, shell } from "../src/git/test_util.ts";
 import type { SessionEntry } from "../src/control/entry.ts";
 import type { DiffResult } from "../src/control/verbs/diff.ts";
 
@@ -39,7 +39,7 @@ Deno.test("ctl new --agent --worktree --prompt: a branch, a folder, the prompt o
   assert.equal(entry.cwd, `${tmp}/repo.worktrees/add-a-changelog`);
   await lzs.ok("wait", { target: entry.id, state: "done", timeout: 60 });
   assert.equal(Deno.readTextFileSync(`${entry.cwd}/TASK.md`), "Add a changelog\n");
-  assert.equal(sh(repo, "git worktree list --porcelain").match(/^worktree /gm)?.length, 2);
+  assert.equal(shell(repo, "git worktree list --porcelain").match(/^worktree /gm)?.length, 2);
   // Review and finishing (src/git/changes.ts, worktree_remove.ts) see the new worktree: its
   // branch and the agent's file; removal asks before it loses the uncommitted edit.
   const diff = await lzs.ok<DiffResult>("diff", { target: "add-a-changelog" });
@@ -48,7 +48,7 @@ Deno.test("ctl new --agent --worktree --prompt: a branch, a folder, the prompt o
   await lzs.ok("kill", { target: "add-a-changelog" });
   assert.match(await lzs.error("worktree-remove", { target: "add-a-changelog" }), /TASK\.md/);
   assert.ok(exists(`${entry.cwd}/TASK.md`), "nothing lost");
-  assert.equal(sh(repo, "git status --porcelain").trim(), "", "the main checkout is untouched");
+  assert.equal(shell(repo, "git status --porcelain").trim(), "", "the main checkout is untouched");
   Deno.removeSync(tmp, { recursive: true });
 });
 

@@ -12,59 +12,25 @@
 import assert from "node:assert/strict";
 import { request } from "../src/ctl/client.ts";
 import { parseEnviron } from "../src/plugin/session_env.ts";
-
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
+import { controlSocket, lazyshell, type ServeChild, spawnServe } from "../tools/abuse/server.ts";
 
 interface Server {
-  readonly child: Deno.ChildProcess;
+  readonly serve: ServeChild;
   readonly control: string;
   readonly ready: string;
-  readonly stderr: () => string;
 }
 
 async function serve(env: Record<string, string>, cwd: string): Promise<Server> {
-  const child = new Deno.Command(Deno.execPath(), {
-    // --yes: the project file is this test's own (serve asks nobody to trust it).
-    args: ["run", "-A", "--quiet", MAIN, "serve", "--yes"],
-    env,
-    cwd,
-    clearEnv: true,
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  let text = "";
-  const ready = Promise.withResolvers<string>();
-  void (async () => {
-    const decoder = new TextDecoder();
-    for await (const chunk of child.stderr) {
-      text += decoder.decode(chunk, { stream: true });
-      const line = /^lazyshell serve: ready.*$/m.exec(text)?.[0];
-      if (line) ready.resolve(line);
-    }
-    ready.reject(new Error(`serve ended: ${text}`));
-  })();
-  const line = await ready.promise;
-  return { child, control: /control: (\S+?),/.exec(line)![1]!, ready: line, stderr: () => text };
+  // --yes: the project file is this test's own (serve asks nobody to trust it).
+  const child = spawnServe(env, { cwd, args: ["--yes"] });
+  const line = await child.ready;
+  return { serve: child, control: controlSocket(line)!, ready: line };
 }
 
 async function ctl(server: Server, verb: string, args: Record<string, unknown> = {}) {
   const { response } = await request(server.control, verb, args, 15_000);
   if (!response.ok) throw new Error(`${verb}: ${response.error}`);
   return response.result as Record<string, unknown>;
-}
-
-async function client(env: Record<string, string>, ...args: string[]) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", MAIN, ...args],
-    env,
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decoder = new TextDecoder();
-  return { code: out.code, out: decoder.decode(out.stdout), err: decoder.decode(out.stderr) };
 }
 
 async function until<T>(get: () => T | Promise<T>, ok: (v: T) => boolean, what: string) {
@@ -78,8 +44,7 @@ async function until<T>(get: () => T | Promise<T>, ok: (v: T) => boolean, what: 
 }
 
 async function killHard(server: Server): Promise<void> {
-  server.child.kill("SIGKILL");
-  await server.child.status;
+  await server.serve.stop("SIGKILL");
 }
 
 Deno.test("kill -9 the server, then `lazyshell restore`: names, groups, cwds, env, never twice", async () => {
@@ -128,13 +93,13 @@ Deno.test("kill -9 the server, then `lazyshell restore`: names, groups, cwds, en
     // 2. A new server elsewhere offers both; restore brings them back, once.
     server = await serve(env, base);
     assert.match(server.ready, /0 project sessions, 2 saved sessions to restore\)/);
-    const listed = await client(env, "restore");
-    assert.equal(listed.code, 0, listed.err);
-    assert.match(listed.out, /^Saved sessions not running:\n {2}web \[dev\]: runs exec cat\n/);
-    const restored = await client(env, "restore", "--all");
-    assert.equal(restored.code, 0, restored.err);
+    const listed = await lazyshell(env, ["restore"]);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.match(listed.stdout, /^Saved sessions not running:\n {2}web \[dev\]: runs exec cat\n/);
+    const restored = await lazyshell(env, ["restore", "--all"]);
+    assert.equal(restored.code, 0, restored.stderr);
     assert.match(
-      restored.out,
+      restored.stdout,
       /^web: runs exec cat \(session-1\)\nsh1: shell in .*\(session-2\)\n$/,
     );
     const list = (await ctl(server, "list")).sessions as Record<string, unknown>[];
@@ -145,10 +110,10 @@ Deno.test("kill -9 the server, then `lazyshell restore`: names, groups, cwds, en
     const environ = parseEnviron(Deno.readTextFileSync(`/proc/${list[0]!.pid}/environ`));
     assert.equal(environ.PORT, "3000");
     assert.equal(environ.API_TOKEN, "from-the-environment", "a secret comes from the environment");
-    const again = await client(env, "restore", "--all");
-    assert.equal(again.out, "Nothing to restore: no saved session is waiting\n");
-    const named = await client(env, "restore", "web");
-    assert.equal(named.out, "web: already running, not started again\n");
+    const again = await lazyshell(env, ["restore", "--all"]);
+    assert.equal(again.stdout, "Nothing to restore: no saved session is waiting\n");
+    const named = await lazyshell(env, ["restore", "web"]);
+    assert.equal(named.stdout, "web: already running, not started again\n");
     assert.equal(((await ctl(server, "list")).sessions as unknown[]).length, 2);
     await until(read, (t) => t.includes('"sh1"') && !t.includes('"pending":true'), "rewritten");
     await killHard(server);
@@ -158,17 +123,16 @@ Deno.test("kill -9 the server, then `lazyshell restore`: names, groups, cwds, en
     server = await serve(env, proj);
     assert.match(server.ready, /1 project session, 1 saved session to restore\)/);
     assert.match(
-      server.stderr(),
+      server.serve.stderr(),
       /lazyshell: The state file .*sessions-default\.jsonl is damaged: line 4: not JSON; set aside as .*\.corrupt-\S+; 2 sessions kept\n/,
     );
-    const offer = await client(env, "restore");
+    const offer = await lazyshell(env, ["restore"]);
     assert.match(
-      offer.out,
+      offer.stdout,
       /^The state file .* is damaged: .*\nSaved sessions not running:\n {2}sh1 \[g\]: /,
     );
-    assert.doesNotMatch(offer.out, / web /, "the running project session is not offered again");
-    server.child.kill("SIGTERM");
-    await server.child.status;
+    assert.doesNotMatch(offer.stdout, / web /, "the running project session is not offered again");
+    await server.serve.stop();
     server = null;
   } finally {
     if (server) await killHard(server).catch(() => {});

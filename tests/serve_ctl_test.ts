@@ -6,9 +6,7 @@
 import assert from "node:assert/strict";
 import { isAlive } from "../src/session/procinfo.ts";
 import { TEST_SHELL } from "../src/session/test_util.ts";
-
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
-const decoder = new TextDecoder();
+import { lazyshell, spawnServe } from "../tools/abuse/server.ts";
 
 function tempHome(control: boolean) {
   const base = Deno.makeTempDirSync({ prefix: "lzs-e2e-" });
@@ -29,43 +27,12 @@ function tempHome(control: boolean) {
   return { base, env };
 }
 
-async function ctl(env: Record<string, string>, ...args: string[]) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", MAIN, "ctl", ...args],
-    env,
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
-}
+const ctl = (env: Record<string, string>, ...args: string[]) => lazyshell(env, ["ctl", ...args]);
 
 /** Starts serve and resolves once it printed its ready line. */
-async function serve(env: Record<string, string>) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", MAIN, "serve"],
-    env,
-    clearEnv: true,
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  while (!text.includes("ready")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`serve ended early: ${text}`);
-    text += value;
-  }
-  const rest = (async () => {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return text;
-      text += value;
-    }
-  })();
-  return { child, ready: text, rest };
+async function serve(env: Record<string, string>, ...args: string[]) {
+  const child = spawnServe(env, { args });
+  return { child, ready: await child.ready };
 }
 
 Deno.test("serve + ctl: sessions driven from another process, all ended on SIGTERM", async () => {
@@ -97,9 +64,8 @@ Deno.test("serve + ctl: sessions driven from another process, all ended on SIGTE
     assert.equal(help.code, 0);
     assert.match(help.stdout, /group-send GROUP TEXT \[--enter\]/);
 
-    server.child.kill("SIGTERM");
-    const status = await server.child.status;
-    assert.equal(status.code, 0, await server.rest);
+    const status = await server.child.stop();
+    assert.equal(status.code, 0, server.child.stderr());
     assert.ok(!isAlive(entry.pid), "the session's child outlived serve");
     assert.deepEqual([...Deno.readDirSync(`${base}/run/lazyshell`)], []);
     const gone = await ctl(env, "list");
@@ -109,11 +75,7 @@ Deno.test("serve + ctl: sessions driven from another process, all ended on SIGTE
       "lazyshell ctl: No running lazyshell instance: start `lazyshell` or `lazyshell serve`\n",
     );
   } finally {
-    try {
-      server.child.kill("SIGKILL");
-    } catch { /* already ended */ }
-    await server.child.status;
-    await server.rest;
+    await server.child.stop("SIGKILL");
     Deno.removeSync(base, { recursive: true });
   }
 });
@@ -136,9 +98,7 @@ Deno.test("ctl says how to enable the control API when it is off", async () => {
       const bad = await ctl({ ...env, LAZYSHELL_CONTROL: `${base}/nothing.sock` }, "list");
       assert.match(bad.stderr, /No control socket at .*nothing\.sock/);
     } finally {
-      server.child.kill("SIGTERM");
-      assert.equal((await server.child.status).code, 0);
-      await server.rest;
+      assert.equal((await server.child.stop()).code, 0);
     }
   } finally {
     Deno.removeSync(base, { recursive: true });
@@ -151,31 +111,15 @@ Deno.test("serve --project starts its sessions; a SIGKILLed instance is not foun
     `${base}/lazyshell.yml`,
     "sessions:\n  - name: api\n    command: sleep 120\n    group: backend\n",
   );
-  const first = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", MAIN, "serve", "--project", `${base}/lazyshell.yml`],
-    env,
-    clearEnv: true,
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  const reader = first.stderr.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  while (!text.includes("ready")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(text);
-    text += value;
-  }
-  reader.cancel().catch(() => {});
+  const first = await serve(env, "--project", `${base}/lazyshell.yml`);
   let pid = 0;
   try {
-    assert.match(text, /1 project session,/);
+    assert.match(first.ready, /1 project session,/);
     const listed = await ctl(env, "list", "--group", "backend", "--json");
     const [api] = JSON.parse(listed.stdout).result.sessions;
     assert.equal(api.name, "api");
     pid = api.pid;
-    first.kill("SIGKILL");
-    await first.status;
+    await first.child.stop("SIGKILL");
     const dead = await ctl(env, "list");
     assert.equal(dead.code, 2);
     assert.match(dead.stderr, /No running lazyshell instance/);
@@ -186,15 +130,10 @@ Deno.test("serve --project starts its sessions; a SIGKILLed instance is not foun
       assert.deepEqual(left, [String(second.child.pid), "server-default.sock"].sort());
       assert.equal((await ctl(env, "list")).code, 0);
     } finally {
-      second.child.kill("SIGTERM");
-      await second.child.status;
-      await second.rest;
+      await second.child.stop();
     }
   } finally {
-    try {
-      first.kill("SIGKILL");
-    } catch { /* gone */ }
-    await first.status;
+    await first.child.stop("SIGKILL");
     // The SIGKILLed instance could not end its child: do it here.
     if (pid && isAlive(pid)) Deno.kill(pid, "SIGKILL");
     Deno.removeSync(base, { recursive: true });

@@ -7,8 +7,7 @@
 
 import assert from "node:assert/strict";
 import { TEST_SHELL } from "../src/session/test_util.ts";
-
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
+import { lazyshell, type ServeChild, spawnServe } from "../tools/abuse/server.ts";
 
 function tempHome() {
   const base = Deno.makeTempDirSync({ prefix: "lzs-project-" });
@@ -32,15 +31,7 @@ function tempHome() {
 }
 
 function serve(env: Record<string, string>, cwd: string, ...args: string[]) {
-  return new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", MAIN, "serve", ...args],
-    env,
-    cwd,
-    clearEnv: true,
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
+  return spawnServe(env, { cwd, args });
 }
 
 async function waitForFile(path: string, predicate: (text: string) => boolean, ms = 20_000) {
@@ -64,10 +55,7 @@ Deno.test("serve --project: an invalid file is file:line: reason, exit 2, nothin
       `sessions:\n  - name: api\n    command: touch ${base}/started; sleep 30\n  - name: web\n    watch:\n      - pattern: "(oops"\n`,
     );
     const child = serve(env, `${base}/proj`);
-    const [status, stderr] = await Promise.all([
-      child.status,
-      new Response(child.stderr).text(),
-    ]);
+    const [status, stderr] = await Promise.all([child.child.status, child.ended]);
     assert.equal(status.code, 2, stderr);
     assert.equal(
       stderr.trim(),
@@ -107,9 +95,7 @@ Deno.test("serve --project: sessions start, a watcher match reaches the fallback
       const notified = await waitForFile(`${base}/notified`, (t) => t.endsWith("\n"));
       assert.equal(notified, "api: ERR! matched — npm ERR! missing script\n");
     } finally {
-      child.kill("SIGTERM");
-      await child.status;
-      await child.stderr.cancel();
+      await child.stop();
     }
   } finally {
     await Deno.remove(base, { recursive: true });
@@ -117,30 +103,12 @@ Deno.test("serve --project: sessions start, a watcher match reaches the fallback
 });
 
 /** Waits until `file` exists (a session ran), then ends serve. */
-async function serveUntil(child: Deno.ChildProcess, file: string): Promise<void> {
+async function serveUntil(child: ServeChild, file: string): Promise<void> {
   try {
     await waitForFile(file, () => true);
   } finally {
-    child.kill("SIGTERM");
-    await child.status;
-    await child.stderr.cancel();
+    await child.stop();
   }
-}
-
-function lazyshell(env: Record<string, string>, cwd: string, ...args: string[]) {
-  return new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", MAIN, ...args],
-    env,
-    cwd,
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output().then((o) => ({
-    code: o.code,
-    stdout: new TextDecoder().decode(o.stdout),
-    stderr: new TextDecoder().decode(o.stderr),
-  }));
 }
 
 Deno.test("serve: an untrusted ./lazyshell.yml starts nothing until `lazyshell trust`; a change untrusts it", async () => {
@@ -149,7 +117,7 @@ Deno.test("serve: an untrusted ./lazyshell.yml starts nothing until `lazyshell t
   const file = `${proj}/lazyshell.yml`;
   try {
     Deno.writeTextFileSync(file, `sessions:\n  - name: api\n    command: touch ${base}/ran\n`);
-    const refused = await lazyshell(env, proj, "serve");
+    const refused = await lazyshell(env, ["serve"], proj);
     assert.equal(refused.code, 2);
     assert.equal(
       refused.stderr,
@@ -158,7 +126,7 @@ Deno.test("serve: an untrusted ./lazyshell.yml starts nothing until `lazyshell t
     );
     assert.equal(await Deno.stat(`${base}/ran`).catch(() => null), null);
 
-    const trusted = await lazyshell(env, proj, "trust");
+    const trusted = await lazyshell(env, ["trust"], proj);
     assert.equal(trusted.code, 0, trusted.stderr);
     assert.match(
       trusted.stdout,
@@ -170,7 +138,7 @@ Deno.test("serve: an untrusted ./lazyshell.yml starts nothing until `lazyshell t
     await serveUntil(serve(env, proj), `${base}/ran`);
 
     Deno.writeTextFileSync(file, `sessions:\n  - name: api\n    command: touch ${base}/changed\n`);
-    const again = await lazyshell(env, proj, "serve");
+    const again = await lazyshell(env, ["serve"], proj);
     assert.equal(again.code, 2);
     assert.match(again.stderr, /^lazyshell: New or changed project file, not trusted yet: /);
     await serveUntil(serve(env, proj, "--yes"), `${base}/changed`);

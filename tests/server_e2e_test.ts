@@ -7,77 +7,13 @@
  */
 
 import assert from "node:assert/strict";
-import { SessionStore } from "../src/session/store.ts";
 import type { Session } from "../src/session/session.ts";
 import { isAlive } from "../src/session/procinfo.ts";
-import { screenText, TEST_SHELL, testEnv, waitFor, waitForText } from "../src/session/test_util.ts";
+import { screenText, waitFor, waitForText } from "../src/session/test_util.ts";
+import { lab as e2eLab, MAIN } from "./e2e_lab.ts";
 
-const ROOT = new URL("..", import.meta.url).pathname;
-const MAIN = `${ROOT}main.ts`;
 const WAIT = 30_000;
-
-interface Lab extends AsyncDisposable {
-  readonly dir: string;
-  readonly env: Record<string, string>;
-  readonly store: SessionStore;
-  /** A client in a PTY of this size: `lazyshell [args]`. */
-  client(cols: number, rows: number, ...args: string[]): Session;
-  /** `lazyshell <args>` as a plain subprocess. */
-  run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
-  /** The server's pid, from its ready line. */
-  serverPid(): number;
-}
-
-function lab(): Lab {
-  const dir = Deno.makeTempDirSync({ prefix: "lazyshell-server-e2e-" });
-  Deno.mkdirSync(`${dir}/config/lazyshell`, { recursive: true });
-  Deno.mkdirSync(`${dir}/run`, { mode: 0o700 });
-  Deno.writeTextFileSync(
-    `${dir}/config/lazyshell/config.yml`,
-    `notify:\n  fallback_command: "cat >> ${dir}/notified"\n  rate_limit_seconds: 0\n`,
-  );
-  const env = testEnv({
-    XDG_CONFIG_HOME: `${dir}/config`,
-    XDG_DATA_HOME: `${dir}/data`,
-    XDG_STATE_HOME: `${dir}/state`,
-    XDG_RUNTIME_DIR: `${dir}/run`,
-  });
-  const store = new SessionStore({ shell: TEST_SHELL, env, cwd: ROOT });
-  const run = async (...args: string[]) => {
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--quiet", MAIN, ...args],
-      env,
-      clearEnv: true,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const decode = (b: Uint8Array) => new TextDecoder().decode(b);
-    return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
-  };
-  return {
-    dir,
-    env,
-    store,
-    client: (cols, rows, ...args) =>
-      store.create({
-        command: `exec ${Deno.execPath()} run -A --quiet ${MAIN} ${args.join(" ")}`,
-        cols,
-        rows,
-      }),
-    run,
-    serverPid() {
-      const log = Deno.readTextFileSync(`${dir}/data/lazyshell/server.log`);
-      const pids = [...log.matchAll(/ready \(pid (\d+)/g)].map((m) => Number(m[1]));
-      return pids.at(-1)!;
-    },
-    async [Symbol.asyncDispose]() {
-      await run("kill-server");
-      await store[Symbol.asyncDispose]();
-      Deno.removeSync(dir, { recursive: true });
-    },
-  };
-}
+const lab = () => e2eLab("lazyshell-server-e2e-");
 
 const CTRL_RIGHT_BRACKET = "\x1d";
 const BLOCKED =

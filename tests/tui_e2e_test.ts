@@ -5,80 +5,35 @@
  */
 
 import assert from "node:assert/strict";
-import { SessionStore } from "../src/session/store.ts";
 import type { Session } from "../src/session/session.ts";
 import {
   processesWith,
   screenText,
-  TEST_SHELL,
-  testEnv,
   waitFor,
   waitForProcesses,
   waitForText,
 } from "../src/session/test_util.ts";
+import { type Lab as E2eLab, lab as e2eLab, MAIN } from "./e2e_lab.ts";
 
-const ROOT = new URL("..", import.meta.url).pathname;
-const MAIN = `${ROOT}main.ts`;
 const WAIT = 30_000;
 /** A shell prompt: the test shell's fixed `$ ` (fixtures/shell/bash). */
 const PROMPT = /[$#]\s*$/m;
 const INNER_PROMPT = /│\S*[$#]\s*$/;
 
-interface Lab {
-  readonly dir: string;
-  readonly env: Record<string, string>;
-  readonly store: SessionStore;
+interface Lab extends E2eLab {
+  /** A bash in the lab's PTY, where the test types `lazyshell` as a user would. */
   readonly outer: Session;
-  [Symbol.asyncDispose](): Promise<void>;
 }
 
 /** A bash in a PTY with an isolated config (fallback notifications into a file). */
 async function lab(cols = 100, rows = 30): Promise<Lab> {
-  const dir = Deno.makeTempDirSync({ prefix: "lazyshell-tui-e2e-" });
-  Deno.mkdirSync(`${dir}/config/lazyshell`, { recursive: true });
-  Deno.mkdirSync(`${dir}/run`, { mode: 0o700 });
-  Deno.writeTextFileSync(
-    `${dir}/config/lazyshell/config.yml`,
-    `notify:\n  fallback_command: "cat >> ${dir}/notified"\n  rate_limit_seconds: 0\n`,
-  );
-  const env = testEnv({
-    XDG_CONFIG_HOME: `${dir}/config`,
-    XDG_DATA_HOME: `${dir}/data`,
-    XDG_STATE_HOME: `${dir}/state`,
-    XDG_RUNTIME_DIR: `${dir}/run`,
-  });
-  const store = new SessionStore({ shell: TEST_SHELL, env, cols, rows, cwd: ROOT });
-  const outer = store.create({ command: "bash --norc --noprofile -i" });
+  const l = e2eLab("lazyshell-tui-e2e-", { cols, rows });
+  const outer = l.store.create({ command: "bash --norc --noprofile -i" });
   await waitForText(outer, PROMPT, WAIT);
-  return {
-    dir,
-    env,
-    store,
-    outer,
-    async [Symbol.asyncDispose]() {
-      // The server outlives its clients by design: end it (a no-op when a quit ended it).
-      await lazyshell(env, "kill-server");
-      await store[Symbol.asyncDispose]();
-      Deno.removeSync(dir, { recursive: true });
-    },
-  };
+  return { ...l, outer };
 }
 
 const type = (s: Session, text: string) => s.write(text);
-
-/** `lazyshell <args>` as a plain subprocess with the lab's environment. */
-async function lazyshell(env: Record<string, string>, ...args: string[]) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", MAIN, ...args],
-    env,
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decode = (b: Uint8Array) => new TextDecoder().decode(b);
-  return { code: out.code, stdout: decode(out.stdout), stderr: decode(out.stderr) };
-}
 
 /** The TUI has left the alternate screen and the outer shell prompts again. */
 function backAtPrompt(tui: Session): Promise<void> {
@@ -273,14 +228,14 @@ for (const signal of ["SIGTERM", "SIGHUP", "SIGINT"] as const) {
     await backAtPrompt(tui);
     type(tui, "stty -a | tr ' ' '\\n' | grep -E '^-?(icanon|echo|isig)$' | tr '\\n' ,; echo\r");
     await waitForText(tui, /isig,icanon,echo,\n\S*[$#]/, WAIT);
-    const ls = await lazyshell(l.env, "ls");
+    const ls = await l.run("ls");
     assert.equal(ls.code, 0, ls.stderr);
     assert.match(ls.stdout, /^session-1 bash: running /);
     assert.equal(processesWith(tag).length, 2, "the server keeps the session and its jobs");
     // A terminal that goes away is a detach, not a crash.
     assert.throws(() => Deno.statSync(`${l.dir}/data/lazyshell/crash.log`), Deno.errors.NotFound);
     // kill-server ends the session and what it started, HUP-proof jobs included.
-    assert.equal((await lazyshell(l.env, "kill-server")).code, 0);
+    assert.equal((await l.run("kill-server")).code, 0);
     assert.deepEqual(processesWith(tag), []);
   });
 }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { HostMessage, SessionEntry } from "../../src/plugin/protocol.ts";
 import { sh, testRepo } from "../../src/git/test_util.ts";
-import { sessionEntry } from "../../src/plugin/test_util.ts";
+import { initMessage, sessionEntry } from "../../src/plugin/test_util.ts";
 import type { Outgoing } from "../_sdk.ts";
 import { ChangesTab } from "./changes.ts";
 
@@ -21,18 +21,7 @@ function harness() {
   tab.attach(() => wake());
   const send = (m: HostMessage) => tab.handle(m, (o) => sent.push(o));
   const settled = () => new Promise<void>((resolve) => (wake = resolve));
-  send({
-    type: "init",
-    protocol: 1,
-    id: "changes",
-    home: "/",
-    configDir: "/",
-    dataDir: "/",
-    libraryDir: "/",
-    theme: { id: "default", colors: {} },
-    width: 100,
-    height: 30,
-  });
+  send(initMessage("changes"));
   return { tab, sent, send, settled, view: () => plain(tab.frame().view) };
 }
 

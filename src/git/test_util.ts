@@ -1,20 +1,51 @@
-/** Real git repositories in temp folders for the tests of src/git/, the verbs and the Changes tab. */
+/**
+ * Real git repositories in temp folders for the tests of src/git/, the verbs, agent launches and
+ * the Changes tab: testRepo (a main checkout and its worktrees) and makeRepo (a repository with an
+ * ignored .env), and the means to change them.
+ */
 
-const IDENTITY = {
+/** A git identity, and no user or system git config. */
+const GIT_ENV = {
   GIT_AUTHOR_NAME: "Test",
   GIT_AUTHOR_EMAIL: "test@example.invalid",
   GIT_COMMITTER_NAME: "Test",
   GIT_COMMITTER_EMAIL: "test@example.invalid",
+  GIT_CONFIG_GLOBAL: "/dev/null",
+  GIT_CONFIG_NOSYSTEM: "1",
 };
 
-/** Runs git in `dir` (test set-up: any failure throws with git's stderr). */
-export function sh(dir: string, ...args: string[]): string {
-  const out = new Deno.Command("git", { args: ["-C", dir, ...args], env: IDENTITY }).outputSync();
+/** `program args` with GIT_ENV (test set-up: any failure throws with its stderr). */
+function run(program: string, args: string[], what: string, cwd?: string): string {
+  const options = { args, env: GIT_ENV, ...(cwd === undefined ? {} : { cwd }) };
+  const out = new Deno.Command(program, options).outputSync();
   const text = new TextDecoder().decode(out.stdout);
   if (!out.success) {
-    throw new Error(`git ${args.join(" ")}: ${new TextDecoder().decode(out.stderr)}`);
+    throw new Error(`${what}: exit ${out.code}: ${new TextDecoder().decode(out.stderr)}`);
   }
   return text;
+}
+
+/** Runs git in `dir`. */
+export function sh(dir: string, ...args: string[]): string {
+  return run("git", ["-C", dir, ...args], `git ${args.join(" ")}`);
+}
+
+/** Runs a shell command in `dir`. */
+export function shell(dir: string, command: string): string {
+  return run("sh", ["-c", command], command, dir);
+}
+
+/** A new repository `<tmp>/repo` on branch main: README.md committed, an ignored .env beside it. */
+export function makeRepo(prefix = "lazyshell-git-"): { tmp: string; repo: string } {
+  const tmp = Deno.realPathSync(Deno.makeTempDirSync({ prefix }));
+  const repo = `${tmp}/repo`;
+  Deno.mkdirSync(repo);
+  shell(
+    repo,
+    "git init -q -b main && printf 'hello\\n' > README.md && printf '.env\\n' > .gitignore && " +
+      "printf 'SECRET=1\\n' > .env && git add README.md .gitignore && git commit -qm first",
+  );
+  return { tmp, repo };
 }
 
 export interface TestRepo extends Disposable {

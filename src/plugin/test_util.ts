@@ -3,7 +3,7 @@
 import { type HostOptions, PluginHost } from "./host.ts";
 import { spawnGroup } from "./procgroup_posix.ts";
 import type { TabState } from "./lifecycle.ts";
-import type { SessionEntry } from "./protocol.ts";
+import type { InitMessage, SessionEntry } from "./protocol.ts";
 
 export const FIXTURES = new URL("../../fixtures/plugins/", import.meta.url).pathname;
 
@@ -59,6 +59,22 @@ export class TestHost extends PluginHost {
 
 export function fixture(name: string): string {
   return `${FIXTURES}${name}`;
+}
+
+/** The `init` message the host sends plugin `id` first: 100x30, the default theme, every folder `/`. */
+export function initMessage(id: string): InitMessage {
+  return {
+    type: "init",
+    protocol: 1,
+    id,
+    home: "/",
+    configDir: "/",
+    dataDir: "/",
+    libraryDir: "/",
+    theme: { id: "default", colors: {} },
+    width: 100,
+    height: 30,
+  };
 }
 
 /** A `sessions` entry as the host sends it: a running plain session, selected, unless told. */

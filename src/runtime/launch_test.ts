@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { parseConfig } from "../config/config.ts";
-import { makeRepo, sh } from "../git/test_repo.ts";
+import { makeRepo, shell } from "../git/test_util.ts";
 import { testEnv, waitFor, waitForText } from "../session/test_util.ts";
 import { exists } from "../util/fs.ts";
 import { Runtime } from "./runtime.ts";
@@ -51,10 +51,10 @@ Deno.test("a new agent session in a worktree: branch, folder, setup output, the 
   assert.deepEqual(session.worktree, {
     path,
     branch: "fix-the-login-bug-then",
-    base: sh(repo, "git rev-parse HEAD").trim(),
+    base: shell(repo, "git rev-parse HEAD").trim(),
     repo,
   });
-  assert.equal(sh(path, "git symbolic-ref --short HEAD").trim(), "fix-the-login-bug-then");
+  assert.equal(shell(path, "git symbolic-ref --short HEAD").trim(), "fix-the-login-bug-then");
   await waitForText(session, /^setup-ran$/m);
   assert.match(session.visibleLines().join("\n"), /^\$ cp "\$LAZYSHELL_MAIN_CHECKOUT\/.env" \./m);
   assert.ok(exists(`${path}/.env`), "the setup command ran in the worktree");
@@ -68,7 +68,7 @@ Deno.test("a new agent session in a worktree: branch, folder, setup output, the 
   assert.deepEqual(lines(`${tmp}/prompts.log.early`), [], "nothing typed before it was ready");
   assert.equal(Deno.readTextFileSync(`${path}/TASK.md`), "Fix the login bug, then run the tests\n");
   assert.equal(runtime.view(session.id)?.worktree?.branch, "fix-the-login-bug-then");
-  assert.equal(sh(repo, "git status --porcelain").trim(), "", "the main checkout is untouched");
+  assert.equal(shell(repo, "git status --porcelain").trim(), "", "the main checkout is untouched");
   Deno.removeSync(tmp, { recursive: true });
 });
 

@@ -1,15 +1,146 @@
 /**
- * A `lazyshell serve` under abuse: started in a private temp home (its own
- * config, runtime and state dirs) with the control API on, driven through
- * the real control socket, its memory read from /proc. Used by the items in
- * items/ (one abuse each) and by tests that need the real server process.
+ * `lazyshell serve` as a child process, for the tests, benchmarks and tools
+ * that need the real server:
+ *
+ * - spawnServe: serve with the caller's environment, its stderr collected,
+ *   ready once it printed its whole ready line, stopped by a signal (SIGKILL
+ *   after a grace period);
+ * - startServe: the same under abuse, in a private temp home (its own
+ *   config, runtime and state dirs) with the control API on, driven through
+ *   the real control socket, its memory read from /proc. Used by the items
+ *   in items/ (one abuse each);
+ * - lazyshell: one CLI command (`ls`, `ctl …`, `kill-server`) as a user runs it.
  */
 
 import { request } from "../../src/ctl/client.ts";
 import type { ControlResponse } from "../../src/ipc/protocol.ts";
 
+/** This checkout's main.ts. */
+const THIS_MAIN = new URL("../../main.ts", import.meta.url).pathname;
 /** The program under abuse; ABUSE_MAIN runs another checkout's (a before/after run). */
-const MAIN = Deno.env.get("ABUSE_MAIN") ?? new URL("../../main.ts", import.meta.url).pathname;
+const MAIN = Deno.env.get("ABUSE_MAIN") ?? THIS_MAIN;
+
+export interface SpawnOptions {
+  /** Arguments after `serve` (e.g. `--project FILE`, `--yes`). */
+  readonly args?: readonly string[] | undefined;
+  /** Working directory of serve (default: this process's). */
+  readonly cwd?: string | undefined;
+  /** The main.ts to run (default: this checkout's). */
+  readonly main?: string;
+  /** A `lazyshell` program to run instead of `deno run main.ts` (a compiled binary). */
+  readonly program?: string;
+  /** False: deno's own notices stay on serve's stderr (default: `deno run --quiet`). */
+  readonly quiet?: boolean;
+  /** How long `ready` waits before it rejects (default: as long as serve runs). */
+  readonly readyMs?: number;
+}
+
+export interface ServeChild extends AsyncDisposable {
+  readonly child: Deno.ChildProcess;
+  readonly pid: number;
+  /** serve's whole ready line; rejects with its stderr if serve ends first (or after readyMs). */
+  readonly ready: Promise<string>;
+  /** Everything serve printed on stderr, once it closed it (it ended). */
+  readonly ended: Promise<string>;
+  /** Everything serve printed on stderr so far. */
+  stderr(): string;
+  /** Sends `signal` (unless serve ended) and waits for the exit and its stderr; SIGKILL after `ms`. */
+  stop(signal?: Deno.Signal, ms?: number): Promise<Deno.CommandStatus>;
+}
+
+/** The control socket a ready line names (`control: PATH,`), or null with the control API off. */
+export function controlSocket(readyLine: string): string | null {
+  return /control: (\S+?),/.exec(readyLine)?.[1] ?? null;
+}
+
+/** Starts `lazyshell serve` with exactly `env`; `ready` says when it listens. */
+export function spawnServe(env: Record<string, string>, options: SpawnOptions = {}): ServeChild {
+  const lazyshell = options.program === undefined
+    ? ["run", "-A", ...(options.quiet === false ? [] : ["--quiet"]), options.main ?? THIS_MAIN]
+    : [];
+  const child = new Deno.Command(options.program ?? Deno.execPath(), {
+    args: [...lazyshell, "serve", ...(options.args ?? [])],
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+    env,
+    clearEnv: true,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  let text = "";
+  const ready = Promise.withResolvers<string>();
+  ready.promise.catch(() => {}); // a caller that never waits for ready (serve refuses to start)
+  const ended = (async () => {
+    const decoder = new TextDecoder();
+    for await (const chunk of child.stderr) {
+      text += decoder.decode(chunk, { stream: true });
+      // The whole line: a chunk may end inside it, before the control socket.
+      const line = /^lazyshell serve: ready.*(?=\n)/m.exec(text)?.[0];
+      if (line) ready.resolve(line);
+    }
+    ready.reject(new Error(`serve ended before it was ready: ${text.trim()}`));
+    return text;
+  })();
+  if (options.readyMs !== undefined) {
+    const ms = options.readyMs;
+    const timer = setTimeout(
+      () => ready.reject(new Error(`serve not ready in ${ms / 1000} s: ${text.trim()}`)),
+      ms,
+    );
+    void ready.promise.finally(() => clearTimeout(timer)).catch(() => {});
+  }
+  let exited: Deno.CommandStatus | null = null;
+  void child.status.then((s) => (exited = s));
+  const stop = async (signal: Deno.Signal = "SIGTERM", ms = 10_000) => {
+    if (!exited) {
+      try {
+        child.kill(signal);
+      } catch { /* gone */ }
+    }
+    const timer = setTimeout(() => {
+      try {
+        child.kill("SIGKILL");
+      } catch { /* gone */ }
+    }, ms);
+    try {
+      const s = await child.status;
+      await ended;
+      return s;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  return {
+    child,
+    pid: child.pid,
+    ready: ready.promise,
+    ended,
+    stderr: () => text,
+    stop,
+    async [Symbol.asyncDispose]() {
+      await stop();
+    },
+  };
+}
+
+/** `lazyshell <args>` as a plain subprocess with exactly `env`: its exit code and output. */
+export async function lazyshell(
+  env: Record<string, string>,
+  args: readonly string[],
+  cwd?: string,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", THIS_MAIN, ...args],
+    env,
+    ...(cwd === undefined ? {} : { cwd }),
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decoder = new TextDecoder();
+  return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
+}
 
 export interface ServeOptions {
   /** Extra config.yml lines (control is on, shell is /bin/bash). */
@@ -64,65 +195,29 @@ export async function startServe(options: ServeOptions = {}): Promise<Server> {
     XDG_DATA_HOME: `${base}/data`,
     NO_COLOR: "1",
   };
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", options.main ?? MAIN, "serve", ...(options.args ?? [])],
+  const serve = spawnServe(env, {
+    args: options.args,
     cwd: options.cwd ?? base,
-    env,
-    clearEnv: true,
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  let text = "";
-  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-  const ready = Promise.withResolvers<void>();
-  const drained = (async () => {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      text += value;
-      if (text.includes("ready")) ready.resolve();
-    }
-    ready.reject(new Error(`serve ended before it was ready: ${text.trim()}`));
-  })();
-  await ready.promise;
-  const socket = /control: (\S+control\.sock)/.exec(text)?.[1];
-  if (!socket) throw new Error(`serve did not name its control socket: ${text.trim()}`);
+    main: options.main ?? MAIN,
+  });
+  const ready = await serve.ready;
+  const socket = controlSocket(ready);
+  if (!socket) throw new Error(`serve did not name its control socket: ${serve.stderr().trim()}`);
   const status = (path: string, key: string) => {
     const m = new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(Deno.readTextFileSync(path));
     return m ? Number(m[1]) * 1024 : 0;
   };
-  let exited: Deno.CommandStatus | null = null;
-  void child.status.then((s) => (exited = s));
-  const stop = async (signal: Deno.Signal = "SIGTERM", ms = 10_000) => {
-    if (!exited) {
-      try {
-        child.kill(signal);
-      } catch { /* gone */ }
-    }
-    const timer = setTimeout(() => {
-      try {
-        child.kill("SIGKILL");
-      } catch { /* gone */ }
-    }, ms);
-    try {
-      const s = await child.status;
-      await drained;
-      return s;
-    } finally {
-      clearTimeout(timer);
-    }
-  };
+  const { pid, stop } = serve;
   return {
-    pid: child.pid,
+    pid,
     base,
     env,
     socket,
     call: async (verb, args = {}, timeoutMs = 30_000) =>
       (await request(socket, verb, args, timeoutMs)).response,
-    rss: () => status(`/proc/${child.pid}/status`, "VmRSS"),
-    peakRss: () => status(`/proc/${child.pid}/status`, "VmHWM"),
-    stderr: () => text,
+    rss: () => status(`/proc/${pid}/status`, "VmRSS"),
+    peakRss: () => status(`/proc/${pid}/status`, "VmHWM"),
+    stderr: serve.stderr,
     stop,
     async [Symbol.asyncDispose]() {
       await stop("SIGTERM");

@@ -21,6 +21,7 @@ import { claudeHookRunners, codexNotifyRunner } from "../../src/plugin/hook_path
 import { inPackageCache } from "../../src/plugin/self.ts";
 import { exists } from "../../src/util/fs.ts";
 import { type Output, ROOT, VERSION } from "./build.ts";
+import { spawnServe } from "../abuse/server.ts";
 
 let passed = 0;
 let failed = 0;
@@ -164,16 +165,11 @@ async function checkServe(label: string, lazyshell: string): Promise<void> {
   Deno.writeTextFileSync(`${config}/config.yml`, "control:\n  enabled: true\n");
   const { dir, below } = project(`project-${label}`);
   // --yes: the project file is the check's own (a user is asked first: `lazyshell trust --ask`).
-  const serve = new Deno.Command(lazyshell, {
-    args: ["serve", "--yes"],
+  const { child: serve, ended: log } = spawnServe(env, {
+    program: lazyshell,
+    args: ["--yes"],
     cwd: below,
-    env,
-    clearEnv: true,
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  const log = new Response(serve.stderr).text();
+  });
   let list: Output = { code: -1, stdout: "", stderr: "" };
   let names: string[] = [];
   try {

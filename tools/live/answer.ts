@@ -24,12 +24,21 @@ import { AGENTS } from "../capture/agents/mod.ts";
 import { startMockServer } from "../capture/mock/server.ts";
 import { sleep } from "../capture/driver_util.ts";
 import { captureProcesses, endProcesses } from "../capture/procs.ts";
-import { checkList, liveEnv, type LiveServe, startServe } from "./serve.ts";
+import {
+  agentCommand,
+  checkList,
+  liveEnv,
+  type LiveServe,
+  setupAgent,
+  stampedLog,
+  startServe,
+  writeConfig,
+} from "./serve.ts";
 import { exists } from "../../src/util/fs.ts";
+import { lazyshell } from "../abuse/server.ts";
 import { type TuiClient, tuiClient } from "./answer_tui.ts";
 import type { Prompt } from "../../src/model/prompt.ts";
 
-const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
 const FILE = "lab-file.txt";
 
 type Round = "approve" | "deny" | "changed" | "option" | "tui" | "tui-changed";
@@ -41,10 +50,6 @@ interface Listed {
   id: string;
   state: string | null;
   prompt: Prompt | null;
-}
-
-function shellQuote(s: string): string {
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`;
 }
 
 /** The option `--option N` picks: one that neither approves nor denies, else 1. */
@@ -71,8 +76,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const t0 = Date.now();
   const deadline = t0 + Number(values["hard-limit"]) * 1000;
-  const log = (line: string) =>
-    console.log(`${((Date.now() - t0) / 1000).toFixed(1).padStart(6)}s  ${line}`);
+  const log = stampedLog(t0);
   const tmp = Deno.makeTempDirSync({ prefix: "lazyshell-live-answer-" });
   Deno.mkdirSync(`${tmp}/run`, { mode: 0o700 });
   // The mock's log: each main request's script; `final` follows a tool's result.
@@ -95,36 +99,16 @@ export async function main(argv: string[]): Promise<number> {
     },
   });
   const name = `live-${agent.id}-answer`;
-  const spec = await agent.setup({
-    lab: values.lab,
-    mockUrl: mock.url,
-    mockPort: mock.port,
-    scenario: "tool",
-    name,
-    scriptsDir: `${ROOT}/tools/capture/scripts`,
-  });
+  const spec = await setupAgent(agent, values.lab, mock, "tool", name);
   const home = spec.env.HOME!;
-  Deno.mkdirSync(`${home}/.config/lazyshell`, { recursive: true });
-  Deno.writeTextFileSync(`${home}/.config/lazyshell/config.yml`, "control:\n  enabled: true\n");
+  writeConfig(home, "control:\n  enabled: true\n");
   const env = liveEnv(spec.env, `${tmp}/run`);
   const checks = checkList(log);
   const check = checks.check;
   /** `lazyshell ctl …` as a user runs it: its own process, finding the server by itself. */
   const ctl = async (...args: string[]) => {
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--quiet", `${ROOT}/main.ts`, "ctl", ...args],
-      env,
-      clearEnv: true,
-      cwd: spec.cwd,
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const dec = new TextDecoder();
-    return {
-      code: out.code,
-      out: dec.decode(out.stdout).trim(),
-      err: dec.decode(out.stderr).trim(),
-    };
+    const out = await lazyshell(env, ["ctl", ...args], spec.cwd);
+    return { code: out.code, out: out.stdout.trim(), err: out.stderr.trim() };
   };
   let target = "";
   let tui: TuiClient | null = null;
@@ -148,7 +132,7 @@ export async function main(argv: string[]): Promise<number> {
   };
   {
     await using serve = await startServe(env, spec.cwd);
-    const command = [spec.file, ...spec.args].map(shellQuote).join(" ");
+    const command = agentCommand(agent.id, spec, false);
     log(`${name} (${spec.version}): serve + ${spec.file} (mock ${mock.url})`);
     try {
       target = String((await serve.call("new", { command, cwd: spec.cwd, name: agent.id })).id);

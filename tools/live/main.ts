@@ -25,18 +25,16 @@ import { type Player, SCENARIO_BODIES } from "../capture/scenarios.ts";
 import { startMockServer } from "../capture/mock/server.ts";
 import { sleep } from "../capture/driver_util.ts";
 import { captureProcesses, endProcesses } from "../capture/procs.ts";
-import { codexNotifyLine } from "../../src/ipc/integrations.ts";
-import { opencodePlugin } from "../../src/ipc/opencode_plugin.ts";
-import { selfCommand } from "../../src/plugin/self.ts";
 import { type Expected, judge, type Observed, render } from "./timeline.ts";
-import { type LiveServe, startServe } from "./serve.ts";
-
-const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
-const SCRIPTS_DIR = `${ROOT}/tools/capture/scripts`;
-
-function shellQuote(s: string): string {
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`;
-}
+import {
+  agentCommand,
+  liveEnv,
+  type LiveServe,
+  setupAgent,
+  stampedLog,
+  startServe,
+  writeConfig,
+} from "./serve.ts";
 
 interface Entry {
   id: string;
@@ -85,7 +83,7 @@ export async function main(argv: string[]): Promise<number> {
   const now = () => Date.now() - t0;
   const expected: Expected[] = [];
   const observed: Observed[] = [];
-  const log = (line: string) => console.log(`${(now() / 1000).toFixed(1).padStart(6)}s  ${line}`);
+  const log = stampedLog(t0);
   const stop = new AbortController();
   let turnsEnded = 0;
   const mockListeners = new Set<(type: string) => void>();
@@ -102,20 +100,9 @@ export async function main(argv: string[]): Promise<number> {
       mockListeners.forEach((l) => l(e.type));
     },
   });
-  const spec = await agent.setup({
-    lab,
-    mockUrl: mock.url,
-    mockPort: mock.port,
-    scenario,
-    name,
-    scriptsDir: SCRIPTS_DIR,
-  });
-  // lazyshell's config goes in the CLI's isolated HOME: setting XDG_CONFIG_HOME would hide
-  // the CLIs' own seeded config (opencode reads $XDG_CONFIG_HOME/opencode).
-  const configDir = `${spec.env.HOME}/.config/lazyshell`;
-  Deno.mkdirSync(configDir, { recursive: true });
-  Deno.writeTextFileSync(
-    `${configDir}/config.yml`,
+  const spec = await setupAgent(agent, lab, mock, scenario, name);
+  writeConfig(
+    `${spec.env.HOME}`,
     [
       "control:",
       "  enabled: true",
@@ -129,18 +116,8 @@ export async function main(argv: string[]): Promise<number> {
     ].join("\n"),
   );
 
-  if (values.hooks) installIntegration(agent.id, spec.env.HOME ?? "/nonexistent");
-  // With --hooks, Claude runs as a plain `claude` command so lazyshell injects its own hooks.
-  const args = values.hooks && agent.id === "claude"
-    ? spec.args.filter((a, i, all) => a !== "--settings" && all[i - 1] !== "--settings")
-    : spec.args;
-  const command = [spec.file, ...args].map(shellQuote).join(" ");
-  const env = {
-    ...spec.env,
-    XDG_RUNTIME_DIR: `${tmp}/run`,
-    DENO_DIR: Deno.env.get("DENO_DIR") ?? "/root/.cache/deno",
-    DENO_NO_UPDATE_CHECK: "1",
-  };
+  const command = agentCommand(agent.id, spec, values.hooks);
+  const env = liveEnv(spec.env, `${tmp}/run`);
   log(`${name}: serve + ${command} (mock ${mock.url})`);
   let serve: LiveServe | null = null;
   let target = "";
@@ -392,23 +369,6 @@ export async function main(argv: string[]): Promise<number> {
   if (serveErr.length) console.log("serve stderr:\n" + serveErr.join("\n"));
   Deno.removeSync(tmp, { recursive: true });
   return exitCode;
-}
-
-/**
- * `--hooks`: what `lazyshell init --agents` prints, installed in the CLI's
- * isolated HOME (Claude's hooks are injected per launch by lazyshell itself).
- */
-function installIntegration(agent: string, home: string): void {
-  if (agent === "opencode") {
-    Deno.writeTextFileSync(`${home}/.config/opencode/plugin/lazyshell.js`, opencodePlugin());
-  } else if (agent === "codex") {
-    const file = `${home}/.codex/config.toml`;
-    const toml = Deno.readTextFileSync(file).replace(
-      /^notify = .*$/m,
-      codexNotifyLine(selfCommand()),
-    );
-    Deno.writeTextFileSync(file, toml);
-  }
 }
 
 if (import.meta.main) Deno.exit(await main(Deno.args));

@@ -20,23 +20,17 @@ import { AGENTS } from "../capture/agents/mod.ts";
 import { startMockServer } from "../capture/mock/server.ts";
 import { sleep } from "../capture/driver_util.ts";
 import { captureProcesses, endProcesses } from "../capture/procs.ts";
-import { request } from "../../src/ctl/client.ts";
-import { codexNotifyLine } from "../../src/ipc/integrations.ts";
-import { opencodePlugin } from "../../src/ipc/opencode_plugin.ts";
-import { selfCommand } from "../../src/plugin/self.ts";
+import {
+  agentCommand,
+  liveEnv,
+  type LiveServe,
+  setupAgent,
+  stampedLog,
+  startServe,
+  writeConfig,
+} from "./serve.ts";
+import { lazyshell } from "../abuse/server.ts";
 import { parseState, RESTORED_RULE } from "../../src/restore/state_file.ts";
-
-const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
-
-function shellQuote(s: string): string {
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`;
-}
-
-interface Serve {
-  readonly child: Deno.ChildProcess;
-  readonly control: string;
-  readonly ready: string;
-}
 
 export async function runRestore(agentId: string, lab: string, hardLimitS: number) {
   const agent = AGENTS[agentId];
@@ -44,9 +38,7 @@ export async function runRestore(agentId: string, lab: string, hardLimitS: numbe
     console.error("Usage: deno task live <claude|codex|opencode> restore");
     return 2;
   }
-  const t0 = Date.now();
-  const log = (line: string) =>
-    console.log(`${((Date.now() - t0) / 1000).toFixed(1).padStart(6)}s  ${line}`);
+  const log = stampedLog(Date.now());
   const marker = `PINEAPPLE-${Math.floor(Math.random() * 1e6)}`;
   const bodies: { t: number; text: string }[] = [];
   await using mock = await startMockServer({
@@ -62,45 +54,16 @@ export async function runRestore(agentId: string, lab: string, hardLimitS: numbe
     },
   });
   const name = `live-${agent.id}-restore`;
-  const spec = await agent.setup({
-    lab,
-    mockUrl: mock.url,
-    mockPort: mock.port,
-    scenario: "tool",
-    name,
-    scriptsDir: `${ROOT}/tools/capture/scripts`,
-  });
+  const spec = await setupAgent(agent, lab, mock, "tool", name);
   const home = spec.env.HOME!;
   const tmp = Deno.makeTempDirSync({ prefix: "lazyshell-live-restore-" });
   Deno.mkdirSync(`${tmp}/run`, { mode: 0o700 });
-  Deno.mkdirSync(`${home}/.config/lazyshell`, { recursive: true });
-  Deno.writeTextFileSync(
-    `${home}/.config/lazyshell/config.yml`,
-    "control:\n  enabled: true\nagents:\n  claude:\n    inject_hooks: true\n",
-  );
+  writeConfig(home, "control:\n  enabled: true\nagents:\n  claude:\n    inject_hooks: true\n");
   // lazyshell's hooks, as `--hooks` installs them: the conversation ids come from them.
-  if (agent.id === "opencode") {
-    Deno.writeTextFileSync(`${home}/.config/opencode/plugin/lazyshell.js`, opencodePlugin());
-  } else if (agent.id === "codex") {
-    const file = `${home}/.codex/config.toml`;
-    const toml = Deno.readTextFileSync(file).replace(
-      /^notify = .*$/m,
-      codexNotifyLine(selfCommand()),
-    );
-    Deno.writeTextFileSync(file, toml);
-  }
-  const args = agent.id === "claude"
-    ? spec.args.filter((a, i, all) => a !== "--settings" && all[i - 1] !== "--settings")
-    : spec.args;
-  const command = [spec.file, ...args].map(shellQuote).join(" ");
-  const env = {
-    ...spec.env,
-    XDG_RUNTIME_DIR: `${tmp}/run`,
-    DENO_DIR: Deno.env.get("DENO_DIR") ?? "/root/.cache/deno",
-    DENO_NO_UPDATE_CHECK: "1",
-  };
+  const command = agentCommand(agent.id, spec, true);
+  const env = liveEnv(spec.env, `${tmp}/run`);
   const stateFile = `${home}/.local/state/lazyshell/sessions-default.jsonl`;
-  let serve: Serve | null = null;
+  let serve: LiveServe | null = null;
   let verdict = "FAIL";
   const deadline = setTimeout(() => {
     log("HARD LIMIT reached");
@@ -110,11 +73,7 @@ export async function runRestore(agentId: string, lab: string, hardLimitS: numbe
     log(`${name} (${spec.version}): serve + ${command} (mock ${mock.url})`);
     serve = await startServe(env, spec.cwd);
     const s1 = serve;
-    const call = async (verb: string, a: Record<string, unknown>) => {
-      const { response } = await request(s1.control, verb, a, 15_000);
-      if (!response.ok) throw new Error(`${verb}: ${response.error}`);
-      return response.result as Record<string, unknown>;
-    };
+    const call: Call = (verb, a) => s1.call(verb, a);
     const entry = await call("new", { command, cwd: spec.cwd, name: agent.id });
     const target = String(entry.id);
     await waitScreen(call, target, agent.idleRe, 300_000, "the agent's prompt", log);
@@ -146,20 +105,9 @@ export async function runRestore(agentId: string, lab: string, hardLimitS: numbe
     serve = await startServe(env, spec.cwd);
     log(serve.ready.replace(/^.*?\(/, "new server: ("));
     const s2 = serve;
-    const call2 = async (verb: string, a: Record<string, unknown>) => {
-      const { response } = await request(s2.control, verb, a, 15_000);
-      if (!response.ok) throw new Error(`${verb}: ${response.error}`);
-      return response.result as Record<string, unknown>;
-    };
-    const restored = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "--quiet", `${ROOT}/main.ts`, "restore", "--all"],
-      env,
-      clearEnv: true,
-      cwd: spec.cwd,
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const restoredText = new TextDecoder().decode(restored.stdout).trim();
+    const call2: Call = (verb, a) => s2.call(verb, a);
+    const restored = await lazyshell(env, ["restore", "--all"], spec.cwd);
+    const restoredText = restored.stdout.trim();
     log(`lazyshell restore --all: ${restoredText}`);
     const list = (await call2("list", {})).sessions as { id: string; name: string }[];
     const again = list.find((s) => s.name === agent.id);
@@ -183,11 +131,7 @@ export async function runRestore(agentId: string, lab: string, hardLimitS: numbe
     log(`error: ${(error as Error).message}`);
   } finally {
     clearTimeout(deadline);
-    if (serve) {
-      serve.child.kill("SIGTERM");
-      const status = await Promise.race([serve.child.status, sleep(10_000).then(() => null)]);
-      if (!status) serve.child.kill("SIGKILL");
-    }
+    if (serve) await serve[Symbol.asyncDispose]();
     const left = captureProcesses(null, home);
     if (left.length) {
       const pids = await endProcesses(left.map((p) => p.pid));
@@ -197,32 +141,6 @@ export async function runRestore(agentId: string, lab: string, hardLimitS: numbe
   }
   console.log(`\n== ${name} (${spec.version}): ${verdict}`);
   return verdict === "PASS" ? 0 : 1;
-}
-
-async function startServe(env: Record<string, string>, cwd: string): Promise<Serve> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", `${ROOT}/main.ts`, "serve"],
-    cwd,
-    env,
-    clearEnv: true,
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  const ready = Promise.withResolvers<string>();
-  void (async () => {
-    let text = "";
-    const decoder = new TextDecoder();
-    for await (const chunk of child.stderr) {
-      text += decoder.decode(chunk, { stream: true });
-      const line = /^lazyshell serve: ready.*$/m.exec(text)?.[0];
-      if (line) ready.resolve(line);
-    }
-    ready.reject(new Error(`serve ended: ${text}`));
-  })();
-  const timer = setTimeout(() => ready.reject(new Error("serve not ready in 60 s")), 60_000);
-  const line = await ready.promise.finally(() => clearTimeout(timer));
-  return { child, control: /control: (\S+?),/.exec(line)![1]!, ready: line };
 }
 
 type Call = (verb: string, a: Record<string, unknown>) => Promise<Record<string, unknown>>;

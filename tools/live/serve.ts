@@ -1,15 +1,25 @@
 /**
- * `lazyshell serve` for the live tools: started with the CLI's environment,
- * ready once its stderr names the control socket, stopped with SIGTERM
- * (SIGKILL 10 s later). Its other stderr lines are kept for the report.
+ * What the live tools (main.ts, restore.ts, answer.ts, worktree.ts) share: the agent CLI set up
+ * against the mock, lazyshell's config and hooks in its isolated HOME, the stamped log, the
+ * PASS/FAIL list, and `lazyshell serve` (../abuse/server.ts spawnServe):
+ * started with the CLI's environment, ready once its ready line names the
+ * control socket (60 s at most), stopped with SIGTERM (SIGKILL 10 s later).
+ * Its other stderr lines are kept for the report.
  */
 
-import { sleep } from "../capture/driver_util.ts";
 import { request } from "../../src/ctl/client.ts";
+import { codexNotifyLine } from "../../src/ipc/integrations.ts";
+import { opencodePlugin } from "../../src/ipc/opencode_plugin.ts";
+import { selfCommand } from "../../src/plugin/self.ts";
+import type { AgentProfile, LaunchSpec, ScenarioName } from "../capture/profile.ts";
+import { controlSocket, spawnServe } from "../abuse/server.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
 
 export interface LiveServe extends AsyncDisposable {
+  readonly child: Deno.ChildProcess;
+  /** serve's ready line. */
+  readonly ready: string;
   /** The control socket. */
   readonly sock: string;
   /** stderr lines so far. */
@@ -19,65 +29,29 @@ export interface LiveServe extends AsyncDisposable {
 }
 
 export async function startServe(env: Record<string, string>, cwd: string): Promise<LiveServe> {
-  const serve = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${ROOT}/main.ts`, "serve"],
-    cwd,
-    env,
-    clearEnv: true,
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  const stderr: string[] = [];
-  const ready = Promise.withResolvers<string>();
-  const pump = (async () => {
-    const decoder = new TextDecoder();
-    let buf = "";
-    for await (const chunk of serve.stderr) {
-      buf += decoder.decode(chunk, { stream: true });
-      let nl;
-      while ((nl = buf.indexOf("\n")) >= 0) {
-        const line = buf.slice(0, nl);
-        buf = buf.slice(nl + 1);
-        stderr.push(line);
-        const m = /control: (\S+?),/.exec(line);
-        if (m) ready.resolve(m[1]!);
-      }
-    }
-    ready.reject(new Error(`serve ended: ${stderr.join(" | ")}`));
-  })();
-  const stop = async () => {
-    try {
-      serve.kill("SIGTERM");
-    } catch { /* gone */ }
-    const status = await Promise.race([serve.status, sleep(10000).then(() => null)]);
-    if (!status) {
-      try {
-        serve.kill("SIGKILL");
-      } catch { /* gone */ }
-      await serve.status;
-    }
-    await pump.catch(() => {});
-  };
-  let sock: string;
-  try {
-    sock = await Promise.race([
-      ready.promise,
-      sleep(60000).then(() => Promise.reject(new Error("serve not ready in 60 s"))),
-    ]);
-  } catch (error) {
-    await stop();
+  const serve = spawnServe(env, { cwd, quiet: false, readyMs: 60000 });
+  const ready = await serve.ready.catch(async (error) => {
+    await serve.stop();
     throw error;
+  });
+  const sock = controlSocket(ready);
+  if (!sock) {
+    await serve.stop();
+    throw new Error(`serve runs without the control API: ${ready}`);
   }
   return {
+    child: serve.child,
+    ready,
     sock,
-    stderr,
+    get stderr() {
+      return serve.stderr().split("\n").slice(0, -1);
+    },
     async call(verb, args, ms = 15000) {
       const { response } = await request(sock, verb, args, ms);
       if (!response.ok) throw new Error(`${verb}: ${response.error}`);
       return response.result as Record<string, unknown>;
     },
-    [Symbol.asyncDispose]: stop,
+    [Symbol.asyncDispose]: () => serve.stop().then(() => {}),
   };
 }
 
@@ -89,6 +63,68 @@ export function liveEnv(base: Record<string, string>, runDir: string): Record<st
     DENO_DIR: Deno.env.get("DENO_DIR") ?? "/root/.cache/deno",
     DENO_NO_UPDATE_CHECK: "1",
   };
+}
+
+/** A log line of the run, stamped with the seconds since `t0`. */
+export function stampedLog(t0: number): (line: string) => void {
+  return (line) => console.log(`${((Date.now() - t0) / 1000).toFixed(1).padStart(6)}s  ${line}`);
+}
+
+/** The agent CLI in the lab, set up for `scenario` against the mock (tools/capture/agents). */
+export function setupAgent(
+  agent: AgentProfile,
+  lab: string,
+  mock: { readonly url: string; readonly port: number },
+  scenario: ScenarioName,
+  name: string,
+): Promise<LaunchSpec> {
+  return agent.setup({
+    lab,
+    mockUrl: mock.url,
+    mockPort: mock.port,
+    scenario,
+    name,
+    scriptsDir: `${ROOT}/tools/capture/scripts`,
+  });
+}
+
+/**
+ * lazyshell's config.yml in the CLI's isolated HOME: setting XDG_CONFIG_HOME would hide the
+ * CLIs' own seeded config (opencode reads $XDG_CONFIG_HOME/opencode).
+ */
+export function writeConfig(home: string, text: string): void {
+  Deno.mkdirSync(`${home}/.config/lazyshell`, { recursive: true });
+  Deno.writeTextFileSync(`${home}/.config/lazyshell/config.yml`, text);
+}
+
+/**
+ * The CLI's command line for a session. With `hooks`, lazyshell's hooks are installed first in
+ * the CLI's isolated HOME, as `lazyshell init --agents` prints them, and Claude runs as a plain
+ * `claude` command (its `--settings FILE` left out) so that lazyshell injects its own hooks.
+ */
+export function agentCommand(agent: string, spec: LaunchSpec, hooks: boolean): string {
+  if (hooks) installIntegration(agent, spec.env.HOME ?? "/nonexistent");
+  const args = hooks && agent === "claude"
+    ? spec.args.filter((a, i, all) => a !== "--settings" && all[i - 1] !== "--settings")
+    : spec.args;
+  return [spec.file, ...args].map(shellQuote).join(" ");
+}
+
+function installIntegration(agent: string, home: string): void {
+  if (agent === "opencode") {
+    Deno.writeTextFileSync(`${home}/.config/opencode/plugin/lazyshell.js`, opencodePlugin());
+  } else if (agent === "codex") {
+    const file = `${home}/.codex/config.toml`;
+    const toml = Deno.readTextFileSync(file).replace(
+      /^notify = .*$/m,
+      codexNotifyLine(selfCommand()),
+    );
+    Deno.writeTextFileSync(file, toml);
+  }
+}
+
+function shellQuote(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`;
 }
 
 /** A run's verdict: one `PASS`/`FAIL` line per check. */

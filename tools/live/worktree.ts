@@ -19,11 +19,10 @@ import { AGENTS } from "../capture/agents/mod.ts";
 import { startMockServer } from "../capture/mock/server.ts";
 import { sleep } from "../capture/driver_util.ts";
 import { captureProcesses, endProcesses } from "../capture/procs.ts";
-import { checkList, liveEnv, startServe } from "./serve.ts";
+import { checkList, liveEnv, setupAgent, stampedLog, startServe, writeConfig } from "./serve.ts";
 import { exists, readTextOrNull } from "../../src/util/fs.ts";
 import { dataDir } from "../../src/config/paths.ts";
 
-const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
 const PROMPT = "LAB-TOOL: please create the marker file lab-file.txt";
 const GIT_ID = {
   GIT_AUTHOR_NAME: "lab",
@@ -51,9 +50,7 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`Usage: deno task live-worktree <${Object.keys(AGENTS).join("|")}>`);
     return 2;
   }
-  const t0 = Date.now();
-  const log = (line: string) =>
-    console.log(`${((Date.now() - t0) / 1000).toFixed(1).padStart(6)}s  ${line}`);
+  const log = stampedLog(Date.now());
   const tmp = Deno.makeTempDirSync({ prefix: "lazyshell-live-wt-" });
   Deno.mkdirSync(`${tmp}/run`, { mode: 0o700 });
   let prompts = 0;
@@ -67,14 +64,7 @@ export async function main(argv: string[]): Promise<number> {
     },
   });
   const name = `live-${agent.id}-worktree`;
-  const spec = await agent.setup({
-    lab: values.lab,
-    mockUrl: mock.url,
-    mockPort: mock.port,
-    scenario: "tool",
-    name,
-    scriptsDir: `${ROOT}/tools/capture/scripts`,
-  });
+  const spec = await setupAgent(agent, values.lab, mock, "tool", name);
   const repo = spec.cwd;
   // The worktrees of an earlier run (beside the fresh work dir).
   try {
@@ -85,10 +75,8 @@ export async function main(argv: string[]): Promise<number> {
   git(repo, "commit", "-qm", "lab project");
   Deno.writeTextFileSync(`${repo}/.env.lab`, "LAB=1\n");
   Deno.writeTextFileSync(`${repo}/.git/info/exclude`, ".env.lab\n");
-  const configDir = `${spec.env.HOME}/.config/lazyshell`;
-  Deno.mkdirSync(configDir, { recursive: true });
-  Deno.writeTextFileSync(
-    `${configDir}/config.yml`,
+  writeConfig(
+    `${spec.env.HOME}`,
     "control:\n  enabled: true\nworktrees:\n" +
       `  setup: 'cp "$LAZYSHELL_MAIN_CHECKOUT/.env.lab" . && echo lab-setup-done'\n`,
   );
