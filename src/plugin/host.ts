@@ -1,7 +1,8 @@
 /**
- * One plugin tab's process (docs/plugin-protocol.md): spawns it in its own group,
- * speaks JSON Lines v1 over its stdin/stdout, keeps the last 4 KiB of its
- * stderr, and performs the effects of the pure lifecycle (lifecycle.ts).
+ * One plugin tab (docs/plugin-protocol.md): runs its process (plugin_process.ts: its own
+ * group, stdin queue, stdout lines, a 4 KiB stderr tail), speaks JSON Lines v1 over it,
+ * and performs the effects of the pure lifecycle (lifecycle.ts): timers, signals, execs,
+ * extension requests. Start, sleep/wake, reload and close are here.
  *
  * Invariants: nothing a plugin does throws out of this class; a failed
  * plugin shows its reason and stderr until `reload`; `close()` returns only
@@ -24,15 +25,14 @@ import {
   wants,
 } from "./lifecycle.ts";
 import { TailBuffer } from "./lines.ts";
-import { LineSplitter } from "../util/lines.ts";
-import type { GroupProcess, GroupSpawner } from "./procgroup.ts";
+import { PluginProcess, spawnPlugin } from "./plugin_process.ts";
+import type { GroupSpawner } from "./procgroup.ts";
 import {
   encodeMessage,
   type ExecRequest,
   type HostMessage,
   type HostRequest,
   type Manifest,
-  MAX_LINE_BYTES,
   MAX_QUEUED_MESSAGES,
   type Mouse,
   parsePluginMessage,
@@ -62,22 +62,9 @@ export interface HostOptions {
   readonly onChange?: () => void;
 }
 
-interface Run {
-  readonly generation: number;
-  readonly child: GroupProcess;
-  readonly writer: WritableStreamDefaultWriter<Uint8Array> | null;
-  readonly queue: string[];
-  writing: boolean;
-  stdinClosed: boolean;
-  readonly readers: ReadableStreamDefaultReader<Uint8Array>[];
-  readonly done: Promise<void>;
-}
-
-const encoder = new TextEncoder();
-
 export class PluginHost implements AsyncDisposable {
   #state: TabState;
-  #run: Run | null = null;
+  #run: PluginProcess | null = null;
   #timers = new Map<Timer, ReturnType<typeof setTimeout>>();
   #stderr = new TailBuffer(STDERR_TAIL_BYTES);
   #execs = new Set<Promise<void>>();
@@ -174,13 +161,11 @@ export class PluginHost implements AsyncDisposable {
     const run = this.#run;
     if (run === null || !wants(this.#state, message.type)) return false;
     if (this.#state.phase !== "starting" && this.#state.phase !== "running") return false;
-    if (run.stdinClosed || run.writer === null) return false;
-    run.queue.push(encodeMessage(message) + "\n");
-    if (run.queue.length >= MAX_QUEUED_MESSAGES) {
-      this.#dispatch({ type: "queue_full", queued: run.queue.length });
+    if (!run.writable) return false;
+    if (!run.write(encodeMessage(message) + "\n", MAX_QUEUED_MESSAGES)) {
+      this.#dispatch({ type: "queue_full", queued: run.queued });
       return false;
     }
-    this.#pump(run);
     return true;
   }
 
@@ -248,41 +233,23 @@ export class PluginHost implements AsyncDisposable {
 
   #launch(): void {
     this.#launched = true;
-    const entry = this.options.entry;
-    const env = pluginEnv(this.options.env, entry.id);
-    try {
-      Deno.mkdirSync(env.LAZYSHELL_DATA_DIR!, { recursive: true });
-    } catch { /* the plugin will say if it needs it */ }
-    let child: GroupProcess;
-    try {
-      child = this.options.spawn([...entry.command, "serve"], { env, stdin: "piped" });
-    } catch (error) {
-      const reason = error instanceof Deno.errors.NotFound
-        ? `${entry.command[0]} not found`
-        : messageOf(error);
-      this.#dispatch({ type: "spawn_failed", reason });
+    const generation = this.#state.generation;
+    const env = pluginEnv(this.options.env, this.id);
+    const run = spawnPlugin(this.options.spawn, this.options.entry.command, env, this.#stderr, {
+      current: () => this.#state.generation === generation,
+      deaf: () => this.#state.phase === "failed",
+      line: (text) => this.#onLine(text),
+      oversize: (bytes) =>
+        this.#dispatch({
+          type: "bad_line",
+          reason: `Line over 1 MiB (no newline in the first ${bytes} bytes)`,
+        }),
+      exited: (exit) => this.#dispatch({ type: "exited", exit }),
+    });
+    if (!(run instanceof PluginProcess)) {
+      this.#dispatch({ type: "spawn_failed", reason: run.reason });
       return;
     }
-    const generation = this.#state.generation;
-    const readers = [child.stdout.getReader(), child.stderr.getReader()];
-    const run: Run = {
-      generation,
-      child,
-      writer: child.stdin?.getWriter() ?? null,
-      queue: [],
-      writing: false,
-      stdinClosed: false,
-      readers,
-      done: Promise.resolve(),
-    };
-    const stdoutDone = this.#readStdout(run, readers[0]!);
-    const stderrDone = this.#readStderr(readers[1]!);
-    const exited = child.status.then((exit) => {
-      if (this.#state.generation === generation) this.#dispatch({ type: "exited", exit });
-      else child.killLeftovers();
-    });
-    (run as { done: Promise<void> }).done = Promise.all([exited, stdoutDone, stderrDone])
-      .then(() => run.writer?.releaseLock());
     this.#run = run;
     this.#dispatch({ type: "started" });
   }
@@ -291,52 +258,9 @@ export class PluginHost implements AsyncDisposable {
     const run = this.#run;
     if (run === null) return;
     this.#dispatch({ type: "stop" });
-    // After the leader exits, leftovers are killed; a descendant that escaped
-    // the group (setsid) may still hold stdout: stop reading it then.
-    await run.child.status;
-    const settled = await Promise.race([
-      run.done.then(() => true),
-      new Promise<false>((resolve) => {
-        const t = setTimeout(() => resolve(false), 500);
-        run.done.finally(() => clearTimeout(t));
-      }),
-    ]);
-    if (!settled) {
-      for (const reader of run.readers) reader.cancel().catch(() => {});
-      await run.done;
-    }
-    this.#closeStdin(run);
+    await run.stopped();
     this.#clearTimers();
     this.#run = null;
-  }
-
-  async #readStdout(run: Run, reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
-    const splitter = new LineSplitter(MAX_LINE_BYTES);
-    const current = () => this.#state.generation === run.generation;
-    try {
-      while (true) {
-        const { value, done } = await reader.read();
-        const items = done ? splitter.end() : splitter.push(value);
-        for (const item of items) {
-          if (!current()) continue;
-          if (item.type === "oversize") {
-            this.#dispatch({
-              type: "bad_line",
-              reason: `Line over 1 MiB (no newline in the first ${item.bytes} bytes)`,
-            });
-          } else {
-            this.#onLine(item.text);
-          }
-        }
-        if (done) break;
-        if (current() && this.#state.phase === "failed") {
-          // Nothing it says counts any more: stop reading (a flood then blocks on
-          // its full pipe instead of burning our CPU) until the kill lands.
-          await reader.cancel().catch(() => {});
-          break;
-        }
-      }
-    } catch { /* cancelled or broken pipe: the exit event says the rest */ }
   }
 
   #onLine(text: string): void {
@@ -348,43 +272,6 @@ export class PluginHost implements AsyncDisposable {
       const reason = error instanceof ProtocolError ? error.message : messageOf(error);
       this.#dispatch({ type: "bad_line", reason });
     }
-  }
-
-  async #readStderr(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
-    try {
-      while (true) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        this.#stderr.push(value);
-      }
-    } catch { /* cancelled */ }
-  }
-
-  #pump(run: Run): void {
-    if (run.writing || run.writer === null) return;
-    run.writing = true;
-    const writer = run.writer;
-    (async () => {
-      while (run.queue.length > 0 && !run.stdinClosed) {
-        try {
-          await writer.write(encoder.encode(run.queue[0]!));
-        } catch {
-          run.queue.length = 0; // the plugin is gone; its exit is reported separately
-          break;
-        }
-        run.queue.shift();
-      }
-      run.writing = false;
-    })();
-  }
-
-  #closeStdin(run: Run): void {
-    if (run.stdinClosed || run.writer === null) return;
-    run.stdinClosed = true;
-    const pending = run.writing || run.queue.length > 0;
-    run.queue.length = 0;
-    // A write stuck on a full pipe would block close(); abort drops it and closes the fd.
-    (pending ? run.writer.abort() : run.writer.close()).catch(() => {});
   }
 
   // ------------------------------------------------------------ lifecycle effects
@@ -420,7 +307,7 @@ export class PluginHost implements AsyncDisposable {
         this.#timers.delete(effect.timer);
         break;
       case "close_stdin":
-        if (run) this.#closeStdin(run);
+        run?.closeStdin();
         break;
       case "signal":
         run?.child.signal(effect.signal);

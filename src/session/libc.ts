@@ -1,7 +1,8 @@
 /**
  * The few libc calls the PTY layer makes through FFI (Linux, macOS):
  * write(2) for input that must not stall (pty_writer.ts), and read/poll/
- * eventfd for the output reactor (pty_reactor.ts, Linux only). Loaded once,
+ * eventfd for the output reactor (pty_reactor.ts, Linux only), with the
+ * struct pollfd arrays poll(2) takes (pollfds, revents). Loaded once,
  * lazily; null where FFI or libc is unavailable (Windows, no --allow-ffi),
  * and callers then keep node-pty's own streams.
  */
@@ -9,6 +10,11 @@
 export const EINTR = 4;
 export const EAGAIN = 11;
 export const POLLIN = 0x1;
+export const POLLHUP = 0x10;
+/** revents that make an fd worth a read: data, an error, the other side closed. */
+export const POLL_READY = POLLIN | 0x8 /* POLLERR */ | POLLHUP;
+/** sizeof(struct pollfd): int fd, short events, short revents. */
+const POLLFD_BYTES = 8;
 /** fcntl commands and flags (same values on Linux and macOS). */
 const F_SETFD = 2;
 const FD_CLOEXEC = 1;
@@ -51,6 +57,22 @@ export interface Libc {
   /** Closes the stream and its dup (not the original fd). */
   closeStream(stream: NonNullable<Deno.PointerValue>): void;
   errno(): number;
+}
+
+/** struct pollfd[] asking POLLIN of each fd, for poll/pollAsync. */
+export function pollfds(fdList: readonly number[]): Uint8Array {
+  const fds = new Uint8Array(fdList.length * POLLFD_BYTES);
+  const view = new DataView(fds.buffer);
+  fdList.forEach((fd, i) => {
+    view.setInt32(i * POLLFD_BYTES, fd, true);
+    view.setInt16(i * POLLFD_BYTES + 4, POLLIN, true);
+  });
+  return fds;
+}
+
+/** The revents poll(2) set in entry `i` of a pollfds() array. */
+export function revents(fds: Uint8Array, i: number): number {
+  return new DataView(fds.buffer).getInt16(i * POLLFD_BYTES + 6, true);
 }
 
 let loaded: Libc | null | undefined;

@@ -15,37 +15,26 @@
  *   latency budget is 100 ms at p95), with poll timeout 0 on this thread;
  *   after QUIET_TICKS empty ticks it is idle again, so an idle lazyshell
  *   does not wake at all.
- * A drain of FLOOD_BYTES or more (a flood) hands the fd to a read-ahead
- * reader on a worker thread until the flood ends (#startFlood); what it
- * reads is parsed in pieces within a budget all floods share, so the rest
- * of the process is served between them (flood_budget.ts).
+ * A drain (pty_read.ts) of FLOOD_BYTES or more (a flood) hands the fd to a
+ * read-ahead reader on a worker thread until the flood ends; what it reads
+ * is parsed in pieces within a budget all floods share, so the rest of the
+ * process is served between them (pty_flood.ts, flood_budget.ts).
  *
  * An fd leaves through `remove()`, which resolves once no worker poll holds
  * it any more: only then may its owner close it.
  */
 
 import { ticker } from "../util/ticker.ts";
-import { EAGAIN, EINTR, type Libc, libc, POLLIN } from "./libc.ts";
+import { type Libc, libc, POLL_READY, pollfds, POLLIN, revents } from "./libc.ts";
 import { floodBudget } from "./flood_budget.ts";
+import { BUFFER_BYTES, FLOOD_BYTES, FloodParser, readFlood } from "./pty_flood.ts";
+import { readPty } from "./pty_read.ts";
 
 /** How long after a write an fd is read without batching. */
 export const LIVE_MS = 1000;
 const QUIET_TICKS = 3;
-const BUFFER_BYTES = 256 * 1024;
-/**
- * A drain this large means the writer was blocked on a full PTY buffer
- * (a flood): read again at once, not at the next tick.
- */
-const FLOOD_BYTES = 16 * 1024;
-/** A PTY read returns at most ~4 KiB; one this much smaller took all there was. */
-const SMALL_READ = 1024;
-/** A flood is parsed in pieces this size (~1 ms each), the budget checked between them. */
-const FLOOD_PIECE = 16 * 1024;
 /** The most one drain reads: a drain that fills it starts the flood reader. */
 const DRAIN_BYTES = 2 * FLOOD_BYTES;
-const POLLFD_BYTES = 8;
-const POLLHUP = 0x10;
-const READY = POLLIN | 0x8 /* POLLERR */ | POLLHUP;
 
 export interface PtySource {
   /** Bytes read from the fd; the array is only valid during the call. */
@@ -107,9 +96,7 @@ export class PtyReactor {
   /** A drain is delivering bytes (no nested drain from a listener). */
   #draining = false;
   readonly #budget = floodBudget;
-  /** Flood buffers waiting to be parsed, a piece at a time, round robin (#pump). */
-  readonly #pieces: Array<{ entry: Entry; bytes: Uint8Array; at: number; done: () => void }> = [];
-  #pumping = false;
+  readonly #floods = new FloodParser(floodBudget);
 
   constructor(lib: Libc, liveWake: number, batchWake: number) {
     this.#libc = lib;
@@ -151,7 +138,7 @@ export class PtyReactor {
       behind: () => !entry.gone && (entry.flood !== null || this.#libc.unread(fd) > 0),
       awaitData: (ms) => {
         if (this.#draining || entry.gone || entry.paused || entry.hungUp || entry.flood) return;
-        const fds = this.#pollfds([fd]);
+        const fds = pollfds([fd]);
         if (this.#libc.poll(fds, 1, ms) > 0) this.#drainOne(entry, false);
       },
     };
@@ -286,24 +273,12 @@ export class PtyReactor {
     tick.resolve();
   }
 
-  /** struct pollfd[] asking POLLIN of each fd. */
-  #pollfds(fdList: readonly number[]): Uint8Array {
-    const fds = new Uint8Array(fdList.length * POLLFD_BYTES);
-    const view = new DataView(fds.buffer);
-    fdList.forEach((fd, i) => {
-      view.setInt32(i * POLLFD_BYTES, fd, true);
-      view.setInt16(i * POLLFD_BYTES + 4, POLLIN, true);
-    });
-    return fds;
-  }
-
   #readyOf(fds: Uint8Array, members: readonly Entry[]): Entry[] {
-    const view = new DataView(fds.buffer);
-    return members.filter((_, i) => (view.getInt16(i * POLLFD_BYTES + 6, true) & READY) !== 0);
+    return members.filter((_, i) => (revents(fds, i) & POLL_READY) !== 0);
   }
 
   async #pollWorker(loop: Loop, members: readonly Entry[], timeoutMs: number): Promise<Entry[]> {
-    const fds = this.#pollfds([...members.map((e) => e.fd), loop.wakeFd]);
+    const fds = pollfds([...members.map((e) => e.fd), loop.wakeFd]);
     loop.polled = new Set(members.map((e) => e.fd));
     let n: number;
     try {
@@ -313,8 +288,7 @@ export class PtyReactor {
       for (const release of loop.released.splice(0)) release();
     }
     if (n <= 0) return [];
-    const view = new DataView(fds.buffer);
-    if (view.getInt16(members.length * POLLFD_BYTES + 6, true) & POLLIN) {
+    if (revents(fds, members.length) & POLLIN) {
       this.#libc.read(loop.wakeFd, new Uint8Array(8), 8);
     }
     return this.#readyOf(fds, members);
@@ -322,7 +296,7 @@ export class PtyReactor {
 
   #pollNow(members: readonly Entry[]): Entry[] {
     if (members.length === 0) return [];
-    const fds = this.#pollfds(members.map((e) => e.fd));
+    const fds = pollfds(members.map((e) => e.fd));
     return this.#libc.poll(fds, members.length, 0) > 0 ? this.#readyOf(fds, members) : [];
   }
 
@@ -340,114 +314,24 @@ export class PtyReactor {
     return bytes;
   }
 
-  /**
-   * A flood: read-ahead on a worker thread (whole buffers through an
-   * unbuffered stdio stream) while this thread parses the previous buffer.
-   * A read(2) of a PTY returns at most 4 KiB and costs ~40 µs on the VMs we
-   * measure on, as much as parsing it: overlapping the two is what makes a
-   * flood as fast as tmux (bench/throughput.ts). Ends when a read comes back
-   * short; the loops take the fd back.
-   */
+  /** A flood: a read-ahead reader takes the fd until it ends (pty_flood.ts), then the loops. */
   #startFlood(entry: Entry): void {
     entry.stream ??= this.#libc.openStream(entry.fd);
     const stream = entry.stream;
     if (stream === null) return;
     const more = () => !entry.gone && !entry.paused && !entry.closing;
-    const run = async () => {
-      const buffers = [new Uint8Array(BUFFER_BYTES), new Uint8Array(BUFFER_BYTES)];
-      let which = 0;
-      let pending: Promise<number> | null = this.#libc.readAllAsync(
-        stream,
-        buffers[0]!,
-        BUFFER_BYTES,
-      );
-      while (pending) {
-        const n: number = await pending;
-        pending = null;
-        const chunk = buffers[which]!;
-        if (n >= FLOOD_BYTES && more()) {
-          which ^= 1;
-          pending = this.#libc.readAllAsync(stream, buffers[which]!, BUFFER_BYTES);
-        }
-        if (n > 0) await this.#parse(entry, chunk.subarray(0, n));
-      }
-    };
-    entry.flood = run().finally(() => {
-      entry.flood = null;
-      if (!entry.gone) this.#changed(this.#isLive(entry) ? this.#live : this.#batch);
-    });
-  }
-
-  /**
-   * Hands a flood's buffer to the one pump that parses every flood; resolves
-   * once it is parsed (its buffer may then be read into again).
-   */
-  #parse(entry: Entry, bytes: Uint8Array): Promise<void> {
-    return new Promise((done) => {
-      this.#pieces.push({ entry, bytes, at: 0, done });
-      if (!this.#pumping) void this.#pump();
-    });
-  }
-
-  /**
-   * Parses the floods' buffers in pieces, one piece of each flooding session
-   * in turn, within the shared budget (flood_budget.ts). One loop, not one per
-   * session: when a turn's budget is spent a single continuation waits for the
-   * next turn and the event loop polls its sockets in between (with one
-   * continuation per flooding session, 16 floods held a control request for
-   * hundreds of ms per turn, measured).
-   */
-  async #pump(): Promise<void> {
-    this.#pumping = true;
-    try {
-      while (this.#pieces.length > 0) {
-        const wait = this.#budget.ready();
-        if (wait) {
-          await wait;
-          continue;
-        }
-        const piece = this.#pieces.shift()!;
-        const { entry, bytes, at } = piece;
-        const end = Math.min(bytes.length, at + FLOOD_PIECE);
-        if (!entry.gone) this.#budget.spend(() => entry.source.data(bytes.subarray(at, end)));
-        piece.at = end;
-        if (end < bytes.length && !entry.gone) this.#pieces.push(piece);
-        else piece.done();
-      }
-    } finally {
-      this.#pumping = false;
-    }
-  }
-
-  #closedOnOtherSide(fd: number): boolean {
-    const fds = this.#pollfds([fd]);
-    return this.#libc.poll(fds, 1, 0) > 0 &&
-      (new DataView(fds.buffer).getInt16(6, true) & POLLHUP) !== 0;
+    entry.flood = readFlood(this.#libc, stream, more, (bytes) => this.#floods.parse(entry, bytes))
+      .finally(() => {
+        entry.flood = null;
+        if (!entry.gone) this.#changed(this.#isLive(entry) ? this.#live : this.#batch);
+      });
   }
 
   #drainOne(entry: Entry, force: boolean): number {
     if (entry.gone || entry.hungUp || (entry.paused && !force)) return 0;
     // Past DRAIN_BYTES it is a flood: the flood reader (or flush) takes the rest, in pieces.
     const buffer = this.#buffer.subarray(0, DRAIN_BYTES);
-    let n = 0;
-    let hungUp = false;
-    while (n < buffer.length) {
-      const r = this.#libc.read(entry.fd, buffer.subarray(n), buffer.length - n);
-      if (r > 0) {
-        n += r;
-        // A small read emptied the PTY (a spinner frame, an echo): spare the
-        // read that would only say EAGAIN — a syscall costs ~40 µs on the
-        // VMs we measure on; bytes that come later wake the next poll.
-        if (r < SMALL_READ) break;
-        continue;
-      }
-      const errno = r === 0 ? 0 : this.#libc.errno();
-      if (errno === EINTR) continue;
-      // EOF, or EIO once the child side is closed. errno is read after the
-      // call returned to JS: confirm with poll(2) before giving up on the fd.
-      if (errno !== EAGAIN) hungUp = r === 0 || this.#closedOnOtherSide(entry.fd);
-      break;
-    }
+    const { bytes: n, hungUp } = readPty(this.#libc, entry.fd, buffer);
     if (n > 0) {
       this.#draining = true;
       try {

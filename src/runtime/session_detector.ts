@@ -1,0 +1,379 @@
+/**
+ * One session's detection for the DetectionHub (detection.ts, docs/detection.md): its arbiter
+ * state, the agent in its foreground, its OSC 7501 records and bursts, the prompt it shows
+ * while blocked, and the timers that decide when its screen is classified (docs/detection.md,
+ * Scheduling: settle debounce with a maximum wait, held while a synchronized update leaves
+ * the frame half drawn, OSC 133;A, record bursts, a foreground sampler while a declared
+ * working/blocked is live, a recheck for a blocker waiting on a stale hook).
+ *
+ * The hub routes the store's events here and reports what this emits; the pure parts are the
+ * arbiter (detect/arbiter.ts), the rules (detect/rules.ts) and the prompt reader
+ * (detect/prompt.ts). All timers are on the shared grid (util/ticker.ts); `stopTimers()`
+ * clears them.
+ */
+
+import type { AgentStatus } from "../model/agent.ts";
+import type { DetectionEvent, HookEvent } from "../model/events.ts";
+import { initialState, nextCheckAt, reduce } from "../detect/arbiter.ts";
+import type { ArbiterState, Evidence } from "../detect/arbiter.ts";
+import type { Manifest } from "../detect/manifest.ts";
+import { Bursts, type Osc7501Record, RecordLog } from "../detect/osc7501.ts";
+import { classify } from "../detect/rules.ts";
+import { promptFor, readInput } from "../detect/prompt.ts";
+import { equalPrompts, type Prompt } from "../model/prompt.ts";
+import { identify, isLauncher } from "../session/identity.ts";
+import type { AgentIdentity } from "../session/identity.ts";
+import { ticker } from "../util/ticker.ts";
+import type { ProcessInfo } from "../model/snapshot.ts";
+import type { Session } from "../session/session.ts";
+import type { SessionEvent } from "../session/session_events.ts";
+import type { Catalog } from "./catalog.ts";
+
+/** Keys that interrupt a turn: Esc, Ctrl+C (also as kitty keyboard CSI u). */
+const INTERRUPT_KEYS = new Set(["\x1b", "\x1b[27u", "\x1b[27;1u", "\x1b[99;5u", "\x03"]);
+
+/** How often the foreground is sampled while a declared state waits for its program (D5). */
+const FG_SAMPLE_MS = 250;
+
+/** How often a session with nothing to classify (no agent, no declaration) is identified. */
+const IDENTITY_MS = 500;
+
+function isInterrupt(data: string): boolean {
+  return INTERRUPT_KEYS.has(data) || data.includes("\x03");
+}
+
+/** What every session's detector shares with the hub. */
+export interface DetectorContext {
+  readonly catalog: Catalog;
+  readonly identities: readonly AgentIdentity[];
+  readonly now: () => number;
+  readonly settleMs: number;
+  readonly maxWaitMs: number;
+  readonly midUpdateMaxMs: number;
+  /** The hub was disposed: nothing runs or is armed any more. */
+  disposed(): boolean;
+  /** The detector is still the hub's for its session (not removed or replaced). */
+  current(detector: SessionDetector): boolean;
+  emit(e: DetectionEvent): void;
+}
+
+export class SessionDetector {
+  #state: ArbiterState = initialState();
+  #agent: string | null = null;
+  #manifest: Manifest | null = null;
+  #capable = false;
+  readonly #records = new RecordLog();
+  readonly #bursts = new Bursts();
+  /** Judges a burst still open at the last classification once it may be over. */
+  #burstCheck: Disposable | null = null;
+  #flushQueued = false;
+  #firstOutputAt: number | null = null;
+  #lastOutputAt = 0;
+  #settle: Disposable | null = null;
+  #recheck: Disposable | null = null;
+  /** Samples the foreground while a declared working/blocked waits for its program to end. */
+  #fgWatch: Disposable | null = null;
+  #exited: boolean;
+  /** pid of the last foreground process seen (program exit = the shell is back). */
+  #foregroundPid: number | null = null;
+  /** The process table's answer at the last classification (same object: same process). */
+  #foreground: ProcessInfo | null = null;
+  /** When the foreground was last looked at while nothing could be classified. */
+  #identifiedAt = -Infinity;
+  /** What the screen asked at the last classification while blocked (issue 15). */
+  #prompt: Prompt | null = null;
+  /** Since when a settled screen has been held back for being mid-update, or null. */
+  #midUpdateSince: number | null = null;
+
+  constructor(readonly session: Session, private readonly ctx: DetectorContext) {
+    this.#exited = session.status !== "running";
+    if (!this.#exited) this.#schedule();
+  }
+
+  get status(): AgentStatus | null {
+    return this.#state.status;
+  }
+
+  get agent(): string | null {
+    return this.#agent;
+  }
+
+  get capable(): boolean {
+    return this.#capable;
+  }
+
+  get records(): readonly Osc7501Record[] {
+    return this.#records.records;
+  }
+
+  get prompt(): Prompt | null {
+    return this.#prompt;
+  }
+
+  /** The agent's input box right now ("" empty), or null (no reader, no box on screen). */
+  input(): string | null {
+    return readInput(this.#manifest?.input ?? null, this.session.screenView());
+  }
+
+  hook(event: HookEvent): void {
+    this.#feed({ type: "hook", event });
+  }
+
+  /** A fresh synchronous classification, for callers about to type into the session (D7). */
+  classifyNow(): AgentStatus | null {
+    this.#classify(true);
+    return this.#state.status;
+  }
+
+  onSession(e: SessionEvent): void {
+    switch (e.type) {
+      case "output":
+        if (!this.#bursts.empty && !this.session.outputBehind) {
+          this.#bursts.caughtUp(performance.now());
+        }
+        this.#schedule();
+        return;
+      case "title":
+      case "resize":
+      case "alt-screen":
+        this.#schedule();
+        return;
+      case "osc7501":
+        this.#bursts.add(e.payload, performance.now());
+        if (!this.#flushQueued) {
+          this.#flushQueued = true;
+          // Classify right after the chunk; its records once their burst is over (Bursts).
+          queueMicrotask(() => {
+            if (!this.ctx.disposed() && this.ctx.current(this)) this.#classify();
+          });
+        }
+        return;
+      case "osc7501-query":
+        if (!this.#capable) {
+          this.#capable = true;
+          this.ctx.emit({ type: "capable", id: this.session.id });
+        }
+        return;
+      case "osc133":
+        if (e.mark === "A") {
+          this.#flushDeclared(true);
+          this.#feed({ type: "prompt" });
+          this.#classify();
+        }
+        return;
+      case "input":
+        // D7: whatever types into a session (keys or ctl send) first gets a
+        // fresh state from the output that has not been classified yet.
+        if (this.#settle !== null && !this.#nothingNew()) this.#classify(true);
+        this.#flushDeclared(true); // records written before the keys come first
+        if (!e.typed) {
+          // An interrupt key from `ctl send` still ends the turn idle (not done).
+          if (isInterrupt(e.data)) this.#feed({ type: "scripted-interrupt" });
+          return;
+        }
+        this.#feed({ type: "typed", interrupt: isInterrupt(e.data) });
+        return;
+      case "exit":
+        this.stopTimers();
+        this.#flushDeclared(true);
+        this.#exited = true;
+        this.#feed({ type: "exit" });
+        this.#setAgent(null);
+        return;
+      case "child-notify":
+      case "bell":
+        return;
+    }
+  }
+
+  stopTimers(): void {
+    this.#settle?.[Symbol.dispose]();
+    this.#recheck?.[Symbol.dispose]();
+    this.#fgWatch?.[Symbol.dispose]();
+    this.#burstCheck?.[Symbol.dispose]();
+    this.#settle = null;
+    this.#recheck = null;
+    this.#fgWatch = null;
+    this.#burstCheck = null;
+  }
+
+  /**
+   * Nothing a classification could find: no agent, no declaration, no
+   * record waiting, and the same foreground process as last time (the
+   * process table answers with the same object). Typing into a shell then
+   * costs no classification per key.
+   */
+  #nothingNew(): boolean {
+    return this.#manifest === null && this.#state.status === null && this.#bursts.empty &&
+      this.#foreground !== null && this.session.foreground() === this.#foreground;
+  }
+
+  /** Trailing debounce with a maximum wait (D7). */
+  #schedule(): void {
+    if (this.#exited || this.ctx.disposed()) return;
+    const now = Date.now();
+    this.#firstOutputAt ??= now;
+    this.#lastOutputAt = now;
+    // One timer per quiet period: output during it only moves lastOutputAt
+    // (no clear/set per chunk under a flood); the timer re-arms itself.
+    if (this.#settle === null) this.#arm(this.ctx.settleMs);
+  }
+
+  #arm(wait: number): void {
+    this.#settle = ticker.after(wait, () => {
+      this.#settle = null;
+      if (this.ctx.disposed() || this.#firstOutputAt === null) return;
+      const now = Date.now();
+      const quiet = this.#lastOutputAt + this.ctx.settleMs - now;
+      const deadline = this.#firstOutputAt + this.ctx.maxWaitMs - now;
+      if (quiet > 0 && deadline > 0) this.#arm(Math.min(quiet, deadline));
+      else if (this.#halfDrawn(now)) this.#arm(this.ctx.settleMs);
+      else this.#classify();
+    });
+  }
+
+  /**
+   * The program is inside a synchronized update: its frame is half drawn
+   * (Codex and opencode wrap every redraw in one; a read cut in the middle
+   * of one showed a working agent idle in the captures). Wait for the end,
+   * at most midUpdateMaxMs.
+   */
+  #halfDrawn(now: number): boolean {
+    if (!this.session.midUpdate) {
+      this.#midUpdateSince = null;
+      return false;
+    }
+    this.#midUpdateSince ??= now;
+    return now - this.#midUpdateSince < this.ctx.midUpdateMaxMs;
+  }
+
+  /** `fresh`: someone is about to act on the answer (D7): no identity rate limit. */
+  #classify(fresh = false): void {
+    this.#settle?.[Symbol.dispose]();
+    this.#settle = null;
+    this.#firstOutputAt = null;
+    this.#flushDeclared();
+    if (this.#exited) return;
+    // No agent, no declaration: no rule can say anything about this screen,
+    // only a new program can change that. Look for one at most every
+    // IDENTITY_MS (a busy plain session would otherwise pay a foreground
+    // lookup and a classification per settle), and once more after the
+    // output stops so that a program started meanwhile is not missed.
+    if (this.#manifest === null && this.#state.status === null) {
+      const since = performance.now() - this.#identifiedAt;
+      if (!fresh && since < IDENTITY_MS) {
+        this.#settle = ticker.after(IDENTITY_MS - since, () => {
+          this.#settle = null;
+          if (!this.ctx.disposed()) this.#classify();
+        });
+        return;
+      }
+      this.#identifiedAt = performance.now();
+    }
+    const fg = this.session.foreground();
+    this.#foreground = fg;
+    // A program that ran in the foreground exited and the shell is back (D5 lifetimes).
+    if (
+      fg !== null && fg.pid === this.session.pid && this.#foregroundPid !== null &&
+      this.#foregroundPid !== fg.pid
+    ) {
+      this.#feed({ type: "exit" });
+    }
+    this.#foregroundPid = fg?.pid ?? null;
+    this.#setAgent(fg === null ? null : identify(fg, this.ctx.identities));
+    // A launcher (shim, `env`) may exec the agent in place, maybe silently: look again.
+    if (this.#agent === null && fg !== null && isLauncher(fg)) this.#lookAgain();
+    this.#feed({ type: "screen", result: classify(this.#manifest, this.session.screenView()) });
+    this.#setPrompt(
+      promptFor(this.#manifest?.prompts ?? [], this.#state.status, this.session.screenView()),
+    );
+  }
+
+  #lookAgain(): void {
+    this.#settle ??= ticker.after(IDENTITY_MS, () => {
+      this.#settle = null;
+      if (!this.ctx.disposed()) this.#classify(true);
+    });
+  }
+
+  /** Applies the bursts of records that are over (`end`: the open one too). */
+  #flushDeclared(end = false): void {
+    this.#flushQueued = false;
+    this.#burstCheck?.[Symbol.dispose]();
+    this.#burstCheck = null;
+    if (this.#bursts.empty) return;
+    const now = performance.now();
+    for (const records of this.#bursts.take(now, this.session.outputBehind, end)) {
+      if (records === null || records.length === 0) continue; // over 256 KiB: dropped whole
+      this.#records.push(records);
+      // One record at a time: every state a program declared is seen, in order.
+      for (const record of records) this.#feed({ type: "declare", records: [record] });
+    }
+    const due = this.#bursts.dueAt();
+    if (due === null || this.#exited || this.ctx.disposed()) return;
+    this.#burstCheck = ticker.after(Math.max(1, due - now), () => {
+      this.#burstCheck = null;
+      if (!this.ctx.disposed() && !this.#exited) this.#classify();
+    });
+  }
+
+  #setAgent(agent: string | null): void {
+    if (agent === this.#agent) return;
+    this.#agent = agent;
+    this.#manifest = this.ctx.catalog.get(agent);
+    this.#state = { ...this.#state, options: { turnEnd: this.#manifest?.turnEnd ?? "idle" } };
+    this.#feed({ type: "agent", agent });
+    this.ctx.emit({ type: "agent", id: this.session.id, agent });
+  }
+
+  #feed(e: Evidence): void {
+    const previous = this.#state.status;
+    const now = this.ctx.now();
+    this.#state = reduce(this.#state, e, now);
+    const status = this.#state.status;
+    if (status !== null && status.seq !== previous?.seq) {
+      this.ctx.emit({ type: "state", id: this.session.id, status, previous });
+    }
+    if (status?.state !== "blocked") this.#setPrompt(null); // read again on the next block
+    this.#armRecheck(now);
+    this.#watchForeground();
+  }
+
+  /** Read at each classification while blocked; a change (or none any more) is an event. */
+  #setPrompt(prompt: Prompt | null): void {
+    if (equalPrompts(this.#prompt, prompt)) return;
+    this.#prompt = prompt;
+    this.ctx.emit({ type: "prompt", id: this.session.id, prompt });
+  }
+
+  /**
+   * A declared working/blocked ends when its program exits (D5), which a
+   * silent program (`printf …; sleep 10`) reports with no output to settle
+   * on: sample the foreground every FG_SAMPLE_MS until the state moves.
+   */
+  #watchForeground(): void {
+    const s = this.#state.status;
+    const live = !this.#exited && !this.ctx.disposed() && s?.source === "declared" &&
+      (s.state === "working" || s.state === "blocked");
+    if (!live) {
+      this.#fgWatch?.[Symbol.dispose]();
+      this.#fgWatch = null;
+      return;
+    }
+    this.#fgWatch ??= ticker.every(FG_SAMPLE_MS, () => {
+      if ((this.session.foreground()?.pid ?? null) !== this.#foregroundPid) this.#classify();
+    });
+  }
+
+  /** A visible blocker waiting for a hook `working` to go stale needs no output to win. */
+  #armRecheck(now: number): void {
+    this.#recheck?.[Symbol.dispose]();
+    this.#recheck = null;
+    const at = nextCheckAt(this.#state, now);
+    if (at === null || this.ctx.disposed()) return;
+    this.#recheck = ticker.after(Math.max(1, at - now), () => {
+      this.#recheck = null;
+      if (!this.ctx.disposed()) this.#feed({ type: "tick" });
+    });
+  }
+}
