@@ -42,6 +42,8 @@ export interface InputReader {
   readonly region: PromptReader["region"];
   /** The last match (flag g) is the input box; group `text` is what it holds. */
   readonly pattern: LinearRegex;
+  /** Any of these in the region: the text there is submitted, not in a box (no box on screen). */
+  readonly not: readonly LinearRegex[];
 }
 
 interface Row {
@@ -320,6 +322,7 @@ function lastMatch(list: readonly LinearRegex[], text: string): string | null {
 export function readInput(reader: InputReader | null, view: ScreenView): string | null {
   if (!reader) return null;
   const text = new Rows(view).of(reader.region).map((r) => r.text).join("\n");
+  if (reader.not.some((re) => re.test(text))) return null;
   const last = reader.pattern.matches(text).at(-1);
   return last ? (last.groups.text ?? "").replace(/\s+/g, " ").trim() : null;
 }

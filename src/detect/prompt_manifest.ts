@@ -41,6 +41,7 @@ export const promptSchema = z.object({
 export const inputSchema = z.object({
   region: readerRegion.default("screen"),
   pattern: pattern,
+  not: patterns,
 }).strict();
 
 type Path = readonly (string | number)[];
@@ -130,6 +131,7 @@ export function compileInput(
       ? { type: "screen" }
       : { type: "bottom", count: raw.region.bottom },
     pattern: re,
+    not: raw.not.map((source, i) => ctx.regex(source, ["input", "not", i])),
   };
 }
 

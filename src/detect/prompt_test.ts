@@ -131,6 +131,15 @@ Deno.test("prompt: same question and labels are the same prompt", () => {
   assert.ok(!samePrompt(a, null));
 });
 
+Deno.test("input: a region holding one of `not` has no box (the text there was submitted)", () => {
+  const queued = parseManifest(
+    "id: q\ninput:\n  region: { bottom: 3 }\n  pattern: '^› (?<text>.*)$'\n  not: ['^  Waiting']\n",
+    "q.yml",
+  );
+  assert.equal(readInput(queued.input, view(["› fix it", "", "  ? for shortcuts"])), "fix it");
+  assert.equal(readInput(queued.input, view(["› fix it", "", "  Waiting for startup"])), null);
+});
+
 Deno.test("input: the last box above its rule; none on screen is null", () => {
   assert.equal(readInput(m.input, view(["> old prompt", "", "> fix  the", "---"])), "fix the");
   assert.equal(readInput(m.input, view(["> ", "---"])), "");
