@@ -8,7 +8,8 @@
  * it showed before the Enter. When the text still sits in the box a while
  * after the Enter — a TUI that took the Enter for a newline inside a paste
  * (Codex) — Enter is pressed once more, but only on a fresh reading that
- * shows no prompt the Enter could answer.
+ * shows no prompt the Enter could answer (and, when asked, again every
+ * `retryEveryMs`: an agent still starting may ignore Enter).
  */
 
 import type { AgentStateName } from "../model/agent.ts";
@@ -50,11 +51,22 @@ export interface SendWatch extends Disposable {
   receipt(): Promise<SendReceipt>;
 }
 
+export interface WatchOptions {
+  /**
+   * After the second Enter, press Enter again this often while the text
+   * still sits in the box and nothing on screen could take the Enter as an
+   * answer: an agent still starting may ignore Enter (Codex offline, for up
+   * to 90 s, with nothing on screen to say so). Default: one retry only.
+   */
+  readonly retryEveryMs?: number;
+}
+
 export function watchSend(
   host: ReceiptHost,
   session: Session,
   text: string,
   timeoutMs: number,
+  options: WatchOptions = {},
 ): SendWatch {
   const id = session.id;
   const head = text.replace(/\s+/g, " ").trim().slice(0, HEAD_CHARS);
@@ -85,10 +97,13 @@ export function watchSend(
     },
     async receipt() {
       enterAt ||= Date.now();
-      let retried = false;
+      let retries = 0;
+      let lastRetry = 0;
+      const every = options.retryEveryMs;
       try {
         for (;;) {
           const ms = Date.now() - enterAt;
+          const retried = retries > 0;
           const state = host.view(id)?.agentStatus?.state ?? null;
           const box = inBox();
           // A state that moves while the text still sits in the box is the agent's own doing
@@ -99,13 +114,18 @@ export function watchSend(
           if (session.status === "exited") {
             return done(false, null, ms, retried, state, "it exited");
           }
-          if (!retried && box === true && ms >= RETRY_ENTER_MS && safeToRetry(host, id)) {
+          const due = retries === 0
+            ? ms >= RETRY_ENTER_MS
+            : every !== undefined && ms - lastRetry >= every;
+          if (due && box === true && safeToRetry(host, id)) {
             session.write("\r", false); // refused (not reading its input): the bound says so
-            retried = true;
+            retries++;
+            lastRetry = ms;
           }
           if (ms >= timeoutMs) {
+            const enters = retries === 1 ? " after a second Enter" : ` after ${retries + 1} Enters`;
             const why = box === true
-              ? `the text is still in its input box${retried ? " after a second Enter" : ""}`
+              ? `the text is still in its input box${retries > 0 ? enters : ""}`
               : `no sign of it (state ${state ?? "unknown"}${
                 box === null ? ", input box not readable" : ""
               })`;

@@ -14,7 +14,8 @@
  * Then the prompt goes in as a paste (bracketed when the agent asked for
  * it, as a terminal pastes), Enter on its own, and the receipt is `ctl
  * send`'s (src/control/receipt.ts): the agent's state moves on, or its
- * input box empties; a text left in the box gets one more Enter.
+ * input box empties; a text left in the box gets Enter again every
+ * RETRY_ENTER_EVERY_MS (an agent still starting may ignore it).
  */
 
 import type { SessionView } from "../model/session.ts";
@@ -26,8 +27,14 @@ import { delay } from "../util/async.ts";
 
 /** Without an idle rule: the screen has been quiet this long. */
 export const QUIET_MS = 1500;
-/** After typing: how long the agent may take to start its turn before we say so. */
-export const RECEIPT_MS = 30_000;
+/**
+ * After typing: how long the agent may take to start its turn before we say
+ * so. Long: an agent that looks ready may still be starting (Codex offline
+ * ignored Enter for 60-90 s, tools/live), and Enter is pressed again every
+ * RETRY_ENTER_EVERY_MS while the text waits in its box.
+ */
+export const RECEIPT_MS = 120_000;
+export const RETRY_ENTER_EVERY_MS = 5_000;
 /** How long an agent may take to become ready (a first start, a trust question). */
 export const READY_TIMEOUT_MS = 10 * 60_000;
 
@@ -49,6 +56,7 @@ export interface PromptTimes {
   readonly quietMs?: number;
   readonly receiptMs?: number;
   readonly readyMs?: number;
+  readonly retryEveryMs?: number;
 }
 
 /** The message a client shows for an outcome. */
@@ -78,7 +86,13 @@ export async function deliverFirstPrompt(
   const id = session.id;
   const ready = await untilReady(host, session, agent, idleRules, times);
   if (ready !== null) return { type: "failed", id, reason: ready };
-  return await typeAndConfirm(host, session, text, times.receiptMs ?? RECEIPT_MS);
+  return await typeAndConfirm(
+    host,
+    session,
+    text,
+    times.receiptMs ?? RECEIPT_MS,
+    times.retryEveryMs ?? RETRY_ENTER_EVERY_MS,
+  );
 }
 
 /** Resolves null once ready, or the reason it never will be. */
@@ -165,9 +179,10 @@ async function typeAndConfirm(
   session: Session,
   text: string,
   receiptMs: number,
+  retryEveryMs: number,
 ): Promise<PromptOutcome> {
   const id = session.id;
-  const watch = watchSend(host, session, text, receiptMs);
+  const watch = watchSend(host, session, text, receiptMs, { retryEveryMs });
   try {
     if (!(await paste(session, text, () => watch.beforeEnter()))) {
       return { type: "failed", id, reason: "the agent is not reading its input" };

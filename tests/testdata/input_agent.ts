@@ -11,12 +11,18 @@
  *   stuck   never takes it
  *   blip    never takes it, but shows itself working for a moment at each Enter (Codex
  *           declares such a blip while it starts)
+ *   starting  ignores Enter for $STARTING_MS after it drew its idle screen, with nothing on
+ *           screen to say so (Codex offline, while its start-up waits on the network), then
+ *           takes the text as `submit` does
  *
  *   deno run -A claude.ts LOG      (every read from stdin is appended to LOG)
  */
 
 const log = Deno.openSync(Deno.args[0]!, { create: true, append: true });
 const mode = Deno.env.get("MODE") ?? "submit";
+const startedAt = performance.now();
+const starting = () =>
+  mode === "starting" && performance.now() - startedAt < Number(Deno.env.get("STARTING_MS") ?? 0);
 const enc = new TextEncoder();
 const rule = "─".repeat(60);
 let text = "";
@@ -52,7 +58,7 @@ for (;;) {
     draw(false, box());
     continue;
   }
-  if (mode === "stuck" || (mode === "paste" && enters === 1)) {
+  if (mode === "stuck" || (mode === "paste" && enters === 1) || starting()) {
     draw(false, box());
     continue;
   }
