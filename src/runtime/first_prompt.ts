@@ -24,6 +24,7 @@ import type { Session } from "../session/session.ts";
 import { ENTER_GAP_MS } from "../control/typing.ts";
 import { type ReceiptHost, watchSend } from "../control/receipt.ts";
 import { delay } from "../util/async.ts";
+import type { Runtime } from "./runtime.ts";
 
 /** Without an idle rule: the screen has been quiet this long. */
 export const QUIET_MS = 1500;
@@ -50,6 +51,17 @@ export interface PromptHost extends ReceiptHost {
   view(id: string): SessionView | undefined;
   subscribe(listener: (change: RuntimeChange) => void): Disposable;
   onOutput(listener: (id: string) => void): Disposable;
+}
+
+/** A runtime as the first prompt (and a control receipt) reads it. */
+export function promptHost(runtime: Runtime): PromptHost {
+  return {
+    view: (id) => runtime.view(id),
+    subscribe: (listener) => runtime.subscribe(listener),
+    onOutput: (listener) => runtime.onOutput(listener),
+    classifyNow: (id) => void runtime.detection.classifyNow(id),
+    input: (id) => runtime.detection.input(id),
+  };
 }
 
 export interface PromptTimes {

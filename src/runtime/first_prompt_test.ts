@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { parseConfig } from "../config/config.ts";
 import { testEnv, waitFor } from "../session/test_util.ts";
 import { Runtime } from "./runtime.ts";
-import { deliverFirstPrompt } from "./first_prompt.ts";
+import { deliverFirstPrompt, promptHost } from "./first_prompt.ts";
 
 const FAKE = new URL("../../tests/testdata/input_agent.ts", import.meta.url).pathname;
 
@@ -24,17 +24,17 @@ Deno.test("the first prompt is taken by an agent that ignores Enter while it sta
         `${tmp}/claude.ts ${tmp}/reads.log`,
     });
     await waitFor(session, () => runtime.view(session.id)?.agent === "claude", 30_000, "identity");
-    const host = {
-      view: (id: string) => runtime.view(id),
-      subscribe: (l: Parameters<Runtime["subscribe"]>[0]) => runtime.subscribe(l),
-      onOutput: (l: (id: string) => void) => runtime.onOutput(l),
-      classifyNow: (id: string) => void runtime.detection.classifyNow(id),
-      input: (id: string) => runtime.detection.input(id),
-    };
-    const outcome = await deliverFirstPrompt(host, session, "claude", true, "Fix the parser", {
-      receiptMs: 30_000,
-      retryEveryMs: 500,
-    });
+    const outcome = await deliverFirstPrompt(
+      promptHost(runtime),
+      session,
+      "claude",
+      true,
+      "Fix the parser",
+      {
+        receiptMs: 30_000,
+        retryEveryMs: 500,
+      },
+    );
     assert.deepEqual(outcome, { type: "received", id: session.id });
     const reads = Deno.readTextFileSync(`${tmp}/reads.log`).split("\n").filter((l) => l !== "")
       .map((l) => (JSON.parse(l) as { data: string }).data).filter((d) => !d.startsWith("\x1b["));

@@ -17,7 +17,7 @@ import { which } from "../util/fs.ts";
 import { shellQuote } from "../ipc/integrations.ts";
 import { addWorktree, repoOf, undoWorktreeAdd } from "../git/worktree_add.ts";
 import { branchName, worktreePath } from "../git/branch_name.ts";
-import { deliverFirstPrompt, type PromptOutcome } from "./first_prompt.ts";
+import { deliverFirstPrompt, promptHost, type PromptOutcome } from "./first_prompt.ts";
 import type { Runtime } from "./runtime.ts";
 import type { AgentSpec } from "../control/host.ts";
 
@@ -85,14 +85,7 @@ export async function launchAgent(runtime: Runtime, spec: AgentLaunch): Promise<
   }
   if (prompt) {
     const idleRules = manifest.rules.some((r) => r.state === "idle");
-    const host = {
-      view: (id: string) => runtime.view(id),
-      subscribe: (l: Parameters<Runtime["subscribe"]>[0]) => runtime.subscribe(l),
-      onOutput: (l: (id: string) => void) => runtime.onOutput(l),
-      classifyNow: (id: string) => void runtime.detection.classifyNow(id),
-      input: (id: string) => runtime.detection.input(id),
-    };
-    void deliverFirstPrompt(host, session, manifest.id, idleRules, prompt).then(
+    void deliverFirstPrompt(promptHost(runtime), session, manifest.id, idleRules, prompt).then(
       (outcome) => spec.onPrompt?.(outcome),
       (error) => spec.onPrompt?.({ type: "failed", id: session.id, reason: String(error) }),
     );

@@ -15,7 +15,7 @@ import { CONTROL_SOCKET, createInstanceDir, removeInstanceDir } from "../ipc/run
 import { stableCommand } from "../plugin/self.ts";
 import type { Runtime } from "./runtime.ts";
 import { launchAgent } from "./launch.ts";
-import { promptText } from "./first_prompt.ts";
+import { promptHost, promptText } from "./first_prompt.ts";
 
 export interface Sockets {
   /** This instance's runtime directory. */
@@ -41,10 +41,7 @@ export async function startSockets(
     if (runtime.config.control.enabled) {
       control = await ControlServer.listen(`${dir}/${CONTROL_SOCKET}`, {
         store: runtime.store,
-        view: (id) => runtime.view(id),
-        subscribe: (listener) => runtime.subscribe(listener),
-        classifyNow: (id) => void runtime.detection.classifyNow(id),
-        input: (id) => runtime.detection.input(id),
+        ...promptHost(runtime),
         createSession: (spec) => runtime.createSession(spec),
         launchAgent: (spec) =>
           launchAgent(runtime, {
