@@ -17,8 +17,7 @@ import { parseArgs } from "node:util";
 import { request } from "../src/ctl/client.ts";
 import { parseState } from "../src/restore/state_file.ts";
 import { median } from "../bench/stats.ts";
-
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
+import { controlSocket, spawnServe } from "./abuse/server.ts";
 const { values } = parseArgs({ args: Deno.args, options: { trials: { type: "string" } } });
 const TRIALS = Number(values.trials ?? "100");
 
@@ -38,35 +37,16 @@ async function trial(base: string, n: number): Promise<Trial> {
     "shell: /bin/sh\ncontrol:\n  enabled: true\n",
   );
   const file = `${dir}/state/lazyshell/sessions-default.jsonl`;
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", MAIN, "serve"],
-    cwd: dir,
-    env: {
-      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-      HOME: dir,
-      XDG_CONFIG_HOME: `${dir}/config`,
-      XDG_DATA_HOME: `${dir}/data`,
-      XDG_STATE_HOME: `${dir}/state`,
-      XDG_RUNTIME_DIR: `${dir}/run`,
-      DENO_DIR: Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`,
-    },
-    clearEnv: true,
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  const ready = Promise.withResolvers<string>();
-  const pump = (async () => {
-    let text = "";
-    const decoder = new TextDecoder();
-    for await (const chunk of child.stderr) {
-      text += decoder.decode(chunk, { stream: true });
-      const m = /ready .*control: (\S+?),/.exec(text);
-      if (m) ready.resolve(m[1]!);
-    }
-    ready.reject(new Error(`serve ended: ${text}`));
-  })();
-  const control = await ready.promise;
+  const serve = spawnServe({
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    HOME: dir,
+    XDG_CONFIG_HOME: `${dir}/config`,
+    XDG_DATA_HOME: `${dir}/data`,
+    XDG_STATE_HOME: `${dir}/state`,
+    XDG_RUNTIME_DIR: `${dir}/run`,
+    DENO_DIR: Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`,
+  }, { cwd: dir });
+  const control = controlSocket(await serve.ready)!;
   let created = 0;
   let seen = 0;
   let stop = false;
@@ -102,11 +82,11 @@ async function trial(base: string, n: number): Promise<Trial> {
   await new Promise((r) => setTimeout(r, 300 + Math.random() * 4700));
   const atKill = created;
   stop = true;
-  child.kill("SIGKILL");
-  await child.status;
+  serve.child.kill("SIGKILL");
+  await serve.child.status;
   // A request in flight ends with its connection; stderr ends with the last process holding it.
   await Promise.race([
-    Promise.all([reader, creator, pump.catch(() => {})]),
+    Promise.all([reader, creator, serve.ended]),
     new Promise((r) => setTimeout(r, 10_000)),
   ]);
   let kept: number | null = null;
