@@ -22,20 +22,9 @@ import { captureProcesses, endProcesses } from "../capture/procs.ts";
 import { checkList, liveEnv, setupAgent, stampedLog, startServe, writeConfig } from "./serve.ts";
 import { exists, readTextOrNull } from "../../src/util/fs.ts";
 import { dataDir } from "../../src/config/paths.ts";
+import { sh } from "../../src/git/test_util.ts";
 
 const PROMPT = "LAB-TOOL: please create the marker file lab-file.txt";
-const GIT_ID = {
-  GIT_AUTHOR_NAME: "lab",
-  GIT_AUTHOR_EMAIL: "lab@example.invalid",
-  GIT_COMMITTER_NAME: "lab",
-  GIT_COMMITTER_EMAIL: "lab@example.invalid",
-};
-
-function git(dir: string, ...args: string[]): string {
-  const out = new Deno.Command("git", { args: ["-C", dir, ...args], env: GIT_ID }).outputSync();
-  return new TextDecoder().decode(out.stdout);
-}
-
 export async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -71,8 +60,8 @@ export async function main(argv: string[]): Promise<number> {
     Deno.removeSync(`${repo}.worktrees`, { recursive: true });
   } catch { /* none */ }
   // A first commit to branch from, and an untracked file the setup copies.
-  git(repo, "add", "-A");
-  git(repo, "commit", "-qm", "lab project");
+  sh(repo, "add", "-A");
+  sh(repo, "commit", "-qm", "lab project");
   Deno.writeTextFileSync(`${repo}/.env.lab`, "LAB=1\n");
   Deno.writeTextFileSync(`${repo}/.git/info/exclude`, ".env.lab\n");
   writeConfig(
@@ -98,7 +87,7 @@ export async function main(argv: string[]): Promise<number> {
       log(`${entry.name}: ${wt?.path} on ${wt?.branch}`);
       check(
         "a worktree folder on a new branch",
-        !!wt && git(repo, "branch", "--list", wt.branch).trim() !== "",
+        !!wt && sh(repo, "branch", "--list", wt.branch).trim() !== "",
       );
       const deadline = Date.now() + Number(values["hard-limit"]) * 1000;
       let trusted = false;
@@ -143,7 +132,7 @@ export async function main(argv: string[]): Promise<number> {
       );
       check(
         "the main checkout is untouched",
-        !exists(`${repo}/lab-file.txt`) && git(repo, "status", "--porcelain").trim() === "",
+        !exists(`${repo}/lab-file.txt`) && sh(repo, "status", "--porcelain").trim() === "",
       );
       log(`approvals: ${approved}; screen at the end:\n${screen}`);
     } catch (error) {
