@@ -281,6 +281,8 @@ export class TuiApp implements Disposable {
   #onOutput(id: string): void {
     const s = this.state;
     if (s.tab !== 0) return;
+    const shown = s.selected === id || (isTiled(s) && tiles(s).some((t) => t.id === id));
+    if (!shown) return;
     // A frame half drawn inside a synchronized update waits for the update's end (more output),
     // as a terminal holds it back; at most MID_UPDATE_MAX_MS (docs/detection.md, Scheduling).
     if (this.#runtime.store.get(id)?.midUpdate) {
@@ -290,8 +292,7 @@ export class TuiApp implements Disposable {
       }, MID_UPDATE_MAX_MS);
       return;
     }
-    if (s.selected === id) this.#invalidate(s.mode === "terminal");
-    else if (isTiled(s) && tiles(s).some((t) => t.id === id)) this.#invalidate();
+    this.#invalidate(s.selected === id && s.mode === "terminal");
   }
 
   #syncRows(): void {
