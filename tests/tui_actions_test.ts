@@ -4,30 +4,13 @@
  */
 
 import assert from "node:assert/strict";
-import { parseConfig } from "../src/config/config.ts";
-import { Runtime } from "../src/runtime/runtime.ts";
-import { TuiApp } from "../src/tui/app.ts";
-import { testEnv, waitFor, waitForText } from "../src/session/test_util.ts";
+import { appLab } from "./app_lab.ts";
+import { waitFor, waitForText } from "../src/session/test_util.ts";
 import { within } from "../src/util/async.ts";
 
 const WAIT = 30_000;
 
-function setup() {
-  const dir = Deno.makeTempDirSync({ prefix: "lazyshell-tui-actions-" });
-  const env = testEnv({ XDG_CONFIG_HOME: `${dir}/c`, XDG_DATA_HOME: `${dir}/d` });
-  const runtime = new Runtime({ env, config: parseConfig("", "config.yml"), cwd: dir });
-  const app = new TuiApp({ runtime, write: () => {}, cols: 100, rows: 30 });
-  app.start();
-  return {
-    runtime,
-    app,
-    async [Symbol.asyncDispose]() {
-      app[Symbol.dispose]();
-      await runtime[Symbol.asyncDispose]();
-      Deno.removeSync(dir, { recursive: true });
-    },
-  };
-}
+const setup = () => appLab("lazyshell-tui-actions-", { cols: 100, rows: 30 });
 
 Deno.test("n, r, v, W and x act on real sessions", async () => {
   await using t = setup();

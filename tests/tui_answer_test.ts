@@ -9,14 +9,12 @@
  */
 
 import assert from "node:assert/strict";
-import { parseConfig } from "../src/config/config.ts";
-import { Runtime } from "../src/runtime/runtime.ts";
-import { TuiApp } from "../src/tui/app.ts";
+import { appLab } from "./app_lab.ts";
 import { resolveKeymap } from "../src/tui/keymap.ts";
 import { view } from "../src/tui/view/mod.ts";
 import { Frame } from "../src/tui/frame.ts";
 import { layout } from "../src/tui/layout.ts";
-import { testEnv, waitFor, waitForText } from "../src/session/test_util.ts";
+import { waitFor, waitForText } from "../src/session/test_util.ts";
 
 const FAKE = new URL("./testdata/prompt_agent.ts", import.meta.url).pathname;
 const CAPTURES = new URL("../fixtures/captures/", import.meta.url).pathname;
@@ -24,11 +22,8 @@ const WAIT = 30_000;
 const { keymap } = resolveKeymap();
 
 function setup() {
-  const dir = Deno.makeTempDirSync({ prefix: "lazyshell-tui-answer-" });
-  const env = testEnv({ XDG_CONFIG_HOME: `${dir}/c`, XDG_DATA_HOME: `${dir}/d` });
-  const runtime = new Runtime({ env, config: parseConfig("", "config.yml"), cwd: dir });
-  const app = new TuiApp({ runtime, write: () => {}, cols: 140, rows: 40 });
-  app.start();
+  const lab = appLab("lazyshell-tui-answer-", { cols: 140, rows: 40 });
+  const { dir, runtime, app } = lab;
   const fake = (name: string, extra = "") => {
     const script = `${dir}/claude.ts`;
     Deno.copyFileSync(FAKE, script);
@@ -57,11 +52,7 @@ function setup() {
       const screen = new Frame(pane.width, pane.height);
       return view(app.state, { keymap, screen, tabLines: null }).toText();
     },
-    async [Symbol.asyncDispose]() {
-      app[Symbol.dispose]();
-      await runtime[Symbol.asyncDispose]();
-      Deno.removeSync(dir, { recursive: true });
-    },
+    [Symbol.asyncDispose]: () => lab[Symbol.asyncDispose](),
   };
 }
 

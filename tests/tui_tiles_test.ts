@@ -8,39 +8,22 @@
  */
 
 import assert from "node:assert/strict";
-import { parseConfig } from "../src/config/config.ts";
-import { Runtime } from "../src/runtime/runtime.ts";
-import { TuiApp } from "../src/tui/app.ts";
+import { appLab } from "./app_lab.ts";
 import { sessionSize } from "../src/tui/layout.ts";
 import { tileSizes } from "../src/tui/view/tiles_layout.ts";
 import type { Session } from "../src/session/session.ts";
-import { screenText, testEnv, waitFor, waitForText } from "../src/session/test_util.ts";
+import { screenText, waitFor, waitForText } from "../src/session/test_util.ts";
 import { standIn } from "./testdata/stand_in.ts";
 
 const WAIT = 30_000;
 
 function lab(cols: number, rows: number) {
-  const dir = Deno.makeTempDirSync({ prefix: "lazyshell-tiles-" });
-  const env = testEnv({ XDG_CONFIG_HOME: `${dir}/c`, XDG_DATA_HOME: `${dir}/d` });
-  const runtime = new Runtime({
-    env,
-    config: parseConfig("notify:\n  rate_limit_seconds: 0\n", "config.yml"),
-    cwd: dir,
-    cols: 120,
-    rows: 32,
+  return appLab("lazyshell-tiles-", {
+    cols,
+    rows,
+    config: "notify:\n  rate_limit_seconds: 0\n",
+    sessionSize: { cols: 120, rows: 32 },
   });
-  const app = new TuiApp({ runtime, write: () => {}, cols, rows });
-  app.start();
-  return {
-    dir,
-    runtime,
-    app,
-    async [Symbol.asyncDispose]() {
-      app[Symbol.dispose]();
-      await runtime[Symbol.asyncDispose]();
-      Deno.removeSync(dir, { recursive: true });
-    },
-  };
 }
 
 /** A child that prints the size its PTY has each time it changes. */
