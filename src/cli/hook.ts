@@ -28,6 +28,7 @@ import {
   sendHook,
 } from "../ipc/hook_client.ts";
 import { checkOwnSocket } from "../ipc/private_path.ts";
+import { later } from "../util/light_timer.ts";
 
 /** The whole command is bounded by this (stdin + connect + reply). */
 const TOTAL_BUDGET_MS = 450;
@@ -73,10 +74,8 @@ async function readStdin(budgetMs: number): Promise<string> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   const reader = Deno.stdin.readable.getReader();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<null>((
-    resolve,
-  ) => (timer = setTimeout(() => resolve(null), budgetMs)));
+  let cancel = () => {};
+  const timeout = new Promise<null>((resolve) => (cancel = later(budgetMs, () => resolve(null))));
   try {
     while (size < STDIN_LIMIT) {
       const result = await Promise.race([reader.read(), timeout]);
@@ -85,7 +84,7 @@ async function readStdin(budgetMs: number): Promise<string> {
       size += result.value.length;
     }
   } finally {
-    clearTimeout(timer);
+    cancel();
   }
   const all = new Uint8Array(size);
   let offset = 0;
@@ -131,8 +130,7 @@ export async function runHook(args: readonly string[]): Promise<void> {
 
 /** Entry point from main.ts: a hard deadline, then exit 0 in every case. */
 export async function hookMain(args: readonly string[]): Promise<never> {
-  const guard = setTimeout(() => Deno.exit(0), TOTAL_BUDGET_MS);
+  later(TOTAL_BUDGET_MS, () => Deno.exit(0));
   await runHook(args);
-  clearTimeout(guard);
   Deno.exit(0);
 }

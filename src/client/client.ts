@@ -37,6 +37,7 @@ import {
 import { canConnect, ensureServer } from "../server/spawn.ts";
 import { findProjectFile } from "../config/project_find.ts";
 import { trimLater } from "../util/memory_trim.ts";
+import { sleep } from "../util/light_timer.ts";
 
 export interface ClientOptions {
   readonly mode: ClientMode;
@@ -248,7 +249,7 @@ async function forwardInput(link: ClientLink, stop: Promise<void>): Promise<void
 async function gone(pid: number, ms: number): Promise<void> {
   const deadline = performance.now() + ms;
   while (isAlive(pid) && performance.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await sleep(20);
   }
 }
 

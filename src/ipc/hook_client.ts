@@ -10,6 +10,7 @@
 
 import { encodeLine, HOOK_LINE_LIMIT, readLines } from "./jsonl.ts";
 import { checkOwnSocket } from "./private_path.ts";
+import { later } from "../util/light_timer.ts";
 
 export const HOOK_STATES = ["idle", "working", "blocked", "done", "error"] as const;
 export type HookState = typeof HOOK_STATES[number];
@@ -112,9 +113,9 @@ export async function sendHook(
     return "unsafe";
   }
   let conn: Deno.UnixConn | null = null;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let cancel = () => {};
   const deadline = new Promise<"timeout">((resolve) => {
-    timer = setTimeout(() => resolve("timeout"), deadlineMs);
+    cancel = later(deadlineMs, () => resolve("timeout"));
   });
   const attempt = (async (): Promise<SendResult> => {
     try {
@@ -140,7 +141,7 @@ export async function sendHook(
   try {
     return await Promise.race([attempt, deadline]);
   } finally {
-    clearTimeout(timer);
+    cancel();
     try {
       (conn as Deno.UnixConn | null)?.close();
     } catch { /* already closed */ }

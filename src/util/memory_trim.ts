@@ -10,6 +10,8 @@
  * npm import: the client uses it too.
  */
 
+import { later } from "./light_timer.ts";
+
 let trim: (() => void) | null | undefined;
 
 function open(): (() => void) | null {
@@ -35,10 +37,12 @@ export function trimMemory(): boolean {
   return true;
 }
 
-/** Trims once, `ms` from now (after start-up work), without keeping the process alive. */
+/**
+ * Trims once, `ms` from now (after start-up work), without keeping the
+ * process alive, and without loading the global timers (the client calls it).
+ */
 export function trimLater(ms = 2000): void {
-  const timer = setTimeout(trimMemory, ms);
-  Deno.unrefTimer(timer as unknown as number);
+  later(ms, trimMemory);
 }
 
 export interface TrimmerOptions {

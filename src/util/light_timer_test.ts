@@ -1,0 +1,40 @@
+import assert from "node:assert/strict";
+import { later, sleep } from "./light_timer.ts";
+
+Deno.test("later runs its function once, after about the time asked", async () => {
+  const t0 = performance.now();
+  const fired: number[] = [];
+  later(30, () => fired.push(performance.now() - t0));
+  await sleep(200);
+  assert.equal(fired.length, 1);
+  assert.ok(fired[0]! >= 29, `fired after ${fired[0]} ms`);
+});
+
+Deno.test("a cancelled later never runs", async () => {
+  let fired = false;
+  const cancel = later(20, () => (fired = true));
+  cancel();
+  cancel(); // twice is harmless
+  await sleep(100);
+  assert.equal(fired, false);
+});
+
+/** A `deno eval` of `code` with the timers imported: its stdout, trimmed. */
+async function evaluate(code: string): Promise<string> {
+  const url = new URL("./light_timer.ts", import.meta.url).href;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", `import { later, sleep } from "${url}";\n${code}`],
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  assert.ok(out.success);
+  return new TextDecoder().decode(out.stdout).trim();
+}
+
+Deno.test("later does not keep the process alive; sleep does", async () => {
+  assert.equal(
+    await evaluate(`later(5000, () => console.log("late")); console.log("end");`),
+    "end",
+  );
+  assert.equal(await evaluate(`void sleep(50).then(() => console.log("slept"));`), "slept");
+});
