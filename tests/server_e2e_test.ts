@@ -15,6 +15,15 @@ import { lab as e2eLab, MAIN } from "./e2e_lab.ts";
 const WAIT = 30_000;
 const lab = () => e2eLab("lazyshell-server-e2e-");
 
+const exists = (path: string) => {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 const CTRL_RIGHT_BRACKET = "\x1d";
 const BLOCKED =
   "printf '\\033]7501;state=blocked:kind=permission:msg=QXBwbHk/\\033\\\\'; sleep 600";
@@ -53,9 +62,13 @@ Deno.test("sessions outlive their clients: detach, ls, attach at another size, S
   assert.match(rows[1]!, /^session-2 bash-2: running .*: blocked \(permission\)/);
 
   // Another terminal, another size: the same sessions, the marker and both screens.
+  const stderrLog = `${l.dir}/data/lazyshell/tui-stderr.log`;
+  if (exists(stderrLog)) Deno.removeSync(stderrLog); // the first client's splash made it
   const b = l.client(80, 24, "attach");
   await waitForText(b, "‼", WAIT);
   await waitForText(b, "Apply?", WAIT); // the blocked one's reason
+  // Once the first frame is on screen, stray stderr goes to a log, not onto the frames.
+  await waitFor(b, () => exists(stderrLog), WAIT, "stderr quieted");
   // Where the last client left: bash-2 is selected again.
   assert.ok(screenText(b).split("\n").some((row) => /^▌.*bash-2/.test(row)), screenText(b));
   b.write("k");

@@ -156,6 +156,7 @@ async function attached(
   let exit: ExitMessage | null = null;
   let welcomed = false;
   let serverPid: number | null = null;
+  let quiet = false;
   const stop = Promise.withResolvers<void>();
   const onWinch = () => {
     const { cols, rows } = host.size;
@@ -172,8 +173,11 @@ async function attached(
     Deno.addSignalListener("SIGWINCH", onWinch);
     const reading = (async () => {
       for await (const f of link.frames()) {
-        if (f.type === FrameType.Output) host.write(text(f.payload));
-        else if (f.type === FrameType.Welcome) {
+        if (f.type === FrameType.Output) {
+          host.write(text(f.payload));
+          if (!quiet) host.quietStderr(dataDir(env));
+          quiet = true;
+        } else if (f.type === FrameType.Welcome) {
           const welcome = parseWelcome(f.payload);
           if (welcome.protocol !== SERVER_PROTOCOL) {
             exit = {
@@ -185,7 +189,7 @@ async function attached(
           }
           welcomed = true;
           serverPid = welcome.pid;
-          host.enter(dataDir(env));
+          host.enter();
           splashHandedOver();
           // The terminal may have changed size between the hello and now.
           onWinch();
@@ -283,20 +287,34 @@ function serverLog(env: Env): string {
 class ClientLink {
   readonly #conn: Deno.UnixConn;
   #chain: Promise<void> = Promise.resolve();
+  #inFlight = 0;
   #closed = false;
 
   constructor(conn: Deno.UnixConn) {
     this.#conn = conn;
   }
 
+  /**
+   * Writes in order. With nothing in flight the write starts in this call
+   * (Deno writes a socket at once), so the hello reaches the server while
+   * the client still sets up its terminal, and a key goes out without
+   * waiting for a microtask.
+   */
   send(type: FrameType, payload: Uint8Array | object): void {
     if (this.#closed) return;
     const data = frame(type, payload);
-    this.#chain = this.#chain.then(async () => {
-      for (let n = 0; n < data.length && !this.#closed;) {
-        n += await this.#conn.write(data.subarray(n));
+    const write = async () => {
+      try {
+        for (let n = 0; n < data.length && !this.#closed;) {
+          n += await this.#conn.write(data.subarray(n));
+        }
+      } catch {
+        /* the connection is gone: frames() ends */
+      } finally {
+        this.#inFlight--;
       }
-    }).catch(() => {});
+    };
+    this.#chain = this.#inFlight++ === 0 ? write() : this.#chain.then(write);
   }
 
   async *frames() {

@@ -32,14 +32,22 @@ export class HostTerminal {
     for (let n = 0; n < data.length;) n += Deno.stdout.writeSync(data.subarray(n));
   }
 
-  /** `stderrDir`: where stray stderr goes meanwhile (stderr.ts), so it cannot scribble on frames. */
-  enter(stderrDir?: string): void {
+  /** Raw mode, the alternate screen and the rest of ENTER. */
+  enter(): void {
     if (this.#entered) return;
-    if (stderrDir) quietStderr(stderrDir);
     Deno.stdin.setRaw(true);
     this.#raw = true;
     this.#entered = true;
     this.write(ENTER);
+  }
+
+  /**
+   * Stray stderr goes to `dir` until `restore` (stderr.ts), so it cannot
+   * scribble on frames. Apart from `enter`: it loads libc through FFI, ~5 ms,
+   * which the client spends after its first frame is on screen.
+   */
+  quietStderr(dir: string): void {
+    if (this.#entered) quietStderr(dir);
   }
 
   /** Idempotent: safe to call from finally blocks, signal handlers and error handlers. */
