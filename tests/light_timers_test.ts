@@ -1,5 +1,5 @@
 /**
- * The light paths (the client attaching, `lazyshell hook`) never read the
+ * The light paths (the client attaching, `lazyshell hook`, `ctl`) never read the
  * global setTimeout or setInterval: in Deno 2.9 that first read loads
  * Node's timers, 13–15 ms of a ~70 ms process (src/util/light_timer.ts;
  * docs/architecture.md, "Start-up"). Each run has a `--preload` probe that
@@ -12,6 +12,7 @@ import { HookServer } from "../src/ipc/hook_server.ts";
 import { createInstanceDir, removeInstanceDir } from "../src/ipc/runtime_dir.ts";
 import { waitForText } from "../src/session/test_util.ts";
 import { lab } from "./e2e_lab.ts";
+import { startServe } from "../tools/abuse/server.ts";
 
 const PROBE = new URL("./testdata/timer_probe.ts", import.meta.url).pathname;
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
@@ -87,5 +88,20 @@ Deno.test("attaching to a running server reads no global timer", async () => {
   client.write("d");
   await client.exited;
   assert.equal(client.exitCode, 0);
+  assert.equal(readProbe(probe), "");
+});
+
+Deno.test("lazyshell ctl reads no global timer", async () => {
+  await using server = await startServe();
+  const probe = `${server.base}/probe`;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", "--preload", PROBE, MAIN, "ctl", "list"],
+    env: { ...server.env, TIMER_PROBE: probe, LAZYSHELL_CONTROL: server.socket },
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  assert.match(new TextDecoder().decode(out.stdout), /No sessions/);
   assert.equal(readProbe(probe), "");
 });

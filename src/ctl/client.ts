@@ -21,6 +21,7 @@ import { parseVerbArgv } from "./argv.ts";
 import { findControlSocket } from "./find.ts";
 import { checkOwnSocket } from "../ipc/private_path.ts";
 import { printable } from "../model/printable.ts";
+import { later } from "../util/light_timer.ts";
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -128,7 +129,7 @@ export async function request(
     }
     throw new UserError(`Cannot connect to ${path}: ${messageOf(error)}`);
   }
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let cancel = () => {};
   try {
     let sent: unknown = null;
     try {
@@ -152,15 +153,15 @@ export async function request(
     })();
     reply.catch(() => {}); // settled by the close below when the timeout wins
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new UserError(`No reply within ${Math.round(timeoutMs / 1000)} s`)),
+      cancel = later(
         timeoutMs,
+        () => reject(new UserError(`No reply within ${Math.round(timeoutMs / 1000)} s`)),
       );
     });
     const line = await Promise.race([reply, timeout]);
     return { line, response: readResponse(line) };
   } finally {
-    clearTimeout(timer);
+    cancel();
     try {
       conn.close();
     } catch { /* closed */ }
