@@ -31,7 +31,6 @@ import {
   parseWelcome,
   type RestoreRequest,
   SERVER_PROTOCOL,
-  text,
   versionMismatch,
 } from "../server/protocol.ts";
 import { canConnect, ensureServer } from "../server/spawn.ts";
@@ -174,7 +173,7 @@ async function attached(
     const reading = (async () => {
       for await (const f of link.frames()) {
         if (f.type === FrameType.Output) {
-          host.write(text(f.payload));
+          host.writeBytes(f.payload);
           if (!quiet) host.quietStderr(dataDir(env));
           quiet = true;
         } else if (f.type === FrameType.Welcome) {

@@ -28,7 +28,11 @@ export class HostTerminal {
 
   /** Writes everything, looping over partial writes. */
   write(text: string): void {
-    const data = encoder.encode(text);
+    this.writeBytes(encoder.encode(text));
+  }
+
+  /** The same for bytes already encoded (the client writes the server's frames as they come). */
+  writeBytes(data: Uint8Array): void {
     for (let n = 0; n < data.length;) n += Deno.stdout.writeSync(data.subarray(n));
   }
 
