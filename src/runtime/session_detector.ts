@@ -78,6 +78,12 @@ export class SessionDetector {
   #foregroundPid: number | null = null;
   /** The process table's answer at the last classification (same object: same process). */
   #foreground: ProcessInfo | null = null;
+  #identified: {
+    readonly fg: ProcessInfo;
+    readonly identities: readonly AgentIdentity[];
+    readonly agent: string | null;
+    readonly launcher: boolean;
+  } | null = null;
   /** When the foreground was last looked at while nothing could be classified. */
   #identifiedAt = -Infinity;
   /** What the screen asked at the last classification while blocked (issue 15). */
@@ -280,13 +286,34 @@ export class SessionDetector {
       this.#feed({ type: "exit" });
     }
     this.#foregroundPid = fg?.pid ?? null;
-    this.#setAgent(fg === null ? null : identify(fg, this.ctx.identities));
+    const who = fg === null ? null : this.#identify(fg);
+    this.#setAgent(who?.agent ?? null);
     // A launcher (shim, `env`) may exec the agent in place, maybe silently: look again.
-    if (this.#agent === null && fg !== null && isLauncher(fg)) this.#lookAgain();
+    if (this.#agent === null && who?.launcher) this.#lookAgain();
     this.#feed({ type: "screen", result: classify(this.#manifest, this.session.screenView()) });
     this.#setPrompt(
       promptFor(this.#manifest?.prompts ?? [], this.#state.status, this.session.screenView()),
     );
+  }
+
+  /**
+   * Who `fg` is. The process table answers with the same object while the
+   * foreground has not changed (procinfo.ts): then the last answer holds.
+   * A `bash -c` loop (a launcher, looked at again every IDENTITY_MS) asked
+   * identify() 16 times a second in bench/server.ts, 10 % of the server's
+   * JavaScript time.
+   */
+  #identify(fg: ProcessInfo): { agent: string | null; launcher: boolean } {
+    const last = this.#identified;
+    if (last?.fg === fg && last.identities === this.ctx.identities) return last;
+    const answer = {
+      fg,
+      identities: this.ctx.identities,
+      agent: identify(fg, this.ctx.identities),
+      launcher: isLauncher(fg),
+    };
+    this.#identified = answer;
+    return answer;
   }
 
   #lookAgain(): void {
