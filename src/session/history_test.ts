@@ -213,7 +213,13 @@ Deno.test("generated output and resizes read the same from the store as from xte
             p.subject.resize(s.cols, s.rows);
             // xterm moves the saved cursor (DECSC) by the rows every logical line gains when the
             // screen narrows, clamped group by group; the store does not replay that (history.ts):
-            // a position saved before a narrowing is saved again.
+            // a position saved before a narrowing is saved again. On the alternate screen the
+            // same goes for the position ?1049h saved on the normal one (found by seed
+            // 1928317691): it is saved again at home, leaving and entering again (which clears
+            // the alternate screen of both).
+            if (narrower && p.reference.altScreen) {
+              await writeBoth(p, "\x1b[?1049l\x1b[H\x1b[?1049h");
+            }
             if (narrower) await writeBoth(p, "\x1b7");
           }
           same(p.reference, p.subject, `step ${i} ${JSON.stringify(s)}`);
