@@ -11,18 +11,10 @@ import type { Session } from "../src/session/session.ts";
 import { isAlive } from "../src/session/procinfo.ts";
 import { screenText, waitFor, waitForText } from "../src/session/test_util.ts";
 import { lab as e2eLab, MAIN } from "./e2e_lab.ts";
+import { exists } from "../src/util/fs.ts";
 
 const WAIT = 30_000;
 const lab = () => e2eLab("lazyshell-server-e2e-");
-
-const exists = (path: string) => {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 const CTRL_RIGHT_BRACKET = "\x1d";
 const BLOCKED =

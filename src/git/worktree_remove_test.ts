@@ -3,15 +3,7 @@ import { readChanges } from "./changes.ts";
 import { GitError } from "./run.ts";
 import { sh, testRepo } from "./test_util.ts";
 import { decideRemoval, describeRemoval, removeWorktree } from "./worktree_remove.ts";
-
-const exists = (path: string) => {
-  try {
-    Deno.statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-};
+import { exists } from "../util/fs.ts";
 
 Deno.test("removing a clean, merged worktree deletes folder and branch, main untouched", async () => {
   using repo = testRepo();
