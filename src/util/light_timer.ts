@@ -13,18 +13,20 @@
  * tests/hook_graph_test.ts checks that neither path calls the globals.
  */
 
-/** Runs `fn` once, `ms` from now, unless the returned cancel runs first. */
+/**
+ * Runs `fn` once, `ms` from now (0 or less, or NaN: in a microtask, as
+ * setTimeout would), unless the returned cancel runs first.
+ */
 export function later(ms: number, fn: () => void): () => void {
-  const cell = new Int32Array(new SharedArrayBuffer(4));
-  const wait = Atomics.waitAsync(cell, 0, 0, ms);
-  if (!wait.async) { // cannot happen with a value of 0 and a timeout; run it as asked
-    queueMicrotask(fn);
-    return () => {};
-  }
   let cancelled = false;
-  void wait.value.then(() => {
+  const run = () => {
     if (!cancelled) fn();
-  });
+  };
+  const cell = new Int32Array(new SharedArrayBuffer(4));
+  // NaN would mean "never" to Atomics (+Infinity); setTimeout reads it as 0.
+  const wait = Atomics.waitAsync(cell, 0, 0, Number.isNaN(ms) ? 0 : Math.max(0, ms));
+  if (wait.async) void wait.value.then(run);
+  else queueMicrotask(run); // a timeout of 0 answers at once
   return () => {
     cancelled = true;
     Atomics.notify(cell, 0);

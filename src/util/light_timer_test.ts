@@ -19,6 +19,14 @@ Deno.test("a cancelled later never runs", async () => {
   assert.equal(fired, false);
 });
 
+Deno.test("later with 0, a negative time or NaN runs soon, and can still be cancelled", async () => {
+  const fired: number[] = [];
+  for (const ms of [0, -5, NaN]) later(ms, () => fired.push(ms));
+  later(0, () => fired.push(1))();
+  await sleep(20);
+  assert.deepEqual(fired.map(String), ["0", "-5", "NaN"]);
+});
+
 /** A `deno eval` of `code` with the timers imported: its stdout, trimmed. */
 async function evaluate(code: string): Promise<string> {
   const url = new URL("./light_timer.ts", import.meta.url).href;
