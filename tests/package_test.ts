@@ -93,4 +93,25 @@ Deno.test("the npm package, installed and run from another folder", async (t) =>
     assert.match(out.stdout, /^LAZYSHELL_PROTOCOL=1$/m);
     assert.doesNotMatch(out.stdout, /LAZYSHELL_SELF/);
   });
+
+  await t.step("the launcher leaves the working directory as it found it", async () => {
+    // It visits the package's folder to resolve it (bin/lazyshell): the program must not start there.
+    const plugins = `${pkg.home}/.config/lazyshell/plugins`;
+    Deno.mkdirSync(plugins, { recursive: true });
+    Deno.writeTextFileSync(`${plugins}/where`, '#!/bin/sh\npwd -P\necho "$PWD"\n', {
+      mode: 0o755,
+    });
+    Deno.mkdirSync(`${pkg.home}/real`);
+    Deno.symlinkSync(`${pkg.home}/real`, `${pkg.home}/link`);
+    const out = await new Deno.Command(pkg.bin, {
+      args: ["where"],
+      cwd: `${pkg.home}/link`,
+      env: { ...pkg.env, PWD: `${pkg.home}/link` },
+      clearEnv: true,
+      stdin: "null",
+    }).output();
+    assert.equal(out.code, 0, decoder.decode(out.stderr));
+    const [physical] = decoder.decode(out.stdout).split("\n");
+    assert.equal(physical, Deno.realPathSync(`${pkg.home}/real`));
+  });
 });
