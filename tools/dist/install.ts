@@ -62,7 +62,12 @@ export function parseOptions(args: readonly string[], env: Env): Options {
   return { compile, start, uninstall, binDir: abs(binDir), dataDir: dataDir(env) };
 }
 
-/** The compiled binary's wrapper: its stable path for hooks, then the binary. */
+/**
+ * The command: its stable path for hooks, then the compiled binary or the
+ * npm package's launcher, by its real path. A symlink would cost the
+ * launcher a `readlink` process per link followed (~5 ms each, on every
+ * hook an agent runs).
+ */
 export function wrapperScript(command: string, binary: string, version: string): string {
   return [
     "#!/bin/sh",
@@ -201,13 +206,8 @@ export async function install(options: Options, say: (line: string) => void): Pr
     Deno.renameSync(staging, target);
     Deno.mkdirSync(options.binDir, { recursive: true });
     removeIfPresent(command);
-    if (binary) {
-      Deno.writeTextFileSync(command, wrapperScript(command, `${target}/lazyshell`, VERSION), {
-        mode: 0o755,
-      });
-    } else {
-      Deno.symlinkSync(`${target}/bin/lazyshell`, command);
-    }
+    const program = binary ? `${target}/lazyshell` : Deno.realPathSync(`${target}/bin/lazyshell`);
+    Deno.writeTextFileSync(command, wrapperScript(command, program, VERSION), { mode: 0o755 });
     for (const old of installedVersions(options.dataDir)) {
       if (old !== target) {
         removeIfPresent(old);
