@@ -78,6 +78,7 @@ export class SessionDetector {
   #foregroundPid: number | null = null;
   /** The process table's answer at the last classification (same object: same process). */
   #foreground: ProcessInfo | null = null;
+  /** The last identify() answer, with the foreground object it was for. */
   #identified: {
     readonly fg: ProcessInfo;
     readonly identities: readonly AgentIdentity[];

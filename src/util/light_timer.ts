@@ -1,6 +1,6 @@
 /**
  * Timers for the paths that must start in about a bare Deno start-up (the
- * client, `lazyshell hook`). Deno 2.9's global `setTimeout` and
+ * client, `lazyshell hook`, `ctl`). Deno 2.9's global `setTimeout` and
  * `setInterval` are Node's, loaded on their first use: 13–15 ms of a
  * ~70 ms process, measured (docs/architecture.md, "Start-up"). These two
  * cost under 1 ms and load nothing:
@@ -10,7 +10,7 @@
  * - `sleep`: `AbortSignal.timeout`, Deno's internal timer. It keeps the
  *   process alive until it fires (it cannot be cancelled: for waits only).
  *
- * tests/hook_graph_test.ts checks that neither path calls the globals.
+ * tests/light_timers_test.ts checks that none of those paths reads the globals.
  */
 
 /**
