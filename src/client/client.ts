@@ -16,7 +16,7 @@ import { UserError } from "../errors.ts";
 import { ensureRuntimeRoot } from "../ipc/runtime_dir.ts";
 import { checkOwnSocket } from "../ipc/private_path.ts";
 import { selfCommand } from "../plugin/self.ts";
-import { isAlive } from "../session/procinfo.ts";
+import { isAlive } from "../session/proc_stat.ts";
 import { HostTerminal } from "../tui/host.ts";
 import { leaveSplash, showSplash, splashHandedOver } from "../tui/splash.ts";
 import { serverName, serverPaths } from "../server/paths.ts";
@@ -34,7 +34,6 @@ import {
   versionMismatch,
 } from "../server/protocol.ts";
 import { canConnect, ensureServer } from "../server/spawn.ts";
-import { findProjectFile } from "../config/project_find.ts";
 import { trimLater } from "../util/memory_trim.ts";
 import { sleep } from "../util/light_timer.ts";
 
@@ -262,6 +261,8 @@ async function gone(pid: number, ms: number): Promise<void> {
  * is; else it shows what the file starts and asks on this terminal).
  */
 async function trusted(env: Env): Promise<boolean> {
+  // Only when no server runs: attaching to one does not load it.
+  const { findProjectFile } = await import("../config/project_find.ts");
   if (findProjectFile(Deno.cwd(), env.HOME ?? null) === null) return true;
   const [exe, ...args] = selfCommand();
   const status = await new Deno.Command(exe!, {

@@ -13,7 +13,7 @@
 
 import { UserError } from "../errors.ts";
 import { type Env, runtimeRoot } from "../config/paths.ts";
-import { isAlive } from "../session/procinfo.ts";
+import { isAlive } from "../session/proc_stat.ts";
 import { checkPrivateDir } from "./private_path.ts";
 
 export { checkPrivateDir } from "./private_path.ts";

@@ -10,6 +10,10 @@
 
 import type { ProcessInfo } from "../model/snapshot.ts";
 import { isLauncher } from "./identity.ts";
+import { type ProcStat, readProcStat } from "./proc_stat.ts";
+import { readTextOrNull as readText } from "../util/fs.ts";
+
+export { isAlive, parseProcStat, type ProcStat, readProcStat } from "./proc_stat.ts";
 
 export interface ProcessTable {
   /**
@@ -19,60 +23,6 @@ export interface ProcessTable {
    * stays the same, a recent answer is given again without reading /proc.
    */
   foreground(leaderPid: number, group?: number): ProcessInfo | null;
-}
-
-export interface ProcStat {
-  readonly pid: number;
-  readonly comm: string;
-  readonly state: string;
-  readonly ppid: number;
-  readonly pgrp: number;
-  /** The session id: the pid of the session's leader (a PTY child leads its own). */
-  readonly session: number;
-  readonly tpgid: number;
-  readonly startTime: number;
-}
-
-/** Parses `/proc/<pid>/stat`; comm may hold spaces and parentheses, so split after the last `)`. */
-export function parseProcStat(text: string): ProcStat | null {
-  const open = text.indexOf("(");
-  const close = text.lastIndexOf(")");
-  if (open < 0 || close < open) return null;
-  const pid = Number(text.slice(0, open).trim());
-  const rest = text.slice(close + 2).split(" ");
-  // Fields after comm start at field 3 (state): index = field - 3.
-  const field = (n: number) => Number(rest[n - 3]);
-  const state = rest[0];
-  if (!Number.isInteger(pid) || state === undefined || rest.length < 20) return null;
-  return {
-    pid,
-    comm: text.slice(open + 1, close),
-    state,
-    ppid: field(4),
-    pgrp: field(5),
-    session: field(6),
-    tpgid: field(8),
-    startTime: field(22),
-  };
-}
-
-function readText(path: string): string | null {
-  try {
-    return Deno.readTextFileSync(path);
-  } catch {
-    return null;
-  }
-}
-
-export function readProcStat(pid: number): ProcStat | null {
-  const text = readText(`/proc/${pid}/stat`);
-  return text === null ? null : parseProcStat(text);
-}
-
-/** True while `pid` exists and is not a zombie (PID 1 here does not reap). */
-export function isAlive(pid: number): boolean {
-  const stat = readProcStat(pid);
-  return stat !== null && stat.state !== "Z" && stat.state !== "X";
 }
 
 /**
