@@ -1,7 +1,7 @@
 /**
  * The light paths (the client attaching, `lazyshell hook`, `ctl`) never read the
  * global setTimeout or setInterval: in Deno 2.9 that first read loads
- * Node's timers, 13–15 ms of a ~70 ms process (src/util/light_timer.ts;
+ * Node's timers, 13–15 ms of a ~70 ms process (src/util/async.ts;
  * docs/architecture.md, "Start-up"). Each run has a `--preload` probe that
  * writes down every such read (tests/testdata/timer_probe.ts).
  */

@@ -28,7 +28,7 @@ import {
   sendHook,
 } from "../ipc/hook_client.ts";
 import { checkOwnSocket } from "../ipc/private_path.ts";
-import { later } from "../util/light_timer.ts";
+import { later } from "../util/async.ts";
 
 /** The whole command is bounded by this (stdin + connect + reply). */
 const TOTAL_BUDGET_MS = 450;

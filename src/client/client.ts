@@ -35,7 +35,7 @@ import {
 } from "../server/protocol.ts";
 import { canConnect, ensureServer } from "../server/spawn.ts";
 import { trimLater } from "../util/memory_trim.ts";
-import { sleep } from "../util/light_timer.ts";
+import { delay } from "../util/async.ts";
 
 export interface ClientOptions {
   readonly mode: ClientMode;
@@ -251,7 +251,7 @@ async function forwardInput(link: ClientLink, stop: Promise<void>): Promise<void
 async function gone(pid: number, ms: number): Promise<void> {
   const deadline = performance.now() + ms;
   while (isAlive(pid) && performance.now() < deadline) {
-    await sleep(20);
+    await delay(20);
   }
 }
 

@@ -21,7 +21,7 @@ import { parseVerbArgv } from "./argv.ts";
 import { findControlSocket } from "./find.ts";
 import { checkOwnSocket } from "../ipc/private_path.ts";
 import { printable } from "../model/printable.ts";
-import { later } from "../util/light_timer.ts";
+import { later } from "../util/async.ts";
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 

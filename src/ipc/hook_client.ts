@@ -10,7 +10,7 @@
 
 import { encodeLine, HOOK_LINE_LIMIT, readLines } from "./jsonl.ts";
 import { checkOwnSocket } from "./private_path.ts";
-import { later } from "../util/light_timer.ts";
+import { later } from "../util/async.ts";
 
 export const HOOK_STATES = ["idle", "working", "blocked", "done", "error"] as const;
 export type HookState = typeof HOOK_STATES[number];

@@ -10,7 +10,7 @@
 
 import { UserError } from "../errors.ts";
 import type { ServerPaths } from "./paths.ts";
-import { sleep } from "../util/light_timer.ts";
+import { delay } from "../util/async.ts";
 
 /** How long a new server may take to listen (it loads the emulator, node-pty, the manifests). */
 const START_TIMEOUT_MS = 20_000;
@@ -94,7 +94,7 @@ async function start(options: StartOptions): Promise<void> {
         `The lazyshell server did not start: ${lastLine(options.logFile) ?? "it exited"}`,
       );
     }
-    await sleep(20);
+    await delay(20);
   }
   throw new UserError(
     `The lazyshell server did not listen within ${START_TIMEOUT_MS / 1000} s ` +

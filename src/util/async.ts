@@ -1,4 +1,34 @@
-/** Small promise helpers that never leak a timer (tests run with sanitizers on). */
+/**
+ * Small promise helpers that never leak a timer (tests run with sanitizers on).
+ *
+ * `later` and `delay` are also what the paths that must start in about a
+ * bare Deno start-up use (the client, `lazyshell hook`, `ctl`): Deno 2.9's
+ * global `setTimeout` and `setInterval` are Node's, loaded on their first
+ * read, 13–15 ms of a ~70 ms process (docs/architecture.md, "Start-up").
+ * These two cost under 1 ms and load nothing; tests/light_timers_test.ts
+ * checks that none of those paths reads the globals.
+ */
+
+/**
+ * Runs `fn` once, `ms` from now (0 or less, or NaN: in a microtask, as
+ * setTimeout would), unless the returned cancel runs first. V8's own
+ * `Atomics.waitAsync` with a timeout: it does not keep the process alive.
+ */
+export function later(ms: number, fn: () => void): () => void {
+  let cancelled = false;
+  const run = () => {
+    if (!cancelled) fn();
+  };
+  const cell = new Int32Array(new SharedArrayBuffer(4));
+  // NaN would mean "never" to Atomics (+Infinity); setTimeout reads it as 0.
+  const wait = Atomics.waitAsync(cell, 0, 0, Number.isNaN(ms) ? 0 : Math.max(0, ms));
+  if (wait.async) void wait.value.then(run);
+  else queueMicrotask(run); // a timeout of 0 answers at once
+  return () => {
+    cancelled = true;
+    Atomics.notify(cell, 0);
+  };
+}
 
 /** Resolves true when `promise` settles within `ms`, false otherwise. */
 export async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
@@ -11,8 +41,11 @@ export async function within(promise: Promise<unknown>, ms: number): Promise<boo
   }
 }
 
+/** Resolves `ms` from now; the process stays alive meanwhile (`AbortSignal.timeout`, Deno's own timer). */
 export function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+  return new Promise((resolve) => {
+    AbortSignal.timeout(ms).addEventListener("abort", () => resolve(), { once: true });
+  });
 }
 
 /** Waits `ms`, or less when `signal` aborts; never leaves a timer behind. */

@@ -10,7 +10,7 @@
  * npm import: the client uses it too.
  */
 
-import { later } from "./light_timer.ts";
+import { later } from "./async.ts";
 
 let trim: (() => void) | null | undefined;
 

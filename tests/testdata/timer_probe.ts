@@ -1,7 +1,7 @@
 /**
  * A `--preload` module: records in $TIMER_PROBE each time the program reads
  * the global setTimeout or setInterval (Deno 2.9 loads Node's timers on that
- * first read, 13–15 ms; src/util/light_timer.ts). Used by
+ * first read, 13–15 ms; src/util/async.ts). Used by
  * tests/light_timers_test.ts.
  */
 

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
-import { later, sleep } from "./light_timer.ts";
+import { delay, later } from "./async.ts";
 
 Deno.test("later runs its function once, after about the time asked", async () => {
   const t0 = performance.now();
   const fired: number[] = [];
   later(30, () => fired.push(performance.now() - t0));
-  await sleep(200);
+  await delay(200);
   assert.equal(fired.length, 1);
   assert.ok(fired[0]! >= 29, `fired after ${fired[0]} ms`);
 });
@@ -15,7 +15,7 @@ Deno.test("a cancelled later never runs", async () => {
   const cancel = later(20, () => (fired = true));
   cancel();
   cancel(); // twice is harmless
-  await sleep(100);
+  await delay(100);
   assert.equal(fired, false);
 });
 
@@ -23,15 +23,15 @@ Deno.test("later with 0, a negative time or NaN runs soon, and can still be canc
   const fired: number[] = [];
   for (const ms of [0, -5, NaN]) later(ms, () => fired.push(ms));
   later(0, () => fired.push(1))();
-  await sleep(20);
+  await delay(20);
   assert.deepEqual(fired.map(String), ["0", "-5", "NaN"]);
 });
 
 /** A `deno eval` of `code` with the timers imported: its stdout, trimmed. */
 async function evaluate(code: string): Promise<string> {
-  const url = new URL("./light_timer.ts", import.meta.url).href;
+  const url = new URL("./async.ts", import.meta.url).href;
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["eval", `import { later, sleep } from "${url}";\n${code}`],
+    args: ["eval", `import { delay, later } from "${url}";\n${code}`],
     stdout: "piped",
     stderr: "inherit",
   }).output();
@@ -39,10 +39,10 @@ async function evaluate(code: string): Promise<string> {
   return new TextDecoder().decode(out.stdout).trim();
 }
 
-Deno.test("later does not keep the process alive; sleep does", async () => {
+Deno.test("later does not keep the process alive; delay does", async () => {
   assert.equal(
     await evaluate(`later(5000, () => console.log("late")); console.log("end");`),
     "end",
   );
-  assert.equal(await evaluate(`void sleep(50).then(() => console.log("slept"));`), "slept");
+  assert.equal(await evaluate(`void delay(50).then(() => console.log("slept"));`), "slept");
 });
