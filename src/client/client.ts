@@ -35,7 +35,7 @@ import {
 } from "../server/protocol.ts";
 import { canConnect, ensureServer } from "../server/spawn.ts";
 import { trimLater } from "../util/memory_trim.ts";
-import { delay } from "../util/async.ts";
+import { delay, later } from "../util/async.ts";
 
 export interface ClientOptions {
   readonly mode: ClientMode;
@@ -101,7 +101,7 @@ export async function runClient(options: ClientOptions): Promise<number> {
   }
   const host = new HostTerminal();
   const size = host.size;
-  const hello: HelloMessage = {
+  let hello: HelloMessage = {
     protocol: SERVER_PROTOCOL,
     version: options.version,
     mode: options.mode,
@@ -113,6 +113,10 @@ export async function runClient(options: ClientOptions): Promise<number> {
       ? { restore: options.restore ?? { all: false, forget: false, names: [] } }
       : {}),
   };
+  const tty = options.mode === "attach" && env.LAZYSHELL_CLIENT_RELAY !== "1"
+    ? ownTerminal()
+    : null;
+  if (tty) hello = { ...hello, tty };
   const link = new ClientLink(conn);
   link.send(FrameType.Hello, hello);
   if (options.mode !== "attach") return await oneShot(link, hello, name);
@@ -155,6 +159,8 @@ async function attached(
   let welcomed = false;
   let serverPid: number | null = null;
   let quiet = false;
+  /** The server draws on this terminal and reads it itself: nothing to relay but sizes. */
+  let direct = false;
   const stop = Promise.withResolvers<void>();
   const onWinch = () => {
     const { cols, rows } = host.size;
@@ -163,7 +169,20 @@ async function attached(
   const onSignal = (signal: Deno.Signal) => () => {
     const codes = { SIGTERM: 143, SIGHUP: 129, SIGINT: 130 } as Record<string, number>;
     exit = { reason: "detached", message: "", code: codes[signal] ?? 1 };
-    stop.resolve();
+    if (!direct) return stop.resolve();
+    // The server lets the terminal go (its last frame written) before this client restores it.
+    link.send(FrameType.Detach, {});
+    later(300, () => stop.resolve());
+  };
+  let relaying = false;
+  const relay = () => {
+    if (relaying) return;
+    relaying = true;
+    void forwardInput(link, stop.promise).then(() => {
+      // stdin ended (the terminal went away): leave as a detach.
+      exit ??= { reason: "detached", message: "", code: 0 };
+      stop.resolve();
+    });
   };
   const signals = (["SIGTERM", "SIGHUP", "SIGINT"] as const).map((s) => [s, onSignal(s)] as const);
   try {
@@ -189,20 +208,26 @@ async function attached(
           serverPid = welcome.pid;
           host.enter();
           splashHandedOver();
+          direct = welcome.tty === true && hello.tty !== undefined;
+          if (direct) {
+            link.send(FrameType.Ready, {});
+            // The server draws the first frame meanwhile: quieting stderr (~5 ms) delays nothing.
+            host.quietStderr(dataDir(env));
+            quiet = true;
+          } else relay();
           // The terminal may have changed size between the hello and now.
           onWinch();
         } else if (f.type === FrameType.Exit) {
-          exit = parseExit(f.payload);
+          // A signal's own exit code stands (the server answered its Detach).
+          exit ??= parseExit(f.payload);
           break;
         }
       }
       stop.resolve();
     })();
-    void forwardInput(link, stop.promise).then(() => {
-      // stdin ended (the terminal went away): leave as a detach.
-      exit ??= { reason: "detached", message: "", code: 0 };
-      stop.resolve();
-    });
+    // Offering the terminal to the server: stdin is not read until the server declines
+    // (a read in flight here would take a key from it).
+    if (hello.tty === undefined) relay();
     await stop.promise;
     link.close();
     await reading.catch(() => {});
@@ -245,6 +270,23 @@ async function forwardInput(link: ClientLink, stop: Promise<void>): Promise<void
     }
     if (n === null) return;
     link.send(FrameType.Input, buf.slice(0, n));
+  }
+}
+
+/**
+ * This client's terminal, for the server to draw on and read itself
+ * (src/server/client_tty.ts): Linux, stdin and stdout the same terminal
+ * device. Null otherwise: the client relays.
+ */
+function ownTerminal(): { path: string; device: number } | null {
+  if (Deno.build.os !== "linux") return null;
+  try {
+    const path = Deno.readLinkSync("/proc/self/fd/0");
+    if (!path.startsWith("/dev/") || Deno.readLinkSync("/proc/self/fd/1") !== path) return null;
+    const device = Deno.statSync("/proc/self/fd/0").rdev;
+    return device === null ? null : { path, device };
+  } catch {
+    return null;
   }
 }
 

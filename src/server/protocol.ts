@@ -11,7 +11,7 @@
  */
 
 /** Bumped on any change to the frames or messages below. */
-export const SERVER_PROTOCOL = 2;
+export const SERVER_PROTOCOL = 3;
 
 /** Longest payload accepted in one frame (a pasted text, a full frame at 500x200). */
 export const MAX_FRAME = 4 * 1024 * 1024;
@@ -25,6 +25,11 @@ export const FrameType = {
   Resize: 3,
   /** Client → server: leave, the sessions keep running. */
   Detach: 4,
+  /**
+   * Client → server, after a Welcome that took its terminal: the terminal
+   * is in raw mode on the alternate screen, the server may draw on it.
+   */
+  Ready: 5,
   /** Server → client, first: WelcomeMessage (or an Exit). */
   Welcome: 10,
   /** Server → client: bytes to write to the terminal as they are. */
@@ -58,12 +63,20 @@ export interface HelloMessage {
   readonly cwd: string;
   /** Mode `restore` only. */
   readonly restore?: RestoreRequest;
+  /**
+   * Mode `attach`, Linux: the client's terminal (the path of its stdin and
+   * stdout, and its device number), for the server to draw on and read
+   * itself (client_tty.ts). Absent: the client relays bytes over the socket.
+   */
+  readonly tty?: { readonly path: string; readonly device: number };
 }
 
 export interface WelcomeMessage {
   readonly protocol: number;
   readonly version: string;
   readonly pid: number;
+  /** The server opened the terminal the hello named: it waits for Ready, then draws there. */
+  readonly tty?: boolean;
 }
 
 export interface ResizeMessage {
@@ -202,7 +215,15 @@ export function parseHello(payload: Uint8Array): HelloMessage {
     tmux: m.tmux === true,
     cwd: str(m.cwd, "cwd"),
     ...(mode === "restore" ? { restore: restoreRequest(m.restore) } : {}),
+    ...(m.tty !== undefined ? { tty: terminal(m.tty) } : {}),
   };
+}
+
+function terminal(v: unknown): { path: string; device: number } {
+  const m = (typeof v === "object" && v !== null ? v : {}) as Record<string, unknown>;
+  const path = str(m.path, "tty path");
+  if (path.length > 256) throw new FrameError("Bad tty path");
+  return { path, device: int(m.device, "tty device", 0, Number.MAX_SAFE_INTEGER) };
 }
 
 export function parseWelcome(payload: Uint8Array): WelcomeMessage {
@@ -211,6 +232,7 @@ export function parseWelcome(payload: Uint8Array): WelcomeMessage {
     protocol: int(m.protocol, "protocol", 0, 2 ** 31),
     version: str(m.version, "version"),
     pid: int(m.pid, "pid", 0, 2 ** 31),
+    ...(m.tty === true ? { tty: true } : {}),
   };
 }
 

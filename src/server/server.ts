@@ -22,6 +22,7 @@ import { ptyHandover } from "../tui/plugin_handover.ts";
 import { osc52 } from "../tui/clipboard.ts";
 import { startPluginTabs, type WiredPluginTabs } from "../tui/plugin_tabs.ts";
 import { Link } from "./link.ts";
+import { ClientTty } from "./client_tty.ts";
 import {
   type ExitMessage,
   FrameType,
@@ -61,6 +62,10 @@ interface Client {
   readonly link: Link;
   readonly hello: HelloMessage;
   readonly app: TuiApp;
+  /** Bytes for the client's terminal: on it directly (client_tty.ts), else in Output frames. */
+  readonly out: (bytes: string | Uint8Array) => void;
+  /** The terminal the server draws on itself, or null (the client relays). */
+  readonly tty: ClientTty | null;
   /** Typed bytes go here instead of the app while a plugin command holds the terminal. */
   divert: ((text: string) => void) | null;
   paused: boolean;
@@ -110,6 +115,8 @@ export class AttachServer implements AsyncDisposable {
   async goodbye(message: (client: string) => ExitMessage): Promise<void> {
     const clients = [...this.#clients.values()];
     const links = clients.map((c) => c.link);
+    // A terminal drawn on here is let go (last frame written) before its client restores it.
+    await Promise.all(clients.map((c) => c.tty?.close()));
     for (const c of clients) c.link.send(FrameType.Exit, message(c.id));
     await Promise.all(links.map((l) => Promise.race([l.flush(), delay(500)])));
     for (const link of links) link.close();
@@ -181,7 +188,11 @@ export class AttachServer implements AsyncDisposable {
     } catch {
       return link.close();
     }
-    link.send(FrameType.Welcome, welcome);
+    // The client's terminal, when it names one the server may draw on itself.
+    const tty = hello.mode === "attach" && hello.tty
+      ? ClientTty.open(hello.tty.path, hello.tty.device)
+      : null;
+    link.send(FrameType.Welcome, tty ? { ...welcome, tty: true } : welcome);
     switch (hello.mode) {
       case "ls":
         link.send(FrameType.Output, sessionList(this.#options.runtime.state));
@@ -202,7 +213,7 @@ export class AttachServer implements AsyncDisposable {
         this.#ended.resolve({ why: "kill-server" });
         return;
       case "attach":
-        return await this.#attach(link, hello, frames);
+        return await this.#attach(link, hello, frames, tty);
     }
   }
 
@@ -210,10 +221,31 @@ export class AttachServer implements AsyncDisposable {
     link: Link,
     hello: HelloMessage,
     frames: AsyncGenerator<{ type: number; payload: Uint8Array }>,
+    tty: ClientTty | null,
   ): Promise<void> {
     const id = `client-${this.#nextClient++}`;
     const runtime = this.#options.runtime;
     let client: Client | null = null;
+    const out = (bytes: string | Uint8Array) => {
+      if (!tty) link.send(FrameType.Output, bytes);
+      else if (!tty.write(bytes)) link.close(); // its terminal stopped reading: cut off
+    };
+    /** The client leaves, the sessions stay: its terminal is let go before it hears why. */
+    const leave = async (): Promise<void> => {
+      await tty?.close();
+      link.send(FrameType.Exit, { reason: "detached", message: "", code: 0 } satisfies ExitMessage);
+      await link.flush();
+      link.close();
+    };
+    const input = (t: string) => {
+      if (!client) return;
+      client.lastActive = performance.now();
+      if (client.divert) client.divert(t);
+      else {
+        app.feed(t);
+        this.#plugins?.follow(app.state.tab, app.state.selected, id);
+      }
+    };
     const app = new TuiApp({
       runtime,
       client: id,
@@ -222,12 +254,9 @@ export class AttachServer implements AsyncDisposable {
       cwd: hello.cwd,
       tmux: hello.tmux,
       write: (t) => {
-        if (!client?.paused) link.send(FrameType.Output, t);
+        if (!client?.paused) out(t);
       },
-      detach: () => {
-        link.send(FrameType.Exit, { reason: "detached", message: "", code: 0 });
-        void link.flush().then(() => link.close());
-      },
+      detach: () => void leave(),
       ...(this.#plugins ? { tabs: this.#plugins.tabs } : {}),
       ...(this.#options.restore ? { restore: this.#options.restore } : {}),
       resume: this.#place,
@@ -237,6 +266,8 @@ export class AttachServer implements AsyncDisposable {
       link,
       hello,
       app,
+      out,
+      tty,
       divert: null,
       paused: false,
       resizeListeners: new Set(),
@@ -249,29 +280,27 @@ export class AttachServer implements AsyncDisposable {
       if (!link.closed) this.#ended.resolve({ why: "quit", by: id });
     });
     try {
-      app.start();
+      // Drawing on the client's terminal waits until the client has it in raw mode.
+      if (!tty) app.start();
       for await (const f of frames) {
         client.lastActive = performance.now();
-        if (f.type === FrameType.Input) {
-          const t = text(f.payload);
-          if (client.divert) client.divert(t);
-          else {
-            app.feed(t);
-            this.#plugins?.follow(app.state.tab, app.state.selected, id);
-          }
+        if (f.type === FrameType.Input) input(text(f.payload));
+        else if (f.type === FrameType.Ready && tty) {
+          tty.start({ data: input, hangup: () => void leave() });
+          app.start();
         } else if (f.type === FrameType.Resize) {
           const { cols, rows } = parseResize(f.payload);
           app.resize(cols, rows);
           for (const listener of client.resizeListeners) listener(cols, rows);
         } else if (f.type === FrameType.Detach) {
-          link.send(FrameType.Exit, { reason: "detached", message: "", code: 0 });
-          await link.flush();
+          await leave();
           break;
         }
       }
     } catch (error) {
       this.#options.log(`client ${id}: ${messageOf(error)}`);
     } finally {
+      await tty?.close();
       link.close();
       this.#clients.delete(id);
       this.#place = app.place;
@@ -290,7 +319,7 @@ export class AttachServer implements AsyncDisposable {
     }
     notifications.setSink((osc) => {
       for (const client of this.#clients.values()) {
-        client.link.send(FrameType.Output, client.hello.tmux ? tmuxWrap(osc) : osc);
+        client.out(client.hello.tmux ? tmuxWrap(osc) : osc);
       }
     });
   }
@@ -316,10 +345,10 @@ export class AttachServer implements AsyncDisposable {
         copy: (text) => {
           const c = this.#latest();
           if (!c) throw new UserError("No client attached: nowhere to copy to");
-          c.link.send(FrameType.Output, osc52(text, c.hello.tmux));
+          c.out(osc52(text, c.hello.tmux));
         },
         handover: ptyHandover({
-          write: (t) => this.#latest()?.link.send(FrameType.Output, t),
+          write: (t) => this.#latest()?.out(t),
           size: () => {
             const c = this.#latest();
             return c ? { cols: c.app.state.cols, rows: c.app.state.rows } : { cols, rows };

@@ -21,6 +21,7 @@ export class FloodBudget {
   #spent = 0;
   #turn: Promise<void> | null = null;
   #holds = 0;
+  #depth = 0;
   #released: Array<() => void> = [];
 
   constructor(private readonly sliceMs = SLICE_MS) {}
@@ -45,12 +46,15 @@ export class FloodBudget {
     );
   }
 
-  /** Runs one piece of flood work and counts its time. */
+  /** Runs one piece of flood work and counts its time (a piece within a piece counts once). */
   spend(work: () => void): void {
+    if (this.#depth > 0) return work();
     const t0 = performance.now();
+    this.#depth++;
     try {
       work();
     } finally {
+      this.#depth--;
       this.#spent += performance.now() - t0;
     }
   }

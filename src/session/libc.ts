@@ -27,11 +27,24 @@ const FIONREAD = Deno.build.os === "darwin" ? 0x4004667f : 0x541b;
 /** Linux: eventfd and fcntl flag values. */
 const EFD_NONBLOCK = 0o4000;
 const EFD_CLOEXEC = 0o2000000;
+/** open(2) flags for a terminal the server draws on (Linux values; the reactor is Linux only). */
+const O_RDWR = 0o2;
+const O_NOCTTY = 0o400;
+const O_NONBLOCK = 0o4000;
+const O_CLOEXEC = 0o2000000;
 
 export interface Libc {
   write(fd: number, buf: Uint8Array, len: number): number;
   read(fd: number, buf: Uint8Array, len: number): number;
   close(fd: number): number;
+  /**
+   * Opens a terminal device read-write, non-blocking and close-on-exec,
+   * without making it the caller's controlling terminal (O_NOCTTY: a
+   * server in its own session would otherwise take it, and its hangup):
+   * the fd, or -1 (Linux).
+   */
+  openTerminal(path: string): number;
+  isatty(fd: number): boolean;
   /** Marks the fd close-on-exec, so that later children do not inherit it. */
   setCloexec(fd: number): void;
   /** The foreground process group of the terminal (a PTY master works too), or -1. */
@@ -93,6 +106,9 @@ function open(): Libc | null {
         write: { parameters: ["i32", "buffer", "usize"], result: "isize" },
         read: { parameters: ["i32", "buffer", "usize"], result: "isize" },
         close: { parameters: ["i32"], result: "i32" },
+        // open is variadic; its mode argument is not passed (no O_CREAT).
+        open: { parameters: ["buffer", "i32"], result: "i32" },
+        isatty: { parameters: ["i32"], result: "i32" },
         tcgetpgrp: { parameters: ["i32"], result: "i32" },
         // ioctl is variadic; a pointer third argument is passed like a fixed one.
         ioctl: { parameters: ["i32", "u64", "buffer"], result: "i32" },
@@ -126,6 +142,14 @@ function open(): Libc | null {
       write: (fd, buf, len) => Number(s.write(fd, buf, BigInt(len))),
       read: (fd, buf, len) => Number(s.read(fd, buf, BigInt(len))),
       close: (fd) => s.close(fd),
+      openTerminal: (path) =>
+        os === "linux"
+          ? s.open(
+            new TextEncoder().encode(`${path}\0`),
+            O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC,
+          )
+          : -1,
+      isatty: (fd) => s.isatty(fd) === 1,
       tcgetpgrp: (fd) => s.tcgetpgrp(fd),
       unread: (fd) => {
         const count = new Int32Array(1);

@@ -93,8 +93,14 @@ export class PtyReactor {
   readonly #live: Loop;
   readonly #batch: Loop;
   #tick: { timer: Disposable; resolve: () => void } | null = null;
-  /** A drain is delivering bytes (no nested drain from a listener). */
-  #draining = false;
+  /**
+   * The entries whose bytes are being delivered, outermost first. A
+   * listener may await another fd's answer (a key read from a person's
+   * terminal, written to a session, its echo awaited): one nested drain,
+   * into its own buffer, of an fd not being delivered already.
+   */
+  readonly #delivering: Entry[] = [];
+  readonly #nestedBuffer = new Uint8Array(DRAIN_BYTES);
   readonly #budget = floodBudget;
   readonly #floods = new FloodParser(floodBudget);
 
@@ -104,12 +110,16 @@ export class PtyReactor {
     this.#batch = { wakeFd: batchWake, running: false, polled: new Set(), released: [] };
   }
 
-  add(fd: number, source: PtySource): PtyHandle {
+  /**
+   * Reads `fd` for `source`. `live`: always read without batching (a
+   * person's terminal: every key is read the moment it arrives).
+   */
+  add(fd: number, source: PtySource, options: { live?: boolean } = {}): PtyHandle {
     const entry: Entry = {
       fd,
       source,
       paused: false,
-      liveUntil: 0,
+      liveUntil: options.live ? Infinity : 0,
       gone: false,
       hungUp: false,
       closing: false,
@@ -117,7 +127,7 @@ export class PtyReactor {
       stream: null,
     };
     this.#entries.set(fd, entry);
-    this.#changed(this.#batch);
+    this.#changed(options.live ? this.#live : this.#batch);
     return {
       touch: () => this.#touch(entry),
       pause: () => void (entry.paused = true),
@@ -137,7 +147,8 @@ export class PtyReactor {
       remove: () => this.#remove(entry),
       behind: () => !entry.gone && (entry.flood !== null || this.#libc.unread(fd) > 0),
       awaitData: (ms) => {
-        if (this.#draining || entry.gone || entry.paused || entry.hungUp || entry.flood) return;
+        if (this.#delivering.length > 1 || this.#delivering.includes(entry)) return;
+        if (entry.gone || entry.paused || entry.hungUp || entry.flood) return;
         const fds = pollfds([fd]);
         if (this.#libc.poll(fds, 1, ms) > 0) this.#drainOne(entry, false);
       },
@@ -149,6 +160,7 @@ export class PtyReactor {
   }
 
   #touch(entry: Entry): void {
+    if (entry.liveUntil === Infinity) return;
     const wasLive = this.#isLive(entry);
     entry.liveUntil = performance.now() + LIVE_MS;
     if (!wasLive && !entry.gone) this.#changed(this.#live);
@@ -209,7 +221,8 @@ export class PtyReactor {
         const members = this.#members(true);
         if (members.length === 0) break;
         const expires = Math.min(...members.map((e) => e.liveUntil)) - performance.now();
-        const ready = await this.#pollWorker(loop, members, Math.max(1, Math.ceil(expires)));
+        const timeout = expires === Infinity ? -1 : Math.max(1, Math.ceil(expires));
+        const ready = await this.#pollWorker(loop, members, timeout);
         this.#drain(ready, true);
         if (members.some((e) => !e.gone && !this.#isLive(e))) this.#changed(this.#batch);
       }
@@ -330,14 +343,16 @@ export class PtyReactor {
   #drainOne(entry: Entry, force: boolean): number {
     if (entry.gone || entry.hungUp || (entry.paused && !force)) return 0;
     // Past DRAIN_BYTES it is a flood: the flood reader (or flush) takes the rest, in pieces.
-    const buffer = this.#buffer.subarray(0, DRAIN_BYTES);
+    const buffer = this.#delivering.length > 0
+      ? this.#nestedBuffer
+      : this.#buffer.subarray(0, DRAIN_BYTES);
     const { bytes: n, hungUp } = readPty(this.#libc, entry.fd, buffer);
     if (n > 0) {
-      this.#draining = true;
+      this.#delivering.push(entry);
       try {
         this.#budget.spend(() => entry.source.data(buffer.subarray(0, n)));
       } finally {
-        this.#draining = false;
+        this.#delivering.pop();
       }
     }
     if (hungUp && !entry.gone && !entry.hungUp) {

@@ -148,3 +148,45 @@ Deno.test("a grandchild still flooding the terminal does not hold back the exit"
   for (let i = 0; i < 200 && isAlive(pid); i++) await delay(25);
   assert.equal(isAlive(pid), false, "closing the master hung the flooder up");
 });
+
+Deno.test({
+  name: "a listener of one PTY awaits another's echo and has it within the call",
+  ignore: Deno.build.os !== "linux",
+  fn: async () => {
+    // The server reads a person's terminal like a PTY (src/server/client_tty.ts): a key read
+    // there is written to a session, whose echo is drawn in the same turn.
+    const cat = spawnPty(spec("exec cat"));
+    const catOut = watch(cat);
+    const terminal = spawnPty(spec("printf go; exec sleep 30"));
+    let echoed: boolean | null = null;
+    terminal.onData((d) => {
+      if (echoed !== null || !d.includes("go")) return;
+      cat.write("k");
+      cat.awaitEcho?.(2000);
+      echoed = catOut.out.includes("k");
+    });
+    for (let i = 0; i < 1500 && echoed === null; i++) await delay(10);
+    assert.equal(echoed, true, "the echo arrived within the listener");
+    // A listener awaiting its own PTY's answer gets no nested delivery (bytes stay in order).
+    let nested = false;
+    let inside = false;
+    cat.onData(() => {
+      if (inside) nested = true;
+    });
+    const once = { done: false };
+    cat.onData((d) => {
+      if (once.done || !d.includes("m")) return;
+      once.done = true;
+      inside = true;
+      cat.write("n");
+      cat.awaitEcho?.(200);
+      inside = false;
+    });
+    cat.write("m");
+    await catOut.until("n");
+    assert.equal(nested, false);
+    const terminalExit = new Promise<void>((resolve) => terminal.onExit(() => resolve()));
+    for (const p of [cat, terminal]) p.kill("SIGKILL");
+    await Promise.all([catOut.exit, terminalExit]);
+  },
+});

@@ -26,22 +26,28 @@ export const MAX_QUEUED_INPUT = 4 * 1024 * 1024;
 export class PtyWriter {
   readonly #fd: number;
   readonly #libc: Libc;
+  readonly #limit: number;
   #queue: Uint8Array[] = [];
   #pending = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #delay = RETRY_MIN_MS;
   #closed = false;
+  #drained: PromiseWithResolvers<void> | null = null;
 
-  private constructor(fd: number, lib: Libc) {
+  private constructor(fd: number, lib: Libc, limit: number) {
     this.#fd = fd;
     this.#libc = lib;
+    this.#limit = limit;
   }
 
-  /** A writer for this fd, or null when FFI is not available (use node-pty's write). */
-  static open(fd: number | undefined): PtyWriter | null {
+  /**
+   * A writer for this fd, or null when FFI is not available (use node-pty's
+   * write). `limit`: bytes that may wait for the reader (default MAX_QUEUED_INPUT).
+   */
+  static open(fd: number | undefined, limit = MAX_QUEUED_INPUT): PtyWriter | null {
     if (typeof fd !== "number" || fd < 0) return null;
     const lib = libc();
-    return lib ? new PtyWriter(fd, lib) : null;
+    return lib ? new PtyWriter(fd, lib, limit) : null;
   }
 
   /** Bytes still waiting for the child to read. */
@@ -49,17 +55,27 @@ export class PtyWriter {
     return this.#pending;
   }
 
-  /** Queues `data` whole and starts writing; false (nothing queued) when it does not fit. */
-  write(data: string): boolean {
+  /**
+   * Queues `data` whole and starts writing; false (nothing queued) when it
+   * does not fit. Bytes are kept as they are until written: not to be reused.
+   */
+  write(data: string | Uint8Array): boolean {
     if (this.#closed || data.length === 0) return !this.#closed;
     // UTF-8 takes at least a byte per UTF-16 unit: refuse before encoding what cannot fit.
-    if (this.#pending + data.length > MAX_QUEUED_INPUT) return false;
-    const bytes = new TextEncoder().encode(data);
-    if (this.#pending + bytes.length > MAX_QUEUED_INPUT) return false;
+    if (this.#pending + data.length > this.#limit) return false;
+    const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
+    if (this.#pending + bytes.length > this.#limit) return false;
     this.#queue.push(bytes);
     this.#pending += bytes.length;
     if (this.#timer === undefined) this.#flush();
     return true;
+  }
+
+  /** Resolves once nothing waits any more: all written, or the writer closed. */
+  drained(): Promise<void> {
+    if (this.#pending === 0 || this.#closed) return Promise.resolve();
+    this.#drained ??= Promise.withResolvers();
+    return this.#drained.promise;
   }
 
   /** Drops whatever waits and stops retrying (the child exited or the session ended). */
@@ -69,6 +85,12 @@ export class PtyWriter {
     this.#pending = 0;
     clearTimeout(this.#timer);
     this.#timer = undefined;
+    this.#settle();
+  }
+
+  #settle(): void {
+    this.#drained?.resolve();
+    this.#drained = null;
   }
 
   #flush(): void {
@@ -89,5 +111,6 @@ export class PtyWriter {
       if (n >= head.length) this.#queue.shift();
       else this.#queue[0] = head.subarray(n);
     }
+    this.#settle();
   }
 }

@@ -10,9 +10,12 @@
  * same. Done with dup/dup2 through FFI; without FFI nothing changes.
  */
 
+/** fcntl: duplicate, close-on-exec (a server this client starts must not hold its terminal). */
+const F_DUPFD_CLOEXEC = Deno.build.os === "darwin" ? 67 : 1030;
+
 interface Libc {
   creat(path: Uint8Array, mode: number): number;
-  dup(fd: number): number;
+  fcntl(fd: number, cmd: number, arg: number): number;
   dup2(fd: number, to: number): number;
   close(fd: number): number;
 }
@@ -29,7 +32,8 @@ function load(): Libc | null {
       Deno.build.os === "linux" ? "libc.so.6" : "/usr/lib/libSystem.B.dylib",
       {
         creat: { parameters: ["buffer", "u32"], result: "i32" },
-        dup: { parameters: ["i32"], result: "i32" },
+        // fcntl is variadic; its int third argument is passed like a fixed one.
+        fcntl: { parameters: ["i32", "i32", "i32"], result: "i32" },
         dup2: { parameters: ["i32", "i32"], result: "i32" },
         close: { parameters: ["i32"], result: "i32" },
       } as const,
@@ -51,7 +55,7 @@ export function quietStderr(dir: string): void {
   } catch { /* creat reports it */ }
   const fd = c.creat(new TextEncoder().encode(`${dir}/tui-stderr.log\0`), 0o600);
   if (fd < 0) return;
-  const copy = c.dup(2);
+  const copy = c.fcntl(2, F_DUPFD_CLOEXEC, 0);
   if (copy < 0 || c.dup2(fd, 2) < 0) {
     if (copy >= 0) c.close(copy);
     c.close(fd);

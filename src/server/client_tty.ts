@@ -1,0 +1,99 @@
+/**
+ * A client's terminal, drawn on and read by the server itself, as tmux's
+ * server does with the tty its client hands over (docs/architecture.md,
+ * "Server and clients"). The client names its terminal in its hello (the
+ * path of its stdin, with the device number); the server opens that device
+ * (O_NOCTTY: never its controlling terminal), reads the keys through the
+ * PTY reactor like a session's output, always live, and writes frames with
+ * write(2). The client then only relays sizes and signals: each key and
+ * each frame skips its process and one socket hop.
+ *
+ * Linux only (the reactor and /proc): elsewhere, or when the device cannot
+ * be opened or is not the client's, the client relays bytes over the socket
+ * as before. Ends in order: reading stops first (what is typed after a
+ * detach belongs to the shell), then what is queued is written (≤ 500 ms),
+ * and only then does the client hear its Exit and restore the terminal.
+ */
+
+import { libc } from "../session/libc.ts";
+import { ptyReactor } from "../session/pty_reactor.ts";
+import type { PtyHandle } from "../session/pty_reactor.ts";
+import { PtyWriter } from "../session/pty_writer.ts";
+import { within } from "../util/async.ts";
+
+/** Output queued for a terminal that does not read, before its client is cut off (as link.ts). */
+const MAX_QUEUED_BYTES = 16 * 1024 * 1024;
+/** How long a departing client's last frame may take to be written. */
+const FLUSH_MS = 500;
+/** The terminal devices a client may name. */
+const TERMINAL_PATH = /^\/dev\/(pts\/\d+|tty[A-Za-z0-9]*)$/;
+
+export interface TtyInput {
+  /** Typed text, decoded (a character split between reads arrives whole). */
+  data(text: string): void;
+  /** The terminal hung up (its window closed, the SSH connection dropped). */
+  hangup(): void;
+}
+
+export class ClientTty {
+  readonly #fd: number;
+  readonly #writer: PtyWriter;
+  #reading: PtyHandle | null = null;
+  #closing: Promise<void> | null = null;
+
+  private constructor(fd: number, writer: PtyWriter) {
+    this.#fd = fd;
+    this.#writer = writer;
+  }
+
+  /**
+   * Opens the terminal at `path` when it is the device `device` (the
+   * client's stdin, by number): null when it is not, or cannot be here.
+   */
+  static open(path: string, device: number): ClientTty | null {
+    const lib = libc();
+    if (!lib || !ptyReactor() || !TERMINAL_PATH.test(path)) return null;
+    const fd = lib.openTerminal(path);
+    if (fd < 0) return null;
+    let same = false;
+    try {
+      same = lib.isatty(fd) && Deno.statSync(`/proc/self/fd/${fd}`).rdev === device;
+    } catch { /* not ours to read */ }
+    const writer = same ? PtyWriter.open(fd, MAX_QUEUED_BYTES) : null;
+    if (!writer) {
+      lib.close(fd);
+      return null;
+    }
+    return new ClientTty(fd, writer);
+  }
+
+  /** Starts reading keys (once the client has put its terminal in raw mode). */
+  start(input: TtyInput): void {
+    if (this.#reading || this.#closing) return;
+    const decoder = new TextDecoder();
+    this.#reading = ptyReactor()!.add(this.#fd, {
+      data: (bytes) => input.data(decoder.decode(bytes, { stream: true })),
+      hangup: () => input.hangup(),
+    }, { live: true });
+  }
+
+  /**
+   * Writes `data` after what is queued; false when the terminal has not
+   * read MAX_QUEUED_BYTES (its client is to be cut off). After close: dropped.
+   */
+  write(data: string | Uint8Array): boolean {
+    if (this.#closing) return true;
+    return this.#writer.write(data);
+  }
+
+  /** Stops reading, writes what is queued (bounded), closes the device. Idempotent. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      await this.#reading?.remove();
+      await within(this.#writer.drained(), FLUSH_MS);
+      this.#writer.close();
+      libc()!.close(this.#fd);
+    })();
+    return this.#closing;
+  }
+}
