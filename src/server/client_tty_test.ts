@@ -1,0 +1,82 @@
+import assert from "node:assert/strict";
+import { delay } from "../util/async.ts";
+import { spawnPty } from "../session/pty.ts";
+import { testEnv } from "../session/test_util.ts";
+import { ClientTty } from "./client_tty.ts";
+
+const linux = Deno.build.os === "linux";
+
+/** A real terminal: a PTY whose child (`sleep`) never reads it; its slave is what a client has. */
+async function terminal() {
+  const pty = spawnPty({
+    file: "/bin/sh",
+    args: ["-c", "printf ready; exec sleep 30"],
+    cwd: "/tmp",
+    env: testEnv(),
+    cols: 80,
+    rows: 24,
+  });
+  let shown = "";
+  pty.onData((d) => (shown += d));
+  const exited = new Promise<void>((resolve) => pty.onExit(() => resolve()));
+  for (let i = 0; i < 1500 && !shown.includes("ready"); i++) await delay(10);
+  const path = Deno.readLinkSync(`/proc/${pty.pid}/fd/0`);
+  return { pty, path, device: Deno.statSync(path).rdev!, shown: () => shown, exited };
+}
+
+/** How many of this process's open files are `path`. */
+function held(path: string): number {
+  let n = 0;
+  for (const e of Deno.readDirSync("/proc/self/fd")) {
+    try {
+      if (Deno.readLinkSync(`/proc/self/fd/${e.name}`) === path) n++;
+    } catch { /* the directory's own fd */ }
+  }
+  return n;
+}
+
+Deno.test({
+  name: "ClientTty reads what is typed, writes frames, hears the hang-up and lets the device go",
+  ignore: !linux,
+  fn: async () => {
+    const t = await terminal();
+    const tty = ClientTty.open(t.path, t.device);
+    assert.ok(tty, `opened ${t.path}`);
+    assert.equal(held(t.path), 1);
+    let typed = "";
+    const hungUp = Promise.withResolvers<void>();
+    tty.start({ data: (text) => (typed += text), hangup: () => hungUp.resolve() });
+    // Typed at the terminal (its line discipline hands a line over at Enter).
+    t.pty.write("héllo\r");
+    for (let i = 0; i < 500 && !typed.includes("\n"); i++) await delay(10);
+    assert.equal(typed, "héllo\n");
+    // A frame written by the server shows on the terminal.
+    assert.equal(tty.write("\x1b[1mFRAME\x1b[0m"), true);
+    for (let i = 0; i < 500 && !t.shown().includes("FRAME"); i++) await delay(10);
+    assert.ok(t.shown().includes("FRAME"), t.shown());
+    // The terminal goes away (its window closed): the hang-up is heard.
+    t.pty.kill("SIGKILL");
+    await t.exited;
+    await hungUp.promise;
+    await tty.close();
+    await tty.close(); // idempotent
+    assert.equal(held(t.path), 0, "the device is closed");
+    assert.equal(tty.write("late"), true, "a write after close is dropped, not an error");
+  },
+});
+
+Deno.test({
+  name: "ClientTty opens only a terminal device that is the one the client named",
+  ignore: !linux,
+  fn: async () => {
+    const t = await terminal();
+    assert.equal(ClientTty.open(t.path, t.device + 1), null, "another device number");
+    assert.equal(ClientTty.open("/dev/null", 0x103), null, "not a terminal path");
+    assert.equal(ClientTty.open("/etc/passwd", 0), null);
+    assert.equal(ClientTty.open("/dev/pts/../../etc/passwd", 0), null);
+    assert.equal(ClientTty.open("/dev/pts/99999", 0), null, "no such terminal");
+    assert.equal(held(t.path), 0, "nothing left open by the refusals");
+    t.pty.kill("SIGKILL");
+    await t.exited;
+  },
+});
