@@ -154,3 +154,40 @@ Deno.test({
     );
   },
 });
+
+for (const relay of [false, true]) {
+  Deno.test({
+    name: `a 256 KiB paste ${
+      relay ? "relayed by the client" : "read from the client's terminal"
+    } reaches the session whole`,
+    ignore: !linux,
+    fn: async () => {
+      await using l = lab();
+      const a = l.store.create({
+        command: `${
+          relay ? "LAZYSHELL_CLIENT_RELAY=1 " : ""
+        }exec ${Deno.execPath()} run -A --quiet ${MAIN}`,
+        cols: 100,
+        rows: 30,
+      });
+      const server = await serverOf(l, a);
+      const tty = terminalOf(a.pid);
+      if (!relay) await waitFor(a, () => holds(server, tty) > 0, WAIT, `the server to open ${tty}`);
+      await waitForText(a, "n starts", WAIT);
+      a.write("n");
+      await waitFor(a, () => innerPrompt(a), WAIT, "a shell");
+      const size = 256 * 1024;
+      const got = `${l.dir}/pasted`;
+      // Raw: the session's own line discipline would drop what overflows a canonical line buffer.
+      a.write(`stty raw -echo; head -c ${size} > ${got}; stty sane; echo pasted-$((6*7))\r`);
+      await waitFor(a, () => screenText(a).includes("echo pasted-$((6*7))"), WAIT, "the command");
+      // What a terminal sends for a paste: the whole text between the bracketed-paste marks.
+      const text = "0123456789abcdef\n".repeat(size / 16).slice(0, size);
+      a.write(`\x1b[200~${text}\x1b[201~`);
+      await waitForText(a, "pasted-42", 60_000);
+      const data = Deno.readTextFileSync(got);
+      assert.equal(data.length, size);
+      assert.ok(data === text, "the same bytes, in order");
+    },
+  });
+}
