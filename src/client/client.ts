@@ -1,11 +1,13 @@
 /**
  * The client: what a person's terminal runs (`lazyshell`, `lazyshell
  * attach`, `ls`, `kill-server`, `restore`). It draws nothing itself: it puts the
- * terminal in raw mode and the alternate screen, forwards what is typed and
- * the terminal's size to the lasting server, writes what the server sends,
- * and restores the terminal however it ends (detach, the server's end, a
- * lost server, SIGTERM). Killing it loses nothing: the server keeps every
- * session (docs/architecture.md, "Server and clients").
+ * terminal in raw mode and the alternate screen, hands the terminal to the
+ * lasting server (which reads it and draws on it, src/server/client_tty.ts;
+ * where it cannot, the client forwards what is typed and writes what the
+ * server sends), relays the terminal's size and signals, and restores the
+ * terminal however it ends (detach, the server's end, a lost server,
+ * SIGTERM). Killing it loses nothing: the server keeps every session
+ * (docs/architecture.md, "Server and clients").
  *
  * Loads no npm package (tests/client_graph_test.ts): attaching costs about
  * a bare Deno start-up.

@@ -1,8 +1,9 @@
 /**
  * The lasting server's attach socket (docs/architecture.md, "Server and
  * clients"): any number of clients attach, each with its own TUI state
- * (selection, tab, mode, marks) drawn here at its own size and sent as
- * terminal bytes; keys and sizes come back. A client that leaves — detach,
+ * (selection, tab, mode, marks) drawn here at its own size, on the client's
+ * terminal itself (client_tty.ts) or sent as terminal bytes; keys are read
+ * there or come back, sizes come back. A client that leaves — detach,
  * a closed window, SIGKILL, an SSH drop — only takes its TUI with it.
  *
  * Owns: the listener, one TuiApp per attached client, the plugin tabs (one
