@@ -20,9 +20,8 @@ import { ptyReactor } from "../session/pty_reactor.ts";
 import type { PtyHandle } from "../session/pty_reactor.ts";
 import { PtyWriter } from "../session/pty_writer.ts";
 import { within } from "../util/async.ts";
+import { MAX_QUEUED_BYTES } from "./link.ts";
 
-/** Output queued for a terminal that does not read, before its client is cut off (as link.ts). */
-const MAX_QUEUED_BYTES = 16 * 1024 * 1024;
 /** How long a departing client's last frame may take to be written. */
 const FLUSH_MS = 500;
 /** The terminal devices a client may name. */

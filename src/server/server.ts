@@ -22,7 +22,7 @@ import { layout } from "../tui/layout.ts";
 import { ptyHandover } from "../tui/plugin_handover.ts";
 import { osc52 } from "../tui/clipboard.ts";
 import { startPluginTabs, type WiredPluginTabs } from "../tui/plugin_tabs.ts";
-import { Link } from "./link.ts";
+import { Link, MAX_QUEUED_BYTES } from "./link.ts";
 import { ClientTty } from "./client_tty.ts";
 import {
   type ExitMessage,
@@ -227,8 +227,16 @@ export class AttachServer implements AsyncDisposable {
     const id = `client-${this.#nextClient++}`;
     const runtime = this.#options.runtime;
     let client: Client | null = null;
+    // Drawn at once, written once the client has its terminal in raw mode on the alternate
+    // screen (Ready): the first frame is built while the client finishes starting.
+    let held: Array<string | Uint8Array> | null = tty ? [] : null;
+    let heldBytes = 0;
     const out = (bytes: string | Uint8Array) => {
-      if (!tty) link.send(FrameType.Output, bytes);
+      if (held) {
+        held.push(bytes);
+        heldBytes += bytes.length;
+        if (heldBytes > MAX_QUEUED_BYTES) link.close(); // a client that never says Ready
+      } else if (!tty) link.send(FrameType.Output, bytes);
       else if (!tty.write(bytes)) link.close(); // its terminal stopped reading: cut off
     };
     /** The client leaves, the sessions stay: its terminal is let go before it hears why. */
@@ -282,13 +290,15 @@ export class AttachServer implements AsyncDisposable {
     });
     try {
       // Drawing on the client's terminal waits until the client has it in raw mode.
-      if (!tty) app.start();
+      app.start();
       for await (const f of frames) {
         client.lastActive = performance.now();
         if (f.type === FrameType.Input) input(text(f.payload));
-        else if (f.type === FrameType.Ready && tty) {
+        else if (f.type === FrameType.Ready && tty && held) {
+          const drawn = held;
+          held = null;
+          for (const bytes of drawn) out(bytes);
           tty.start({ data: input, hangup: () => void leave() });
-          app.start();
         } else if (f.type === FrameType.Resize) {
           const { cols, rows } = parseResize(f.payload);
           app.resize(cols, rows);
