@@ -33,6 +33,7 @@ import {
   parseWelcome,
   type RestoreRequest,
   SERVER_PROTOCOL,
+  type TerminalName,
   versionMismatch,
 } from "../server/protocol.ts";
 import { canConnect, ensureServer } from "../server/spawn.ts";
@@ -280,13 +281,13 @@ async function forwardInput(link: ClientLink, stop: Promise<void>): Promise<void
  * (src/server/client_tty.ts): Linux, stdin and stdout the same terminal
  * device. Null otherwise: the client relays.
  */
-function ownTerminal(): { path: string; device: number } | null {
+function ownTerminal(): TerminalName | null {
   if (Deno.build.os !== "linux") return null;
   try {
     const path = Deno.readLinkSync("/proc/self/fd/0");
     if (!path.startsWith("/dev/") || Deno.readLinkSync("/proc/self/fd/1") !== path) return null;
-    const device = Deno.statSync("/proc/self/fd/0").rdev;
-    return device === null ? null : { path, device };
+    const { rdev, dev } = Deno.statSync("/proc/self/fd/0");
+    return rdev === null ? null : { path, device: rdev, fs: dev };
   } catch {
     return null;
   }

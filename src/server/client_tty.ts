@@ -2,7 +2,7 @@
  * A client's terminal, drawn on and read by the server itself, as tmux's
  * server does with the tty its client hands over (docs/architecture.md,
  * "Server and clients"). The client names its terminal in its hello (the
- * path of its stdin, with the device number); the server opens that device
+ * path of its stdin, with its device numbers); the server opens that device
  * (O_NOCTTY: never its controlling terminal), reads the keys through the
  * PTY reactor like a session's output, always live, and writes frames with
  * write(2). The client then only relays sizes and signals: each key and
@@ -21,6 +21,7 @@ import type { PtyHandle } from "../session/pty_reactor.ts";
 import { PtyWriter } from "../session/pty_writer.ts";
 import { within } from "../util/async.ts";
 import { MAX_QUEUED_BYTES } from "./link.ts";
+import type { TerminalName } from "./protocol.ts";
 
 /** How long a departing client's last frame may take to be written. */
 const FLUSH_MS = 500;
@@ -46,17 +47,19 @@ export class ClientTty {
   }
 
   /**
-   * Opens the terminal at `path` when it is the device `device` (the
-   * client's stdin, by number): null when it is not, or cannot be here.
+   * Opens the terminal the client named when it is that device on that
+   * filesystem (the client's stdin, by numbers): null when it is not, or
+   * cannot be here.
    */
-  static open(path: string, device: number): ClientTty | null {
+  static open({ path, device, fs }: TerminalName): ClientTty | null {
     const lib = libc();
     if (!lib || !ptyReactor() || !TERMINAL_PATH.test(path)) return null;
     const fd = lib.openTerminal(path);
     if (fd < 0) return null;
     let same = false;
     try {
-      same = lib.isatty(fd) && Deno.statSync(`/proc/self/fd/${fd}`).rdev === device;
+      const opened = Deno.statSync(`/proc/self/fd/${fd}`);
+      same = lib.isatty(fd) && opened.rdev === device && opened.dev === fs;
     } catch { /* not ours to read */ }
     const writer = same ? PtyWriter.open(fd, MAX_QUEUED_BYTES) : null;
     if (!writer) {

@@ -21,7 +21,8 @@ async function terminal() {
   const exited = new Promise<void>((resolve) => pty.onExit(() => resolve()));
   for (let i = 0; i < 1500 && !shown.includes("ready"); i++) await delay(10);
   const path = Deno.readLinkSync(`/proc/${pty.pid}/fd/0`);
-  return { pty, path, device: Deno.statSync(path).rdev!, shown: () => shown, exited };
+  const { rdev, dev } = Deno.statSync(path);
+  return { pty, name: { path, device: rdev!, fs: dev }, path, shown: () => shown, exited };
 }
 
 /** How many of this process's open files are `path`. */
@@ -40,7 +41,7 @@ Deno.test({
   ignore: !linux,
   fn: async () => {
     const t = await terminal();
-    const tty = ClientTty.open(t.path, t.device);
+    const tty = ClientTty.open(t.name);
     assert.ok(tty, `opened ${t.path}`);
     assert.equal(held(t.path), 1);
     let typed = "";
@@ -70,11 +71,15 @@ Deno.test({
   ignore: !linux,
   fn: async () => {
     const t = await terminal();
-    assert.equal(ClientTty.open(t.path, t.device + 1), null, "another device number");
-    assert.equal(ClientTty.open("/dev/null", 0x103), null, "not a terminal path");
-    assert.equal(ClientTty.open("/etc/passwd", 0), null);
-    assert.equal(ClientTty.open("/dev/pts/../../etc/passwd", 0), null);
-    assert.equal(ClientTty.open("/dev/pts/99999", 0), null, "no such terminal");
+    const { name } = t;
+    assert.equal(ClientTty.open({ ...name, device: name.device + 1 }), null, "another device");
+    // The same number in another devpts (another container's /dev/pts/N): another filesystem.
+    assert.equal(ClientTty.open({ ...name, fs: name.fs + 1 }), null, "another filesystem");
+    for (
+      const path of ["/dev/null", "/etc/passwd", "/dev/pts/../../etc/passwd", "/dev/pts/99999"]
+    ) {
+      assert.equal(ClientTty.open({ ...name, path }), null, path);
+    }
     assert.equal(held(t.path), 0, "nothing left open by the refusals");
     t.pty.kill("SIGKILL");
     await t.exited;

@@ -65,10 +65,22 @@ export interface HelloMessage {
   readonly restore?: RestoreRequest;
   /**
    * Mode `attach`, Linux: the client's terminal (the path of its stdin and
-   * stdout, and its device number), for the server to draw on and read
-   * itself (client_tty.ts). Absent: the client relays bytes over the socket.
+   * stdout, its device number and the device number of the filesystem the
+   * path is on), for the server to draw on and read itself (client_tty.ts).
+   * Absent: the client relays bytes over the socket.
    */
-  readonly tty?: { readonly path: string; readonly device: number };
+  readonly tty?: TerminalName;
+}
+
+/**
+ * A terminal as its client sees it: `device` is the node's st_rdev, `fs`
+ * the st_dev of the filesystem it is on (each devpts mount has its own, so
+ * /dev/pts/3 of another container, with the same st_rdev, is told apart).
+ */
+export interface TerminalName {
+  readonly path: string;
+  readonly device: number;
+  readonly fs: number;
 }
 
 export interface WelcomeMessage {
@@ -219,11 +231,15 @@ export function parseHello(payload: Uint8Array): HelloMessage {
   };
 }
 
-function terminal(v: unknown): { path: string; device: number } {
+function terminal(v: unknown): TerminalName {
   const m = (typeof v === "object" && v !== null ? v : {}) as Record<string, unknown>;
   const path = str(m.path, "tty path");
   if (path.length > 256) throw new FrameError("Bad tty path");
-  return { path, device: int(m.device, "tty device", 0, Number.MAX_SAFE_INTEGER) };
+  return {
+    path,
+    device: int(m.device, "tty device", 0, Number.MAX_SAFE_INTEGER),
+    fs: int(m.fs, "tty fs", 0, Number.MAX_SAFE_INTEGER),
+  };
 }
 
 export function parseWelcome(payload: Uint8Array): WelcomeMessage {

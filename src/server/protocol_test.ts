@@ -103,17 +103,18 @@ Deno.test("a hello of another protocol still says which one it is", () => {
 });
 
 Deno.test("a hello may name the client's terminal; the welcome says whether the server took it", () => {
-  const named = { ...hello, tty: { path: "/dev/pts/7", device: 34823 } };
+  const named = { ...hello, tty: { path: "/dev/pts/7", device: 34823, fs: 24 } };
   assert.deepEqual(parseHello(frame(FrameType.Hello, named).subarray(5)), named);
   const welcome = { protocol: SERVER_PROTOCOL, version: "0.1.0", pid: 42, tty: true };
   assert.deepEqual(parseWelcome(frame(FrameType.Welcome, welcome).subarray(5)), welcome);
   for (
     const tty of [
       "/dev/pts/7",
-      { path: 7, device: 1 },
-      { path: "/dev/pts/7", device: -1 },
+      { path: 7, device: 1, fs: 24 },
+      { path: "/dev/pts/7", device: -1, fs: 24 },
+      { path: "/dev/pts/7", device: 1 },
       { path: "/dev/pts/7" },
-      { path: "x".repeat(300), device: 1 },
+      { path: "x".repeat(300), device: 1, fs: 24 },
     ]
   ) {
     assert.throws(

@@ -190,9 +190,7 @@ export class AttachServer implements AsyncDisposable {
       return link.close();
     }
     // The client's terminal, when it names one the server may draw on itself.
-    const tty = hello.mode === "attach" && hello.tty
-      ? ClientTty.open(hello.tty.path, hello.tty.device)
-      : null;
+    const tty = hello.mode === "attach" && hello.tty ? ClientTty.open(hello.tty) : null;
     link.send(FrameType.Welcome, tty ? { ...welcome, tty: true } : welcome);
     switch (hello.mode) {
       case "ls":
