@@ -59,6 +59,11 @@ function grid(g: Cells) {
 }
 
 /** Everything a reader can see of both, compared; `every`: each offset, else a sample. */
+/** The normal screen's history and screen as text without blanks: a reflow that loses nothing keeps it. */
+function normalText(t: HeadlessTerminal): string {
+  return t.tail(1_000_000).lines.join("").replaceAll(" ", "");
+}
+
 function same(reference: HeadlessTerminal, subject: HeadlessTerminal, what: string, every = true) {
   const max = maxScroll(reference);
   assert.equal(maxScroll(subject), max, `${what}: scrollback rows`);
@@ -231,10 +236,16 @@ Deno.test("generated output and resizes read the same from the store as from xte
             // around, Buffer._reflowSmaller); the store keeps the right row: not compared.
             const longest = Math.max(0, ...p.reference.tail(1_000_000).lines.map((l) => l.length));
             fc.pre(!narrower || (2 * longest) / s.cols < 24);
+            const kept = normalText(p.reference);
             p.reference.resize(s.cols, s.rows);
             p.subject.resize(s.cols, s.rows);
             p.unbounded.resize(s.cols, s.rows);
             fc.pre(!narrower || referenceRight(p));
+            // On the alternate screen, xterm 6.0.0's reflow of the normal one can lose characters
+            // (seed -1909802495: "yyyyyy" became "yyyy"; the same steps without the alternate
+            // screen keep it): the reference is no oracle then, and the store, whose newest rows
+            // xterm reflows, loses others.
+            fc.pre(!narrower || !p.reference.altScreen || normalText(p.reference) === kept);
             // xterm moves the saved cursor (DECSC) by the rows every logical line gains when the
             // screen narrows, clamped group by group; the store does not replay that (history.ts):
             // a position saved before a narrowing is saved again. On the alternate screen the
@@ -250,7 +261,11 @@ Deno.test("generated output and resizes read the same from the store as from xte
         }
       },
     ),
-    { numRuns: 250 },
+    // HISTORY_SEED=<seed> replays a failure CI printed; HISTORY_RUNS=N runs more cases.
+    {
+      numRuns: Number(Deno.env.get("HISTORY_RUNS") ?? 250),
+      ...(Deno.env.get("HISTORY_SEED") ? { seed: Number(Deno.env.get("HISTORY_SEED")) } : {}),
+    },
   );
 });
 
