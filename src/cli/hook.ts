@@ -28,7 +28,7 @@ import {
   sendHook,
 } from "../ipc/hook_client.ts";
 import { checkOwnSocket } from "../ipc/private_path.ts";
-import { later } from "../util/async.ts";
+import { deadline, later } from "../util/async.ts";
 
 /** The whole command is bounded by this (stdin + connect + reply). */
 const TOTAL_BUDGET_MS = 450;
@@ -74,8 +74,8 @@ async function readStdin(budgetMs: number): Promise<string> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   const reader = Deno.stdin.readable.getReader();
-  let cancel = () => {};
-  const timeout = new Promise<null>((resolve) => (cancel = later(budgetMs, () => resolve(null))));
+  const budget = deadline(budgetMs);
+  const timeout = budget.expired.then(() => null);
   try {
     while (size < STDIN_LIMIT) {
       const result = await Promise.race([reader.read(), timeout]);
@@ -84,7 +84,7 @@ async function readStdin(budgetMs: number): Promise<string> {
       size += result.value.length;
     }
   } finally {
-    cancel();
+    budget.cancel();
   }
   const all = new Uint8Array(size);
   let offset = 0;

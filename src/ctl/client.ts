@@ -21,7 +21,7 @@ import { parseVerbArgv } from "./argv.ts";
 import { findControlSocket } from "./find.ts";
 import { checkOwnSocket } from "../ipc/private_path.ts";
 import { printable } from "../model/printable.ts";
-import { later } from "../util/async.ts";
+import { deadline } from "../util/async.ts";
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -129,7 +129,7 @@ export async function request(
     }
     throw new UserError(`Cannot connect to ${path}: ${messageOf(error)}`);
   }
-  let cancel = () => {};
+  let timer: ReturnType<typeof deadline> | null = null;
   try {
     let sent: unknown = null;
     try {
@@ -152,16 +152,14 @@ export async function request(
       throw new UserError(`Cannot reach lazyshell at ${path}: ${why}`);
     })();
     reply.catch(() => {}); // settled by the close below when the timeout wins
-    const timeout = new Promise<never>((_, reject) => {
-      cancel = later(
-        timeoutMs,
-        () => reject(new UserError(`No reply within ${Math.round(timeoutMs / 1000)} s`)),
-      );
+    timer = deadline(timeoutMs);
+    const timeout = timer.expired.then((): never => {
+      throw new UserError(`No reply within ${Math.round(timeoutMs / 1000)} s`);
     });
     const line = await Promise.race([reply, timeout]);
     return { line, response: readResponse(line) };
   } finally {
-    cancel();
+    timer?.cancel();
     try {
       conn.close();
     } catch { /* closed */ }

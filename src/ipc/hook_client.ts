@@ -10,7 +10,7 @@
 
 import { encodeLine, HOOK_LINE_LIMIT, readLines } from "./jsonl.ts";
 import { checkOwnSocket } from "./private_path.ts";
-import { later } from "../util/async.ts";
+import { deadline } from "../util/async.ts";
 
 export const HOOK_STATES = ["idle", "working", "blocked", "done", "error"] as const;
 export type HookState = typeof HOOK_STATES[number];
@@ -113,10 +113,8 @@ export async function sendHook(
     return "unsafe";
   }
   let conn: Deno.UnixConn | null = null;
-  let cancel = () => {};
-  const deadline = new Promise<"timeout">((resolve) => {
-    cancel = later(deadlineMs, () => resolve("timeout"));
-  });
+  const timer = deadline(deadlineMs);
+  const expired = timer.expired.then(() => "timeout" as const);
   const attempt = (async (): Promise<SendResult> => {
     try {
       conn = await Deno.connect({ transport: "unix", path });
@@ -139,9 +137,9 @@ export async function sendHook(
     }
   })();
   try {
-    return await Promise.race([attempt, deadline]);
+    return await Promise.race([attempt, expired]);
   } finally {
-    cancel();
+    timer.cancel();
     try {
       (conn as Deno.UnixConn | null)?.close();
     } catch { /* already closed */ }

@@ -30,6 +30,16 @@ export function later(ms: number, fn: () => void): () => void {
   };
 }
 
+/**
+ * A deadline that loads no timers (see `later`): `expired` resolves `ms`
+ * from now, unless `cancel` runs first (then it never settles).
+ */
+export function deadline(ms: number): { readonly expired: Promise<void>; cancel(): void } {
+  let cancel = () => {};
+  const expired = new Promise<void>((resolve) => (cancel = later(ms, () => resolve())));
+  return { expired, cancel };
+}
+
 /** Resolves true when `promise` settles within `ms`, false otherwise. */
 export async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
   let timer: ReturnType<typeof setTimeout> | undefined;

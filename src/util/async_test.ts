@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { delay, later } from "./async.ts";
+import { deadline, delay, later } from "./async.ts";
 
 Deno.test("later runs its function once, after about the time asked", async () => {
   const t0 = performance.now();
@@ -25,6 +25,18 @@ Deno.test("later with 0, a negative time or NaN runs soon, and can still be canc
   later(0, () => fired.push(1))();
   await delay(20);
   assert.deepEqual(fired.map(String), ["0", "-5", "NaN"]);
+});
+
+Deno.test("a deadline expires once its time is up; a cancelled one never settles", async () => {
+  let expired = false;
+  void deadline(10).expired.then(() => (expired = true));
+  const cancelled = deadline(10);
+  let settled = false;
+  void cancelled.expired.then(() => (settled = true));
+  cancelled.cancel();
+  await delay(80);
+  assert.equal(expired, true);
+  assert.equal(settled, false);
 });
 
 /** A `deno eval` of `code` with the timers imported: its stdout, trimmed. */
