@@ -177,10 +177,7 @@ async function attached(
     link.send(FrameType.Detach, {});
     later(300, () => stop.resolve());
   };
-  let relaying = false;
   const relay = () => {
-    if (relaying) return;
-    relaying = true;
     void forwardInput(link, stop.promise).then(() => {
       // stdin ended (the terminal went away): leave as a detach.
       exit ??= { reason: "detached", message: "", code: 0 };
@@ -217,7 +214,7 @@ async function attached(
             // The server draws the first frame meanwhile: quieting stderr (~5 ms) delays nothing.
             host.quietStderr(dataDir(env));
             quiet = true;
-          } else relay();
+          } else if (hello.tty !== undefined) relay(); // declined: relay from now on
           // The terminal may have changed size between the hello and now.
           onWinch();
         } else if (f.type === FrameType.Exit) {
