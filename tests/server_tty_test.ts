@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import type { Session } from "../src/session/session.ts";
 import { screenText, waitFor, waitForText } from "../src/session/test_util.ts";
-import { lab as e2eLab, MAIN } from "./e2e_lab.ts";
+import { type Lab, lab as e2eLab, MAIN } from "./e2e_lab.ts";
 
 const WAIT = 30_000;
 const CTRL_RIGHT_BRACKET = "\x1d";
@@ -17,6 +17,14 @@ const lab = () => e2eLab("lazyshell-server-tty-");
 
 /** The session's inner shell shows a prompt on a pane row. */
 const innerPrompt = (s: Session) => screenText(s).split("\n").some((l) => /│\S*[$#]\s*$/.test(l));
+
+/** A client that relays keys and frames over the socket (`LAZYSHELL_CLIENT_RELAY=1`). */
+const relayingClient = (l: Lab) =>
+  l.store.create({
+    command: `LAZYSHELL_CLIENT_RELAY=1 exec ${Deno.execPath()} run -A --quiet ${MAIN}`,
+    cols: 100,
+    rows: 30,
+  });
 
 /** The terminal device `pid` has as its stdin. */
 const terminalOf = (pid: number) => Deno.readLinkSync(`/proc/${pid}/fd/0`);
@@ -33,7 +41,7 @@ function holds(pid: number, device: string): number {
 }
 
 /** The server's pid, once its log says it is ready (the splash draws before it is). */
-async function serverOf(l: Awaited<ReturnType<typeof lab>>, client: Session): Promise<number> {
+async function serverOf(l: Lab, client: Session): Promise<number> {
   await waitFor(
     client,
     () => {
@@ -112,11 +120,7 @@ Deno.test({
   ignore: !linux,
   fn: async () => {
     await using l = lab();
-    const a = l.store.create({
-      command: `LAZYSHELL_CLIENT_RELAY=1 exec ${Deno.execPath()} run -A --quiet ${MAIN}`,
-      cols: 100,
-      rows: 30,
-    });
+    const a = relayingClient(l);
     await waitForText(a, "No sessions", WAIT);
     const tty = terminalOf(a.pid);
     const server = await serverOf(l, a);
@@ -163,13 +167,7 @@ for (const relay of [false, true]) {
     ignore: !linux,
     fn: async () => {
       await using l = lab();
-      const a = l.store.create({
-        command: `${
-          relay ? "LAZYSHELL_CLIENT_RELAY=1 " : ""
-        }exec ${Deno.execPath()} run -A --quiet ${MAIN}`,
-        cols: 100,
-        rows: 30,
-      });
+      const a = relay ? relayingClient(l) : l.client(100, 30);
       const server = await serverOf(l, a);
       const tty = terminalOf(a.pid);
       if (!relay) await waitFor(a, () => holds(server, tty) > 0, WAIT, `the server to open ${tty}`);
