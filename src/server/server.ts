@@ -24,6 +24,7 @@ import { osc52 } from "../tui/clipboard.ts";
 import { startPluginTabs, type WiredPluginTabs } from "../tui/plugin_tabs.ts";
 import { Link, MAX_QUEUED_BYTES } from "./link.ts";
 import { ClientTty } from "./client_tty.ts";
+import { within } from "../util/async.ts";
 import {
   type ExitMessage,
   FrameType,
@@ -119,7 +120,7 @@ export class AttachServer implements AsyncDisposable {
     // A terminal drawn on here is let go (last frame written) before its client restores it.
     await Promise.all(clients.map((c) => c.tty?.close()));
     for (const c of clients) c.link.send(FrameType.Exit, message(c.id));
-    await Promise.all(links.map((l) => Promise.race([l.flush(), delay(500)])));
+    await Promise.all(links.map((l) => within(l.flush(), 500)));
     for (const link of links) link.close();
   }
 
@@ -391,8 +392,4 @@ export class AttachServer implements AsyncDisposable {
     for (const client of this.#clients.values()) client.app.setTabs(this.#plugins.tabs);
     for (const problem of this.#plugins.problems) this.#options.log(`plugin tabs: ${problem}`);
   }
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
