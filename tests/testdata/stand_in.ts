@@ -2,7 +2,11 @@
  * A stand-in executable named like an agent (so the process table
  * identifies it) that writes a capture's output chunks [0, end) into its
  * PTY with their recorded gaps (capped at `maxGapMs` to keep tests short;
- * the 30 ms settle still sees the same quiet points), then waits. With
+ * the 30 ms settle still sees the same quiet points), then waits. A pause
+ * of a second or more is a person's (a prompt waiting for an answer): it
+ * lasts `pauseMs`, so that what is on screen then stays long enough to be
+ * seen on a loaded machine, as it would (a permission prompt shown 45 ms
+ * was missed under load). With
  * `waitFor`, it starts only once that file exists (the test has set up
  * what it measures, e.g. the session's size).
  */
@@ -16,9 +20,10 @@ export async function standIn(
   agent: string,
   capture: string,
   end: number,
-  options: { maxGapMs?: number; waitFor?: string } = {},
+  options: { maxGapMs?: number; pauseMs?: number; waitFor?: string } = {},
 ): Promise<string> {
   const maxGap = options.maxGapMs ?? 45;
+  const pause = options.pauseMs ?? 400;
   const raw = await Deno.readFile(new URL(`${capture}/output.raw`, CAPTURES));
   const chunks = (await readChunks(new URL(`${capture}/chunks.jsonl`, CAPTURES)))!;
   const lines = ["#!/bin/bash"];
@@ -26,7 +31,8 @@ export async function standIn(
   let previous = chunks[0]!.t_ms;
   for (const c of chunks) {
     if (c.off >= end) break;
-    const gap = Math.min(c.t_ms - previous, maxGap);
+    const recorded = c.t_ms - previous;
+    const gap = recorded >= 1000 ? Math.max(maxGap, pause) : Math.min(recorded, maxGap);
     previous = c.t_ms;
     if (gap >= 1) lines.push(`sleep ${(gap / 1000).toFixed(3)}`);
     const bytes = raw.subarray(c.off, Math.min(end, c.off + c.len));
