@@ -384,6 +384,9 @@ export class TuiApp implements Disposable {
     this.#drawn = s;
     const out = diff(this.#prev, frame, {
       sync: this.#sync,
+      // Only frames (and pen- and cursor-neutral OSCs) reach the terminal between two frames;
+      // whoever writes otherwise pauses them and calls redraw() (server.ts handover).
+      continued: true,
       rows: paneOnly && rows && !screens ? paneRows(layout(s.cols, s.rows).pane, rows) : undefined,
     });
     this.#spare = this.#prev;

@@ -4,8 +4,10 @@
  * change (or no previous frame) repaints everything; "" means nothing to
  * write. Pure.
  *
- * Invariants: the pen (SGR) and cursor position are unknown at the start
- * of every diff, so each diff is correct on its own; a wide character is
+ * Invariants: unless told `continued`, the pen (SGR) and cursor position
+ * are unknown at the start of a diff, so each diff is correct on its own;
+ * every diff leaves the pen reset and, when the frame has a cursor, the
+ * cursor shown at it (what `continued` starts from); a wide character is
  * rewritten whenever either of its two cells changed.
  */
 
@@ -31,6 +33,15 @@ export interface DiffOptions {
    * the pane's changed rows were redrawn); a repaint ignores it.
    */
   readonly rows?: readonly [number, number] | undefined;
+  /**
+   * The host terminal is as the diff into `prev` left it (nothing else
+   * moved its cursor or set its pen since): a change that starts at the
+   * cursor is written from there, and a run of cells that ends where the
+   * cursor goes needs no move, no hiding and no synchronized output. A
+   * typed key's echo is then the character alone, as a terminal's own
+   * echo is (docs/tui.md, Drawing).
+   */
+  readonly continued?: boolean;
 }
 
 export const SYNC_BEGIN = "\x1b[?2026h";
@@ -41,11 +52,17 @@ const SHOW_CURSOR = "\x1b[?25h";
 export function diff(prev: Frame | null, next: Frame, options: DiffOptions = {}): string {
   const full = prev === null || prev.cols !== next.cols || prev.rows !== next.rows;
   let body = full ? "\x1b[0m\x1b[H\x1b[2J" : "";
-  let penFg = -2;
-  let penBg = -2;
-  let penAttrs = -1;
-  let cx = -1;
-  let cy = -1;
+  // What the terminal is known to show now: the cursor where the last diff left it, the pen reset.
+  const known = !full && options.continued ? prev!.cursor : null;
+  let penFg = known ? -1 : -2;
+  let penBg = known ? -1 : -2;
+  let penAttrs = known ? 0 : -1;
+  let cx = known ? known.x : -1;
+  let cy = known ? known.y : -1;
+  /** The cursor jumped somewhere to write (a move, or a clear): hidden meanwhile. */
+  let jumped = full;
+  /** Only ASCII written since the last move: (cx, cy) is where the host's cursor is. */
+  let sure = true;
   const cols = next.cols;
   const [from, to] = full || !options.rows ? [0, next.rows] : options.rows;
   for (let y = Math.max(0, from); y < Math.min(next.rows, to); y++) {
@@ -61,7 +78,11 @@ export function diff(prev: Frame | null, next: Frame, options: DiffOptions = {})
       ) {
         continue;
       }
-      if (cx !== x || cy !== y) body += `\x1b[${y + 1};${x + 1}H`;
+      if (cx !== x || cy !== y) {
+        body += `\x1b[${y + 1};${x + 1}H`;
+        jumped = true;
+        sure = true;
+      }
       const fg = next.fg[i]!;
       const bg = next.bg[i]!;
       const attrs = next.attrs[i]!;
@@ -72,7 +93,11 @@ export function diff(prev: Frame | null, next: Frame, options: DiffOptions = {})
         penAttrs = attrs;
       }
       const ch = next.chars[i]!;
-      body += ch === "" || ch.charCodeAt(0) < 0x20 ? " " : ch;
+      const code = ch === "" ? 0 : ch.charCodeAt(0);
+      body += code < 0x20 ? " " : ch;
+      // A width the host terminal may count otherwise (an emoji, an ambiguous one): where the
+      // cursor ends is not known for sure.
+      if (code >= 0x7f || ch.length > 1) sure = false;
       cx = x + (w === 2 ? 2 : 1);
       cy = y;
       if (cx >= cols) cx = -1; // pending wrap: position unknown
@@ -86,11 +111,15 @@ export function diff(prev: Frame | null, next: Frame, options: DiffOptions = {})
   }
   const c = next.cursor;
   if (c) {
-    out = (body !== "" ? HIDE_CURSOR : "") + out + `\x1b[${c.y + 1};${c.x + 1}H` + SHOW_CURSOR;
+    if (!sure || cx !== c.x || cy !== c.y) out += `\x1b[${c.y + 1};${c.x + 1}H`;
+    // Hidden while it jumps about; left alone when known shown and it only wrote where it stood.
+    if (jumped) out = HIDE_CURSOR + out + SHOW_CURSOR;
+    else if (!known) out += SHOW_CURSOR;
   } else if (full || prev!.cursor !== null || body !== "") {
     out = HIDE_CURSOR + out;
   }
-  return options.sync ? SYNC_BEGIN + out + SYNC_END : out;
+  // A run written where the cursor stood shows at once, whole: nothing to synchronize.
+  return options.sync && jumped ? SYNC_BEGIN + out + SYNC_END : out;
 }
 
 function changed(a: Frame, b: Frame, i: number): boolean {
