@@ -30,8 +30,8 @@
 
 /** The content word of an empty cell: code point 0, width 1. */
 export const EMPTY = 0x400000;
-const CODEPOINT_MASK = 0x1fffff;
-const COMBINED = 0x200000;
+export const CODEPOINT_MASK = 0x1fffff;
+export const COMBINED = 0x200000;
 export const WIDTH_SHIFT = 22;
 /** bg flag: the cell has extended attributes (xterm's BgFlags.HAS_EXTENDED). */
 const HAS_EXTENDED = 0x10000000;
@@ -163,7 +163,7 @@ export function encodeRow(line: RowSource, out: ByteWriter, limit = line.length)
 }
 
 /** fg as readers see it: an extended underline style folded into the underline flag. */
-function readerFg(line: RowSource, i: number, fg: number, bg: number): number {
+export function readerFg(line: RowSource, i: number, fg: number, bg: number): number {
   if ((bg & HAS_EXTENDED) === 0) return fg >>> 0;
   const style = line._extendedAttrs[i]?.underlineStyle ?? 0;
   return (style !== 0 ? fg | UNDERLINE : fg) >>> 0;
@@ -192,8 +192,7 @@ export class DecodedRow {
   chars(i: number): string {
     const c = this.content[i]!;
     if (c & COMBINED) return this.combined.get(i) ?? "";
-    const cp = c & CODEPOINT_MASK;
-    return cp === 0 ? "" : cp < 0x80 ? ASCII[cp]! : String.fromCodePoint(cp);
+    return codepointText(c & CODEPOINT_MASK);
   }
 
   /**
@@ -249,6 +248,11 @@ function fromUnits(units: Uint16Array, n: number): string {
 let TEXT = new Uint16Array(512);
 
 const ASCII = Array.from({ length: 128 }, (_, i) => String.fromCharCode(i));
+
+/** A cell's code point as getChars() gives it ("" for 0), ASCII without a new string. */
+export function codepointText(cp: number): string {
+  return cp === 0 ? "" : cp < 0x80 ? ASCII[cp]! : String.fromCodePoint(cp);
+}
 
 let pos = 0;
 

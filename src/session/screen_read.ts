@@ -23,7 +23,15 @@ import {
   STRIKE,
   UNDERLINE,
 } from "../model/cells.ts";
-import type { DecodedRow } from "./row_codec.ts";
+import {
+  CODEPOINT_MASK,
+  codepointText,
+  COMBINED,
+  type DecodedRow,
+  readerFg,
+  type RowSource,
+  WIDTH_SHIFT,
+} from "./row_codec.ts";
 import type { ChangedRows, HeadlessTerminal, RowTracker } from "./terminal.ts";
 import { cursorHidden } from "./xterm_internals.ts";
 
@@ -53,7 +61,7 @@ export interface ScreenRead<G extends Cells> {
 
 /** How far up the scrollback goes: the store's rows and the emulator's (0 on the alternate screen). */
 export function maxScroll(terminal: HeadlessTerminal): number {
-  const b = terminal.xterm.buffer.active;
+  const b = terminal.buffer.active;
   return b.type === "alternate" ? 0 : terminal.history.stored + b.baseY;
 }
 
@@ -75,7 +83,7 @@ export function readScreen<G extends Cells>(
   changed: ChangedRows = "all",
 ): ScreenRead<G> {
   const xterm = terminal.xterm;
-  const b = xterm.buffer.active;
+  const b = terminal.buffer.active;
   const used = Math.max(0, Math.min(offset, maxScroll(terminal)));
   // Rows of the store come first (history.ts); none count on the alternate screen.
   const stored = b.type === "alternate" ? 0 : terminal.history.stored;
@@ -99,47 +107,110 @@ export function readScreen<G extends Cells>(
   } else {
     grid = make(cols, rows);
   }
-  const cell = b.getNullCell();
+  const raw = terminal.rawLine;
   for (let y = y0; y < y1; y++) {
     if (top + y < stored) {
       storedRow(terminal.history.row(top + y), grid, y * cols, cols);
-      continue;
-    }
-    const line = b.getLine(top + y - stored);
-    if (!line) continue;
-    const row = y * cols;
-    for (let x = 0; x < cols; x++) {
-      if (!line.getCell(x, cell)) break;
-      const i = row + x;
-      const width = cell.getWidth();
-      if (width === 0) {
-        grid.chars[i] = "";
-        grid.widths[i] = 0;
-      } else {
-        const ch = cell.getChars();
-        grid.chars[i] = ch === "" ? " " : ch;
-        grid.widths[i] = width === 2 && x + 1 < cols ? 2 : 1;
-      }
-      grid.fg[i] = fgColor(cell);
-      grid.bg[i] = cell.isBgRGB()
-        ? rgb(cell.getBgColor())
-        : cell.isBgPalette()
-        ? cell.getBgColor()
-        : DEFAULT_COLOR;
-      let attrs = 0;
-      if (cell.isBold()) attrs |= BOLD;
-      if (cell.isDim()) attrs |= DIM;
-      if (cell.isItalic()) attrs |= ITALIC;
-      if (cell.isUnderline()) attrs |= UNDERLINE;
-      if (cell.isBlink()) attrs |= BLINK;
-      if (cell.isInverse()) attrs |= INVERSE;
-      if (cell.isInvisible()) attrs |= INVISIBLE;
-      if (cell.isStrikethrough()) attrs |= STRIKE;
-      grid.attrs[i] = attrs;
+    } else if (raw) {
+      const line = raw(top + y - stored);
+      if (line) liveRow(line, grid, y * cols, cols);
+    } else {
+      const line = b.getLine(top + y - stored);
+      if (line) cellRow(line, b.getNullCell(), grid, y * cols, cols);
     }
   }
   if (used === 0 && !cursorHidden(xterm)) grid.cursor = { x: b.cursorX, y: b.cursorY };
   return { grid, offset: used, rows: partial ? [y0, y1] : null };
+}
+
+/** What cellRow reads of xterm's public buffer API. */
+type PublicLine = NonNullable<ReturnType<HeadlessTerminal["xterm"]["buffer"]["active"]["getLine"]>>;
+type PublicCell = ReturnType<HeadlessTerminal["xterm"]["buffer"]["active"]["getNullCell"]>;
+
+/**
+ * A row of xterm's buffer into cleared grid row `row` through its public
+ * API (a CellData per cell): when its internals are missing (rawLine null).
+ */
+export function cellRow(
+  line: PublicLine,
+  cell: PublicCell,
+  grid: Cells,
+  row: number,
+  cols: number,
+): void {
+  for (let x = 0; x < cols; x++) {
+    if (!line.getCell(x, cell)) break;
+    const i = row + x;
+    const width = cell.getWidth();
+    if (width === 0) {
+      grid.chars[i] = "";
+      grid.widths[i] = 0;
+    } else {
+      const ch = cell.getChars();
+      grid.chars[i] = ch === "" ? " " : ch;
+      grid.widths[i] = width === 2 && x + 1 < cols ? 2 : 1;
+    }
+    grid.fg[i] = fgColor(cell);
+    grid.bg[i] = cell.isBgRGB()
+      ? rgb(cell.getBgColor())
+      : cell.isBgPalette()
+      ? cell.getBgColor()
+      : DEFAULT_COLOR;
+    let attrs = 0;
+    if (cell.isBold()) attrs |= BOLD;
+    if (cell.isDim()) attrs |= DIM;
+    if (cell.isItalic()) attrs |= ITALIC;
+    if (cell.isUnderline()) attrs |= UNDERLINE;
+    if (cell.isBlink()) attrs |= BLINK;
+    if (cell.isInverse()) attrs |= INVERSE;
+    if (cell.isInvisible()) attrs |= INVISIBLE;
+    if (cell.isStrikethrough()) attrs |= STRIKE;
+    grid.attrs[i] = attrs;
+  }
+}
+
+/**
+ * The same row from its cell words (rawLine): what cellRow reads, at a
+ * fraction of its cost (no CellData, no getter per attribute).
+ */
+export function liveRow(line: RowSource, grid: Cells, row: number, cols: number): void {
+  const d = line._data;
+  const n = Math.min(line.length, cols);
+  for (let x = 0; x < n; x++) {
+    const i = row + x;
+    const j = x * 3;
+    const content = d[j]!;
+    const width = content >>> WIDTH_SHIFT;
+    if (width === 0) {
+      grid.chars[i] = "";
+      grid.widths[i] = 0;
+    } else {
+      const ch = content & COMBINED
+        ? line._combined[x] ?? ""
+        : codepointText(content & CODEPOINT_MASK);
+      grid.chars[i] = ch === "" ? " " : ch;
+      grid.widths[i] = width === 2 && x + 1 < cols ? 2 : 1;
+    }
+    const bg = d[j + 2]!;
+    const fg = readerFg(line, x, d[j + 1]!, bg);
+    grid.fg[i] = color(fg);
+    grid.bg[i] = color(bg);
+    grid.attrs[i] = attrsOf(fg, bg);
+  }
+}
+
+/** The attribute flags of a cell's fg and bg words (xterm's FgFlags and BgFlags). */
+function attrsOf(fg: number, bg: number): number {
+  let attrs = 0;
+  if (fg & 0x8000000) attrs |= BOLD;
+  if (bg & 0x8000000) attrs |= DIM;
+  if (bg & 0x4000000) attrs |= ITALIC;
+  if (fg & 0x10000000) attrs |= UNDERLINE;
+  if (fg & 0x20000000) attrs |= BLINK;
+  if (fg & 0x4000000) attrs |= INVERSE;
+  if (fg & 0x40000000) attrs |= INVISIBLE;
+  if (fg & 0x80000000) attrs |= STRIKE;
+  return attrs;
 }
 
 /** xterm's colour modes in its fg/bg words (Attributes.CM_*). */
@@ -172,16 +243,7 @@ function storedRow(row: DecodedRow, grid: Cells, at: number, cols: number): void
     const bg = row.bg[x]!;
     grid.fg[i] = color(fg);
     grid.bg[i] = color(bg);
-    let attrs = 0;
-    if (fg & 0x8000000) attrs |= BOLD;
-    if (bg & 0x8000000) attrs |= DIM;
-    if (bg & 0x4000000) attrs |= ITALIC;
-    if (fg & 0x10000000) attrs |= UNDERLINE;
-    if (fg & 0x20000000) attrs |= BLINK;
-    if (fg & 0x4000000) attrs |= INVERSE;
-    if (fg & 0x40000000) attrs |= INVISIBLE;
-    if (fg & 0x80000000) attrs |= STRIKE;
-    grid.attrs[i] = attrs;
+    grid.attrs[i] = attrsOf(fg, bg);
   }
 }
 

@@ -2,7 +2,14 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { HeadlessTerminal } from "./terminal.ts";
 import { BOLD, Cells, DEFAULT_COLOR, INVERSE, ITALIC, rgb, UNDERLINE } from "../model/cells.ts";
-import { maxScroll, readScreen, type ScreenRead, ScreenReader } from "./screen_read.ts";
+import {
+  cellRow,
+  liveRow,
+  maxScroll,
+  readScreen,
+  type ScreenRead,
+  ScreenReader,
+} from "./screen_read.ts";
 
 const cells = (cols: number, rows: number) => new Cells(cols, rows);
 
@@ -139,4 +146,62 @@ Deno.test("two readers of one screen each read the rows changed since their own 
   t.write("\x1b[2;1HTWO");
   const rb = b.read(0, gb);
   assert.deepEqual([rb.grid.rowText(0).trimEnd(), rb.grid.rowText(1).trimEnd()], ["ONE", "TWO"]);
+});
+
+Deno.test("a row read from xterm's cell words equals the same row read through its public cells", () => {
+  // liveRow (rawLine, xterm's internals) against cellRow (getCell and its getters): every style
+  // xterm keeps, extended underlines, wide and combined characters, erased and inserted cells.
+  const chunks = fc.oneof(
+    fc.constantFrom(
+      "\r\n",
+      "\x1b[K",
+      "\x1b[2@",
+      "\x1b[3P",
+      "\x1b[1;2;3;4;5;7;8;9m",
+      "\x1b[22;23;24;25;27;28;29m",
+      "\x1b[4:3m",
+      "\x1b[4:0m",
+      "\x1b[58;5;3m",
+      "\x1b[0m",
+      "\x1b[31;44m",
+      "\x1b[91;104m",
+      "\x1b[38;5;200;48;5;17m",
+      "\x1b[38;2;9;8;7;48;2;1;2;3m",
+      "界",
+      "e\u0301",
+      "👩‍💻",
+      "\x1b]8;;https://x.test\x07link\x1b]8;;\x07",
+      "\x1b[?1049h",
+      "\x1b[?1049l",
+    ),
+    fc.tuple(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 13 })).map(([y, x]) =>
+      `\x1b[${y};${x}H`
+    ),
+    fc.string({ maxLength: 12 }).map((s) =>
+      [...s].filter((c) => c >= " " && c !== "\x7f").join("")
+    ),
+  );
+  fc.assert(
+    fc.property(fc.array(chunks, { maxLength: 40 }), (writes) => {
+      using t = new HeadlessTerminal({ cols: 12, rows: 5, scrollback: 20 });
+      assert.ok(t.rawLine, "xterm's cell words are readable (xterm_internals.ts activeLines)");
+      for (const w of writes) t.write(w);
+      const b = t.xterm.buffer.active;
+      const live = cells(12, 1);
+      const pub = cells(12, 1);
+      for (let y = 0; y < b.length; y++) {
+        live.clear();
+        pub.clear();
+        liveRow(t.rawLine(y)!, live, 0, 12);
+        cellRow(b.getLine(y)!, b.getNullCell(), pub, 0, 12);
+        const why = `row ${y} of ${JSON.stringify(writes)}`;
+        assert.deepEqual(live.chars, pub.chars, why);
+        assert.deepEqual([...live.widths], [...pub.widths], why);
+        assert.deepEqual([...live.fg], [...pub.fg], why);
+        assert.deepEqual([...live.bg], [...pub.bg], why);
+        assert.deepEqual([...live.attrs], [...pub.attrs], why);
+      }
+    }),
+    { numRuns: Number(Deno.env.get("SCREEN_READ_RUNS") ?? "300") },
+  );
 });

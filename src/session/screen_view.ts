@@ -13,7 +13,7 @@ import { fgColor } from "./screen_read.ts";
 import type { HeadlessTerminal } from "./terminal.ts";
 
 export function terminalView(t: HeadlessTerminal): ScreenView {
-  const buffer = t.xterm.buffer.active;
+  const buffer = t.buffer.active;
   const base = buffer.baseY;
   const rows = t.rows;
   const cols = t.cols;

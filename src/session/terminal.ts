@@ -16,7 +16,9 @@ import type { Osc133Mark, TerminalEvent, TerminalListener } from "./terminal_eve
 import type { InputModes, MouseTracking } from "../model/cells.ts";
 import { readTail, type Tail } from "./tail.ts";
 import { History } from "./history.ts";
+import type { RowSource } from "./row_codec.ts";
 import {
+  activeLines,
   fixEraseAbove,
   mouseEncoding,
   refreshRows,
@@ -75,8 +77,16 @@ export const MID_UPDATE_MAX_MS = 1000;
 
 export class HeadlessTerminal implements Disposable {
   readonly xterm: XTerm;
+  /**
+   * `xterm.buffer`, read once: its getter checks the proposed-API option
+   * through xterm's options proxy on every call (10 µs a read of a
+   * screen, profiled on the echo path).
+   */
+  readonly buffer: XTerm["buffer"];
   /** The scrollback: the compact store, then the emulator's own rows. */
   readonly history: History;
+  /** Row `index` of the active buffer as cell words, null without xterm's internals (screen_read.ts). */
+  readonly rawLine: ((index: number) => RowSource | undefined) | null;
   readonly #queue: WriteQueue | null;
   #listeners = new Set<TerminalListener>();
   #title = "";
@@ -97,10 +107,12 @@ export class HeadlessTerminal implements Disposable {
     // Emoji and other wide characters as modern terminals draw them (2 cells), not
     // xterm's default Unicode 6 widths; the TUI and plugin views measure text with
     // the same table (src/util/width.ts, generated from this addon).
+    this.buffer = this.xterm.buffer;
     this.xterm.loadAddon(new unicode11.Unicode11Addon());
     this.xterm.unicode.activeVersion = UNICODE_VERSION;
     this.history = new History(this.xterm, scrollback, options.margin);
     this.#queue = writeQueue(this.xterm);
+    this.rawLine = activeLines(this.xterm);
     const rows = refreshRows(this.xterm);
     this.#tracksRows = rows !== null;
     rows?.onRequestRefreshRows((range) => this.#rowsChanged(range ?? "all"));
@@ -112,7 +124,7 @@ export class HeadlessTerminal implements Disposable {
       this.#emit({ type: "title", title });
     });
     this.xterm.onBell(() => this.#emit({ type: "bell" }));
-    this.xterm.buffer.onBufferChange((b) => {
+    this.buffer.onBufferChange((b) => {
       this.#rowsChanged("all");
       this.#emit({ type: "alt-screen", active: b.type === "alternate" });
     });
@@ -228,7 +240,7 @@ export class HeadlessTerminal implements Disposable {
   }
 
   get altScreen(): boolean {
-    return this.xterm.buffer.active.type === "alternate";
+    return this.buffer.active.type === "alternate";
   }
 
   /**
@@ -251,13 +263,13 @@ export class HeadlessTerminal implements Disposable {
   }
 
   get cursor(): Cursor {
-    const b = this.xterm.buffer.active;
+    const b = this.buffer.active;
     return { x: b.cursorX, y: b.cursorY };
   }
 
   /** Visible rows `from`..`to` (exclusive) as text with trailing blanks trimmed. */
   visibleLines(from = 0, to = this.xterm.rows): string[] {
-    const b = this.xterm.buffer.active;
+    const b = this.buffer.active;
     const out: string[] = [];
     for (let y = Math.max(0, from); y < Math.min(to, this.xterm.rows); y++) {
       out.push(b.getLine(b.baseY + y)?.translateToString(true) ?? "");

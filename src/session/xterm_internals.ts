@@ -4,10 +4,12 @@
  * covered by terminal_test.ts or history_test.ts, which fail if one
  * disappears: the synchronous write path, the rows each write redrew,
  * recovery after the parser throws, ED 1 without two faults of 6.0.0, two
- * states with no public API (cursor hidden, mouse encoding), and the
- * buffers and scroll step the compact scrollback store needs (history.ts).
+ * states with no public API (cursor hidden, mouse encoding), the buffers
+ * and scroll step the compact scrollback store needs (history.ts), and the
+ * cell words of the active buffer's rows (screen_read.ts).
  */
 
+import type { RowSource } from "./row_codec.ts";
 import type { XTerm } from "./terminal.ts";
 
 /** xterm's core object, where each internal below lives (fields unknown until checked). */
@@ -293,4 +295,23 @@ export function scrollbackInternals(term: XTerm): ScrollbackInternals | null {
     newLine: (cols, wrapped) => new Line(cols, NULL_CELL, wrapped),
     setScrollback: (rows) => (options.scrollback = rows),
   };
+}
+
+/**
+ * Row `index` of the active buffer as xterm keeps it: three words a cell
+ * (row_codec.ts), which screen_read.ts decodes directly: a CellData read
+ * per cell (getCell and a dozen getters) made reading the row a key's echo
+ * changed cost more than the rest of drawing it. Private API of
+ * @xterm/headless 6.0.0, checked at construction; null when missing (the
+ * public getCell path then); screen_read_test.ts fails if an upgrade drops it.
+ */
+export function activeLines(term: XTerm): ((index: number) => RowSource | undefined) | null {
+  const service = core(term)?._bufferService as Partial<BufferService> | undefined;
+  const line = service?.buffers?.active?.lines?.get(0) as Partial<XtermLine> | undefined;
+  const fine = line?._data instanceof Uint32Array && typeof line._combined === "object" &&
+    typeof line._extendedAttrs === "object" && typeof line.length === "number";
+  if (!fine) return null;
+  // The buffers are read each time: a full reset makes new ones.
+  const bs = service as BufferService;
+  return (index) => bs.buffers.active.lines.get(index);
 }
