@@ -56,6 +56,8 @@ interface Entry {
   /** The flood reader of this fd while it runs (then the loops leave the fd alone). */
   flood: Promise<void> | null;
   stream: Deno.PointerValue;
+  /** A pollfd of this fd alone, for awaitData (made once: it runs for every typed key). */
+  readonly pollfd: Uint8Array;
 }
 
 interface Loop {
@@ -125,6 +127,7 @@ export class PtyReactor {
       closing: false,
       flood: null,
       stream: null,
+      pollfd: pollfds([fd]),
     };
     this.#entries.set(fd, entry);
     this.#changed(options.live ? this.#live : this.#batch);
@@ -149,8 +152,7 @@ export class PtyReactor {
       awaitData: (ms) => {
         if (this.#delivering.length > 1 || this.#delivering.includes(entry)) return;
         if (entry.gone || entry.paused || entry.hungUp || entry.flood) return;
-        const fds = pollfds([fd]);
-        if (this.#libc.poll(fds, 1, ms) > 0) this.#drainOne(entry, false);
+        if (this.#libc.poll(entry.pollfd, 1, ms) > 0) this.#drainOne(entry, false);
       },
     };
   }

@@ -81,6 +81,8 @@ export class TuiApp implements Disposable {
   readonly #runtime: Runtime;
   readonly #write: (text: string) => void;
   readonly #now: () => number;
+  #sized: { state: TuiState; id: string | undefined; size: { cols: number; rows: number } } | null =
+    null;
   readonly #decoder = new KeyDecoder();
   readonly #subs: Disposable[] = [];
   #tabs: readonly Tab[];
@@ -126,12 +128,7 @@ export class TuiApp implements Disposable {
       detach: () => (options.detach ?? (() => this.quit(0)))(),
       tabs: () => this.#tabs,
       dispatch: (e) => this.dispatch(e),
-      paneSize: (id) => {
-        const tile = tileSizes(this.state).find((t) => t.id === id);
-        return tile
-          ? { cols: tile.cols, rows: tile.rows }
-          : sessionSize(this.state.cols, this.state.rows);
-      },
+      paneSize: (id) => this.#paneSize(id),
       bodySize: () => layout(this.state.cols, this.state.rows).body,
       scrollOf: (id) => this.state.scroll[id] ?? 0,
       quit: (code) => this.quit(code),
@@ -215,6 +212,18 @@ export class TuiApp implements Disposable {
     for (const fx of effects) runEffect(this.#effects, fx);
     if (changed) this.#invalidate();
     this.#syncClock();
+  }
+
+  /** The size of the pane session `id` is shown in here (each key claims it: kept per state). */
+  #paneSize(id?: string): { cols: number; rows: number } {
+    const last = this.#sized;
+    if (last?.state === this.state && last.id === id) return last.size;
+    const tile = tileSizes(this.state).find((t) => t.id === id);
+    const size = tile
+      ? { cols: tile.cols, rows: tile.rows }
+      : sessionSize(this.state.cols, this.state.rows);
+    this.#sized = { state: this.state, id, size };
+    return size;
   }
 
   /** Bytes from the host terminal's stdin. */

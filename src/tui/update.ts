@@ -39,7 +39,9 @@ const WHEEL_LINES = 3;
 export function update(state: TuiState, event: TuiEvent, keymap: Keymap): Update {
   const effects: TuiEffect[] = [];
   const next = reduce(state, event, keymap, effects);
-  return { state: settle(state, next, effects), effects };
+  // Every state comes out of settle(): an event that changed nothing (a key typed into the
+  // session, most often) leaves it settled, with nothing to check again.
+  return { state: next === state ? state : settle(state, next, effects), effects };
 }
 
 function reduce(s: TuiState, e: TuiEvent, keymap: Keymap, fx: TuiEffect[]): TuiState {
