@@ -1,13 +1,17 @@
 /**
- * Input latency and first frame of the TUI (issue #5), against tmux in the
- * same run, both in a 120x32 PTY read through the headless emulator:
+ * Input latency and first frame of the TUI (issues #5 and #13), against tmux
+ * and two bare-Deno floors in the same run, each in a 120x32 PTY read
+ * through the headless emulator:
  *
  * - latency: one key written to the host PTY → the child's echo visible on
  *   the host screen (the child is `cat` in terminal mode; the echo comes
- *   from its PTY), p50/p95 over BENCH_KEYS keys (default 200). Target:
- *   lazyshell ÷ tmux ≤ 1.0. For scale, the same for the floor: a bare Deno
- *   process that only passes keys to a PTY and its echo back
- *   (tui_latency_floor.ts).
+ *   from its PTY), p50/p95 over BENCH_KEYS keys (default 200). The targets
+ *   stay open side by side and the keys are typed in BENCH_ROUNDS rounds
+ *   (default 4), each target in turn, so that a noisy machine slows all of
+ *   them alike; each ratio is printed over all keys and per round. The
+ *   floors: a bare Deno process that only passes keys to a PTY and its
+ *   echo back (tui_latency_floor.ts), and the same split into a client and
+ *   a server on a unix socket (tui_latency_floor2.ts).
  * - first frame: spawn → the hint bar on screen, p50 of 5 starts
  *   (`deno run`, cached). Target ≤ 300 ms.
  */
@@ -18,6 +22,7 @@ import { screenText, waitFor } from "../src/session/test_util.ts";
 import {
   delay,
   hasTmux,
+  type Lab,
   lab,
   MAIN,
   percentile,
@@ -28,23 +33,35 @@ import {
 } from "./tui_harness.ts";
 
 const KEYS = Number(Deno.env.get("BENCH_KEYS") ?? "200");
+/** Rounds the keys are typed in, each target in turn: the machine's drift hits all of them alike. */
+const ROUNDS = Math.max(1, Number(Deno.env.get("BENCH_ROUNDS") ?? "4"));
 const LETTERS = "abcdefgijknopqrstuvwxyz";
 
-/** Types KEYS letters one at a time, timing each until it is on screen. */
-async function typeAndTime(host: Session): Promise<number[]> {
+/** One program under test in its host PTY: keys are typed into `host`, its echo read there. */
+interface Target {
+  readonly name: string;
+  readonly host: Session;
+  /** The line typed so far (cleared with ctrl+u at 40 characters). */
+  line: string;
+  readonly times: number[];
+  close(): Promise<void>;
+}
+
+/** Types `count` letters one at a time into the target, timing each until it is on screen. */
+async function typeAndTime(t: Target, count: number): Promise<number[]> {
+  const { host } = t;
   const times: number[] = [];
-  let line = "";
-  for (let i = 0; i < KEYS; i++) {
-    if (line.length >= 40) {
+  for (let i = 0; i < count; i++) {
+    if (t.line.length >= 40) {
       host.write("\x15"); // ctrl+u: the child's PTY erases the line
-      const gone = line;
+      const gone = t.line;
       await waitFor(host, () => !screenText(host).includes(gone), 10_000, "the line to clear");
-      line = "";
+      t.line = "";
       await delay(20);
     }
-    const c = LETTERS[(i * 7) % LETTERS.length]!;
-    line += c;
-    const want = line;
+    const c = LETTERS[(t.times.length + i) * 7 % LETTERS.length]!;
+    t.line += c;
+    const want = t.line;
     const t0 = performance.now();
     host.write(c);
     await waitFor(host, () => screenText(host).includes(want), 10_000, `echo of ${want}`);
@@ -54,23 +71,25 @@ async function typeAndTime(host: Session): Promise<number[]> {
   return times;
 }
 
-async function lazyshellLatency(): Promise<number[]> {
-  await using l = lab();
+function target(name: string, host: Session, close: () => Promise<void>): Target {
+  return { name, host, line: "", times: [], close };
+}
+
+async function openLazyshell(l: Lab): Promise<Target> {
   const tui = startLazyshell(l, ["--project", project(l, ["cat"])]);
   await waitFor(tui, () => /s1/.test(screenText(tui)) && /n new/.test(screenText(tui)), 60_000);
   tui.write("\r");
   await waitFor(tui, () => /TERMINAL/.test(screenText(tui)), 30_000);
   await delay(500);
-  const times = await typeAndTime(tui);
-  tui.write("\x1dq");
-  await waitFor(tui, () => /still running/.test(screenText(tui)), 30_000);
-  tui.write("y");
-  await tui.exited;
-  return times;
+  return target("lazyshell", tui, async () => {
+    tui.write("\x1dq");
+    await waitFor(tui, () => /still running/.test(screenText(tui)), 30_000);
+    tui.write("y");
+    await tui.exited;
+  });
 }
 
-async function floorLatency(): Promise<number[]> {
-  await using l = lab();
+async function openFloor(l: Lab): Promise<Target> {
   const floor = new URL("./tui_latency_floor.ts", import.meta.url).pathname;
   const s = l.store.create({ command: `exec deno run -A ${floor}` });
   // Started once it answers: the first key's echo comes back.
@@ -78,15 +97,14 @@ async function floorLatency(): Promise<number[]> {
   await waitFor(s, () => screenText(s).includes("x"), 60_000, "the floor's echo");
   s.write("\x15");
   await delay(500);
-  const times = await typeAndTime(s);
-  s.kill("SIGTERM");
-  await s.exited;
-  return times;
+  return target("floor", s, async () => {
+    s.kill("SIGTERM");
+    await s.exited;
+  });
 }
 
 /** The same through a bare Deno client and server on a unix socket (tui_latency_floor2.ts). */
-async function floor2Latency(): Promise<number[]> {
-  await using l = lab();
+async function openFloor2(l: Lab): Promise<Target> {
   const floor = new URL("./tui_latency_floor2.ts", import.meta.url).pathname;
   const socket = `${l.dir}/floor.sock`;
   const server = new Deno.Command(Deno.execPath(), {
@@ -106,23 +124,18 @@ async function floor2Latency(): Promise<number[]> {
   await waitFor(s, () => screenText(s).includes("x"), 60_000, "the two-process floor's echo");
   s.write("\x15");
   await delay(500);
-  const times = await typeAndTime(s);
-  s.kill("SIGTERM");
-  await s.exited;
-  await server.status;
-  return times;
+  return target("two-process floor", s, async () => {
+    s.kill("SIGTERM");
+    await s.exited;
+    await server.status;
+  });
 }
 
-async function tmuxLatency(): Promise<number[]> {
-  await using l = lab();
+async function openTmux(l: Lab): Promise<Target> {
   const socket = `lazyshell-bench-lat-${Deno.pid}`;
-  try {
-    const { client } = await startTmux(l, socket, ["cat"]);
-    await delay(500);
-    return await typeAndTime(client);
-  } finally {
-    await tmuxCommand(l, socket, "kill-server");
-  }
+  const { client } = await startTmux(l, socket, ["cat"]);
+  await delay(500);
+  return target("tmux", client, () => tmuxCommand(l, socket, "kill-server").then(() => {}));
 }
 
 /** Spawn → first frame (the layout, "starting…") and → ready (the loop's own frame). */
@@ -149,33 +162,55 @@ async function firstFrames(): Promise<{ first: number[]; ready: number[] }> {
 }
 
 const fmt = (xs: number[]) =>
-  `p50 ${percentile(xs, 50).toFixed(1)} ms, p95 ${percentile(xs, 95).toFixed(1)} ms`;
+  `p50 ${percentile(xs, 50).toFixed(2)} ms, p95 ${percentile(xs, 95).toFixed(2)} ms`;
 
-console.log(`tui_latency: ${KEYS} keys, child echo through a 120x32 PTY`);
-const ours = await lazyshellLatency();
-console.log(`lazyshell: ${fmt(ours)}`);
-const floor = await floorLatency();
-console.log(`floor (a bare Deno key-to-PTY-to-stdout pass-through): ${fmt(floor)}`);
-const floor2 = await floor2Latency();
+/** The median of per-round ratios of `a` to `b` at percentile `p` (each round's pair typed together). */
+function ratio(a: Target, b: Target, p: number): string {
+  const per = ROUNDS;
+  const n = Math.floor(a.times.length / per);
+  const rs: number[] = [];
+  for (let r = 0; r < per; r++) {
+    const slice = (t: Target) => t.times.slice(r * n, (r + 1) * n);
+    rs.push(percentile(slice(a), p) / percentile(slice(b), p));
+  }
+  const all = percentile(a.times, p) / percentile(b.times, p);
+  return `${all.toFixed(2)} (rounds ${rs.map((x) => x.toFixed(2)).join(" ")})`;
+}
+
 console.log(
-  `two-process floor (bare Deno client ⇄ unix socket ⇄ bare Deno server ⇄ PTY): ${fmt(floor2)}`,
+  `tui_latency: ${KEYS} keys in ${ROUNDS} rounds (each target in turn), ` +
+    `child echo through a 120x32 PTY`,
 );
-console.log(
-  `ratio lazyshell/two-process floor: p50 ${
-    (percentile(ours, 50) / percentile(floor2, 50)).toFixed(2)
-  }, p95 ${(percentile(ours, 95) / percentile(floor2, 95)).toFixed(2)} (target ≤ 1.3); ` +
-    `lazyshell/one-process floor p50 ${(percentile(ours, 50) / percentile(floor, 50)).toFixed(2)}`,
-);
-if (await hasTmux()) {
-  const theirs = await tmuxLatency();
-  console.log(`tmux:      ${fmt(theirs)}`);
+{
+  await using l = lab();
+  const targets = [await openLazyshell(l), await openFloor(l), await openFloor2(l)];
+  if (await hasTmux()) targets.push(await openTmux(l));
+  try {
+    const each = Math.ceil(KEYS / ROUNDS);
+    for (let r = 0; r < ROUNDS; r++) {
+      for (const t of targets) t.times.push(...await typeAndTime(t, each));
+    }
+  } finally {
+    for (const t of targets) await t.close();
+  }
+  const [ours, floor, floor2, tmux] = targets as [Target, Target, Target, Target | undefined];
+  for (const t of targets) console.log(`${t.name}: ${fmt(t.times)}`);
+  console.log(`  (floor: a bare Deno key-to-PTY-to-stdout pass-through, tui_latency_floor.ts;`);
+  console.log(`   two-process floor: bare Deno client ⇄ unix socket ⇄ bare Deno server ⇄ PTY)`);
   console.log(
-    `ratio lazyshell/tmux: p50 ${(percentile(ours, 50) / percentile(theirs, 50)).toFixed(2)}, p95 ${
-      (percentile(ours, 95) / percentile(theirs, 95)).toFixed(2)
-    } (target ≤ 1.0); floor/tmux p50 ${
-      (percentile(floor, 50) / percentile(theirs, 50)).toFixed(2)
+    `ratio lazyshell/one-process floor: p50 ${ratio(ours, floor, 50)}, p95 ${
+      ratio(ours, floor, 95)
     }`,
   );
+  console.log(
+    `ratio lazyshell/two-process floor: p50 ${ratio(ours, floor2, 50)}, p95 ${
+      ratio(ours, floor2, 95)
+    }`,
+  );
+  if (tmux) {
+    console.log(`ratio lazyshell/tmux: p50 ${ratio(ours, tmux, 50)}, p95 ${ratio(ours, tmux, 95)}`);
+    console.log(`ratio floor/tmux: p50 ${ratio(floor, tmux, 50)}`);
+  }
 }
 const versions: number[] = [];
 for (let i = 0; i < 5; i++) {
