@@ -11,7 +11,9 @@
  *   them alike; each ratio is printed over all keys and per round. The
  *   floors: a bare Deno process that only passes keys to a PTY and its
  *   echo back (tui_latency_floor.ts), and the same split into a client and
- *   a server on a unix socket (tui_latency_floor2.ts).
+ *   a server on a unix socket (tui_latency_floor2.ts). BENCH_B=<other
+ *   checkouts' main.ts, comma-separated> adds those lazyshells (B, C, …),
+ *   typed into in the same rounds: an A/B of a change.
  * - first frame: spawn → the hint bar on screen, p50 of 5 starts
  *   (`deno run`, cached). Target ≤ 300 ms.
  */
@@ -75,13 +77,20 @@ function target(name: string, host: Session, close: () => Promise<void>): Target
   return { name, host, line: "", times: [], close };
 }
 
-async function openLazyshell(l: Lab): Promise<Target> {
-  const tui = startLazyshell(l, ["--project", project(l, ["cat"])]);
+/**
+ * lazyshell in the lab; `main`: another checkout's main.ts (BENCH_B), with
+ * its own server (`-L`), typed into in the same rounds: an A/B of a change.
+ */
+async function openLazyshell(l: Lab, main?: string, name = "B"): Promise<Target> {
+  const args = ["--project", project(l, ["cat"])];
+  const tui = main
+    ? l.store.create({ command: `exec deno run -A ${main} -L bench-${name} ${args.join(" ")}` })
+    : startLazyshell(l, args);
   await waitFor(tui, () => /s1/.test(screenText(tui)) && /n new/.test(screenText(tui)), 60_000);
   tui.write("\r");
   await waitFor(tui, () => /TERMINAL/.test(screenText(tui)), 30_000);
   await delay(500);
-  return target("lazyshell", tui, async () => {
+  return target(main ? `lazyshell ${name} (${main})` : "lazyshell", tui, async () => {
     tui.write("\x1dq");
     await waitFor(tui, () => /still running/.test(screenText(tui)), 30_000);
     tui.write("y");
@@ -185,6 +194,11 @@ console.log(
   await using l = lab();
   const targets = [await openLazyshell(l), await openFloor(l), await openFloor2(l)];
   if (await hasTmux()) targets.push(await openTmux(l));
+  const others: Target[] = [];
+  for (const [i, main] of (Deno.env.get("BENCH_B") ?? "").split(",").filter(Boolean).entries()) {
+    others.push(await openLazyshell(l, main, String.fromCharCode(66 + i)));
+  }
+  targets.push(...others);
   try {
     const each = Math.ceil(KEYS / ROUNDS);
     for (let r = 0; r < ROUNDS; r++) {
@@ -193,7 +207,8 @@ console.log(
   } finally {
     for (const t of targets) await t.close();
   }
-  const [ours, floor, floor2, tmux] = targets as [Target, Target, Target, Target | undefined];
+  const [ours, floor, floor2] = targets as [Target, Target, Target];
+  const tmux = targets.find((t) => t.name === "tmux");
   for (const t of targets) console.log(`${t.name}: ${fmt(t.times)}`);
   console.log(`  (floor: a bare Deno key-to-PTY-to-stdout pass-through, tui_latency_floor.ts;`);
   console.log(`   two-process floor: bare Deno client ⇄ unix socket ⇄ bare Deno server ⇄ PTY)`);
@@ -210,6 +225,13 @@ console.log(
   if (tmux) {
     console.log(`ratio lazyshell/tmux: p50 ${ratio(ours, tmux, 50)}, p95 ${ratio(ours, tmux, 95)}`);
     console.log(`ratio floor/tmux: p50 ${ratio(floor, tmux, 50)}`);
+  }
+  for (const [i, other] of others.entries()) {
+    const name = String.fromCharCode(66 + i);
+    console.log(
+      `ratio lazyshell/${name}: p50 ${ratio(ours, other, 50)}, p95 ${ratio(ours, other, 95)}`,
+    );
+    console.log(`ratio ${name}/one-process floor: p50 ${ratio(other, floor, 50)}`);
   }
 }
 const versions: number[] = [];
