@@ -227,16 +227,31 @@ export class SessionDetector {
   }
 
   #arm(wait: number): void {
-    this.#settle = ticker.after(wait, () => {
-      this.#settle = null;
-      if (this.ctx.disposed() || this.#firstOutputAt === null) return;
-      const now = Date.now();
-      const quiet = this.#lastOutputAt + this.ctx.settleMs - now;
-      const deadline = this.#firstOutputAt + this.ctx.maxWaitMs - now;
-      if (quiet > 0 && deadline > 0) this.#arm(Math.min(quiet, deadline));
-      else if (this.#halfDrawn(now)) this.#arm(this.ctx.settleMs);
-      else this.#classify();
+    const settle = ticker.after(wait, () => {
+      // Once the grid point's batch read has run (ticker.whenSettled): it runs after the
+      // callbacks of the point, and may bring the rest of a frame whose first part is on screen.
+      const check = () => {
+        if (this.#settle === settle) this.#settled();
+      };
+      if (!ticker.whenSettled(check)) check();
     });
+    this.#settle = settle;
+  }
+
+  /** The settle timer's check: classify, or wait on while the output is not over. */
+  #settled(): void {
+    this.#settle = null;
+    if (this.ctx.disposed() || this.#firstOutputAt === null) return;
+    const now = Date.now();
+    const quiet = this.#lastOutputAt + this.ctx.settleMs - now;
+    const deadline = this.#firstOutputAt + this.ctx.maxWaitMs - now;
+    if (quiet > 0 && deadline > 0) this.#arm(Math.min(quiet, deadline));
+    else if (this.#halfDrawn(now)) this.#arm(this.ctx.settleMs);
+    // Bytes wait in the PTY (or in a flood's read-ahead): the screen may be a frame cut in two
+    // reads. Read them first, up to the deadline (a flood never stops being behind).
+    else if (deadline > 0 && this.session.outputBehind) {
+      this.#arm(Math.min(this.ctx.settleMs, deadline));
+    } else this.#classify();
   }
 
   /**
