@@ -16,67 +16,39 @@
  */
 
 import assert from "node:assert/strict";
-import { loadCatalog } from "../src/runtime/catalog.ts";
-import { DetectionHub } from "../src/runtime/detection.ts";
-import { SessionStore } from "../src/session/store.ts";
-import { screenText, testEnv, waitFor } from "../src/session/test_util.ts";
-import type { AgentStateName } from "../src/model/agent.ts";
+import { screenText, waitFor } from "../src/session/test_util.ts";
+import { replayLab } from "./replay_parts_lab.ts";
 
-const FAKE = new URL("./testdata/replay_parts.ts", import.meta.url).pathname;
-const CAPTURE = new URL("../fixtures/captures/claude-tool", import.meta.url).pathname;
 /** Where the write that draws the permission prompt starts, where the read is cut, its end. */
 const WORKING = 11984;
 const CUT = 12984;
 const BLOCKED = 13978;
 
 Deno.test("a frame whose rest waits unread is not classified half drawn (no idle between working and blocked)", async () => {
-  const dir = Deno.makeTempDirSync({ prefix: "lzs-split-frame-" });
-  const catalog = await loadCatalog({ userDir: null });
-  await using store = new SessionStore({ shell: "/bin/bash", env: testEnv(), cols: 120, rows: 32 });
-  using hub = new DetectionHub(store, catalog, { settleMs: 1 });
-  try {
-    const script = `${dir}/claude.ts`;
-    Deno.copyFileSync(FAKE, script);
-    const log = `${dir}/parts.log`;
-    const parts = () => {
-      try {
-        return Deno.readTextFileSync(log).split("\n").filter(Boolean).length;
-      } catch {
-        return 0;
-      }
-    };
-    const session = store.create({
-      name: "claude",
-      command: `exec ${Deno.execPath()} run -A --quiet ${script} ${CAPTURE} ${log} ` +
-        `${WORKING} ${CUT} ${BLOCKED}`,
-    });
-    const state = () => hub.status(session.id)?.state ?? null;
-    await waitFor(session, () => state() === "working", 30_000, "working before the prompt");
-    const seen: AgentStateName[] = [];
-    using _ = hub.on((e) => {
-      if (e.type === "state" && e.id === session.id) seen.push(e.status.state);
-    });
+  await using lab = await replayLab("claude", "claude-tool", [WORKING, CUT, BLOCKED], {
+    settleMs: 1,
+  });
+  const { session } = lab;
+  await waitFor(session, () => lab.state() === "working", 30_000, "working before the prompt");
+  const seen = lab.record();
 
-    Deno.kill(session.pid, "SIGUSR1");
-    // Seen in the output event that shows it (the log line may come later): still in its turn.
-    await waitFor(
-      session,
-      () => screenText(session).includes("Create the lab marker file") && !session.outputBehind,
-      30_000,
-      "the cut parsed",
-    );
-    assert.equal(state(), "working", "not classified yet");
-    // Before the next grid point: the rest is written while this process reads nothing.
-    Deno.kill(session.pid, "SIGUSR1");
-    const until = performance.now() + 10_000;
-    while (parts() < 3 && performance.now() < until) { /* the fake writes the rest */ }
-    const wait = performance.now() + 20;
-    while (performance.now() < wait) { /* its bytes reach the PTY */ }
-    assert.equal(parts(), 3, "the fake wrote the rest");
+  lab.next();
+  // Seen in the output event that shows it (the log line may come later): still in its turn.
+  await waitFor(
+    session,
+    () => screenText(session).includes("Create the lab marker file") && !session.outputBehind,
+    30_000,
+    "the cut parsed",
+  );
+  assert.equal(lab.state(), "working", "not classified yet");
+  // Before the next grid point: the rest is written while this process reads nothing.
+  lab.next();
+  const until = performance.now() + 10_000;
+  while (lab.parts() < 3 && performance.now() < until) { /* the fake writes the rest */ }
+  const wait = performance.now() + 20;
+  while (performance.now() < wait) { /* its bytes reach the PTY */ }
+  assert.equal(lab.parts(), 3, "the fake wrote the rest");
 
-    await waitFor(session, () => state() === "blocked", 30_000, "the permission prompt");
-    assert.deepEqual(seen.filter((s) => s !== "working"), ["blocked"], `states: ${seen.join(" ")}`);
-  } finally {
-    Deno.removeSync(dir, { recursive: true });
-  }
+  await waitFor(session, () => lab.state() === "blocked", 30_000, "the permission prompt");
+  assert.deepEqual(seen.filter((s) => s !== "working"), ["blocked"], `states: ${seen.join(" ")}`);
 });
