@@ -75,6 +75,18 @@ export class Cells {
     this.cursor = other.cursor;
   }
 
+  /** Rows y0..y1 (exclusive) become a copy of `other`'s (same size); the cursor is left. */
+  copyRowsFrom(other: Cells, y0: number, y1: number): void {
+    if (other.cols !== this.cols || other.rows !== this.rows) throw new Error("Grid size differs");
+    const from = this.index(0, Math.max(0, y0));
+    const to = this.index(0, Math.min(this.rows, y1));
+    for (let i = from; i < to; i++) this.chars[i] = other.chars[i]!;
+    this.widths.set(other.widths.subarray(from, to), from);
+    this.fg.set(other.fg.subarray(from, to), from);
+    this.bg.set(other.bg.subarray(from, to), from);
+    this.attrs.set(other.attrs.subarray(from, to), from);
+  }
+
   /** Blank again, cursor hidden: lets a reader reuse one grid instead of allocating. */
   clear(): void {
     this.chars.fill(" ");

@@ -96,28 +96,27 @@ export function readScreen<G extends Cells>(
   let partial = false;
   if (reuse && reuse.cols === cols && reuse.rows === rows) {
     grid = reuse;
-    if (changed === "all" || used > 0) grid.clear();
-    else {
+    if (changed !== "all" && used === 0) {
       y0 = changed === null ? rows : Math.max(0, changed.start);
       y1 = changed === null ? rows : Math.min(rows, changed.end + 1);
-      grid.clearRows(y0, y1);
-      grid.cursor = null;
       partial = true;
     }
   } else {
     grid = make(cols, rows);
   }
+  grid.cursor = null;
+  // Each row is written whole, the cells past its end blank: no clearing first.
   const raw = terminal.rawLine;
   for (let y = y0; y < y1; y++) {
+    const at = y * cols;
     if (top + y < stored) {
-      storedRow(terminal.history.row(top + y), grid, y * cols, cols);
-    } else if (raw) {
-      const line = raw(top + y - stored);
-      if (line) liveRow(line, grid, y * cols, cols);
-    } else {
-      const line = b.getLine(top + y - stored);
-      if (line) cellRow(line, b.getNullCell(), grid, y * cols, cols);
+      storedRow(terminal.history.row(top + y), grid, at, cols);
+      continue;
     }
+    const line = raw ? raw(top + y - stored) : b.getLine(top + y - stored);
+    if (!line) blank(grid, at, 0, cols);
+    else if (raw) liveRow(line as RowSource, grid, at, cols);
+    else cellRow(line as PublicLine, b.getNullCell(), grid, at, cols);
   }
   if (used === 0 && !cursorHidden(xterm)) grid.cursor = { x: b.cursorX, y: b.cursorY };
   return { grid, offset: used, rows: partial ? [y0, y1] : null };
@@ -128,7 +127,7 @@ type PublicLine = NonNullable<ReturnType<HeadlessTerminal["xterm"]["buffer"]["ac
 type PublicCell = ReturnType<HeadlessTerminal["xterm"]["buffer"]["active"]["getNullCell"]>;
 
 /**
- * A row of xterm's buffer into cleared grid row `row` through its public
+ * A row of xterm's buffer into grid row `row` through its public
  * API (a CellData per cell): when its internals are missing (rawLine null).
  */
 export function cellRow(
@@ -139,7 +138,7 @@ export function cellRow(
   cols: number,
 ): void {
   for (let x = 0; x < cols; x++) {
-    if (!line.getCell(x, cell)) break;
+    if (!line.getCell(x, cell)) return blank(grid, row, x, cols);
     const i = row + x;
     const width = cell.getWidth();
     if (width === 0) {
@@ -197,6 +196,19 @@ export function liveRow(line: RowSource, grid: Cells, row: number, cols: number)
     grid.bg[i] = color(bg);
     grid.attrs[i] = attrsOf(fg, bg);
   }
+  if (n < cols) blank(grid, row, n, cols);
+}
+
+/** Cells `from`..`cols` of grid row `row` blank (what an emulator's empty cell reads as). */
+function blank(grid: Cells, row: number, from: number, cols: number): void {
+  const a = row + from;
+  const b = row + cols;
+  if (a >= b) return;
+  grid.chars.fill(" ", a, b);
+  grid.widths.fill(1, a, b);
+  grid.fg.fill(DEFAULT_COLOR, a, b);
+  grid.bg.fill(DEFAULT_COLOR, a, b);
+  grid.attrs.fill(0, a, b);
 }
 
 /** The attribute flags of a cell's fg and bg words (xterm's FgFlags and BgFlags). */
@@ -223,7 +235,7 @@ function color(word: number): number {
 }
 
 /**
- * A row of the compact store into cleared grid row `at`, the way the loop
+ * A row of the compact store into grid row `at`, the way the loop
  * above reads one of xterm's (CellData's getters on the same three words).
  */
 function storedRow(row: DecodedRow, grid: Cells, at: number, cols: number): void {
@@ -245,6 +257,7 @@ function storedRow(row: DecodedRow, grid: Cells, at: number, cols: number): void
     grid.bg[i] = color(bg);
     grid.attrs[i] = attrsOf(fg, bg);
   }
+  blank(grid, at, n, cols);
 }
 
 /**

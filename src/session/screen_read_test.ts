@@ -189,9 +189,8 @@ Deno.test("a row read from xterm's cell words equals the same row read through i
       const b = t.xterm.buffer.active;
       const live = cells(12, 1);
       const pub = cells(12, 1);
+      // Each row is read over the last one: a reader writes the whole row.
       for (let y = 0; y < b.length; y++) {
-        live.clear();
-        pub.clear();
         liveRow(t.rawLine(y)!, live, 0, 12);
         cellRow(b.getLine(y)!, b.getNullCell(), pub, 0, 12);
         const why = `row ${y} of ${JSON.stringify(writes)}`;
@@ -204,4 +203,24 @@ Deno.test("a row read from xterm's cell words equals the same row read through i
     }),
     { numRuns: Number(Deno.env.get("SCREEN_READ_RUNS") ?? "300") },
   );
+});
+
+Deno.test("a scrolled-back view read into a used grid leaves nothing of it (short stored rows)", async () => {
+  // Rows of the compact store and of xterm shorter than the screen: their cells past the end
+  // must read blank, not as what the grid held before.
+  using t = new HeadlessTerminal({ cols: 12, rows: 4, scrollback: 100, margin: 1 });
+  t.write(Array.from({ length: 30 }, (_, i) => "ab".slice(0, 1 + (i % 2)) + i).join("\r\n"));
+  await t.flush();
+  assert.ok(t.history.stored > 0, "rows went to the store");
+  for (const offset of [0, 5, 20]) {
+    const used = cells(12, 4);
+    used.chars.fill("x");
+    used.fg.fill(3);
+    used.attrs.fill(BOLD);
+    const read = readScreen(t, cells, offset, used).grid;
+    const fresh = whole(t, offset).frame;
+    assert.deepEqual(read.chars, fresh.chars, `offset ${offset}`);
+    assert.deepEqual([...read.fg], [...fresh.fg]);
+    assert.deepEqual([...read.attrs], [...fresh.attrs]);
+  }
 });

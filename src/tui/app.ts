@@ -91,6 +91,8 @@ export class TuiApp implements Disposable {
   #prev: Frame | null = null;
   /** The frame before #prev and the last screen read: reused, not reallocated, each frame. */
   #spare: Frame | null = null;
+  /** Frame rows where #spare may differ from #prev, [from, to); null: any. */
+  #spareBehind: readonly [number, number] | null = null;
   /** Reads the shown sessions' screens (only the rows redrawn since their last read). */
   readonly #screens: Screens;
   /** The state the last frame was drawn from. */
@@ -382,7 +384,16 @@ export class TuiApp implements Disposable {
     }
     // Same state as the last frame: only the session's screen can have changed.
     const paneOnly = this.#prev && sameDrawing(this.#drawn, s)
-      ? repaintPane(s, this.#prev, screen, this.#spare, rows ?? undefined, this.keymap, screens)
+      ? repaintPane(
+        s,
+        this.#prev,
+        screen,
+        this.#spare,
+        rows ?? undefined,
+        this.keymap,
+        screens,
+        this.#spareBehind,
+      )
       : null;
     const frame = paneOnly ??
       view(
@@ -391,15 +402,20 @@ export class TuiApp implements Disposable {
         this.#spare,
       );
     this.#drawn = s;
+    const changed = paneOnly && rows && !screens
+      ? paneRows(layout(s.cols, s.rows).pane, rows)
+      : null;
     const out = diff(this.#prev, frame, {
       sync: this.#sync,
       // Only frames (and pen- and cursor-neutral OSCs) reach the terminal between two frames;
       // whoever writes otherwise pauses them and calls redraw() (server.ts handover).
       continued: true,
-      rows: paneOnly && rows && !screens ? paneRows(layout(s.cols, s.rows).pane, rows) : undefined,
+      rows: changed ?? undefined,
     });
     this.#spare = this.#prev;
     this.#prev = frame;
+    // The rows diff() was told are the only ones where this frame differs from the last.
+    this.#spareBehind = this.#spare ? changed : null;
     if (out) {
       this.#write(out);
       this.frames++;

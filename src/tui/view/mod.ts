@@ -35,7 +35,9 @@ export interface ViewInput {
  * what a new screen of the selected session needs (its echo, a spinner),
  * without rebuilding the list and bars. Null when that is not enough (an
  * overlay or a plugin tab is shown, the size changed). `rows` [from, to):
- * the only screen rows that changed since `prev` was drawn.
+ * the only screen rows that changed since `prev` was drawn. `behind`
+ * [from, to): the only frame rows where `reuse` may differ from `prev` (the
+ * rows `prev` redrew over it); only those are copied.
  */
 export function repaintPane(
   state: TuiState,
@@ -45,13 +47,14 @@ export function repaintPane(
   rows?: readonly [number, number],
   keymap?: Keymap,
   screens?: ReadonlyMap<string, Frame | null>,
+  behind?: readonly [number, number] | null,
 ): Frame | null {
   if (state.tab !== 0 || state.overlay !== null) return null;
   if (prev.cols !== state.cols || prev.rows !== state.rows) return null;
-  const frame = reuse && reuse.cols === state.cols && reuse.rows === state.rows
-    ? reuse
-    : new Frame(state.cols, state.rows);
-  frame.copyFrom(prev);
+  const fits = reuse && reuse.cols === state.cols && reuse.rows === state.rows;
+  const frame = fits ? reuse : new Frame(state.cols, state.rows);
+  if (fits && behind) frame.copyRowsFrom(prev, behind[0], behind[1]);
+  else frame.copyFrom(prev);
   frame.cursor = null;
   if (isTiled(state)) {
     drawTiles(frame, state, screens ?? new Map(), keymap);
