@@ -5,8 +5,12 @@
  * through Session.screenReader(), the input modes through
  * Session.inputModes().
  *
- * xterm's style checks return numbers (0/1), getFgColor() is a palette
- * index or 0xRRGGBB depending on the colour mode; one reused null cell.
+ * Rows are decoded from xterm's cell words (three a cell, row_codec.ts),
+ * as the scrollback store's are (liveRow, storedRow); through its public
+ * cells only when those internals are missing (cellRow: xterm's style
+ * checks return numbers (0/1), getFgColor() is a palette index or
+ * 0xRRGGBB depending on the colour mode; one reused null cell). Each row
+ * is written whole, the cells past its end blank.
  */
 
 import {
