@@ -66,12 +66,7 @@ export class Cells {
 
   /** Becomes a copy of `other` (same size), cursor included. */
   copyFrom(other: Cells): void {
-    if (other.cols !== this.cols || other.rows !== this.rows) throw new Error("Grid size differs");
-    for (let i = 0; i < other.chars.length; i++) this.chars[i] = other.chars[i]!;
-    this.widths.set(other.widths);
-    this.fg.set(other.fg);
-    this.bg.set(other.bg);
-    this.attrs.set(other.attrs);
+    this.copyRowsFrom(other, 0, this.rows);
     this.cursor = other.cursor;
   }
 
@@ -89,18 +84,12 @@ export class Cells {
 
   /** Blank again, cursor hidden: lets a reader reuse one grid instead of allocating. */
   clear(): void {
-    this.chars.fill(" ");
-    this.widths.fill(1);
-    this.fg.fill(DEFAULT_COLOR);
-    this.bg.fill(DEFAULT_COLOR);
-    this.attrs.fill(0);
+    this.blank(0, this.chars.length);
     this.cursor = null;
   }
 
-  /** Rows y0..y1 (exclusive) blank again. */
-  clearRows(y0: number, y1: number): void {
-    const from = this.index(0, Math.max(0, y0));
-    const to = this.index(0, Math.min(this.rows, y1));
+  /** Cells `from`..`to` (indices, exclusive) blank again: an emulator's empty cell. */
+  blank(from: number, to: number): void {
     if (from >= to) return;
     this.chars.fill(" ", from, to);
     this.widths.fill(1, from, to);

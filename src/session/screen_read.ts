@@ -117,10 +117,15 @@ export function readScreen<G extends Cells>(
       storedRow(terminal.history.row(top + y), grid, at, cols);
       continue;
     }
-    const line = raw ? raw(top + y - stored) : b.getLine(top + y - stored);
-    if (!line) blank(grid, at, 0, cols);
-    else if (raw) liveRow(line as RowSource, grid, at, cols);
-    else cellRow(line as PublicLine, b.getNullCell(), grid, at, cols);
+    if (raw) {
+      const line = raw(top + y - stored);
+      if (line) liveRow(line, grid, at, cols);
+      else grid.blank(at, at + cols);
+    } else {
+      const line = b.getLine(top + y - stored);
+      if (line) cellRow(line, b.getNullCell(), grid, at, cols);
+      else grid.blank(at, at + cols);
+    }
   }
   if (used === 0 && !cursorHidden(xterm)) grid.cursor = { x: b.cursorX, y: b.cursorY };
   return { grid, offset: used, rows: partial ? [y0, y1] : null };
@@ -142,7 +147,7 @@ export function cellRow(
   cols: number,
 ): void {
   for (let x = 0; x < cols; x++) {
-    if (!line.getCell(x, cell)) return blank(grid, row, x, cols);
+    if (!line.getCell(x, cell)) return grid.blank(row + x, row + cols);
     const i = row + x;
     const width = cell.getWidth();
     if (width === 0) {
@@ -200,19 +205,7 @@ export function liveRow(line: RowSource, grid: Cells, row: number, cols: number)
     grid.bg[i] = color(bg);
     grid.attrs[i] = attrsOf(fg, bg);
   }
-  if (n < cols) blank(grid, row, n, cols);
-}
-
-/** Cells `from`..`cols` of grid row `row` blank (what an emulator's empty cell reads as). */
-function blank(grid: Cells, row: number, from: number, cols: number): void {
-  const a = row + from;
-  const b = row + cols;
-  if (a >= b) return;
-  grid.chars.fill(" ", a, b);
-  grid.widths.fill(1, a, b);
-  grid.fg.fill(DEFAULT_COLOR, a, b);
-  grid.bg.fill(DEFAULT_COLOR, a, b);
-  grid.attrs.fill(0, a, b);
+  grid.blank(row + n, row + cols);
 }
 
 /** The attribute flags of a cell's fg and bg words (xterm's FgFlags and BgFlags). */
@@ -261,7 +254,7 @@ function storedRow(row: DecodedRow, grid: Cells, at: number, cols: number): void
     grid.bg[i] = color(bg);
     grid.attrs[i] = attrsOf(fg, bg);
   }
-  blank(grid, at, n, cols);
+  grid.blank(at + n, at + cols);
 }
 
 /**
