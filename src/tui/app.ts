@@ -81,8 +81,6 @@ export class TuiApp implements Disposable {
   readonly #runtime: Runtime;
   readonly #write: (text: string) => void;
   readonly #now: () => number;
-  #sized: { state: TuiState; id: string | undefined; size: { cols: number; rows: number } } | null =
-    null;
   readonly #decoder = new KeyDecoder();
   readonly #subs: Disposable[] = [];
   #tabs: readonly Tab[];
@@ -93,6 +91,8 @@ export class TuiApp implements Disposable {
   #spare: Frame | null = null;
   /** Frame rows where #spare may differ from #prev, [from, to); null: any. */
   #spareBehind: readonly [number, number] | null = null;
+  /** The last pane size #paneSize() worked out, and for which state and session. */
+  #sized: { state: TuiState; id: string | undefined; size: PaneSize } | null = null;
   /** Reads the shown sessions' screens (only the rows redrawn since their last read). */
   readonly #screens: Screens;
   /** The state the last frame was drawn from. */
@@ -217,7 +217,7 @@ export class TuiApp implements Disposable {
   }
 
   /** The size of the pane session `id` is shown in here (each key claims it: kept per state). */
-  #paneSize(id?: string): { cols: number; rows: number } {
+  #paneSize(id?: string): PaneSize {
     const last = this.#sized;
     if (last?.state === this.state && last.id === id) return last.size;
     const tile = tileSizes(this.state).find((t) => t.id === id);
@@ -439,6 +439,8 @@ export class TuiApp implements Disposable {
     }
   }
 }
+
+type PaneSize = { readonly cols: number; readonly rows: number };
 
 /** Screen rows [from, to) as frame rows of the pane, clipped to it. */
 function paneRows(pane: Rect, rows: readonly [number, number]): [number, number] {

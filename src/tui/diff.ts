@@ -39,7 +39,7 @@ export interface DiffOptions {
    * cursor is written from there, and a run of cells that ends where the
    * cursor goes needs no move, no hiding and no synchronized output. A
    * typed key's echo is then the character alone, as a terminal's own
-   * echo is (docs/tui.md, Drawing).
+   * echo is (docs/tui.md, "Frames and the diff").
    */
   readonly continued?: boolean;
 }
