@@ -23,6 +23,9 @@ const RETRY_MAX_MS = 50;
 /** Input waiting for one child to read; above it writes are refused (docs/control-api.md). */
 export const MAX_QUEUED_INPUT = 4 * 1024 * 1024;
 
+/** One encoder for every write: a key typed and each frame drawn pass here. */
+const encoder = new TextEncoder();
+
 export class PtyWriter {
   readonly #fd: number;
   readonly #libc: Libc;
@@ -63,7 +66,7 @@ export class PtyWriter {
     if (this.#closed || data.length === 0) return !this.#closed;
     // UTF-8 takes at least a byte per UTF-16 unit: refuse before encoding what cannot fit.
     if (this.#pending + data.length > this.#limit) return false;
-    const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
+    const bytes = typeof data === "string" ? encoder.encode(data) : data;
     if (this.#pending + bytes.length > this.#limit) return false;
     this.#queue.push(bytes);
     this.#pending += bytes.length;
