@@ -20,6 +20,17 @@ import { terminalView } from "./screen_view.ts";
 import { bufferRows, bufferText, searchBuffer } from "./buffer_text.ts";
 import type { SearchDirection, SearchFrom, SearchHit } from "../model/search.ts";
 
+/** Plain text a session is about to draw at `at` (its cursor), in the default pen. */
+export type EchoAhead = (text: string, at: Cursor) => void;
+
+/** What typed keys cause while they are held (Session.holdInput). */
+interface Held {
+  holding: boolean;
+  readonly events: SessionEvent[];
+  readonly output: string[];
+  ahead: EchoAhead | null;
+}
+
 export interface SessionParams {
   readonly id: string;
   readonly name: string;
@@ -61,6 +72,8 @@ export class Session implements Disposable {
   #signal: number | null = null;
   #listeners = new Set<(event: SessionEvent) => void>();
   #taps = new Set<(data: string) => void>();
+  /** What typed keys cause while the TUI handles them (holdInput). */
+  readonly #held: Held = { holding: false, events: [], output: [], ahead: null };
   #exited: Promise<void>;
   #disposed = false;
   #faults = new Set<string>();
@@ -91,21 +104,16 @@ export class Session implements Disposable {
     this.terminal.on((event) => this.#emit(event));
     // Queued before the child can write: the emulator applies writes in order.
     if (params.preface) this.terminal.write(params.preface);
-    const flow = this.flow = new FlowControl(pty);
+    this.flow = new FlowControl(pty);
     pty.onData((data) => {
-      const size = data.length;
-      flow.queued(size);
-      for (const tap of this.#taps) tap(data);
-      try {
-        this.terminal.write(data, () => {
-          flow.parsed(size);
-          this.#emit({ type: "output" });
-        });
-      } catch (error) {
-        // An emulator bug must not stop the reading of every session (the
-        // emulator has called back and parses the next output again).
-        this.#fault("the terminal emulator failed on its output", error);
-      }
+      const held = this.#held;
+      if (!held.holding) return this.#output(data);
+      // The echo of keys being typed: drawn ahead when plain, parsed once the hold ends.
+      const ahead = held.ahead;
+      held.ahead = null;
+      const at = ahead && !this.terminal.midUpdate ? this.terminal.plainTextAt(data) : null;
+      if (at) ahead!(data, at);
+      held.output.push(data);
     });
     this.#exited = new Promise((resolve) => {
       pty.onExit((exit) => {
@@ -175,17 +183,57 @@ export class Session implements Disposable {
   write(data: string, typed = true): boolean {
     if (this.#status !== "running") return false;
     if (!this.#writePty(data)) return false;
-    this.#emit({ type: "input", data, typed });
+    const event = { type: "input", data, typed } as const;
+    if (this.#held.holding) this.#held.events.push(event);
+    else this.#emit(event);
     return true;
   }
 
   /**
-   * Blocks up to `ms` for the child's answer to keys just written and
-   * applies it now, so that their echo is drawn in the same event-loop turn
-   * as the keys (the TUI calls this once it has handled a read of stdin).
+   * Holds what keys typed now cause, until releaseInput() (the TUI holds
+   * while it handles a read of its terminal, src/tui/app.ts): the "input"
+   * event of each write, and the output read meanwhile. Releasing emits
+   * the events, then parses the output, in that order, as when nothing is
+   * held. Meanwhile awaitEcho() reads the echo and hands plain text to the
+   * TUI before anything else runs: the detection's checks and the parse
+   * come after the echo is on the terminal (docs/tui.md, "The echo").
    */
-  awaitEcho(ms: number): void {
-    if (this.#status === "running") this.pty.awaitEcho?.(ms);
+  holdInput(): void {
+    this.#held.holding = true;
+  }
+
+  /**
+   * While holding: waits up to `ms` on this thread for the child's answer
+   * to the keys written meanwhile (none: returns at once), so that their
+   * echo is drawn in the same event-loop turn; plain text the emulator
+   * draws as it is at its cursor (HeadlessTerminal.plainTextAt) goes to
+   * `ahead` with where it goes, before it is parsed.
+   */
+  awaitEcho(ms: number, ahead: EchoAhead): void {
+    const held = this.#held;
+    if (!held.holding || held.events.length === 0 || this.#status !== "running") return;
+    held.ahead = ahead;
+    try {
+      this.pty.awaitEcho?.(ms);
+    } finally {
+      held.ahead = null;
+    }
+  }
+
+  /** Ends holdInput(): the events held, then the output held. */
+  releaseInput(): void {
+    const held = this.#held;
+    if (!held.holding) return;
+    held.holding = false;
+    held.ahead = null;
+    if (held.events.length > 0) {
+      const events = held.events.splice(0);
+      for (const event of events) this.#emit(event);
+    }
+    if (held.output.length > 0) {
+      const output = held.output.splice(0);
+      for (const data of output) this.#output(data);
+    }
   }
 
   resize(cols: number, rows: number): void {
@@ -337,6 +385,23 @@ export class Session implements Disposable {
       return this.processes.foreground(this.pid, this.pty.foregroundGroup?.());
     } catch {
       return null;
+    }
+  }
+
+  /** The child's output, to the taps and the emulator. */
+  #output(data: string): void {
+    const size = data.length;
+    this.flow.queued(size);
+    for (const tap of this.#taps) tap(data);
+    try {
+      this.terminal.write(data, () => {
+        this.flow.parsed(size);
+        this.#emit({ type: "output" });
+      });
+    } catch (error) {
+      // An emulator bug must not stop the reading of every session (the
+      // emulator has called back and parses the next output again).
+      this.#fault("the terminal emulator failed on its output", error);
     }
   }
 

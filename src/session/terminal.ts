@@ -21,6 +21,7 @@ import {
   activeLines,
   fixEraseAbove,
   mouseEncoding,
+  plainPrintAt,
   refreshRows,
   unstick,
   type WriteQueue,
@@ -75,6 +76,9 @@ interface Tracked {
  */
 export const MID_UPDATE_MAX_MS = 1000;
 
+/** Printable ASCII only: each character one cell, drawn as it is. */
+const PLAIN = /^[\x20-\x7e]+$/;
+
 export class HeadlessTerminal implements Disposable {
   readonly xterm: XTerm;
   /**
@@ -88,6 +92,8 @@ export class HeadlessTerminal implements Disposable {
   /** Row `index` of the active buffer as cell words, null without xterm's internals (screen_read.ts). */
   readonly rawLine: ((index: number) => RowSource | undefined) | null;
   readonly #queue: WriteQueue | null;
+  /** Where printable ASCII would print now (xterm_internals.ts), null without the internals. */
+  readonly #printAt: (() => Cursor | null) | null;
   #listeners = new Set<TerminalListener>();
   #title = "";
   #disposed = false;
@@ -113,6 +119,7 @@ export class HeadlessTerminal implements Disposable {
     this.history = new History(this.xterm, scrollback, options.margin);
     this.#queue = writeQueue(this.xterm);
     this.rawLine = activeLines(this.xterm);
+    this.#printAt = plainPrintAt(this.xterm);
     const rows = refreshRows(this.xterm);
     this.#tracksRows = rows !== null;
     rows?.onRequestRefreshRows((range) => this.#rowsChanged(range ?? "all"));
@@ -260,6 +267,20 @@ export class HeadlessTerminal implements Disposable {
       mouseTracking: modes.mouseTrackingMode as MouseTracking,
       mouseEncoding: mouseEncoding(this.xterm),
     };
+  }
+
+  /**
+   * Where `text` would be drawn if it were written now, when it is
+   * printable ASCII that the emulator draws as it is, in the default pen,
+   * with nothing before it still to parse, and ends before the last column
+   * (no wrap); null otherwise. A key's echo is drawn on that (docs/tui.md,
+   * "The echo").
+   */
+  plainTextAt(text: string): Cursor | null {
+    if (this.#disposed || this.#printAt === null || this.#queue === null) return null;
+    if (this.#queue._pendingData > 0 || !PLAIN.test(text)) return null;
+    const at = this.#printAt();
+    return at && at.x + text.length < this.xterm.cols ? at : null;
   }
 
   get cursor(): Cursor {

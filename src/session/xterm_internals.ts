@@ -315,3 +315,46 @@ export function activeLines(term: XTerm): ((index: number) => RowSource | undefi
   const bs = service as BufferService;
   return (index) => bs.buffers.active.lines.get(index);
 }
+
+/** The parts of xterm's state that decide how printable ASCII written now is drawn. */
+interface PrintState {
+  _parser: { currentState: number };
+  _curAttrData: { fg: number; bg: number };
+  _charsetService: { charset?: unknown };
+  _coreService: { modes: { insertMode: boolean } };
+  _activeBuffer: { x: number; y: number };
+}
+
+/**
+ * Where printable ASCII written now would go, drawn as it is in the
+ * default pen: the cursor, when the parser is between sequences (not
+ * inside an escape, CSI or OSC), the pen is the default one, no character
+ * set maps ASCII (DEC graphics) and insert mode is off; null otherwise.
+ * What a key's echo is drawn ahead of the parse on (docs/tui.md, "The
+ * echo"). Private API of @xterm/headless 6.0.0 (its InputHandler.print
+ * reads the same fields), checked at construction; null when missing
+ * (nothing is drawn ahead); terminal_test.ts fails if an upgrade drops it.
+ */
+export function plainPrintAt(term: XTerm): (() => { x: number; y: number } | null) | null {
+  const handler = inputHandler<PrintState>(term);
+  const fine = typeof handler?._parser?.currentState === "number" &&
+    typeof handler._curAttrData?.fg === "number" && typeof handler._charsetService === "object" &&
+    typeof handler._coreService?.modes?.insertMode === "boolean" &&
+    typeof handler._activeBuffer?.x === "number";
+  if (!fine) return null;
+  // Each read through the handler: a full reset makes a new pen, modes and buffers.
+  const h = handler as PrintState;
+  return () => {
+    const pen = h._curAttrData;
+    if (
+      h._parser.currentState !== GROUND || pen.fg !== 0 || pen.bg !== 0 ||
+      h._charsetService.charset || h._coreService.modes.insertMode
+    ) {
+      return null;
+    }
+    return { x: h._activeBuffer.x, y: h._activeBuffer.y };
+  };
+}
+
+/** xterm's ParserState.GROUND: between sequences, printable bytes print. */
+const GROUND = 0;

@@ -11,7 +11,7 @@
  * runtime (main.ts does) so it can be driven in tests.
  */
 
-import type { Frame } from "./frame.ts";
+import { DEFAULT_COLOR, type Frame } from "./frame.ts";
 import { diff } from "./diff.ts";
 import { KeyDecoder } from "./keys.ts";
 import { type Keymap, resolveKeymap } from "./keymap.ts";
@@ -21,6 +21,7 @@ import { anythingSpins } from "./view/marker.ts";
 import { repaintPane, view } from "./view/mod.ts";
 import { anythingStarting } from "./view/pane.ts";
 import type { Tab } from "./tab.ts";
+import type { Cursor } from "../model/snapshot.ts";
 import { initialTuiState, type TuiState } from "../model/tui.ts";
 import { LOCAL_CLIENT, type Runtime } from "../runtime/runtime.ts";
 import { Screens } from "./screens.ts";
@@ -106,6 +107,8 @@ export class TuiApp implements Disposable {
   /** Draws a session's half-drawn frame after all if its synchronized update never ends. */
   #midUpdate: ReturnType<typeof setTimeout> | undefined;
   #lastFrame = 0;
+  /** The session whose echo #writeAhead may draw (the one the last keys were typed into). */
+  #aheadOf: string | null = null;
   /** When the user last typed into a session (terminal mode), for the echo fast path. */
   #typedAt = -Infinity;
   #echoFrame = false;
@@ -236,9 +239,16 @@ export class TuiApp implements Disposable {
       this.#typedAt = this.#now();
       this.#echoFrame = false;
     }
-    this.#handle(this.#decoder.feed(text));
-    // The echo of what was just typed, drawn in this turn when it comes quickly.
-    if (typedInto) this.#runtime.store.get(typedInto)?.awaitEcho(ECHO_WAIT_MS);
+    // What the keys cause waits until their echo is drawn, when it comes quickly (this turn).
+    const session = typedInto ? this.#runtime.store.get(typedInto) : undefined;
+    session?.holdInput();
+    try {
+      this.#handle(this.#decoder.feed(text));
+      this.#aheadOf = typedInto;
+      session?.awaitEcho(ECHO_WAIT_MS, this.#writeAhead);
+    } finally {
+      session?.releaseInput();
+    }
     if (this.#decoder.pending) {
       this.#escTimer = setTimeout(() => this.#handle(this.#decoder.flush()), ESC_TIMEOUT_MS);
     }
@@ -288,6 +298,46 @@ export class TuiApp implements Disposable {
       this.dispatch({ type: "input", input });
     }
   }
+
+  /**
+   * A typed key's echo, written to the terminal before the session's
+   * emulator parses it (docs/tui.md, "The echo"): plain text the session
+   * draws at its cursor in the default pen, when the last frame put the
+   * host's cursor there (the same state, no frame due since) and the text
+   * overwrites only narrow cells of the pane. The last frame is told what
+   * the terminal shows now, so the frame drawn once the echo is parsed
+   * writes nothing when it was right, and mends the cells when it was not.
+   */
+  readonly #writeAhead = (text: string, at: Cursor): void => {
+    const id = this.#aheadOf;
+    const prev = this.#prev;
+    const c = prev?.cursor;
+    const s = this.state;
+    if (id === null || !prev || !c || this.#drawn !== s || this.#echoFrame || this.#disposed) {
+      return;
+    }
+    if (this.#frameTimer !== undefined || this.#immediate || this.#midUpdate !== undefined) return;
+    if (s.tab !== 0 || s.mode !== "terminal" || s.selected !== id || s.overlay) return;
+    if (isTiled(s) || (s.scroll[id] ?? 0) !== 0) return;
+    const pane = layout(s.cols, s.rows).pane;
+    const end = c.x + text.length;
+    if (c.x - at.x !== pane.x || c.y - at.y !== pane.y || end >= pane.x + pane.width) return;
+    const row = c.y * prev.cols;
+    for (let i = row + c.x; i < row + end; i++) if (prev.widths[i] !== 1) return;
+    if (prev.widths[row + end] === 0) return;
+    this.#write(text);
+    for (let k = 0; k < text.length; k++) {
+      const i = row + c.x + k;
+      prev.chars[i] = text[k]!;
+      prev.fg[i] = DEFAULT_COLOR;
+      prev.bg[i] = DEFAULT_COLOR;
+      prev.attrs[i] = 0;
+    }
+    // A new object: frames share their cursor when one is copied from another.
+    prev.cursor = { x: end, y: c.y };
+    const behind = this.#spareBehind;
+    if (behind) this.#spareBehind = [Math.min(behind[0], c.y), Math.max(behind[1], c.y + 1)];
+  };
 
   #onOutput(id: string): void {
     const s = this.state;
