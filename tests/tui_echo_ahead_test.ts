@@ -34,6 +34,8 @@ interface Lab {
   readonly writes: { text: string; parsed: boolean }[];
   /** The text the session's screen shows when a write happens (set by the test). */
   expect: string | null;
+  /** For each call of `afterEcho`, how many writes there were by then. */
+  readonly echoes: number[];
   [Symbol.asyncDispose](): Promise<void>;
 }
 
@@ -43,6 +45,7 @@ async function lab(): Promise<Lab> {
   const runtime = new Runtime({ env, config: parseConfig("", "config.yml"), cwd: dir });
   const host = new HeadlessTerminal({ cols: COLS, rows: ROWS });
   const writes: { text: string; parsed: boolean }[] = [];
+  const echoes: number[] = [];
   const l = { expect: null as string | null } as { expect: string | null };
   let session: Session | null = null;
   const app = new TuiApp({
@@ -55,6 +58,7 @@ async function lab(): Promise<Lab> {
     },
     cols: COLS,
     rows: ROWS,
+    afterEcho: () => echoes.push(writes.length),
   });
   app.start();
   session = runtime.createSession({ command: "stty raw -echo; printf READY; exec cat" });
@@ -69,6 +73,7 @@ async function lab(): Promise<Lab> {
     app,
     session,
     writes,
+    echoes,
     async [Symbol.asyncDispose]() {
       app[Symbol.dispose]();
       host[Symbol.dispose]();
@@ -126,8 +131,11 @@ Deno.test("a typed key's echo reaches the terminal before its emulator parses it
     line += ch;
     l.expect = line;
     const from = l.writes.length;
+    const echoes = l.echoes.length;
     await type(l, ch, line);
     const written = l.writes.slice(from);
+    // The CPU is yielded once, right after the echo is written (ahead, or in its frame).
+    assert.deepEqual(l.echoes.slice(echoes), [from + 1], `key ${k}: afterEcho`);
     if (written[0]?.parsed === false) {
       ahead++;
       // Drawn as it is: the frame of the parsed echo had nothing left to write.

@@ -24,6 +24,7 @@ import { osc52 } from "../tui/clipboard.ts";
 import { startPluginTabs, type WiredPluginTabs } from "../tui/plugin_tabs.ts";
 import { Link, MAX_QUEUED_BYTES } from "./link.ts";
 import { ClientTty } from "./client_tty.ts";
+import { libc } from "../session/libc.ts";
 import { within } from "../util/async.ts";
 import {
   type ExitMessage,
@@ -264,6 +265,8 @@ export class AttachServer implements AsyncDisposable {
       write: (t) => {
         if (!client?.paused) out(t);
       },
+      // The kernel passes the echo to the terminal before the parse and the rest run.
+      afterEcho: () => libc()?.yieldCpu(),
       detach: () => void leave(),
       ...(this.#plugins ? { tabs: this.#plugins.tabs } : {}),
       ...(this.#options.restore ? { restore: this.#options.restore } : {}),

@@ -38,6 +38,11 @@ export interface Libc {
   read(fd: number, buf: Uint8Array, len: number): number;
   close(fd: number): number;
   /**
+   * sched_yield(2): whatever else is runnable on this CPU runs first (the
+   * kernel worker that passes bytes just written to a terminal on).
+   */
+  yieldCpu(): void;
+  /**
    * Opens a terminal device read-write, non-blocking and close-on-exec,
    * without making it the caller's controlling terminal (O_NOCTTY: a
    * server in its own session would otherwise take it, and its hangup):
@@ -106,6 +111,7 @@ function open(): Libc | null {
         write: { parameters: ["i32", "buffer", "usize"], result: "isize" },
         read: { parameters: ["i32", "buffer", "usize"], result: "isize" },
         close: { parameters: ["i32"], result: "i32" },
+        sched_yield: { parameters: [], result: "i32" },
         // open is variadic; its mode argument is not passed (no O_CREAT).
         open: { parameters: ["buffer", "i32"], result: "i32" },
         isatty: { parameters: ["i32"], result: "i32" },
@@ -142,6 +148,7 @@ function open(): Libc | null {
       write: (fd, buf, len) => Number(s.write(fd, buf, BigInt(len))),
       read: (fd, buf, len) => Number(s.read(fd, buf, BigInt(len))),
       close: (fd) => s.close(fd),
+      yieldCpu: () => void s.sched_yield(),
       openTerminal: (path) =>
         os === "linux"
           ? s.open(

@@ -62,6 +62,12 @@ export interface TuiAppOptions {
   readonly detach?: () => void;
   /** What the last client that left was looking at: a new attach starts there. */
   readonly resume?: ViewPlace | null;
+  /**
+   * Called once a typed key's echo is written to the terminal, before the
+   * rest of the turn's work: the server yields the CPU there, so that the
+   * kernel passes the echo on first (docs/tui.md, "The echo").
+   */
+  readonly afterEcho?: () => void;
   /** The client's terminal runs inside tmux: OSC 52 copies are wrapped for passthrough. */
   readonly tmux?: boolean;
   /** Sessions an earlier server saved: offered at start when some wait (docs/restore.md). */
@@ -81,6 +87,7 @@ export class TuiApp implements Disposable {
   readonly keymap: Keymap;
   readonly #runtime: Runtime;
   readonly #write: (text: string) => void;
+  readonly #afterEcho: (() => void) | undefined;
   readonly #now: () => number;
   readonly #decoder = new KeyDecoder();
   readonly #subs: Disposable[] = [];
@@ -122,6 +129,7 @@ export class TuiApp implements Disposable {
   constructor(options: TuiAppOptions) {
     this.#runtime = options.runtime;
     this.#write = options.write;
+    this.#afterEcho = options.afterEcho;
     this.#now = options.now ?? Date.now;
     this.#tabs = options.tabs ?? [];
     this.#screens = new Screens((id) => options.runtime.store.get(id));
@@ -326,6 +334,7 @@ export class TuiApp implements Disposable {
     for (let i = row + c.x; i < row + end; i++) if (prev.widths[i] !== 1) return;
     if (prev.widths[row + end] === 0) return;
     this.#write(text);
+    this.#afterEcho?.();
     for (let k = 0; k < text.length; k++) {
       const i = row + c.x + k;
       prev.chars[i] = text[k]!;
@@ -384,7 +393,7 @@ export class TuiApp implements Disposable {
       this.#echoFrame = true;
       clearTimeout(this.#frameTimer);
       this.#frameTimer = undefined;
-      this.#render();
+      if (this.#render()) this.#afterEcho?.();
       return;
     }
     if (this.#frameTimer !== undefined || this.#immediate) return;
@@ -404,11 +413,12 @@ export class TuiApp implements Disposable {
     }
   }
 
-  #render(): void {
+  /** Draws a frame; true when it wrote something. */
+  #render(): boolean {
     clearTimeout(this.#frameTimer);
     this.#frameTimer = undefined;
     this.#immediate = false;
-    if (this.#disposed) return;
+    if (this.#disposed) return false;
     this.#lastFrame = this.#now();
     const s = this.state;
     let screen: Frame | null = null;
@@ -466,10 +476,10 @@ export class TuiApp implements Disposable {
     this.#prev = frame;
     // The rows diff() was told are the only ones where this frame differs from the last.
     this.#spareBehind = this.#spare ? changed : null;
-    if (out) {
-      this.#write(out);
-      this.frames++;
-    }
+    if (!out) return false;
+    this.#write(out);
+    this.frames++;
+    return true;
   }
 
   #syncClock(): void {
