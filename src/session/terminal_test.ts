@@ -164,3 +164,24 @@ Deno.test("a write the emulator throws on calls back, and the next writes still 
   t.write("\r\nafter");
   assert.deepEqual(t.visibleLines().slice(0, 2), ["before", "after"]);
 });
+
+Deno.test("plainTextAt() says where plain text prints as it is, and only then (xterm's internals)", () => {
+  using term = new HeadlessTerminal({ cols: 20, rows: 4 });
+  const after = (bytes: string, text = "ab") => {
+    term.write(`\x1bc${bytes}`);
+    return term.plainTextAt(text);
+  };
+  assert.deepEqual(after("\x1b[2;5H"), { x: 4, y: 1 }, "the internals this needs are there");
+  assert.deepEqual(after("x\x1b[1m\x1b[0m"), { x: 1, y: 0 }, "the pen reset again");
+  assert.equal(after("\x1b[1m"), null, "a pen the program set");
+  assert.equal(after("\x1b[41m"), null, "a background");
+  assert.equal(after("\x1b["), null, "inside a CSI");
+  assert.equal(after("\x1b]0;title"), null, "inside an OSC");
+  assert.equal(after("\x1b(0"), null, "DEC graphics");
+  assert.equal(after("\x1b[4h"), null, "insert mode");
+  assert.deepEqual(after("\x1b[1;18H"), { x: 17, y: 0 }, "ends before the last column");
+  assert.equal(after("\x1b[1;19H"), null, "reaches the last column");
+  assert.equal(after("", "a\tb"), null, "a control character");
+  assert.equal(after("", "é"), null, "not ASCII");
+  assert.equal(after("", ""), null, "nothing");
+});
