@@ -21,6 +21,7 @@ import { screenText, testEnv, waitFor, waitForText } from "../src/session/test_u
 import { TuiApp } from "../src/tui/app.ts";
 import { Frame } from "../src/tui/frame.ts";
 import { view } from "../src/tui/view/mod.ts";
+import { random } from "./random.ts";
 
 const COLS = 70;
 const ROWS = 16;
@@ -152,15 +153,6 @@ async function settle(l: Lab): Promise<void> {
   await new Promise((r) => setTimeout(r, 20));
   l.app.flush();
   await l.host.flush();
-}
-
-/** A small deterministic generator (the test replays the same steps each run). */
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
 }
 
 Deno.test("an echo written ahead and drawn otherwise by the session is mended by the next frame", async () => {

@@ -17,18 +17,10 @@ import { testEnv, waitFor, waitForText } from "../src/session/test_util.ts";
 import { TuiApp } from "../src/tui/app.ts";
 import { Frame } from "../src/tui/frame.ts";
 import { view } from "../src/tui/view/mod.ts";
+import { random } from "./random.ts";
 
 const COLS = 70;
 const ROWS = 16;
-
-/** A small deterministic generator (the test replays the same steps each run). */
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
 
 Deno.test("the host screen equals a whole frame drawn afresh after every pane-only redraw", async () => {
   const dir = Deno.makeTempDirSync({ prefix: "lazyshell-tui-frames-" });
