@@ -111,8 +111,10 @@ export class Session implements Disposable {
       // The echo of keys being typed: drawn ahead when plain, parsed once the hold ends.
       const ahead = held.ahead;
       held.ahead = null;
-      const at = ahead && !this.terminal.midUpdate ? this.terminal.plainTextAt(data) : null;
-      if (at) ahead!(data, at);
+      if (ahead !== null && !this.terminal.midUpdate) {
+        const at = this.terminal.plainTextAt(data);
+        if (at) ahead(data, at);
+      }
       held.output.push(data);
     });
     this.#exited = new Promise((resolve) => {

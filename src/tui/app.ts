@@ -11,7 +11,8 @@
  * runtime (main.ts does) so it can be driven in tests.
  */
 
-import { DEFAULT_COLOR, type Frame } from "./frame.ts";
+import type { Frame } from "./frame.ts";
+import { recordEchoAhead } from "./echo_ahead.ts";
 import { diff } from "./diff.ts";
 import { KeyDecoder } from "./keys.ts";
 import { type Keymap, resolveKeymap } from "./keymap.ts";
@@ -309,43 +310,25 @@ export class TuiApp implements Disposable {
 
   /**
    * A typed key's echo, written to the terminal before the session's
-   * emulator parses it (docs/tui.md, "The echo"): plain text the session
-   * draws at its cursor in the default pen, when the last frame put the
-   * host's cursor there (the same state, no frame due since) and the text
-   * overwrites only narrow cells of the pane. The last frame is told what
-   * the terminal shows now, so the frame drawn once the echo is parsed
-   * writes nothing when it was right, and mends the cells when it was not.
+   * emulator parses it (docs/tui.md, "The echo"), when the last frame is
+   * still what the terminal shows of this state (no frame due since) and
+   * recordEchoAhead places it there.
    */
   readonly #writeAhead = (text: string, at: Cursor): void => {
     const id = this.#aheadOf;
     const prev = this.#prev;
-    const c = prev?.cursor;
     const s = this.state;
-    if (id === null || !prev || !c || this.#drawn !== s || this.#echoFrame || this.#disposed) {
-      return;
-    }
+    if (id === null || !prev || this.#drawn !== s || this.#echoFrame || this.#disposed) return;
     if (this.#frameTimer !== undefined || this.#immediate || this.#midUpdate !== undefined) return;
     if (s.tab !== 0 || s.mode !== "terminal" || s.selected !== id || s.overlay) return;
     if (isTiled(s) || (s.scroll[id] ?? 0) !== 0) return;
-    const pane = layout(s.cols, s.rows).pane;
-    const end = c.x + text.length;
-    if (c.x - at.x !== pane.x || c.y - at.y !== pane.y || end >= pane.x + pane.width) return;
-    const row = c.y * prev.cols;
-    for (let i = row + c.x; i < row + end; i++) if (prev.widths[i] !== 1) return;
-    if (prev.widths[row + end] === 0) return;
+    if (!recordEchoAhead(prev, layout(s.cols, s.rows).pane, text, at)) return;
     this.#write(text);
     this.#afterEcho?.();
-    for (let k = 0; k < text.length; k++) {
-      const i = row + c.x + k;
-      prev.chars[i] = text[k]!;
-      prev.fg[i] = DEFAULT_COLOR;
-      prev.bg[i] = DEFAULT_COLOR;
-      prev.attrs[i] = 0;
-    }
-    // A new object: frames share their cursor when one is copied from another.
-    prev.cursor = { x: end, y: c.y };
+    // The row written now differs from the frame before last too.
+    const y = prev.cursor!.y;
     const behind = this.#spareBehind;
-    if (behind) this.#spareBehind = [Math.min(behind[0], c.y), Math.max(behind[1], c.y + 1)];
+    if (behind) this.#spareBehind = [Math.min(behind[0], y), Math.max(behind[1], y + 1)];
   };
 
   #onOutput(id: string): void {
@@ -421,22 +404,7 @@ export class TuiApp implements Disposable {
     if (this.#disposed) return false;
     this.#lastFrame = this.#now();
     const s = this.state;
-    let screen: Frame | null = null;
-    let rows: readonly [number, number] | null = null;
-    let screens: Map<string, Frame | null> | undefined;
-    if (s.tab === 0 && s.selected && isTiled(s)) {
-      // Every tile's screen (docs/tui.md, Several at once); drawn whole, no row limit.
-      const ids = tiles(s).map((t) => t.id);
-      this.#screens.keep(ids);
-      screens = new Map(
-        ids.map((id) => [id, this.#screens.read(id, s.scroll[id] ?? 0)?.grid ?? null]),
-      );
-    } else if (s.tab === 0 && s.selected) {
-      this.#screens.keep([s.selected]);
-      const read = this.#screens.read(s.selected, s.scroll[s.selected] ?? 0);
-      screen = read?.grid ?? null;
-      rows = read?.rows ?? null;
-    }
+    const { screen, rows, tiles: screens } = this.#screens.forFrame(s);
     let tabLines = null;
     if (s.tab > 0) {
       const body = layout(s.cols, s.rows).body;

@@ -10,6 +10,9 @@ import { Frame } from "./frame.ts";
 import type { ScreenReader } from "../session/screen_read.ts";
 import type { Session } from "../session/session.ts";
 import { MID_UPDATE_MAX_MS } from "../session/terminal.ts";
+import type { TuiState } from "../model/tui.ts";
+import { isTiled } from "./view/tiles.ts";
+import { tiles } from "./view/tiles_layout.ts";
 
 interface Shown {
   readonly session: Session;
@@ -24,6 +27,16 @@ export interface Read {
   readonly grid: Frame;
   /** Rows read again [from, to); null: all of them. */
   readonly rows: readonly [number, number] | null;
+}
+
+/** What one frame shows of the sessions (Screens.forFrame). */
+export interface FrameScreens {
+  /** The selected session's screen (not tiled). */
+  readonly screen: Frame | null;
+  /** Its rows read again [from, to); null: all of them. */
+  readonly rows: readonly [number, number] | null;
+  /** Every tile's screen, drawn whole (tiled). */
+  readonly tiles?: Map<string, Frame | null>;
 }
 
 export class Screens implements Disposable {
@@ -42,6 +55,24 @@ export class Screens implements Disposable {
         this.#shown.delete(id);
       }
     }
+  }
+
+  /**
+   * The screens a frame of state `s` shows: every tile's (docs/tui.md,
+   * Several at once), or the selected session's; none on a plugin tab.
+   * Readers of sessions no longer shown go.
+   */
+  forFrame(s: TuiState): FrameScreens {
+    if (s.tab !== 0 || !s.selected) return { screen: null, rows: null };
+    if (isTiled(s)) {
+      const ids = tiles(s).map((t) => t.id);
+      this.keep(ids);
+      const grids = ids.map((id) => [id, this.read(id, s.scroll[id] ?? 0)?.grid ?? null] as const);
+      return { screen: null, rows: null, tiles: new Map(grids) };
+    }
+    this.keep([s.selected]);
+    const read = this.read(s.selected, s.scroll[s.selected] ?? 0);
+    return { screen: read?.grid ?? null, rows: read?.rows ?? null };
   }
 
   /** Session `id`'s screen `offset` lines up its scrollback, or null when it is gone. */
