@@ -66,6 +66,16 @@ Deno.test("readScreen() shows the scrollback at an offset, clamped, without curs
   assert.equal(top.frame.rowText(0).trimEnd(), "line 0");
 });
 
+/** A cursor move to a row up to `rows` (one past the screen's 12 columns at most). */
+const moveTo = (rows: number) =>
+  fc.tuple(fc.integer({ min: 1, max: rows }), fc.integer({ min: 1, max: 13 })).map(([y, x]) =>
+    `\x1b[${y};${x}H`
+  );
+
+/** Printable text of up to `max` characters. */
+const printable = (max: number) =>
+  fc.string({ maxLength: max }).map((s) => [...s].filter((c) => c >= " " && c !== "\x7f").join(""));
+
 Deno.test("reading only the changed rows gives the same screen as reading all of it", () => {
   const chunks = fc.oneof(
     fc.constantFrom(
@@ -86,12 +96,8 @@ Deno.test("reading only the changed rows gives the same screen as reading all of
       "\x1b[M",
       "\x1b[S",
     ),
-    fc.tuple(fc.integer({ min: 1, max: 7 }), fc.integer({ min: 1, max: 13 })).map(([y, x]) =>
-      `\x1b[${y};${x}H`
-    ),
-    fc.string({ maxLength: 15 }).map((s) =>
-      [...s].filter((c) => c >= " " && c !== "\x7f").join("")
-    ),
+    moveTo(7),
+    printable(15),
   );
   fc.assert(
     fc.property(fc.array(chunks, { maxLength: 40 }), (writes) => {
@@ -174,12 +180,8 @@ Deno.test("a row read from xterm's cell words equals the same row read through i
       "\x1b[?1049h",
       "\x1b[?1049l",
     ),
-    fc.tuple(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 13 })).map(([y, x]) =>
-      `\x1b[${y};${x}H`
-    ),
-    fc.string({ maxLength: 12 }).map((s) =>
-      [...s].filter((c) => c >= " " && c !== "\x7f").join("")
-    ),
+    moveTo(5),
+    printable(12),
   );
   fc.assert(
     fc.property(fc.array(chunks, { maxLength: 40 }), (writes) => {
