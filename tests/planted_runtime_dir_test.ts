@@ -40,11 +40,16 @@ function fakeServer(path: string, reply: string) {
   };
 }
 
-/** `$TMPDIR/lazyshell-<uid>/<our pid>/control.sock` with the root as an attacker left it. */
+/**
+ * `$TMPDIR/lazyshell-<uid>/<our pid>/control.sock` with the root as an attacker left it
+ * and the instance directory in it private.
+ */
 function planted(mode: number) {
   const tmp = Deno.makeTempDirSync({ prefix: "lzs-planted-" });
   const root = `${tmp}/lazyshell-${UID}`;
   Deno.mkdirSync(`${root}/${Deno.pid}`, { recursive: true });
+  // The instance directory private whatever the umask: only the root is wrong.
+  Deno.chmodSync(`${root}/${Deno.pid}`, 0o700);
   Deno.chmodSync(root, mode);
   const env = { TMPDIR: tmp, HOME: tmp, XDG_CONFIG_HOME: `${tmp}/config` };
   return { tmp, root, env, socket: `${root}/${Deno.pid}/control.sock` };
@@ -70,6 +75,23 @@ Deno.test("ctl sends nothing into a runtime root others can enter, and says wher
       `lazyshell ctl: Refusing runtime directory ${p.root}: mode 755 lets others in, want 700 ` +
       "(remove it, or set XDG_RUNTIME_DIR to a directory only you can enter)",
     ]);
+    assert.equal(fake.accepted, 0);
+  } finally {
+    await fake.close();
+    Deno.removeSync(p.tmp, { recursive: true });
+  }
+});
+
+Deno.test("ctl sends nothing to a LAZYSHELL_CONTROL in a private directory of a planted root", async () => {
+  const p = planted(0o755);
+  const fake = fakeServer(p.socket, OK_REPLY);
+  try {
+    const { err, io } = captured();
+    assert.equal(await runCtl(["list"], { ...p.env, LAZYSHELL_CONTROL: p.socket }, io), 2);
+    assert.match(
+      err[0]!,
+      new RegExp(`^lazyshell ctl: Refusing runtime directory ${p.root}: mode 755`),
+    );
     assert.equal(fake.accepted, 0);
   } finally {
     await fake.close();
@@ -213,7 +235,10 @@ Deno.test("serve and hook refuse a planted root in one line; the hook sends noth
     const hooked = await run(["hook", "working"], { ...p.env, LAZYSHELL_SOCK: sock });
     assert.equal(hooked.code, 0);
     assert.equal(hooked.stdout, "");
-    assert.match(hooked.stderr, /^lazyshell hook: Refusing runtime directory .*: mode 755/);
+    assert.match(
+      hooked.stderr,
+      new RegExp(`^lazyshell hook: Refusing runtime directory ${p.root}: mode 755`),
+    );
     assert.equal(hooked.stderr.trimEnd().split("\n").length, 1);
     assert.equal(fake.accepted, 0);
   } finally {

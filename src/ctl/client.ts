@@ -88,7 +88,7 @@ export async function runCtl(
       return loadConfig(env).config.control.enabled;
     });
     const timeoutMs = verb.clientTimeoutMs?.(parsed.args) ?? DEFAULT_TIMEOUT_MS;
-    const { line, response } = await request(path, verb.name, parsed.args, timeoutMs);
+    const { line, response } = await request(path, verb.name, parsed.args, timeoutMs, env);
     if (parsed.json) io.out(line);
     if (!response.ok) {
       io.err(`lazyshell ctl: ${response.error}`);
@@ -115,8 +115,9 @@ export async function request(
   verb: string,
   args: Readonly<Record<string, unknown>>,
   timeoutMs: number,
+  env?: Env,
 ): Promise<{ line: string; response: ControlResponse }> {
-  checkOwnSocket(path);
+  checkOwnSocket(path, env);
   let conn: Deno.UnixConn;
   try {
     conn = await Deno.connect({ transport: "unix", path });

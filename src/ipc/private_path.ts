@@ -8,11 +8,12 @@
  * by us, no group or other bits — and the socket itself ours. Each failure
  * is one line naming the path, what is wrong and what to do.
  *
- * Deno APIs only and no other import than errors.ts: the hook client loads
- * this on every agent hook.
+ * Deno APIs only and no other import than errors.ts and config/paths.ts
+ * (itself import-free): the hook client loads this on every agent hook.
  */
 
 import { UserError } from "../errors.ts";
+import { type Env, runtimeRoot } from "../config/paths.ts";
 
 function uid(): number | null {
   try {
@@ -41,10 +42,14 @@ export function checkPrivateDir(path: string): void {
 
 /**
  * Before connecting to `path`: its directory passes checkPrivateDir and the
- * socket is a socket of ours. A missing path is left to the connect (its
- * own clear error); anything else wrong is a UserError.
+ * socket is a socket of ours. When the socket lies under the runtime root
+ * (`env`'s, see runtime_dir.ts), every directory from that root down to it
+ * passes too, as the server and `ctl` require of the root: a private
+ * instance directory inside a root others can enter is still refused. A
+ * missing path is left to the connect (its own clear error); anything else
+ * wrong is a UserError.
  */
-export function checkOwnSocket(path: string): void {
+export function checkOwnSocket(path: string, env: Env = runtimeEnv()): void {
   let info: Deno.FileInfo;
   try {
     info = Deno.lstatSync(path);
@@ -52,11 +57,35 @@ export function checkOwnSocket(path: string): void {
     if (error instanceof Deno.errors.NotFound) return;
     throw new UserError(`Cannot inspect socket ${path}: ${(error as Error).message}`);
   }
-  const slash = path.lastIndexOf("/");
-  checkPrivateDir(slash > 0 ? path.slice(0, slash) : slash === 0 ? "/" : ".");
+  for (const dir of directoriesToCheck(path, runtimeRoot(env, uid()))) checkPrivateDir(dir);
   if (!info.isSocket) throw new UserError(`Refusing ${path}: not a socket`);
   const me = uid();
   if (me !== null && info.uid !== null && info.uid !== me) {
     throw new UserError(`Refusing socket ${path}: owned by uid ${info.uid}, not ${me}`);
   }
+}
+
+/** The socket's directory, and when it lies under `root`, the root and those between, root first. */
+export function directoriesToCheck(path: string, root: string): string[] {
+  const slash = path.lastIndexOf("/");
+  const parent = slash > 0 ? path.slice(0, slash) : slash === 0 ? "/" : ".";
+  const base = root.replace(/\/+$/, "");
+  if (!base || !parent.startsWith(`${base}/`)) return [parent];
+  const dirs = [base];
+  for (const part of parent.slice(base.length + 1).split("/")) {
+    if (part) dirs.push(`${dirs.at(-1)}/${part}`);
+  }
+  return dirs;
+}
+
+/** Only what runtimeRoot reads (the whole environment may be refused by --allow-env lists). */
+function runtimeEnv(): Env {
+  const get = (name: string) => {
+    try {
+      return Deno.env.get(name);
+    } catch {
+      return undefined;
+    }
+  };
+  return { XDG_RUNTIME_DIR: get("XDG_RUNTIME_DIR"), TMPDIR: get("TMPDIR") };
 }
