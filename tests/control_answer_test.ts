@@ -202,3 +202,27 @@ Deno.test("answer: a prompt that changed since it was read is refused", async ()
     Deno.removeSync(base, { recursive: true });
   }
 });
+
+/**
+ * The fake's own contract, which every test above leans on: on a loaded
+ * machine the terminal's reply to the redrawn prompt's query (DA1 here)
+ * and the next key reach it in one read; the key still counts (CI lost
+ * option 2 of the test above that way, and timed out waiting for it).
+ */
+Deno.test("the fake agent takes a key that shares a read with a terminal reply", async () => {
+  const base = Deno.makeTempDirSync({ prefix: "lzs-answer-" });
+  await using store = new SessionStore({ shell: "/bin/bash", env: testEnv() });
+  try {
+    const log = `${base}/shared.log`;
+    const session = store.create({
+      name: "shared",
+      command: fakeCommand(base, "claude", "claude-tool", 13978, log),
+    });
+    await waitForText(session, "Do you want to proceed?", 30_000);
+    session.write("\x1b[?1;2c\x1bP>|xterm.js(5.5.0)\x1b\\2", false);
+    await waitForText(session, 'answered "2"', 15_000);
+    assert.deepEqual(keysIn(log), ["2"]);
+  } finally {
+    Deno.removeSync(base, { recursive: true });
+  }
+});

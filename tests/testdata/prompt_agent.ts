@@ -52,15 +52,22 @@ record({ drawn: true });
 
 // deno-lint-ignore no-control-regex
 const ARROWS = /^\x1b[[O][A-D]$/;
-/** What the terminal answers to queries in the replayed bytes (DA1, DSR, OSC 10/11, …). */
-const reply = (s: string) => s.length > 1 && s.startsWith("\x1b") && !ARROWS.test(s);
+/**
+ * What the terminal answers to queries in the replayed bytes: OSC and DCS
+ * strings, and CSI reports (DA1/DA2 `c`, CPR `R`, DSR `n`, DECRPM `$y`).
+ * They are taken out of a read, not the read dropped: on a loaded machine
+ * the reply to the redrawn prompt's query and the next key arrive in one
+ * read (CI lost a key that way).
+ */
+// deno-lint-ignore no-control-regex
+const REPLIES = /\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1bP[^\x1b]*\x1b\\|\x1b\[[?>]?[\d;]*\$?[cRny]/g;
 
 const buf = new Uint8Array(1024);
 for (;;) {
   const n = await Deno.stdin.read(buf);
   if (n === null) break;
-  const key = dec.decode(buf.subarray(0, n));
-  if (reply(key)) continue;
+  const key = dec.decode(buf.subarray(0, n)).replace(REPLIES, "");
+  if (key === "") continue;
   record({ key });
   if (key === "\x03") break;
   if (ARROWS.test(key) || Deno.env.get("IGNORE_KEYS")) continue;
