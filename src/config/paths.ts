@@ -31,6 +31,15 @@ export function stateDir(env: Env): string {
  * `$XDG_RUNTIME_DIR/lazyshell`, else `$TMPDIR/lazyshell-$UID` (mode 0700,
  * one sub-directory per running instance).
  */
+/** This process's user id; null where the platform has none. */
+export function currentUid(): number | null {
+  try {
+    return Deno.uid();
+  } catch {
+    return null;
+  }
+}
+
 export function runtimeRoot(env: Env, uid: number | null): string {
   if (env.XDG_RUNTIME_DIR) return `${env.XDG_RUNTIME_DIR}/lazyshell`;
   return `${env.TMPDIR || "/tmp"}/lazyshell-${uid ?? "user"}`;

@@ -8,7 +8,7 @@
  */
 
 import { UserError } from "../errors.ts";
-import { configFile, type Env, runtimeRoot } from "../config/paths.ts";
+import { configFile, currentUid, type Env, runtimeRoot } from "../config/paths.ts";
 import { listInstances } from "../ipc/runtime_dir.ts";
 import { checkPrivateDir } from "../ipc/private_path.ts";
 
@@ -19,11 +19,7 @@ export async function findControlSocket(
   controlEnabled: () => Promise<boolean>,
 ): Promise<string> {
   if (env.LAZYSHELL_CONTROL) return env.LAZYSHELL_CONTROL;
-  let uid: number | null = null;
-  try {
-    uid = Deno.uid();
-  } catch { /* no uid on this platform */ }
-  const root = runtimeRoot(env, uid);
+  const root = runtimeRoot(env, currentUid());
   if (exists(root)) checkPrivateDir(root);
   const instances = listInstances(root);
   const withControl = instances.filter((i) => i.control !== null);

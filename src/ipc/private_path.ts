@@ -13,15 +13,7 @@
  */
 
 import { UserError } from "../errors.ts";
-import { type Env, runtimeRoot } from "../config/paths.ts";
-
-function uid(): number | null {
-  try {
-    return Deno.uid();
-  } catch {
-    return null;
-  }
-}
+import { currentUid, type Env, runtimeRoot } from "../config/paths.ts";
 
 const FIX = "remove it, or set XDG_RUNTIME_DIR to a directory only you can enter";
 
@@ -32,7 +24,7 @@ export function checkPrivateDir(path: string): void {
     new UserError(`Refusing runtime directory ${path}: ${why} (${FIX})`);
   if (info.isSymlink) throw refuse("it is a symlink");
   if (!info.isDirectory) throw refuse("not a directory");
-  const me = uid();
+  const me = currentUid();
   if (me !== null && info.uid !== null && info.uid !== me) {
     throw refuse(`owned by uid ${info.uid}, not ${me}`);
   }
@@ -57,9 +49,9 @@ export function checkOwnSocket(path: string, env: Env = runtimeEnv()): void {
     if (error instanceof Deno.errors.NotFound) return;
     throw new UserError(`Cannot inspect socket ${path}: ${(error as Error).message}`);
   }
-  for (const dir of directoriesToCheck(path, runtimeRoot(env, uid()))) checkPrivateDir(dir);
+  const me = currentUid();
+  for (const dir of directoriesToCheck(path, runtimeRoot(env, me))) checkPrivateDir(dir);
   if (!info.isSocket) throw new UserError(`Refusing ${path}: not a socket`);
-  const me = uid();
   if (me !== null && info.uid !== null && info.uid !== me) {
     throw new UserError(`Refusing socket ${path}: owned by uid ${info.uid}, not ${me}`);
   }

@@ -12,7 +12,7 @@
  */
 
 import { UserError } from "../errors.ts";
-import { type Env, runtimeRoot } from "../config/paths.ts";
+import { currentUid, type Env, runtimeRoot } from "../config/paths.ts";
 import { isAlive } from "../session/proc_stat.ts";
 import { checkPrivateDir } from "./private_path.ts";
 
@@ -22,14 +22,6 @@ export { checkPrivateDir } from "./private_path.ts";
 const MAX_SOCKET_PATH = 107;
 
 export const CONTROL_SOCKET = "control.sock";
-
-function uid(): number | null {
-  try {
-    return Deno.uid();
-  } catch {
-    return null;
-  }
-}
 
 function mkdirPrivate(path: string): void {
   try {
@@ -51,7 +43,7 @@ function mkdirPrivate(path: string): void {
 
 /** The per-user root, created 0700 when missing, checked always. */
 export function ensureRuntimeRoot(env: Env): string {
-  const root = runtimeRoot(env, uid());
+  const root = runtimeRoot(env, currentUid());
   mkdirPrivate(root);
   return root;
 }

@@ -7,7 +7,7 @@
  */
 
 import { UserError } from "../errors.ts";
-import { type Env, runtimeRoot } from "../config/paths.ts";
+import { currentUid, type Env, runtimeRoot } from "../config/paths.ts";
 
 export const DEFAULT_SERVER = "default";
 
@@ -24,14 +24,6 @@ export function serverName(env: Env, flag?: string | undefined): string {
   return name;
 }
 
-function uid(): number | null {
-  try {
-    return Deno.uid();
-  } catch {
-    return null;
-  }
-}
-
 export interface ServerPaths {
   readonly root: string;
   readonly socket: string;
@@ -40,6 +32,6 @@ export interface ServerPaths {
 }
 
 export function serverPaths(env: Env, name: string): ServerPaths {
-  const root = runtimeRoot(env, uid());
+  const root = runtimeRoot(env, currentUid());
   return { root, socket: `${root}/server-${name}.sock`, lock: `${root}/server-${name}.lock` };
 }
