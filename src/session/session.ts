@@ -19,17 +19,7 @@ import { maxScroll, ScreenReader } from "./screen_read.ts";
 import { terminalView } from "./screen_view.ts";
 import { bufferRows, bufferText, searchBuffer } from "./buffer_text.ts";
 import type { SearchDirection, SearchFrom, SearchHit } from "../model/search.ts";
-
-/** Plain text a session is about to draw at `at` (its cursor), in the default pen. */
-export type EchoAhead = (text: string, at: Cursor) => void;
-
-/** What typed keys cause while they are held (Session.holdInput). */
-interface Held {
-  holding: boolean;
-  readonly events: SessionEvent[];
-  readonly output: string[];
-  ahead: EchoAhead | null;
-}
+import { type EchoAhead, InputHold } from "./input_hold.ts";
 
 export interface SessionParams {
   readonly id: string;
@@ -73,7 +63,7 @@ export class Session implements Disposable {
   #listeners = new Set<(event: SessionEvent) => void>();
   #taps = new Set<(data: string) => void>();
   /** What typed keys cause while the TUI handles them (holdInput). */
-  readonly #held: Held = { holding: false, events: [], output: [], ahead: null };
+  readonly #hold = new InputHold();
   #exited: Promise<void>;
   #disposed = false;
   #faults = new Set<string>();
@@ -106,16 +96,8 @@ export class Session implements Disposable {
     if (params.preface) this.terminal.write(params.preface);
     this.flow = new FlowControl(pty);
     pty.onData((data) => {
-      const held = this.#held;
-      if (!held.holding) return this.#output(data);
       // The echo of keys being typed: drawn ahead when plain, parsed once the hold ends.
-      const ahead = held.ahead;
-      held.ahead = null;
-      if (ahead !== null && !this.terminal.midUpdate) {
-        const at = this.terminal.plainTextAt(data);
-        if (at) ahead(data, at);
-      }
-      held.output.push(data);
+      if (!this.#hold.keepOutput(data, this.terminal)) this.#output(data);
     });
     this.#exited = new Promise((resolve) => {
       pty.onExit((exit) => {
@@ -186,8 +168,7 @@ export class Session implements Disposable {
     if (this.#status !== "running") return false;
     if (!this.#writePty(data)) return false;
     const event = { type: "input", data, typed } as const;
-    if (this.#held.holding) this.#held.events.push(event);
-    else this.#emit(event);
+    if (!this.#hold.keepEvent(event)) this.#emit(event);
     return true;
   }
 
@@ -201,7 +182,7 @@ export class Session implements Disposable {
    * come after the echo is on the terminal (docs/tui.md, "The echo").
    */
   holdInput(): void {
-    this.#held.holding = true;
+    this.#hold.hold();
   }
 
   /**
@@ -212,30 +193,15 @@ export class Session implements Disposable {
    * `ahead` with where it goes, before it is parsed.
    */
   awaitEcho(ms: number, ahead: EchoAhead): void {
-    const held = this.#held;
-    if (!held.holding || held.events.length === 0 || this.#status !== "running") return;
-    held.ahead = ahead;
-    try {
-      this.pty.awaitEcho?.(ms);
-    } finally {
-      held.ahead = null;
-    }
+    if (this.#status === "running") this.#hold.awaitEcho(ahead, () => this.pty.awaitEcho?.(ms));
   }
 
   /** Ends holdInput(): the events held, then the output held. */
   releaseInput(): void {
-    const held = this.#held;
-    if (!held.holding) return;
-    held.holding = false;
-    held.ahead = null;
-    if (held.events.length > 0) {
-      const events = held.events.splice(0);
-      for (const event of events) this.#emit(event);
-    }
-    if (held.output.length > 0) {
-      const output = held.output.splice(0);
-      for (const data of output) this.#output(data);
-    }
+    const kept = this.#hold.release();
+    if (!kept) return;
+    for (const event of kept.events) this.#emit(event);
+    for (const data of kept.output) this.#output(data);
   }
 
   resize(cols: number, rows: number): void {
