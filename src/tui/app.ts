@@ -12,7 +12,7 @@
  */
 
 import type { Frame } from "./frame.ts";
-import { recordEchoAhead } from "./echo_ahead.ts";
+import { echoPane, recordEchoAhead } from "./echo_ahead.ts";
 import { diff } from "./diff.ts";
 import { KeyDecoder } from "./keys.ts";
 import { type Keymap, resolveKeymap } from "./keymap.ts";
@@ -320,9 +320,8 @@ export class TuiApp implements Disposable {
     const s = this.state;
     if (id === null || !prev || this.#drawn !== s || this.#echoFrame || this.#disposed) return;
     if (this.#frameTimer !== undefined || this.#immediate || this.#midUpdate !== undefined) return;
-    if (s.tab !== 0 || s.mode !== "terminal" || s.selected !== id || s.overlay) return;
-    if (isTiled(s) || (s.scroll[id] ?? 0) !== 0) return;
-    if (!recordEchoAhead(prev, layout(s.cols, s.rows).pane, text, at)) return;
+    const pane = echoPane(s, id);
+    if (!pane || !recordEchoAhead(prev, pane, text, at)) return;
     this.#write(text);
     this.#afterEcho?.();
     // The row written now differs from the frame before last too.

@@ -6,8 +6,22 @@
  */
 
 import { DEFAULT_COLOR, type Frame } from "./frame.ts";
-import type { Rect } from "./layout.ts";
+import { layout, type Rect } from "./layout.ts";
 import type { Cursor } from "../model/snapshot.ts";
+import type { TuiState } from "../model/tui.ts";
+import { isTiled } from "./view/tiles.ts";
+
+/**
+ * The pane where `state` shows session `id` typed into, alone and at its
+ * live screen (the sessions tab, terminal mode, no overlay, no tiles, not
+ * scrolled back); null when an echo there may not be guessed.
+ */
+export function echoPane(state: TuiState, id: string): Rect | null {
+  const s = state;
+  if (s.tab !== 0 || s.mode !== "terminal" || s.selected !== id || s.overlay) return null;
+  if (isTiled(s) || (s.scroll[id] ?? 0) !== 0) return null;
+  return layout(s.cols, s.rows).pane;
+}
 
 /**
  * Records in `shown` (the last frame: what the host terminal shows) plain

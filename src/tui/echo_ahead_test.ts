@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
-import { recordEchoAhead } from "./echo_ahead.ts";
+import { echoPane, recordEchoAhead } from "./echo_ahead.ts";
 import { Frame } from "./frame.ts";
+import { layout } from "./layout.ts";
+import { initialTuiState, type TuiState } from "../model/tui.ts";
 
 const PANE = { x: 10, y: 1, width: 20, height: 5 };
 
@@ -42,4 +44,18 @@ Deno.test("recordEchoAhead records nothing where the guess would break something
   const hidden = shown();
   hidden.cursor = null;
   assert.equal(recordEchoAhead(hidden, PANE, "x", { x: 3, y: 2 }), false, "no cursor shown");
+});
+
+Deno.test("echoPane: the selected session typed into, alone at its live screen; else none", () => {
+  const base: TuiState = { ...initialTuiState(80, 24, 0), selected: "s1", mode: "terminal" };
+  assert.deepEqual(echoPane(base, "s1"), layout(80, 24).pane);
+  const refused: [string, TuiState, string][] = [
+    ["another session", base, "s2"],
+    ["navigation mode", { ...base, mode: "navigation" }, "s1"],
+    ["a plugin tab", { ...base, tab: 1 }, "s1"],
+    ["tiles", { ...base, tiles: "pinned" }, "s1"],
+    ["scrolled back", { ...base, scroll: { s1: 3 } }, "s1"],
+    ["an overlay", { ...base, overlay: { type: "help" } }, "s1"],
+  ];
+  for (const [why, state, id] of refused) assert.equal(echoPane(state, id), null, why);
 });
