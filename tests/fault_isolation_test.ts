@@ -111,9 +111,9 @@ function assertLogged(log: string, owner: string, where: string, action: string)
   assert.match(log, entry, `crash.log:\n${log}`);
 }
 
-Deno.test("a client whose draw throws is redrawn from scratch; one whose redraw throws again is disconnected with the reason; nobody else notices", async () => {
-  // client-1 fails once (its first frame); client-2 fails every time.
-  await using f = await faultLab("draw:client-1:1,draw:client-2");
+Deno.test("a client whose draw or input throws is redrawn from scratch; one whose redraw throws again is disconnected with the reason; nobody else notices", async () => {
+  // client-1 fails once (its first frame); client-2 fails every time; client-3 on each input.
+  await using f = await faultLab("draw:client-1:1,draw:client-2,input:client-3");
   await f.ctl("new", "--name", "ticker", "--command", TICKER);
   const a = f.l.client(100, 30, "attach");
   await waitForText(a, "ticker", WAIT);
@@ -125,11 +125,24 @@ Deno.test("a client whose draw throws is redrawn from scratch; one whose redraw 
   assert.match(said, /lazyshell: This client was disconnected after an internal error in/);
   assert.match(said, /its sessions keep running/);
   await stillTicking(a, "client-1 after client-2 was dropped");
+  // Every input of client-3 fails (its terminal's reply to the mode query, then keys): it is
+  // redrawn, then dropped.
+  const c = f.l.client(80, 24, "attach");
+  await waitForText(c, "ticker", WAIT);
+  while (c.status === "running") {
+    c.write("j");
+    await Promise.race([c.exited, new Promise((resolve) => setTimeout(resolve, 200))]);
+  }
+  assert.equal(c.exitCode, 1, screenText(c));
+  assert.match(screenText(c), /disconnected after an internal error in its input/);
+  await stillTicking(a, "client-1 after client-3 was dropped");
   await survived(f, 1);
   const log = f.crashLog();
   assertLogged(log, "client-1", "start", "redrawn from scratch");
   assertLogged(log, "client-2", "start", "redrawn from scratch");
   assertLogged(log, "client-2", "draw", "disconnected");
+  assertLogged(log, "client-3", "input", "redrawn from scratch");
+  assertLogged(log, "client-3", "input", "disconnected");
   assert.match(log, /InjectedFault: draw in client-2.*\n.*Faults\.hit.*\n\s+at TuiApp\.#render/);
   a.write("d");
   await a.exited;
