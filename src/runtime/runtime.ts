@@ -23,6 +23,7 @@ import { type Notifications, startNotifications } from "./notifications.ts";
 import { type Catalog, loadCatalogSync } from "./catalog.ts";
 import { DetectionHub } from "./detection.ts";
 import { type EngineEvent, reduceRuntime } from "./state.ts";
+import { fault, type Owner } from "../util/guard.ts";
 
 export interface RuntimeOptions {
   readonly env?: Env;
@@ -47,6 +48,15 @@ export interface Focus {
 
 const NO_FOCUS: Focus = { selected: null, terminal: false };
 
+/** A listener's owner unless its subscriber names one: a failure is logged, the listener kept. */
+const LISTENER: Owner = { name: "runtime listener" };
+
+/** A listener and whose it is: a failure in it goes to its owner (util/guard.ts). */
+interface Listener<A> {
+  readonly call: (arg: A) => void;
+  readonly owner: Owner;
+}
+
 /** Output this soon after a resize is the program redrawing for the new size, not news. */
 const RESIZE_REDRAW_MS = 500;
 
@@ -61,9 +71,9 @@ export class Runtime implements AsyncDisposable {
   /** Agent identity and state per session (src/runtime/detection.ts). */
   readonly detection: DetectionHub;
   #state: RuntimeState = EMPTY_STATE;
-  #changes = new Set<(change: RuntimeChange) => void>();
-  #outputs = new Set<(id: string) => void>();
-  #focusListeners = new Set<(focus: Focus) => void>();
+  #changes = new Set<Listener<RuntimeChange>>();
+  #outputs = new Set<Listener<string>>();
+  #focusListeners = new Set<Listener<Focus>>();
   #disposers: (() => void | Promise<void>)[] = [];
   /** What each attached client looks at, the most recent last. */
   #focuses = new Map<string, Focus>();
@@ -132,19 +142,20 @@ export class Runtime implements AsyncDisposable {
     return this.#state.sessions.find((s) => s.id === id);
   }
 
-  /** Every change of the state from now on, in order (listeners must not throw). */
-  subscribe(listener: (change: RuntimeChange) => void): Disposable {
-    this.#changes.add(listener);
-    return { [Symbol.dispose]: () => this.#changes.delete(listener) };
+  /**
+   * Every change of the state from now on, in order. A listener that throws
+   * is its `owner`'s failure: the other listeners still hear the change.
+   */
+  subscribe(listener: (change: RuntimeChange) => void, owner = LISTENER): Disposable {
+    return listen(this.#changes, { call: listener, owner });
   }
 
   /**
    * A session's screen changed (output applied, resized, buffer switched):
    * a pane showing it redraws. Not state: screens are read, not sent.
    */
-  onOutput(listener: (id: string) => void): Disposable {
-    this.#outputs.add(listener);
-    return { [Symbol.dispose]: () => this.#outputs.delete(listener) };
+  onOutput(listener: (id: string) => void, owner = LISTENER): Disposable {
+    return listen(this.#outputs, { call: listener, owner });
   }
 
   /** What the most recently active client looks at (the stats command and plugins follow it). */
@@ -161,14 +172,14 @@ export class Runtime implements AsyncDisposable {
   setFocus(focus: Focus, client = LOCAL_CLIENT): void {
     this.#focuses.delete(client);
     this.#focuses.set(client, focus);
-    for (const listener of this.#focusListeners) listener(this.focus);
+    notify(this.#focusListeners, this.focus, "focus listener");
   }
 
   /** A client left: it looks at nothing, and the sessions it sized are free again. */
   forgetClient(client: string): void {
     this.#focuses.delete(client);
     for (const [id, owner] of this.#sizeOwners) if (owner === client) this.#sizeOwners.delete(id);
-    for (const listener of this.#focusListeners) listener(this.focus);
+    notify(this.#focusListeners, this.focus, "focus listener");
   }
 
   /**
@@ -192,9 +203,8 @@ export class Runtime implements AsyncDisposable {
     }
   }
 
-  onFocus(listener: (focus: Focus) => void): Disposable {
-    this.#focusListeners.add(listener);
-    return { [Symbol.dispose]: () => this.#focusListeners.delete(listener) };
+  onFocus(listener: (focus: Focus) => void, owner = LISTENER): Disposable {
+    return listen(this.#focusListeners, { call: listener, owner });
   }
 
   /** A hook payload named the agent's conversation id (src/ipc/conversation.ts). */
@@ -280,19 +290,29 @@ export class Runtime implements AsyncDisposable {
   }
 
   #output(id: string): void {
-    for (const listener of this.#outputs) listener(id);
+    notify(this.#outputs, id, "output listener");
   }
 
   #dispatch(event: EngineEvent): void {
     const { state, change } = reduceRuntime(this.#state, event);
     this.#state = state;
     if (!change) return;
-    for (const listener of this.#changes) {
-      try {
-        listener(change);
-      } catch (error) {
-        console.error("lazyshell: a runtime subscriber failed:", error);
-      }
+    notify(this.#changes, change, "state listener");
+  }
+}
+
+function listen<A>(set: Set<Listener<A>>, listener: Listener<A>): Disposable {
+  set.add(listener);
+  return { [Symbol.dispose]: () => set.delete(listener) };
+}
+
+/** Calls each listener; one that throws is its owner's failure, never the session's. */
+function notify<A>(set: ReadonlySet<Listener<A>>, arg: A, where: string): void {
+  for (const listener of set) {
+    try {
+      listener.call(arg);
+    } catch (error) {
+      fault(listener.owner, where, error);
     }
   }
 }

@@ -24,6 +24,8 @@ import { equalPrompts, type Prompt } from "../model/prompt.ts";
 import { identify, isLauncher } from "../session/identity.ts";
 import type { AgentIdentity } from "../session/identity.ts";
 import { ticker } from "../util/ticker.ts";
+import { faults } from "../util/fault_injection.ts";
+import type { Owner } from "../util/guard.ts";
 import type { ProcessInfo } from "../model/snapshot.ts";
 import type { Session } from "../session/session.ts";
 import type { SessionEvent } from "../session/session_events.ts";
@@ -92,7 +94,11 @@ export class SessionDetector {
   /** Since when a settled screen has been held back for being mid-update, or null. */
   #midUpdateSince: number | null = null;
 
+  /** Whose its timers are (util/guard.ts): a failure there waits for the next output. */
+  readonly #owner: Owner;
+
   constructor(readonly session: Session, private readonly ctx: DetectorContext) {
+    this.#owner = { name: `${session.id} detection` };
     this.#exited = session.status !== "running";
     if (!this.#exited) this.#schedule();
   }
@@ -233,8 +239,8 @@ export class SessionDetector {
       const check = () => {
         if (this.#settle === settle) this.#settled();
       };
-      if (!ticker.whenSettled(check)) check();
-    });
+      if (!ticker.whenSettled(check, this.#owner)) check();
+    }, this.#owner);
     this.#settle = settle;
   }
 
@@ -242,6 +248,7 @@ export class SessionDetector {
   #settled(): void {
     this.#settle = null;
     if (this.ctx.disposed() || this.#firstOutputAt === null) return;
+    faults?.hit("timer", this.session.id);
     const now = Date.now();
     const quiet = this.#lastOutputAt + this.ctx.settleMs - now;
     const deadline = this.#firstOutputAt + this.ctx.maxWaitMs - now;
@@ -287,7 +294,7 @@ export class SessionDetector {
         this.#settle = ticker.after(IDENTITY_MS - since, () => {
           this.#settle = null;
           if (!this.ctx.disposed()) this.#classify();
-        });
+        }, this.#owner);
         return;
       }
       this.#identifiedAt = performance.now();
@@ -336,7 +343,7 @@ export class SessionDetector {
     this.#settle ??= ticker.after(IDENTITY_MS, () => {
       this.#settle = null;
       if (!this.ctx.disposed()) this.#classify(true);
-    });
+    }, this.#owner);
   }
 
   /** Applies the bursts of records that are over (`end`: the open one too). */
@@ -357,7 +364,7 @@ export class SessionDetector {
     this.#burstCheck = ticker.after(Math.max(1, due - now), () => {
       this.#burstCheck = null;
       if (!this.ctx.disposed() && !this.#exited) this.#classify();
-    });
+    }, this.#owner);
   }
 
   #setAgent(agent: string | null): void {
@@ -405,7 +412,7 @@ export class SessionDetector {
     }
     this.#fgWatch ??= ticker.every(FG_SAMPLE_MS, () => {
       if ((this.session.foreground()?.pid ?? null) !== this.#foregroundPid) this.#classify();
-    });
+    }, this.#owner);
   }
 
   /** A visible blocker waiting for a hook `working` to go stale needs no output to win. */
@@ -417,6 +424,6 @@ export class SessionDetector {
     this.#recheck = ticker.after(Math.max(1, at - now), () => {
       this.#recheck = null;
       if (!this.ctx.disposed()) this.#feed({ type: "tick" });
-    });
+    }, this.#owner);
   }
 }

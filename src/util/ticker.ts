@@ -14,7 +14,13 @@
  *
  * Use it for work whose exact moment does not matter within GRID_MS; use
  * setTimeout for anything a person waits on (a keystroke's echo, Esc).
+ *
+ * Each callback is an entry point of its own (util/guard.ts): one that
+ * throws is reported for its owner (`after`'s third argument, else "timer")
+ * and the others of its grid point run; an `every` keeps its next run.
  */
+
+import { fault, type Owner } from "./guard.ts";
 
 /** The grid: 20 wake-ups a second at most while anything is scheduled. */
 export const GRID_MS = 50;
@@ -42,8 +48,12 @@ const HOST_TIMERS: Timers = {
 interface Entry {
   readonly at: number;
   readonly fn: () => void;
+  readonly owner: Owner;
   cancelled: boolean;
 }
+
+/** Whose callback it is, unless `after`/`every` were told. */
+const TIMER: Owner = { name: "timer" };
 
 export class Ticker {
   readonly period: number;
@@ -61,7 +71,7 @@ export class Ticker {
    * they schedule is looked at once, at the end.
    */
   #settling = false;
-  #settled: Array<() => void> = [];
+  #settled: Array<{ readonly fn: () => void; readonly owner: Owner }> = [];
   /** Grid points that fired (tests, diagnostics). */
   wakeups = 0;
 
@@ -76,8 +86,8 @@ export class Ticker {
   }
 
   /** Runs `fn` at the first grid point at least `ms` from now; dispose to cancel. */
-  after(ms: number, fn: () => void): Disposable {
-    const entry: Entry = { at: this.#now() + Math.max(0, ms), fn, cancelled: false };
+  after(ms: number, fn: () => void, owner: Owner = TIMER): Disposable {
+    const entry: Entry = { at: this.#now() + Math.max(0, ms), fn, owner, cancelled: false };
     this.#entries.push(entry);
     if (!this.#settling && this.#interval === undefined) this.#arm();
     return {
@@ -91,14 +101,14 @@ export class Ticker {
   }
 
   /** Runs `fn` at a grid point every `ms` (rounded up to the grid) until disposed. */
-  every(ms: number, fn: () => void): Disposable {
+  every(ms: number, fn: () => void, owner: Owner = TIMER): Disposable {
     let next: Disposable;
     let stopped = false;
     const run = () => {
-      next = this.after(ms, run);
+      next = this.after(ms, run, owner);
       fn();
     };
-    next = this.after(ms, run);
+    next = this.after(ms, run, owner);
     return {
       [Symbol.dispose]: () => {
         if (stopped) return;
@@ -113,9 +123,9 @@ export class Ticker {
    * the microtasks they queued, e.g. the reactor's batch read), still in the
    * same wake-up. Returns false when no grid point is in progress.
    */
-  whenSettled(fn: () => void): boolean {
+  whenSettled(fn: () => void, owner: Owner = TIMER): boolean {
     if (!this.#settling) return false;
-    this.#settled.push(fn);
+    this.#settled.push({ fn, owner });
     return true;
   }
 
@@ -158,12 +168,12 @@ export class Ticker {
     this.#settling = true;
     for (const entry of due) {
       entry.cancelled = true;
-      run(entry.fn);
+      run(entry);
     }
     // Promise continuations of the callbacks (the PTY reactor's batch read)
     // were queued before this and run first.
     queueMicrotask(() => {
-      for (const fn of this.#settled.splice(0)) run(fn);
+      for (const settled of this.#settled.splice(0)) run(settled);
       this.#settling = false;
       this.#next();
     });
@@ -182,13 +192,11 @@ export class Ticker {
   }
 }
 
-function run(fn: () => void): void {
+function run(callback: { readonly fn: () => void; readonly owner: Owner }): void {
   try {
-    fn();
+    callback.fn();
   } catch (error) {
-    queueMicrotask(() => {
-      throw error;
-    });
+    fault(callback.owner, "timer", error);
   }
 }
 
