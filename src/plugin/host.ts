@@ -78,7 +78,11 @@ export class PluginHost implements AsyncDisposable {
   /** A sleep() under way: a wake() waits for it. */
   #sleeping: Promise<void> | null = null;
 
+  /** Its config.yml section, as sent in `init` (a reload may change it: setConfig). */
+  #config: unknown;
+
   constructor(private readonly options: HostOptions) {
+    this.#config = options.config;
     this.#state = initialState(options.entry.id);
     this.#known = options.entry.manifest ?? null;
     this.#width = options.width;
@@ -204,6 +208,16 @@ export class PluginHost implements AsyncDisposable {
       this.send({ type: "reload" });
       return;
     }
+    await this.restart();
+  }
+
+  /**
+   * Its config.yml section changed (a reload): a running plugin restarts
+   * with it (a fresh init); one that is not running gets it when it starts.
+   */
+  async setConfig(config: unknown): Promise<void> {
+    this.#config = config;
+    if (this.#closed || !this.awake) return;
     await this.restart();
   }
 
@@ -344,7 +358,7 @@ export class PluginHost implements AsyncDisposable {
       id: this.id,
       ...dirs,
       theme: this.options.theme ?? DEFAULT_THEME,
-      ...(this.options.config !== undefined ? { config: this.options.config } : {}),
+      ...(this.#config !== undefined ? { config: this.#config } : {}),
       width: this.#width,
       height: this.#height,
     };
