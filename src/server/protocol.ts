@@ -11,7 +11,7 @@
  */
 
 /** Bumped on any change to the frames or messages below. */
-export const SERVER_PROTOCOL = 3;
+export const SERVER_PROTOCOL = 4;
 
 /** Longest payload accepted in one frame (a pasted text, a full frame at 500x200). */
 export const MAX_FRAME = 4 * 1024 * 1024;
@@ -40,7 +40,7 @@ export const FrameType = {
 export type FrameType = typeof FrameType[keyof typeof FrameType];
 
 /** What the client wants. */
-export type ClientMode = "attach" | "ls" | "kill-server" | "restore";
+export type ClientMode = "attach" | "ls" | "kill-server" | "restore" | "reload";
 
 /** `lazyshell restore [--all|--forget] [NAME...]`: none of them lists what is saved. */
 export interface RestoreRequest {
@@ -189,7 +189,7 @@ function str(v: unknown, name: string): string {
   return v;
 }
 
-const MODES: readonly ClientMode[] = ["attach", "ls", "kill-server", "restore"];
+const MODES: readonly ClientMode[] = ["attach", "ls", "kill-server", "restore", "reload"];
 
 /** Names one restore request may carry (a session name is at most 64 characters). */
 const MAX_RESTORE_NAMES = 1024;

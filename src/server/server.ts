@@ -39,6 +39,7 @@ import {
 import type { HelloMessage } from "./protocol.ts";
 import { sessionList } from "./ls.ts";
 import { answerRestore } from "./restore_cmd.ts";
+import type { ReloadReport } from "./reload.ts";
 
 export interface AttachServerOptions {
   readonly runtime: Runtime;
@@ -53,6 +54,8 @@ export interface AttachServerOptions {
   readonly stdoutSink?: boolean;
   /** The sessions saved by an earlier server (docs/restore.md), offered to each attach. */
   readonly restore?: SessionRestore;
+  /** `lazyshell reload` (src/server/reload.ts); absent: this server cannot reload. */
+  readonly reload?: () => Promise<ReloadReport>;
 }
 
 /** How the server was asked to end. */
@@ -86,6 +89,7 @@ export class AttachServer implements AsyncDisposable {
   #plugins: WiredPluginTabs | null = null;
   #pluginsStarted: Promise<void> = Promise.resolve();
   #nextClient = 1;
+  #reloads: Disposable | null = null;
   /** Where the last client to leave was looking: the next attach starts there. */
   #place: ViewPlace | null = null;
   #closed = false;
@@ -100,6 +104,10 @@ export class AttachServer implements AsyncDisposable {
     const listener = await listenPrivate(options.socket);
     const server = new AttachServer(options, listener);
     server.#updateSink();
+    // A reload: every client's keys and motion follow at once (announce() says so).
+    server.#reloads = options.runtime.onReconfigure(({ loaded: { config } }) => {
+      for (const client of server.#clients.values()) client.app.reconfigure(config);
+    });
     if (options.plugins !== false) server.#pluginsStarted = server.#startPlugins();
     server.#track(server.#accept());
     return server;
@@ -112,6 +120,13 @@ export class AttachServer implements AsyncDisposable {
 
   get clientCount(): number {
     return this.#clients.size;
+  }
+
+  /** A status-line message on every attached client (a reload's outcome). */
+  announce(message: { readonly text: string; readonly error: boolean }): void {
+    for (const client of this.#clients.values()) {
+      client.app.dispatch({ type: "message", text: message.text, error: message.error });
+    }
   }
 
   /** Tells every client why the server ends, and closes their connections. */
@@ -128,6 +143,7 @@ export class AttachServer implements AsyncDisposable {
   async [Symbol.asyncDispose](): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#reloads?.[Symbol.dispose]();
     try {
       this.#listener.close();
     } catch { /* closed */ }
@@ -204,6 +220,24 @@ export class AttachServer implements AsyncDisposable {
         const answer = answerRestore(this.#options.restore ?? null, hello.restore!);
         link.send(FrameType.Output, answer.text);
         link.send(FrameType.Exit, { reason: "done", message: "", code: answer.code });
+        await link.flush();
+        return link.close();
+      }
+      case "reload": {
+        const report = this.#options.reload ? await this.#options.reload() : null;
+        if (report?.ok) link.send(FrameType.Output, report.lines.map((l) => `${l}\n`).join(""));
+        link.send(
+          FrameType.Exit,
+          {
+            reason: "done",
+            message: report === null
+              ? "This server cannot reload its config"
+              : report.ok
+              ? ""
+              : report.lines.join("\n"),
+            code: report?.ok ? 0 : 1,
+          } satisfies ExitMessage,
+        );
         await link.flush();
         return link.close();
       }
