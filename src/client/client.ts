@@ -120,6 +120,13 @@ export async function runClient(options: ClientOptions): Promise<number> {
     ? ownTerminal()
     : null;
   if (tty) hello = { ...hello, tty };
+  // Run inside a lazyshell session: its server refuses to draw itself into it (src/server/nesting.ts).
+  if (options.mode === "attach" && env.LAZYSHELL_SESSION_ID) {
+    hello = {
+      ...hello,
+      inside: { session: env.LAZYSHELL_SESSION_ID, sock: env.LAZYSHELL_SOCK ?? "" },
+    };
+  }
   const link = new ClientLink(conn);
   link.send(FrameType.Hello, hello);
   if (options.mode !== "attach") return await oneShot(link, hello, name);

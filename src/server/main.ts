@@ -113,6 +113,7 @@ export async function runServer(options: ServerOptions): Promise<number> {
     stdoutSink: true,
     restore,
     reload: reloadNow,
+    instanceDir: sockets.dir,
   });
   clients = attach;
   // Freed memory back to the system, after start-up and every 10 s (util/memory_trim.ts).

@@ -70,6 +70,19 @@ export interface HelloMessage {
    * Absent: the client relays bytes over the socket.
    */
   readonly tty?: TerminalName;
+  /**
+   * The client runs inside a lazyshell session (its $LAZYSHELL_SESSION_ID and
+   * $LAZYSHELL_SOCK): a server refuses to attach a client inside one of its
+   * own sessions (src/server/nesting.ts). Absent: not inside one, or forced.
+   */
+  readonly inside?: InsideSession;
+}
+
+/** The lazyshell session a client's environment says it runs in. */
+export interface InsideSession {
+  readonly session: string;
+  /** Its hook socket: the server's instance directory tells whose session it is. */
+  readonly sock: string;
 }
 
 /**
@@ -228,7 +241,16 @@ export function parseHello(payload: Uint8Array): HelloMessage {
     cwd: str(m.cwd, "cwd"),
     ...(mode === "restore" ? { restore: restoreRequest(m.restore) } : {}),
     ...(m.tty !== undefined ? { tty: terminal(m.tty) } : {}),
+    ...(m.inside !== undefined ? { inside: insideSession(m.inside) } : {}),
   };
+}
+
+function insideSession(v: unknown): InsideSession {
+  const m = (typeof v === "object" && v !== null ? v : {}) as Record<string, unknown>;
+  const session = str(m.session, "inside session");
+  const sock = str(m.sock, "inside sock");
+  if (session.length > 64 || sock.length > 4096) throw new FrameError("Bad inside");
+  return { session, sock };
 }
 
 function terminal(v: unknown): TerminalName {

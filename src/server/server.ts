@@ -39,6 +39,7 @@ import {
 import type { HelloMessage } from "./protocol.ts";
 import { sessionList } from "./ls.ts";
 import { answerRestore } from "./restore_cmd.ts";
+import { nestedIn, nestedMessage } from "./nesting.ts";
 import type { ReloadReport } from "./reload.ts";
 
 export interface AttachServerOptions {
@@ -56,6 +57,11 @@ export interface AttachServerOptions {
   readonly restore?: SessionRestore;
   /** `lazyshell reload` (src/server/reload.ts); absent: this server cannot reload. */
   readonly reload?: () => Promise<ReloadReport>;
+  /**
+   * This server's sockets directory: a client whose session's hook socket
+   * is in it runs inside this server (src/server/nesting.ts).
+   */
+  readonly instanceDir?: string;
 }
 
 /** How the server was asked to end. */
@@ -205,6 +211,15 @@ export class AttachServer implements AsyncDisposable {
     try {
       hello = parseHello(f.payload);
     } catch {
+      return link.close();
+    }
+    // Inside one of our own sessions: refused before its terminal is touched.
+    const nested = hello.mode === "attach" && this.#options.instanceDir
+      ? nestedIn(hello, this.#options.runtime.state.sessions, this.#options.instanceDir)
+      : null;
+    if (nested) {
+      link.send(FrameType.Exit, { reason: "error", message: nestedMessage(nested), code: 2 });
+      await link.flush();
       return link.close();
     }
     // The client's terminal, when it names one the server may draw on itself.
