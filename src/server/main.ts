@@ -64,7 +64,13 @@ export async function runServer(options: ServerOptions): Promise<number> {
     ? { project: null }
     : approveProject({ cwd: Deno.cwd(), file: options.project, yes: options.yes, env, ask: null });
   await using runtime = new Runtime();
-  const log = (line: string) => console.error(line);
+  // stderr may be a terminal that closed (a foreground serve outlives it: SIGHUP reloads).
+  const log = (line: string) => {
+    try {
+      console.error(line);
+    } catch { /* nowhere to print */ }
+  };
+  const logFile = logTo(env);
   const crash = (error: unknown) => {
     console.error(reportCrash(() => {}, dataDir(env), error));
     Deno.exit(70);
@@ -99,8 +105,11 @@ export async function runServer(options: ServerOptions): Promise<number> {
     : null;
   let clients: AttachServer | null = null;
   const reloadNow = serialized(async () => {
-    const report = await reload(runtime, source).catch(failedReload);
-    for (const line of report.lines) log(`lazyshell reload: ${line}`);
+    const report = await reload(runtime, source).catch((error) => failedReload(error, log));
+    for (const line of report.lines) {
+      log(`lazyshell reload: ${line}`);
+      logFile(`lazyshell reload: ${line}`);
+    }
     clients?.announce(report.message);
     return report;
   });
@@ -147,9 +156,9 @@ export async function runServer(options: ServerOptions): Promise<number> {
 }
 
 /** A reload that failed on a bug, not on the user's files: nothing was applied, the server runs on. */
-function failedReload(error: unknown): ReloadReport {
+function failedReload(error: unknown, log: (line: string) => void): ReloadReport {
   const stack = error instanceof Error && error.stack ? error.stack : messageOf(error);
-  console.error(`lazyshell reload: internal error: ${stack}`);
+  log(`lazyshell reload: internal error: ${stack}`);
   const line = `Reload failed: internal error: ${messageOf(error)} (see server.log)`;
   return { ok: false, lines: [line], message: { text: line, error: true } };
 }

@@ -131,7 +131,11 @@ export class AttachServer implements AsyncDisposable {
   /** A status-line message on every attached client (a reload's outcome). */
   announce(message: { readonly text: string; readonly error: boolean }): void {
     for (const client of this.#clients.values()) {
-      client.app.dispatch({ type: "message", text: message.text, error: message.error });
+      try {
+        client.app.dispatch({ type: "message", text: message.text, error: message.error });
+      } catch (error) {
+        this.#options.log(`client ${client.id}: ${messageOf(error)}`);
+      }
     }
   }
 
@@ -239,7 +243,14 @@ export class AttachServer implements AsyncDisposable {
         return link.close();
       }
       case "reload": {
-        const report = this.#options.reload ? await this.#options.reload() : null;
+        // Whatever happens, the client hears an answer (a reload that threw says why).
+        const report = this.#options.reload
+          ? await this.#options.reload().catch((error): ReloadReport => ({
+            ok: false,
+            lines: [`Reload failed: ${messageOf(error)}`],
+            message: { text: "", error: true },
+          }))
+          : null;
         if (report?.ok) link.send(FrameType.Output, report.lines.map((l) => `${l}\n`).join(""));
         link.send(
           FrameType.Exit,
