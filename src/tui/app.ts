@@ -278,6 +278,7 @@ export class TuiApp implements Disposable {
     this.keymap = resolveKeymap(config.keys).keymap;
     if (this.state.reduceMotion !== config.reduce_motion) {
       this.state = { ...this.state, reduceMotion: config.reduce_motion };
+      this.#syncClock();
     }
     // The hint bar and help name the keys: drawn again whole.
     this.#drawn = null;
