@@ -2,7 +2,7 @@
  * lazyshell entry point: argv → command, dispatched lazily.
  *
  * Light commands (`hook`, `--version`, and the client: `lazyshell`,
- * `attach`, `ls`, `kill-server`) must not load commander, zod, yaml or
+ * `attach`, `ls`, `kill-server`, `restore`, `reload`) must not load commander, zod, yaml or
  * node-pty: agents run hooks synchronously, and a client should start in
  * about a bare Deno start-up; those imports cost ~55 ms
  * (docs/architecture.md). Everything else goes through the commander
@@ -41,7 +41,7 @@ async function main(args: string[]): Promise<number> {
     const { runCtl } = await import("./src/ctl/client.ts");
     return await runCtl(args.slice(1));
   }
-  // The client (`lazyshell`, `attach`, `ls`, `kill-server`): no commander, no npm package.
+  // The client (`lazyshell`, `attach`, `ls`, `kill-server`, `restore`, `reload`): no commander, no npm package.
   const { clientCommand } = await import("./src/client/main.ts");
   const client = clientCommand(args);
   if (client) {

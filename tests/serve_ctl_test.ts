@@ -87,14 +87,17 @@ Deno.test("ctl says how to enable the control API when it is off", async () => {
     assert.equal(off.code, 2);
     assert.equal(
       off.stderr,
-      `lazyshell ctl: The control API is off: set \`control: {enabled: true}\` in ${base}/config/lazyshell/config.yml and restart lazyshell\n`,
+      `lazyshell ctl: The control API is off: set \`control: {enabled: true}\` in ${base}/config/lazyshell/config.yml, then start lazyshell\n`,
     );
     const server = await serve(env);
     try {
       assert.match(server.ready, /control API off/);
       const running = await ctl(env, "list");
       assert.equal(running.code, 2);
-      assert.match(running.stderr, /control API is off \(lazyshell pid \d+ runs without it\)/);
+      assert.match(
+        running.stderr,
+        /control API is off \(lazyshell pid \d+ runs without it\): .*, then run `lazyshell reload`/,
+      );
       const bad = await ctl({ ...env, LAZYSHELL_CONTROL: `${base}/nothing.sock` }, "list");
       assert.match(bad.stderr, /No control socket at .*nothing\.sock/);
     } finally {

@@ -1,6 +1,6 @@
 /**
  * The client: what a person's terminal runs (`lazyshell`, `lazyshell
- * attach`, `ls`, `kill-server`, `restore`). It draws nothing itself: it puts the
+ * attach`, `ls`, `kill-server`, `restore`, `reload`). It draws nothing itself: it puts the
  * terminal in raw mode and the alternate screen, hands the terminal to the
  * lasting server (which reads it and draws on it, src/server/client_tty.ts;
  * where it cannot, the client forwards what is typed and writes what the
@@ -120,6 +120,13 @@ export async function runClient(options: ClientOptions): Promise<number> {
     ? ownTerminal()
     : null;
   if (tty) hello = { ...hello, tty };
+  // Run inside a lazyshell session: its server refuses to draw itself into it (src/server/nesting.ts).
+  if (options.mode === "attach" && env.LAZYSHELL_SESSION_ID) {
+    hello = {
+      ...hello,
+      inside: { session: env.LAZYSHELL_SESSION_ID, sock: env.LAZYSHELL_SOCK ?? "" },
+    };
+  }
   const link = new ClientLink(conn);
   link.send(FrameType.Hello, hello);
   if (options.mode !== "attach") return await oneShot(link, hello, name);
@@ -128,7 +135,7 @@ export async function runClient(options: ClientOptions): Promise<number> {
   return await attached(link, host, hello, name, env);
 }
 
-/** `ls`, `kill-server` and `restore`: print what the server says, exit with its code. */
+/** `ls`, `kill-server`, `restore` and `reload`: print what the server says, exit with its code. */
 async function oneShot(link: ClientLink, hello: HelloMessage, name: string): Promise<number> {
   let pid: number | null = null;
   for await (const f of link.frames()) {
@@ -142,7 +149,9 @@ async function oneShot(link: ClientLink, hello: HelloMessage, name: string): Pro
       await Deno.stdout.write(f.payload);
     } else if (f.type === FrameType.Exit) {
       const exit = parseExit(f.payload);
-      if (exit.message) console.error(`lazyshell: ${exit.message}`);
+      for (const line of exit.message ? exit.message.split("\n") : []) {
+        console.error(`lazyshell: ${line}`);
+      }
       // kill-server returns once the server is gone: its sessions, sockets and directory too.
       if (hello.mode === "kill-server" && pid !== null) await gone(pid, 10_000);
       return exit.code;

@@ -1,6 +1,6 @@
 /**
  * argv → client (`lazyshell`, `lazyshell --project FILE`, `attach`, `ls`,
- * `kill-server`, `restore`), parsed here with no commander: the client must start in
+ * `kill-server`, `restore`, `reload`), parsed here with no commander: the client must start in
  * about a bare Deno start-up. `-L NAME` was already taken off by main.ts.
  */
 
@@ -28,7 +28,7 @@ export function clientCommand(args: readonly string[]): Omit<ClientOptions, "ver
     if (rest.some((a) => a === "-h" || a === "--help")) return null;
     return { mode: "restore", start: true, restore: restoreArgs(rest) };
   }
-  if (first === "attach" || first === "ls" || first === "kill-server") {
+  if (first === "attach" || first === "ls" || first === "kill-server" || first === "reload") {
     if (rest.some((a) => a === "-h" || a === "--help")) return null; // commander prints the help
     if (rest.length > 0) throw new UserError(`Unexpected argument for ${first}: ${rest[0]}`);
     return { mode: first, start: false };

@@ -38,7 +38,8 @@ export async function findControlSocket(
       ? ` (lazyshell pid ${instances.map((i) => i.pid).join(", ")} runs without it)`
       : "";
     throw new UserError(
-      `The control API is off${running}: ${ENABLE_HINT} ${file} and restart lazyshell`,
+      `The control API is off${running}: ${ENABLE_HINT} ${file}, then ` +
+        (instances.length > 0 ? "run `lazyshell reload`" : "start lazyshell"),
     );
   }
   throw new UserError("No running lazyshell instance: start `lazyshell` or `lazyshell serve`");

@@ -65,9 +65,12 @@ export interface SessionRef {
   readonly name: string;
 }
 
+/** The settings a reload may change (config `notify.*`). */
+export type NotifierSettings = Pick<NotifierOptions, "fallbackCommand" | "rateLimitSeconds">;
+
 export class Notifier implements AsyncDisposable {
   #sink: Sink | null;
-  readonly #options: NotifierOptions;
+  #options: NotifierOptions;
   readonly #limiter = new RateLimiter();
   readonly #episodes = new Episodes();
   readonly #pending = new Set<Promise<void>>();
@@ -83,6 +86,11 @@ export class Notifier implements AsyncDisposable {
   /** Sets (or clears) the host-terminal writer; the TUI passes its own. */
   setSink(sink: Sink | null): void {
     this.#sink = sink;
+  }
+
+  /** New `notify.*` settings (a reload): the next notification uses them. */
+  configure(settings: NotifierSettings): void {
+    this.#options = { ...this.#options, ...settings };
   }
 
   get fallbackCommand(): string | null {

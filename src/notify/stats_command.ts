@@ -39,7 +39,7 @@ export interface StatsOptions {
 }
 
 export class StatsCommand implements AsyncDisposable {
-  readonly #options: StatsOptions;
+  #options: StatsOptions;
   #lines = new Map<string, StatsLine>();
   #selected: StatsTarget | null = null;
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -61,6 +61,18 @@ export class StatsCommand implements AsyncDisposable {
   on(listener: (id: string, line: StatsLine) => void): Disposable {
     this.#listeners.add(listener);
     return { [Symbol.dispose]: () => this.#listeners.delete(listener) };
+  }
+
+  /**
+   * A new `agent_stats_command` (a reload; null: none). Lines of the old
+   * command are forgotten; the selected session's runs again once the one
+   * running now (if any) ends.
+   */
+  setCommand(command: string | null): void {
+    if (command === this.#options.command) return;
+    this.#options = { ...this.#options, command };
+    this.#lines.clear();
+    this.#schedule();
   }
 
   /** The selected session changed (null: none). Runs at once if its line is stale. */

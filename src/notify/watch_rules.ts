@@ -93,7 +93,7 @@ export interface WatchInfo {
  * pattern (W2). `test` returns the watches that should notify for a line.
  */
 export class SessionWatches {
-  readonly file: readonly Watch[];
+  #file: readonly Watch[];
   #live: Watch | null = null;
   /** Every pattern's prefilter in one V8 regex: most lines match none, one scan says so; null: test each. */
   #any: RegExp | null = null;
@@ -101,7 +101,26 @@ export class SessionWatches {
   #block: RegExp | null = null;
 
   constructor(file: readonly WatchSpec[] = []) {
-    this.file = file.map((w) => new Watch(w.pattern, w.notify, "file"));
+    this.#file = file.map((w) => new Watch(w.pattern, w.notify, "file"));
+    this.#combine();
+  }
+
+  /** The project file's watchers. */
+  get file(): readonly Watch[] {
+    return this.#file;
+  }
+
+  /**
+   * The project file's watchers change (a reload): a pattern kept as it was
+   * keeps its counts and its 3 s limit; the others start afresh. Patterns
+   * were validated with the file: compiling them cannot fail.
+   */
+  setFile(file: readonly WatchSpec[]): void {
+    const old = this.#file;
+    this.#file = file.map((w) =>
+      old.find((o) => o.pattern === w.pattern && o.notify === w.notify) ??
+        new Watch(w.pattern, w.notify, "file")
+    );
     this.#combine();
   }
 

@@ -64,6 +64,14 @@ export class Watchers implements Disposable {
     this.#sync(entry);
   }
 
+  /** A reload changed the project file's watchers of a session; its live pattern stays. */
+  setFile(session: Session, file: readonly WatchSpec[]): void {
+    const entry = this.#entries.get(session.id);
+    if (!entry) return file.length > 0 ? this.add(session, file) : undefined;
+    entry.watches.setFile(file);
+    this.#sync(entry);
+  }
+
   /** The session runs a new child (`W`): keep its watchers, read the new output. */
   rebind(session: Session): void {
     const old = this.#entries.get(session.id);

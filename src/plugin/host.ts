@@ -86,6 +86,9 @@ export class PluginHost implements AsyncDisposable {
   /** Whose failures its callbacks are: a bug of ours there fails the plugin with the reason. */
   readonly #owner: Owner;
 
+  /** Its config.yml section, as sent in `init` (a reload may change it: setConfig). */
+  #config: unknown;
+
   constructor(private readonly options: HostOptions) {
     this.#owner = {
       name: `plugin ${options.entry.id}`,
@@ -97,6 +100,7 @@ export class PluginHost implements AsyncDisposable {
         return `failed (\`:${this.id} reload\` restarts it)`;
       },
     };
+    this.#config = options.config;
     this.#state = initialState(options.entry.id);
     this.#known = options.entry.manifest ?? null;
     this.#width = options.width;
@@ -222,6 +226,16 @@ export class PluginHost implements AsyncDisposable {
       this.send({ type: "reload" });
       return;
     }
+    await this.restart();
+  }
+
+  /**
+   * Its config.yml section changed (a reload): a running plugin restarts
+   * with it (a fresh init); one that is not running gets it when it starts.
+   */
+  async setConfig(config: unknown): Promise<void> {
+    this.#config = config;
+    if (this.#closed || !this.awake) return;
     await this.restart();
   }
 
@@ -369,7 +383,7 @@ export class PluginHost implements AsyncDisposable {
       id: this.id,
       ...dirs,
       theme: this.options.theme ?? DEFAULT_THEME,
-      ...(this.options.config !== undefined ? { config: this.options.config } : {}),
+      ...(this.#config !== undefined ? { config: this.#config } : {}),
       width: this.#width,
       height: this.#height,
     };

@@ -73,7 +73,11 @@ export class PluginTabs implements AsyncDisposable {
   #idle = new Map<PluginHost, ReturnType<typeof setTimeout>>();
   #closed = false;
 
-  constructor(private readonly options: PluginTabsOptions) {}
+  #sections: Readonly<Record<string, unknown>>;
+
+  constructor(private readonly options: PluginTabsOptions) {
+    this.#sections = options.sections;
+  }
 
   /** A host per plugin (built-ins first, in the given order); those not on demand start now. */
   start(plugins: readonly PluginEntry[]): void {
@@ -83,6 +87,19 @@ export class PluginTabs implements AsyncDisposable {
       if (!entry.onDemand) host.start();
     }
     this.refreshAgents();
+  }
+
+  /**
+   * New config.yml sections (a reload): each plugin whose `<id>:` section
+   * changed gets it (restarted if it runs). Returns their ids.
+   */
+  async setSections(sections: Readonly<Record<string, unknown>>): Promise<string[]> {
+    const changed = this.hosts.filter((h) =>
+      JSON.stringify(sections[h.id]) !== JSON.stringify(this.#sections[h.id])
+    );
+    this.#sections = sections;
+    await Promise.all(changed.map((h) => h.setConfig(sections[h.id])));
+    return changed.map((h) => h.id);
   }
 
   /** Runs a plugin that is needed now (a command for it): it stops again once hidden and idle. */
@@ -201,7 +218,7 @@ export class PluginTabs implements AsyncDisposable {
 
   #hostOptions(entry: PluginEntry, self: () => PluginHost): HostOptions {
     const o = this.options;
-    const config = o.sections[entry.id];
+    const config = this.#sections[entry.id];
     return {
       entry,
       env: o.env,

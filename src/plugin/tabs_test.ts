@@ -77,6 +77,11 @@ Deno.test("plugin tabs get agents, config sections, subscribed data and route re
   assert.match(plain.state.frame!.view, /"requestId":"r1","ok":false,"error":"No such session"/);
   assert.equal(requests.length, 1);
   assert.ok(!plain.state.frame!.view.includes("sessions"), "v1 plugin got no sessions");
+  // A reload changed `plain:` only: it starts again with it; `sub` runs on untouched.
+  const sub = tabs.get("sub")!.pid;
+  assert.deepEqual(await tabs.setSections({ plain: { greeting: "bonjour" } }), ["plain"]);
+  await waitView(tabs, "plain", '"greeting":"bonjour"', changed);
+  assert.equal(tabs.get("sub")!.pid, sub);
 });
 
 /** PluginTabs with a quick idle stop and a change notifier to wait on. */

@@ -39,7 +39,7 @@ export interface DetectionOptions {
 }
 
 export class DetectionHub implements Disposable {
-  readonly #catalog: Catalog;
+  #catalog: Catalog;
   readonly #context: DetectorContext;
   #sessions = new Map<string, SessionDetector>();
   #listeners = new Set<(e: DetectionEvent) => void>();
@@ -61,6 +61,19 @@ export class DetectionHub implements Disposable {
     };
     for (const session of store.list()) this.#track(session);
     this.#subscription = store.on((e) => this.#onStore(e));
+  }
+
+  /**
+   * New manifests (a reload): every running session is identified and
+   * classified again with them at once; what it declared or its hooks said
+   * stays (docs/detection.md, Arbitration).
+   */
+  setCatalog(catalog: Catalog): void {
+    if (this.#disposed) return;
+    this.#catalog = catalog;
+    this.#context.catalog = catalog;
+    this.#context.identities = catalog.identities();
+    for (const d of this.#sessions.values()) d.catalogChanged();
   }
 
   /** The arbitrated state; null = nothing to show (plain shell, nothing declared). */

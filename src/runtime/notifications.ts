@@ -46,6 +46,21 @@ export class Notifications {
     else this.#declared.set(name, watch);
   }
 
+  /**
+   * A reload read the project file again (W2): its watchers replace the
+   * ones declared before, for the sessions running under those names now
+   * and those started later.
+   */
+  redeclareWatches(watches: ReadonlyMap<string, readonly WatchSpec[]>): void {
+    const names = new Set([...this.#declared.keys(), ...watches.keys()]);
+    for (const name of names) this.declareWatches(name, watches.get(name) ?? []);
+    for (const session of this.#runtime.store.list()) {
+      if (names.has(session.name)) {
+        this.watchers.setFile(session, this.declaredWatches(session.name));
+      }
+    }
+  }
+
   /** Project watchers declared for a session name, if any. */
   declaredWatches(name: string): readonly WatchSpec[] {
     return this.#declared.get(name) ?? [];
@@ -105,6 +120,14 @@ export function startNotifications(runtime: Runtime): Notifications {
   const failed = new FailedCommands();
   const stats = new StatsCommand({ command: runtime.config.agent_stats_command, env: runtime.env });
   const agentNow = (id: string) => runtime.view(id)?.agent != null;
+  // A reload: the next notification and the next stats run use the new settings.
+  const configSub = runtime.onReconfigure(({ loaded: { config } }) => {
+    notifier.configure({
+      fallbackCommand: config.notify.fallback_command,
+      rateLimitSeconds: config.notify.rate_limit_seconds,
+    });
+    stats.setCommand(config.agent_stats_command);
+  });
 
   const focusSub = runtime.onFocus((focus) => {
     const session = focus.selected === null ? undefined : runtime.store.get(focus.selected);
@@ -158,6 +181,7 @@ export function startNotifications(runtime: Runtime): Notifications {
     notifier.agentState({ id: session.id, name: session.name }, status);
   });
   runtime.own(async () => {
+    configSub[Symbol.dispose]();
     focusSub[Symbol.dispose]();
     storeSub[Symbol.dispose]();
     stateSub[Symbol.dispose]();

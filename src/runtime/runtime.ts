@@ -9,15 +9,24 @@
  * change stream (`subscribe`). Consumers read that state and its changes,
  * never the detection hub's or the store's own events. Services are added
  * here additively; each is disposed with the runtime, in reverse order.
+ * The config and the catalog change through one path, `reconfigure()`
+ * (`lazyshell reload`, SIGHUP: docs/architecture.md, "Reload"): each
+ * service that keeps a copy of a setting follows `onReconfigure`.
  * Must not import the TUI.
  */
 
 import type { LoadedConfig } from "../config/config.ts";
+import { messageOf } from "../errors.ts";
 import { loadConfig } from "../config/load.ts";
 import type { Env } from "../config/paths.ts";
 import { EMPTY_STATE, type RuntimeChange, type RuntimeState } from "../model/runtime.ts";
 import type { ConversationRef, SessionView } from "../model/session.ts";
-import { type SessionSpec, SessionStore, type StoreEvent } from "../session/store.ts";
+import {
+  type SessionSpec,
+  SessionStore,
+  type StoreDefaults,
+  type StoreEvent,
+} from "../session/store.ts";
 import type { Session } from "../session/session.ts";
 import { type Notifications, startNotifications } from "./notifications.ts";
 import { type Catalog, loadCatalogSync } from "./catalog.ts";
@@ -60,16 +69,24 @@ interface Listener<A> {
 /** Output this soon after a resize is the program redrawing for the new size, not news. */
 const RESIZE_REDRAW_MS = 500;
 
+/** What `reconfigure()` replaces: config.yml as loaded and the agent catalog. */
+export interface Setup {
+  readonly loaded: LoadedConfig;
+  /** Agent manifests (built-in + user); `catalog.errors` lists broken files (D3). */
+  readonly catalog: Catalog;
+}
+
 export class Runtime implements AsyncDisposable {
   readonly env: Env;
-  readonly loaded: LoadedConfig;
   readonly store: SessionStore;
   /** N1–N2: the notifier and what feeds it; the TUI/serve set its sink. */
   readonly notifications: Notifications;
-  /** Agent manifests (built-in + user); `catalog.errors` lists broken files (D3). */
-  readonly catalog: Catalog;
   /** Agent identity and state per session (src/runtime/detection.ts). */
   readonly detection: DetectionHub;
+  #setup: Setup;
+  /** The session size RuntimeOptions gave, which outranks config `default_size`. */
+  readonly #size: { cols?: number | undefined; rows?: number | undefined };
+  #reconfigured = new Set<(next: Setup, previous: Setup) => void | Promise<void>>();
   #state: RuntimeState = EMPTY_STATE;
   #changes = new Set<Listener<RuntimeChange>>();
   #outputs = new Set<Listener<string>>();
@@ -84,21 +101,20 @@ export class Runtime implements AsyncDisposable {
 
   constructor(options: RuntimeOptions = {}) {
     this.env = options.env ?? Deno.env.toObject();
-    this.loaded = options.config ?? loadConfig(this.env);
-    const config = this.loaded.config;
+    this.#setup = {
+      loaded: options.config ?? loadConfig(this.env),
+      catalog: loadCatalogSync({ env: this.env }),
+    };
+    this.#size = { cols: options.cols, rows: options.rows };
     const env = Object.entries(this.env).filter((e): e is [string, string] => e[1] !== undefined);
     this.store = new SessionStore({
       // Sessions get this runtime's environment (and its SHELL), not the process's.
       env: Object.fromEntries(env),
-      ...(config.shell ? { shell: config.shell } : {}),
       ...(options.cwd ? { cwd: options.cwd } : {}),
-      cols: options.cols ?? config.default_size.cols,
-      rows: options.rows ?? config.default_size.rows,
-      scrollback: config.scrollback,
     });
+    this.store.configure(this.#storeDefaults());
     const sub = this.store.on((event) => this.#onStore(event));
     this.own(() => sub[Symbol.dispose]());
-    this.catalog = loadCatalogSync({ env: this.env });
     this.#dispatch({ type: "problems", problems: this.catalog.errors.map((e) => e.message) });
     this.detection = new DetectionHub(this.store, this.catalog);
     this.own(() => this.detection[Symbol.dispose]());
@@ -128,8 +144,55 @@ export class Runtime implements AsyncDisposable {
     });
   }
 
+  /** config.yml as loaded (the running one: `reconfigure()` replaces it). */
+  get loaded(): LoadedConfig {
+    return this.#setup.loaded;
+  }
+
   get config(): LoadedConfig["config"] {
-    return this.loaded.config;
+    return this.#setup.loaded.config;
+  }
+
+  /** Agent manifests (built-in + user); `catalog.errors` lists broken files (D3). */
+  get catalog(): Catalog {
+    return this.#setup.catalog;
+  }
+
+  /**
+   * The one path by which the running config and catalog change (already
+   * read and validated: src/server/reload.ts). What reads a setting at use
+   * time sees the new one at once; the store's defaults (shell, scrollback,
+   * size: for new sessions), the detection hub (the running sessions too)
+   * and every `onReconfigure` listener follow here, in that order (each
+   * awaited; one that fails is reported, one line each, and the rest still
+   * run). Sessions, screens and clients are untouched.
+   */
+  async reconfigure(next: Setup): Promise<string[]> {
+    const previous = this.#setup;
+    this.#setup = next;
+    this.store.configure(this.#storeDefaults());
+    if (next.catalog !== previous.catalog) this.detection.setCatalog(next.catalog);
+    if (next.loaded.config.agent_stats_command !== previous.loaded.config.agent_stats_command) {
+      // The old command's lines go; the new one's come as it runs (notifications.ts).
+      for (const s of this.#state.sessions) {
+        if (s.stats !== null) this.#dispatch({ type: "stats", id: s.id, line: null });
+      }
+    }
+    const failed: string[] = [];
+    for (const listener of [...this.#reconfigured]) {
+      try {
+        await listener(next, previous);
+      } catch (error) {
+        failed.push(messageOf(error));
+      }
+    }
+    return failed;
+  }
+
+  /** Called after each `reconfigure()` with the new setup and the one it replaced. */
+  onReconfigure(listener: (next: Setup, previous: Setup) => void | Promise<void>): Disposable {
+    this.#reconfigured.add(listener);
+    return { [Symbol.dispose]: () => this.#reconfigured.delete(listener) };
   }
 
   /** The runtime's state: every session as plain data (src/model/runtime.ts). */
@@ -238,6 +301,7 @@ export class Runtime implements AsyncDisposable {
     this.#disposers = [];
     await this.store[Symbol.asyncDispose]();
     this.#changes.clear();
+    this.#reconfigured.clear();
     this.#outputs.clear();
     this.#focusListeners.clear();
   }
@@ -287,6 +351,17 @@ export class Runtime implements AsyncDisposable {
         }
       }
     }
+  }
+
+  /** What new sessions take from the config (RuntimeOptions' size outranks `default_size`). */
+  #storeDefaults(): StoreDefaults {
+    const config = this.config;
+    return {
+      shell: config.shell,
+      cols: this.#size.cols ?? config.default_size.cols,
+      rows: this.#size.rows ?? config.default_size.rows,
+      scrollback: config.scrollback,
+    };
   }
 
   #output(id: string): void {

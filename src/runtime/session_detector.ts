@@ -46,8 +46,9 @@ function isInterrupt(data: string): boolean {
 
 /** What every session's detector shares with the hub. */
 export interface DetectorContext {
-  readonly catalog: Catalog;
-  readonly identities: readonly AgentIdentity[];
+  /** Replaced by a reload (DetectionHub.setCatalog), then catalogChanged() on each detector. */
+  catalog: Catalog;
+  identities: readonly AgentIdentity[];
   readonly now: () => number;
   readonly settleMs: number;
   readonly maxWaitMs: number;
@@ -130,6 +131,20 @@ export class SessionDetector {
 
   hook(event: HookEvent): void {
     this.#feed({ type: "hook", event });
+  }
+
+  /**
+   * The catalog was replaced: the agent's manifest is looked up again (its
+   * rules and `hasRules` may have changed), and the session identified and
+   * classified afresh (a new manifest may name the program it runs).
+   */
+  catalogChanged(): void {
+    if (this.#agent !== null) {
+      this.#manifest = this.ctx.catalog.get(this.#agent);
+      this.#state = { ...this.#state, options: { turnEnd: this.#manifest?.turnEnd ?? "idle" } };
+      this.ctx.emit({ type: "agent", id: this.session.id, agent: this.#agent });
+    }
+    if (!this.#exited && !this.ctx.disposed()) this.#classify(true);
   }
 
   /** A fresh synchronous classification, for callers about to type into the session (D7). */

@@ -2,9 +2,10 @@
  * Wires the hook sockets (H1) and the control socket (C1) into the
  * runtime: one private directory for this instance, a hook socket opened
  * for every session before its child starts (LAZYSHELL_SOCK), the control
- * socket when `control.enabled` (LAZYSHELL_CONTROL in every session), and
- * Claude Code's hooks added for a launch when `agents.claude.inject_hooks`
- * (H3). Everything is closed and the directory removed with the runtime.
+ * socket when `control.enabled` (LAZYSHELL_CONTROL in every session started
+ * while it listens; a reload starts or stops it), and Claude Code's hooks
+ * added for a launch when `agents.claude.inject_hooks` (H3). Everything is
+ * closed and the directory removed with the runtime.
  */
 
 import { ControlServer } from "../control/server.ts";
@@ -21,7 +22,7 @@ export interface Sockets {
   /** This instance's runtime directory. */
   readonly dir: string;
   readonly hooks: HookServer;
-  /** Null unless control.enabled. */
+  /** Null unless control.enabled (a reload starts or stops it). */
   readonly control: ControlServer | null;
 }
 
@@ -37,29 +38,42 @@ export async function startSockets(
     conversation: (id, conversation) => runtime.noteConversation(id, conversation),
   });
   let control: ControlServer | null = null;
+  const startControl = async () => {
+    control = await ControlServer.listen(`${dir}/${CONTROL_SOCKET}`, {
+      store: runtime.store,
+      ...promptHost(runtime),
+      createSession: (spec) => runtime.createSession(spec),
+      launchAgent: (spec) =>
+        launchAgent(runtime, {
+          ...spec,
+          onPrompt: (o) => log(promptText(runtime.view(o.id)?.name ?? o.id, o)),
+        }),
+    }, { log, limits: controlLimits });
+  };
   try {
-    if (runtime.config.control.enabled) {
-      control = await ControlServer.listen(`${dir}/${CONTROL_SOCKET}`, {
-        store: runtime.store,
-        ...promptHost(runtime),
-        createSession: (spec) => runtime.createSession(spec),
-        launchAgent: (spec) =>
-          launchAgent(runtime, {
-            ...spec,
-            onPrompt: (o) => log(promptText(runtime.view(o.id)?.name ?? o.id, o)),
-          }),
-      }, { log, limits: controlLimits });
-    }
+    if (runtime.config.control.enabled) await startControl();
   } catch (error) {
     await hooks[Symbol.asyncDispose]();
     removeInstanceDir(dir);
     throw error;
   }
+  // A reload turns the control socket on or off; sessions started from then on are told.
+  const reloads = runtime.onReconfigure(async ({ loaded: { config } }) => {
+    if (config.control.enabled && !control) await startControl();
+    else if (!config.control.enabled && control) {
+      const stopping = control;
+      control = null;
+      await stopping[Symbol.asyncDispose]();
+    }
+  });
   const claudeFile = `${dir}/claude-settings.json`;
   const launches = runtime.store.addLaunchHook((launch) => {
     const env: Record<string, string> = { ...launch.env, LAZYSHELL_SOCK: hooks.open(launch.id) };
+    // Not another instance's, inherited (a server started inside a session of another).
     if (control) env.LAZYSHELL_CONTROL = control.path;
+    else delete env.LAZYSHELL_CONTROL;
     let command = launch.command;
+    // Read at each launch: a reload changes it for the next one.
     if (runtime.config.agents.claude.inject_hooks && isPlainClaudeCommand(command)) {
       writeClaudeSettings(claudeFile);
       command = `${command} --settings ${shellQuote(claudeFile)}`;
@@ -70,13 +84,22 @@ export async function startSockets(
     if (event.type === "removed") void hooks.close(event.id);
   });
   runtime.own(async () => {
+    reloads[Symbol.dispose]();
     removals[Symbol.dispose]();
     launches[Symbol.dispose]();
-    if (control) await control[Symbol.asyncDispose]();
+    const open = control as ControlServer | null;
+    control = null;
+    if (open) await open[Symbol.asyncDispose]();
     await hooks[Symbol.asyncDispose]();
     removeInstanceDir(dir);
   });
-  return { dir, hooks, control };
+  return {
+    dir,
+    hooks,
+    get control() {
+      return control;
+    },
+  };
 }
 
 function writeClaudeSettings(file: string): void {

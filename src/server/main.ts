@@ -2,9 +2,11 @@
  * The lasting server (`lazyshell serve`, and what `lazyshell` starts in the
  * background when none runs): the runtime — sessions, emulators, detection,
  * hook and control sockets, watchers, notifications, plugin children — and
- * the attach socket clients draw through. It runs until SIGTERM, SIGINT or
- * SIGHUP, `lazyshell kill-server`, or a client's quit; then it tells every
- * client why, ends every session's processes and removes its sockets.
+ * the attach socket clients draw through. It runs until SIGTERM or SIGINT,
+ * `lazyshell kill-server`, or a client's quit; then it tells every client
+ * why, ends every session's processes and removes its sockets. SIGHUP,
+ * as daemons do, and `lazyshell reload` read the config again
+ * (src/server/reload.ts): nothing ends.
  *
  * Prints one `ready` line on stderr once everything listens (tests and
  * scripts wait on it). A failure is contained where it happens and ends
@@ -15,7 +17,7 @@
  */
 
 import { dataDir } from "../config/paths.ts";
-import { UserError } from "../errors.ts";
+import { messageOf, UserError } from "../errors.ts";
 import { ensureRuntimeRoot } from "../ipc/runtime_dir.ts";
 import { startProject } from "../runtime/project.ts";
 import { approveProject } from "../runtime/project_trust.ts";
@@ -31,6 +33,7 @@ import { serverName, serverPaths } from "./paths.ts";
 import type { ExitMessage } from "./protocol.ts";
 import { canConnect } from "./spawn.ts";
 import { runtimeProblems } from "./problems.ts";
+import { type ProjectSource, reload, type ReloadReport, serialized } from "./reload.ts";
 import { Trimmer } from "../util/memory_trim.ts";
 
 export interface ServerOptions {
@@ -44,7 +47,8 @@ export interface ServerOptions {
   readonly version: string;
 }
 
-const SIGNALS: readonly Deno.Signal[] = ["SIGTERM", "SIGINT", "SIGHUP"];
+/** The signals that end the server (SIGHUP reloads its config). */
+const SIGNALS: readonly Deno.Signal[] = ["SIGTERM", "SIGINT"];
 
 /** What no entry point caught (a bug in a guard, a library's own callback): logged, kept. */
 const UNCAUGHT: Owner = { name: "server" };
@@ -69,7 +73,13 @@ export async function runServer(options: ServerOptions): Promise<number> {
     ? { project: null }
     : approveProject({ cwd: Deno.cwd(), file: options.project, yes: options.yes, env, ask: null });
   await using runtime = new Runtime();
-  const log = (line: string) => console.error(line);
+  // stderr may be a terminal that closed (a foreground serve outlives it: SIGHUP reloads).
+  const log = (line: string) => {
+    try {
+      console.error(line);
+    } catch { /* nowhere to print */ }
+  };
+  const logFile = logTo(env);
   setFaultSink(crashLogSink(dataDir(env)));
   const onError = (e: ErrorEvent) => {
     e.preventDefault();
@@ -95,6 +105,20 @@ export async function runServer(options: ServerOptions): Promise<number> {
   });
   runtime.own(() => restore[Symbol.asyncDispose]());
   if (restore.problem) log(`lazyshell: ${restore.problem}`);
+  // `lazyshell reload` and SIGHUP: one at a time, each line logged, every client told.
+  const source: ProjectSource | null = project
+    ? { file: project.file, named: options.project !== undefined }
+    : null;
+  let clients: AttachServer | null = null;
+  const reloadNow = serialized(async () => {
+    const report = await reload(runtime, source).catch((error) => failedReload(error, log));
+    for (const line of report.lines) {
+      log(`lazyshell reload: ${line}`);
+      logFile(`lazyshell reload: ${line}`);
+    }
+    clients?.announce(report.message);
+    return report;
+  });
   await using attach = await AttachServer.listen({
     runtime,
     name,
@@ -103,7 +127,10 @@ export async function runServer(options: ServerOptions): Promise<number> {
     log: logTo(runtime.env),
     stdoutSink: true,
     restore,
+    reload: reloadNow,
+    instanceDir: sockets.dir,
   });
+  clients = attach;
   // Freed memory back to the system, after start-up and every 10 s (util/memory_trim.ts).
   using _trimmer = new Trimmer();
   const stop = Promise.withResolvers<EndRequest | { why: "signal"; signal: Deno.Signal }>();
@@ -112,6 +139,8 @@ export async function runServer(options: ServerOptions): Promise<number> {
     Deno.addSignalListener(signal, handler);
     return [signal, handler] as const;
   });
+  const onHangup = () => void reloadNow();
+  Deno.addSignalListener("SIGHUP", onHangup);
   void attach.ended.then((end) => stop.resolve(end));
   console.error(
     `lazyshell serve: ready (pid ${Deno.pid}, server ${name}: ${paths.socket}, ${
@@ -122,6 +151,7 @@ export async function runServer(options: ServerOptions): Promise<number> {
   );
   const end = await stop.promise;
   for (const [s, handler] of handlers) Deno.removeSignalListener(s, handler);
+  Deno.removeSignalListener("SIGHUP", onHangup);
   const how = end.why === "signal" ? end.signal : end.why;
   log(`lazyshell serve: ${how}, ending every session`);
   await attach.goodbye((client) => goodbye(end, client));
@@ -130,6 +160,14 @@ export async function runServer(options: ServerOptions): Promise<number> {
   setFaultSink(null);
   removeLock(paths.lock);
   return 0;
+}
+
+/** A reload that failed on a bug, not on the user's files: nothing was applied, the server runs on. */
+function failedReload(error: unknown, log: (line: string) => void): ReloadReport {
+  const stack = error instanceof Error && error.stack ? error.stack : messageOf(error);
+  log(`lazyshell reload: internal error: ${stack}`);
+  const line = `Reload failed: internal error: ${messageOf(error)} (see server.log)`;
+  return { ok: false, lines: [line], message: { text: line, error: true } };
 }
 
 /** A starting client recreates it; leaving it would leave a file behind for nothing. */

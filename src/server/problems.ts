@@ -41,11 +41,21 @@ export function setupProblems(inputs: SetupInputs): string[] {
   return [...new Set(out)];
 }
 
+/** `file:line` of a key of config.yml (the file alone when the key is not in it). */
+function keyAt(loaded: LoadedConfig, path: string): string {
+  const line = loaded.keyLines[path];
+  return line === undefined ? loaded.file : `${loaded.file}:${line}`;
+}
+
+/** The `keys:` overrides that cannot be applied, one line each with file:line. */
+export function keymapProblems(loaded: LoadedConfig): string[] {
+  return resolveKeymap(loaded.config.keys).warnings.map((w) =>
+    `${keyAt(loaded, `keys.${w.action}`)}: ${w.text}`
+  );
+}
+
 function configProblems(loaded: LoadedConfig, inputs: SetupInputs): string[] {
-  const at = (path: string) => {
-    const line = loaded.keyLines[path];
-    return line === undefined ? loaded.file : `${loaded.file}:${line}`;
-  };
+  const at = (path: string) => keyAt(loaded, path);
   const out = [...loaded.warnings];
   // A top-level key nobody knows is a mistake unless a plugin has that id (P1).
   const ids = inputs.plugins.plugins.map((p) => p.id);
@@ -57,9 +67,7 @@ function configProblems(loaded: LoadedConfig, inputs: SetupInputs): string[] {
       }`,
     );
   }
-  for (const w of resolveKeymap(loaded.config.keys).warnings) {
-    out.push(`${at(`keys.${w.action}`)}: ${w.text}`);
-  }
+  out.push(...keymapProblems(loaded));
   const shell = loaded.config.shell;
   const path = inputs.env.PATH ?? "";
   if (shell !== null && which(shell, path) === null) {

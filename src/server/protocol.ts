@@ -11,7 +11,7 @@
  */
 
 /** Bumped on any change to the frames or messages below. */
-export const SERVER_PROTOCOL = 3;
+export const SERVER_PROTOCOL = 4;
 
 /** Longest payload accepted in one frame (a pasted text, a full frame at 500x200). */
 export const MAX_FRAME = 4 * 1024 * 1024;
@@ -40,7 +40,7 @@ export const FrameType = {
 export type FrameType = typeof FrameType[keyof typeof FrameType];
 
 /** What the client wants. */
-export type ClientMode = "attach" | "ls" | "kill-server" | "restore";
+export type ClientMode = "attach" | "ls" | "kill-server" | "restore" | "reload";
 
 /** `lazyshell restore [--all|--forget] [NAME...]`: none of them lists what is saved. */
 export interface RestoreRequest {
@@ -70,6 +70,19 @@ export interface HelloMessage {
    * Absent: the client relays bytes over the socket.
    */
   readonly tty?: TerminalName;
+  /**
+   * The client runs inside a lazyshell session (its $LAZYSHELL_SESSION_ID and
+   * $LAZYSHELL_SOCK): a server refuses to attach a client inside one of its
+   * own sessions (src/server/nesting.ts). Absent: not inside one, or forced.
+   */
+  readonly inside?: InsideSession;
+}
+
+/** The lazyshell session a client's environment says it runs in. */
+export interface InsideSession {
+  readonly session: string;
+  /** Its hook socket: the server's instance directory tells whose session it is. */
+  readonly sock: string;
 }
 
 /**
@@ -189,7 +202,7 @@ function str(v: unknown, name: string): string {
   return v;
 }
 
-const MODES: readonly ClientMode[] = ["attach", "ls", "kill-server", "restore"];
+const MODES: readonly ClientMode[] = ["attach", "ls", "kill-server", "restore", "reload"];
 
 /** Names one restore request may carry (a session name is at most 64 characters). */
 const MAX_RESTORE_NAMES = 1024;
@@ -228,7 +241,16 @@ export function parseHello(payload: Uint8Array): HelloMessage {
     cwd: str(m.cwd, "cwd"),
     ...(mode === "restore" ? { restore: restoreRequest(m.restore) } : {}),
     ...(m.tty !== undefined ? { tty: terminal(m.tty) } : {}),
+    ...(m.inside !== undefined ? { inside: insideSession(m.inside) } : {}),
   };
+}
+
+function insideSession(v: unknown): InsideSession {
+  const m = (typeof v === "object" && v !== null ? v : {}) as Record<string, unknown>;
+  const session = str(m.session, "inside session");
+  const sock = str(m.sock, "inside sock");
+  if (session.length > 64 || sock.length > 4096) throw new FrameError("Bad inside");
+  return { session, sock };
 }
 
 function terminal(v: unknown): TerminalName {

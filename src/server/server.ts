@@ -46,6 +46,8 @@ import { clientOwner } from "./client_faults.ts";
 import { dataDir } from "../config/paths.ts";
 import { crashLogFile } from "../util/crash_log.ts";
 import { fault, guard, guarded, type Owner } from "../util/guard.ts";
+import { nestedIn, nestedMessage } from "./nesting.ts";
+import type { ReloadReport } from "./reload.ts";
 
 export interface AttachServerOptions {
   readonly runtime: Runtime;
@@ -60,6 +62,13 @@ export interface AttachServerOptions {
   readonly stdoutSink?: boolean;
   /** The sessions saved by an earlier server (docs/restore.md), offered to each attach. */
   readonly restore?: SessionRestore;
+  /** `lazyshell reload` (src/server/reload.ts); absent: this server cannot reload. */
+  readonly reload?: () => Promise<ReloadReport>;
+  /**
+   * This server's sockets directory: a client whose session's hook socket
+   * is in it runs inside this server (src/server/nesting.ts).
+   */
+  readonly instanceDir?: string;
 }
 
 /** How the server was asked to end. */
@@ -95,6 +104,7 @@ export class AttachServer implements AsyncDisposable {
   #plugins: WiredPluginTabs | null = null;
   #pluginsStarted: Promise<void> = Promise.resolve();
   #nextClient = 1;
+  #reloads: Disposable | null = null;
   /** Where the last client to leave was looking: the next attach starts there. */
   #place: ViewPlace | null = null;
   #closed = false;
@@ -109,6 +119,10 @@ export class AttachServer implements AsyncDisposable {
     const listener = await listenPrivate(options.socket);
     const server = new AttachServer(options, listener);
     server.#updateSink();
+    // A reload: every client's keys and motion follow at once (announce() says so).
+    server.#reloads = options.runtime.onReconfigure(({ loaded: { config } }) => {
+      for (const client of server.#clients.values()) client.app.reconfigure(config);
+    });
     if (options.plugins !== false) server.#pluginsStarted = server.#startPlugins();
     server.#track(server.#accept());
     return server;
@@ -121,6 +135,17 @@ export class AttachServer implements AsyncDisposable {
 
   get clientCount(): number {
     return this.#clients.size;
+  }
+
+  /** A status-line message on every attached client (a reload's outcome). */
+  announce(message: { readonly text: string; readonly error: boolean }): void {
+    for (const client of this.#clients.values()) {
+      try {
+        client.app.dispatch({ type: "message", text: message.text, error: message.error });
+      } catch (error) {
+        this.#options.log(`client ${client.id}: ${messageOf(error)}`);
+      }
+    }
   }
 
   /** Tells every client why the server ends, and closes their connections. */
@@ -137,6 +162,7 @@ export class AttachServer implements AsyncDisposable {
   async [Symbol.asyncDispose](): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#reloads?.[Symbol.dispose]();
     try {
       this.#listener.close();
     } catch { /* closed */ }
@@ -200,6 +226,15 @@ export class AttachServer implements AsyncDisposable {
     } catch {
       return link.close();
     }
+    // Inside one of our own sessions: refused before its terminal is touched.
+    const nested = hello.mode === "attach" && this.#options.instanceDir
+      ? nestedIn(hello, this.#options.runtime.state.sessions, this.#options.instanceDir)
+      : null;
+    if (nested) {
+      link.send(FrameType.Exit, { reason: "error", message: nestedMessage(nested), code: 2 });
+      await link.flush();
+      return link.close();
+    }
     // The client's terminal, when it names one the server may draw on itself.
     const tty = hello.mode === "attach" && hello.tty ? ClientTty.open(hello.tty) : null;
     link.send(FrameType.Welcome, tty ? { ...welcome, tty: true } : welcome);
@@ -213,6 +248,31 @@ export class AttachServer implements AsyncDisposable {
         const answer = answerRestore(this.#options.restore ?? null, hello.restore!);
         link.send(FrameType.Output, answer.text);
         link.send(FrameType.Exit, { reason: "done", message: "", code: answer.code });
+        await link.flush();
+        return link.close();
+      }
+      case "reload": {
+        // Whatever happens, the client hears an answer (a reload that threw says why).
+        const report = this.#options.reload
+          ? await this.#options.reload().catch((error): ReloadReport => ({
+            ok: false,
+            lines: [`Reload failed: ${messageOf(error)}`],
+            message: { text: "", error: true },
+          }))
+          : null;
+        if (report?.ok) link.send(FrameType.Output, report.lines.map((l) => `${l}\n`).join(""));
+        link.send(
+          FrameType.Exit,
+          {
+            reason: "done",
+            message: report === null
+              ? "This server cannot reload its config"
+              : report.ok
+              ? ""
+              : report.lines.join("\n"),
+            code: report?.ok ? 0 : 1,
+          } satisfies ExitMessage,
+        );
         await link.flush();
         return link.close();
       }

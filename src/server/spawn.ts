@@ -41,8 +41,21 @@ export interface StartOptions {
   readonly logFile: string;
 }
 
-/** Variables that describe one terminal, not the server's sessions. */
-const TERMINAL_ONLY = ["TMUX", "TMUX_PANE", "STY", "WINDOWID", "TERM_SESSION_ID"];
+/**
+ * Variables that describe one terminal, not the server's sessions: the
+ * client's own, and those of the lazyshell session it may run in (a server
+ * started there is not that session; docs/architecture.md, "Nesting").
+ */
+const TERMINAL_ONLY = [
+  "TMUX",
+  "TMUX_PANE",
+  "STY",
+  "WINDOWID",
+  "TERM_SESSION_ID",
+  "LAZYSHELL_SESSION_ID",
+  "LAZYSHELL_SOCK",
+  "LAZYSHELL_CONTROL",
+];
 
 /** Starts a server unless one runs; resolves once it accepts (false: one was already running). */
 export async function ensureServer(options: StartOptions): Promise<boolean> {

@@ -57,6 +57,15 @@ export interface StoreOptions {
   readonly spawn?: (spec: PtySpawn) => Pty;
 }
 
+/** What the config sets for new sessions (Runtime.reconfigure changes it; running ones keep theirs). */
+export interface StoreDefaults {
+  /** null: `$SHELL`. */
+  readonly shell: string | null;
+  readonly cols: number;
+  readonly rows: number;
+  readonly scrollback: number;
+}
+
 /** What is about to be spawned: a launch hook may adjust the env or the command (H1, H3). */
 export interface Launch {
   readonly id: string;
@@ -82,12 +91,19 @@ export class SessionStore implements Disposable, AsyncDisposable {
   #nextId = 1;
   #listeners = new Set<(event: StoreEvent) => void>();
   #launchHooks: LaunchHook[] = [];
-  readonly #options: StoreOptions;
+  #options: StoreOptions;
   readonly #processes: ProcessTable;
 
   constructor(options: StoreOptions = {}) {
     this.#options = options;
     this.#processes = options.processes ?? processTableFor();
+  }
+
+  /** New defaults for sessions created from now on (the running ones keep theirs). */
+  configure(defaults: StoreDefaults): void {
+    const { shell: _, ...rest } = this.#options;
+    const { shell, ...sizes } = defaults;
+    this.#options = { ...rest, ...sizes, ...(shell === null ? {} : { shell }) };
   }
 
   /** Where sessions start unless told otherwise. */

@@ -16,6 +16,7 @@
  * its caller's.
  */
 
+import type { Config } from "../config/config.ts";
 import type { Frame } from "./frame.ts";
 import { echoPane, recordEchoAhead } from "./echo_ahead.ts";
 import { diff } from "./diff.ts";
@@ -94,7 +95,8 @@ export class TuiApp implements Disposable {
   state: TuiState;
   /** Frames written (benchmarks read it). */
   frames = 0;
-  readonly keymap: Keymap;
+  /** Config `keys:` applied to the key table; a reload replaces it (reconfigure()). */
+  keymap: Keymap;
   readonly #runtime: Runtime;
   readonly #write: (text: string) => void;
   readonly #afterEcho: (() => void) | undefined;
@@ -290,6 +292,22 @@ export class TuiApp implements Disposable {
 
   resize(cols: number, rows: number): void {
     this.dispatch({ type: "resize", cols, rows });
+  }
+
+  /**
+   * The config was reloaded (src/server/reload.ts): the keys and the motion
+   * setting apply from the next key and frame on.
+   */
+  reconfigure(config: Config): void {
+    if (this.#disposed) return;
+    this.keymap = resolveKeymap(config.keys).keymap;
+    if (this.state.reduceMotion !== config.reduce_motion) {
+      this.state = { ...this.state, reduceMotion: config.reduce_motion };
+      this.#syncClock();
+    }
+    // The hint bar and help name the keys: drawn again whole.
+    this.#drawn = null;
+    this.#invalidate();
   }
 
   /** Forgets the last frame and draws everything again (after an interactive plugin exec). */

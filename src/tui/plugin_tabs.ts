@@ -172,6 +172,10 @@ export async function startPluginTabs(
       }
     }),
     runtime.notifications.watchers.on(() => plugins.watchersChanged()),
+    // A reload: a plugin whose config.yml section changed starts again with it.
+    runtime.onReconfigure(async ({ loaded }) => {
+      await plugins.setSections(loaded.sections);
+    }),
   ];
   return {
     tabs,

@@ -173,7 +173,9 @@ export class Ticker {
     // Promise continuations of the callbacks (the PTY reactor's batch read)
     // were queued before this and run first.
     queueMicrotask(() => {
-      for (const settled of this.#settled.splice(0)) run(settled);
+      // One may ask for another (a classification whose new state a TUI draws once settled):
+      // it runs now too, or it would wait for a grid point nothing may ever book.
+      while (this.#settled.length > 0) for (const settled of this.#settled.splice(0)) run(settled);
       this.#settling = false;
       this.#next();
     });

@@ -154,3 +154,27 @@ Deno.test("a callback that throws fails alone: its owner hears it, the grid poin
     setFaultSink(null);
   }
 });
+
+Deno.test("whenSettled from a settled callback runs in the same wake-up, not at a grid point that may never come", async () => {
+  // A detection check (settled) changes the state; the TUI asks to draw once it settles.
+  const ticker = new Ticker(10);
+  const log: string[] = [];
+  const done = Promise.withResolvers<void>();
+  ticker.after(1, () => {
+    ticker.whenSettled(() => {
+      log.push("check");
+      ticker.whenSettled(() => {
+        log.push("draw");
+        done.resolve();
+      });
+    });
+  });
+  const timeout = setTimeout(() => done.reject(new Error(`only ${log.join(", ")} ran`)), 500);
+  try {
+    await done.promise;
+  } finally {
+    clearTimeout(timeout);
+  }
+  assert.deepEqual(log, ["check", "draw"]);
+  assert.equal(ticker.wakeups, 1);
+});

@@ -1,5 +1,5 @@
 /**
- * The client commands in `--help`: `attach`, `ls`, `kill-server`, `restore` (main.ts
+ * The client commands in `--help`: `attach`, `ls`, `reload`, `kill-server`, `restore` (main.ts
  * runs them before commander loads; these entries only document them and
  * the `-L NAME` option).
  */
@@ -37,6 +37,13 @@ export function registerClient(program: Command, context: { version: string }): 
         restore: { all: opts.all === true, forget: opts.forget === true, names },
       });
     });
+  program
+    .command("reload")
+    .description(
+      "Read config.yml, the agent manifests and the project file again in the running server; " +
+        "on any problem keep the running config (also on SIGHUP to the server)",
+    )
+    .action(client("reload"));
   program
     .command("kill-server")
     .description("End the server and every session it runs")
