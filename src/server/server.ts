@@ -22,7 +22,9 @@ import { layout } from "../tui/layout.ts";
 import { ptyHandover } from "../tui/plugin_handover.ts";
 import { osc52 } from "../tui/clipboard.ts";
 import { startPluginTabs, type WiredPluginTabs } from "../tui/plugin_tabs.ts";
-import { Link, MAX_QUEUED_BYTES } from "./link.ts";
+import { type Link, MAX_QUEUED_BYTES } from "./link.ts";
+import { Admission } from "./admission.ts";
+import { ATTACH_LIMITS, type AttachLimits, attachRefusal } from "./attach_limits.ts";
 import { ClientTty } from "./client_tty.ts";
 import { libc } from "../session/libc.ts";
 import { within } from "../util/async.ts";
@@ -47,6 +49,8 @@ export interface AttachServerOptions {
   readonly socket: string;
   readonly version: string;
   readonly log: (line: string) => void;
+  /** The bounds of the attach socket (default: ATTACH_LIMITS, docs/architecture.md). */
+  readonly limits?: Partial<AttachLimits>;
   /** Start the plugin tabs (off in tests that need none). */
   readonly plugins?: boolean;
   /** With no client attached, notifications go to this process's stdout when it is a terminal. */
@@ -83,6 +87,7 @@ export class AttachServer implements AsyncDisposable {
   readonly #clients = new Map<string, Client>();
   readonly #handlers = new Set<Promise<void>>();
   readonly #ended = Promise.withResolvers<EndRequest>();
+  readonly #admission: Admission;
   #plugins: WiredPluginTabs | null = null;
   #pluginsStarted: Promise<void> = Promise.resolve();
   #nextClient = 1;
@@ -94,6 +99,7 @@ export class AttachServer implements AsyncDisposable {
     this.#options = options;
     this.socket = options.socket;
     this.#listener = listener;
+    this.#admission = new Admission({ ...ATTACH_LIMITS, ...options.limits }, options.log);
   }
 
   static async listen(options: AttachServerOptions): Promise<AttachServer> {
@@ -132,6 +138,7 @@ export class AttachServer implements AsyncDisposable {
       this.#listener.close();
     } catch { /* closed */ }
     for (const client of this.#clients.values()) client.link.close();
+    this.#admission[Symbol.dispose]();
     await Promise.allSettled([...this.#handlers]);
     this.#options.runtime.notifications.setSink(null);
     await this.#pluginsStarted;
@@ -152,22 +159,24 @@ export class AttachServer implements AsyncDisposable {
       } catch {
         return; // closed
       }
-      this.#track(this.#serve(new Link(conn)));
+      const link = this.#admission.admit(conn);
+      if (link) this.#track(this.#serve(link));
     }
   }
 
   async #serve(link: Link): Promise<void> {
     const frames = link.frames();
     const first = await frames.next();
+    this.#admission.helloed(link);
     if (first.done) return;
     const f = first.value;
-    if (f.type !== FrameType.Hello) return link.close();
+    if (f.type !== FrameType.Hello) return link.refuse("The first frame was not a hello: closed");
     const welcome = { protocol: SERVER_PROTOCOL, version: this.#options.version, pid: Deno.pid };
     let protocol: number;
     try {
       protocol = helloProtocol(f.payload);
-    } catch {
-      return link.close();
+    } catch (error) {
+      return link.refuse(`Bad hello: ${messageOf(error)}`);
     }
     if (protocol !== SERVER_PROTOCOL) {
       let version = "unknown";
@@ -188,9 +197,13 @@ export class AttachServer implements AsyncDisposable {
     let hello: HelloMessage;
     try {
       hello = parseHello(f.payload);
-    } catch {
-      return link.close();
+    } catch (error) {
+      return link.refuse(`Bad hello: ${messageOf(error)}`);
     }
+    const full = hello.mode === "attach"
+      ? attachRefusal(this.#clients.size, this.#admission.limits)
+      : null;
+    if (full) return link.refuse(full);
     // The client's terminal, when it names one the server may draw on itself.
     const tty = hello.mode === "attach" && hello.tty ? ClientTty.open(hello.tty) : null;
     link.send(FrameType.Welcome, tty ? { ...welcome, tty: true } : welcome);
@@ -288,7 +301,7 @@ export class AttachServer implements AsyncDisposable {
     this.#updateSink();
     void app.done.then(() => {
       // `q` (and `y` while sessions run): the end of the server, for every client.
-      if (!link.closed) this.#ended.resolve({ why: "quit", by: id });
+      if (!link.closed && !link.leaving) this.#ended.resolve({ why: "quit", by: id });
     });
     try {
       // Drawing on the client's terminal waits until the client has it in raw mode.
