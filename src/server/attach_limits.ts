@@ -19,6 +19,8 @@ export interface AttachLimits {
   readonly maxHelloFrame: number;
   /** Clients attached at once. */
   readonly maxClients: number;
+  /** Output waiting for all clients together; over it, those holding the most are dropped. */
+  readonly maxQueuedTotal: number;
   /** How long a dropped client's Exit may wait to be read before its connection closes. */
   readonly exitGraceMs: number;
 }
@@ -29,6 +31,7 @@ export const ATTACH_LIMITS: AttachLimits = {
   helloMs: 5_000,
   maxHelloFrame: 64 * 1024,
   maxClients: 64,
+  maxQueuedTotal: 64 * 1024 * 1024,
   exitGraceMs: 5_000,
 };
 
@@ -60,6 +63,33 @@ export function attachRefusal(clients: number, limits: AttachLimits): string | n
 
 export function helloTimeout(limits: AttachLimits): string {
   return `No hello within ${limits.helloMs / 1000} s: not a lazyshell client? Closed`;
+}
+
+/**
+ * The clients to drop so that what waits for all of them (`bytes` each) is
+ * back within `max`: those holding the most, largest first. Empty when within.
+ */
+export function overflow<T extends { readonly bytes: number }>(
+  queued: readonly T[],
+  max: number,
+): T[] {
+  let total = 0;
+  for (const q of queued) total += q.bytes;
+  if (total <= max) return [];
+  const drop: T[] = [];
+  for (const q of [...queued].sort((a, b) => b.bytes - a.bytes)) {
+    if (total <= max) break;
+    drop.push(q);
+    total -= q.bytes;
+  }
+  return drop;
+}
+
+/** The line a client dropped by `overflow` prints. */
+export function overflowMessage(bytes: number, limits: AttachLimits): string {
+  return `Disconnected: this terminal did not read ${mib(bytes)} of output, the most of any ` +
+    `client while ${mib(limits.maxQueuedTotal)} waited for all of them; the sessions go on ` +
+    `(run lazyshell to attach again)`;
 }
 
 /** The line a client prints when its own output waited past `bytes` (link.ts, client_tty.ts). */

@@ -22,7 +22,8 @@ import { layout } from "../tui/layout.ts";
 import { ptyHandover } from "../tui/plugin_handover.ts";
 import { osc52 } from "../tui/clipboard.ts";
 import { startPluginTabs, type WiredPluginTabs } from "../tui/plugin_tabs.ts";
-import { type Link, MAX_QUEUED_BYTES } from "./link.ts";
+import type { Link } from "./link.ts";
+import { ClientOutput, dropOverflow } from "./client_output.ts";
 import { Admission } from "./admission.ts";
 import { ATTACH_LIMITS, type AttachLimits, attachRefusal } from "./attach_limits.ts";
 import { ClientTty } from "./client_tty.ts";
@@ -78,6 +79,8 @@ interface Client {
   paused: boolean;
   resizeListeners: Set<(cols: number, rows: number) => void>;
   lastActive: number;
+  /** Its output, bounded (client_output.ts). */
+  readonly output: ClientOutput;
 }
 
 export class AttachServer implements AsyncDisposable {
@@ -242,16 +245,11 @@ export class AttachServer implements AsyncDisposable {
     let client: Client | null = null;
     // Drawn at once, written once the client has its terminal in raw mode on the alternate
     // screen (Ready): the first frame is built while the client finishes starting.
-    let held: Array<string | Uint8Array> | null = tty ? [] : null;
-    let heldBytes = 0;
-    const out = (bytes: string | Uint8Array) => {
-      if (held) {
-        held.push(bytes);
-        heldBytes += bytes.length;
-        if (heldBytes > MAX_QUEUED_BYTES) link.close(); // a client that never says Ready
-      } else if (!tty) link.send(FrameType.Output, bytes);
-      else if (!tty.write(bytes)) link.close(); // its terminal stopped reading: cut off
-    };
+    const output = new ClientOutput(link, tty, {
+      log: (line) => this.#options.log(`client ${id}: ${line}`),
+      written: () => dropOverflow(this.#clients, this.#admission.limits),
+    });
+    const out = (bytes: string | Uint8Array) => output.write(bytes);
     /** The client leaves, the sessions stay: its terminal is let go before it hears why. */
     const leave = async (): Promise<void> => {
       await tty?.close();
@@ -260,7 +258,7 @@ export class AttachServer implements AsyncDisposable {
       link.close();
     };
     const input = (t: string) => {
-      if (!client) return;
+      if (!client || output.gone) return;
       client.lastActive = performance.now();
       if (client.divert) client.divert(t);
       else {
@@ -296,6 +294,7 @@ export class AttachServer implements AsyncDisposable {
       paused: false,
       resizeListeners: new Set(),
       lastActive: performance.now(),
+      output,
     };
     this.#clients.set(id, client);
     this.#updateSink();
@@ -307,12 +306,10 @@ export class AttachServer implements AsyncDisposable {
       // Drawing on the client's terminal waits until the client has it in raw mode.
       app.start();
       for await (const f of frames) {
+        if (output.gone) break;
         client.lastActive = performance.now();
         if (f.type === FrameType.Input) input(text(f.payload));
-        else if (f.type === FrameType.Ready && tty && held) {
-          const drawn = held;
-          held = null;
-          for (const bytes of drawn) out(bytes);
+        else if (f.type === FrameType.Ready && tty && output.ready()) {
           tty.start({ data: input, hangup: () => void leave() });
         } else if (f.type === FrameType.Resize) {
           const { cols, rows } = parseResize(f.payload);
