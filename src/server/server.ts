@@ -26,6 +26,7 @@ import type { Link } from "./link.ts";
 import { ClientOutput, dropOverflow } from "./client_output.ts";
 import { Admission } from "./admission.ts";
 import { ATTACH_LIMITS, type AttachLimits, attachRefusal } from "./attach_limits.ts";
+import { clampSize, oversizeNotice } from "../session/size_limit.ts";
 import { ClientTty } from "./client_tty.ts";
 import { libc } from "../session/libc.ts";
 import { within } from "../util/async.ts";
@@ -266,11 +267,12 @@ export class AttachServer implements AsyncDisposable {
         this.#plugins?.follow(app.state.tab, app.state.selected, id);
       }
     };
+    const size = clampSize(hello.cols, hello.rows);
     const app = new TuiApp({
       runtime,
       client: id,
-      cols: hello.cols,
-      rows: hello.rows,
+      cols: size.cols,
+      rows: size.rows,
       cwd: hello.cwd,
       tmux: hello.tmux,
       write: (t) => {
@@ -305,6 +307,7 @@ export class AttachServer implements AsyncDisposable {
     try {
       // Drawing on the client's terminal waits until the client has it in raw mode.
       app.start();
+      let notice = this.#sizeNotice(app, hello, null);
       for await (const f of frames) {
         if (output.gone) break;
         client.lastActive = performance.now();
@@ -312,7 +315,9 @@ export class AttachServer implements AsyncDisposable {
         else if (f.type === FrameType.Ready && tty && output.ready()) {
           tty.start({ data: input, hangup: () => void leave() });
         } else if (f.type === FrameType.Resize) {
-          const { cols, rows } = parseResize(f.payload);
+          const asked = parseResize(f.payload);
+          notice = this.#sizeNotice(app, asked, notice);
+          const { cols, rows } = clampSize(asked.cols, asked.rows);
           app.resize(cols, rows);
           for (const listener of client.resizeListeners) listener(cols, rows);
         } else if (f.type === FrameType.Detach) {
@@ -332,6 +337,13 @@ export class AttachServer implements AsyncDisposable {
       runtime.forgetClient(id);
       this.#updateSink();
     }
+  }
+
+  /** A terminal over the largest size is drawn at that size, its person told once. */
+  #sizeNotice(app: TuiApp, size: { cols: number; rows: number }, shown: string | null) {
+    const notice = oversizeNotice(size.cols, size.rows);
+    if (notice && notice !== shown) app.dispatch({ type: "message", text: notice, error: false });
+    return notice;
   }
 
   /** OSC 9/777 to every attached client's terminal (none attached: no channel). */
