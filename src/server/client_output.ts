@@ -51,9 +51,18 @@ export class ClientOutput {
       this.#held.push(bytes);
       this.#heldBytes += bytes.length;
       if (this.#heldBytes > MAX_QUEUED_BYTES) this.drop("Disconnected: the client never got ready");
-    } else if (!this.#tty) this.#link.send(FrameType.Output, bytes);
-    else if (!this.#tty.write(bytes)) this.drop(unreadMessage(MAX_QUEUED_BYTES));
+    } else if (this.#tty ? !this.#tty.write(bytes) : !this.#relay(bytes)) {
+      this.drop(unreadMessage(MAX_QUEUED_BYTES));
+    }
     this.#hooks.written();
+  }
+
+  /** In an Output frame; false when that would pass MAX_QUEUED_BYTES (nothing sent). */
+  #relay(bytes: string | Uint8Array): boolean {
+    // UTF-8 takes at least a byte per UTF-16 unit, the frame 5 more.
+    if (this.#link.queued + bytes.length + 5 > MAX_QUEUED_BYTES) return false;
+    this.#link.send(FrameType.Output, bytes);
+    return true;
   }
 
   /** The client's terminal is ready (Ready): what was drawn meanwhile goes out; false if none was held. */
@@ -71,7 +80,9 @@ export class ClientOutput {
     this.#dropped = true;
     this.#held = null;
     this.#hooks.log(message);
-    void (this.#tty?.discard() ?? Promise.resolve()).then(() => this.#link.refuse(message));
+    // What waits is let go now: the relayed frames here, the terminal's queue in discard().
+    if (this.#tty) void this.#tty.discard().then(() => this.#link.refuse(message));
+    else this.#link.refuse(message);
   }
 }
 

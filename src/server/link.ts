@@ -86,8 +86,7 @@ export class Link implements Disposable {
 
   /** Queues one frame; false when the link is closed or was just cut off for not reading. */
   send(type: FrameType, payload: Uint8Array | string | object): boolean {
-    if (this.#closed) return false;
-    if (this.#leaving) return false;
+    if (this.#closed || this.#leaving) return false;
     const data = frame(type, payload);
     if (this.#queued + data.length > MAX_QUEUED_BYTES) {
       this.refuse(unreadMessage(MAX_QUEUED_BYTES));
