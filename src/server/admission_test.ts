@@ -1,37 +1,23 @@
 import assert from "node:assert/strict";
 import { Admission } from "./admission.ts";
 import { ATTACH_LIMITS } from "./attach_limits.ts";
-import type { Link } from "./link.ts";
-import { FrameReader, FrameType, parseExit } from "./protocol.ts";
+import { readToEnd, tempListener } from "./test_util.ts";
 
-/** The Exit a client end reads before EOF, or null. */
+/** The line of the Exit a client's end reads before EOF, or null. */
 async function exitOf(conn: Deno.Conn): Promise<string | null> {
-  const reader = new FrameReader();
-  const buf = new Uint8Array(4096);
-  try {
-    for (let n = await conn.read(buf); n !== null; n = await conn.read(buf)) {
-      for (const f of reader.push(buf.subarray(0, n))) {
-        if (f.type === FrameType.Exit) return parseExit(f.payload).message;
-      }
-    }
-  } catch { /* reset */ }
-  return null;
+  return (await readToEnd(conn)).exit?.message ?? null;
 }
 
 Deno.test("admission: newcomers past the caps are told why; one silent past helloMs too", async () => {
-  const dir = Deno.makeTempDirSync({ prefix: "lzs-admit-" });
-  const path = `${dir}/s.sock`;
-  const listener = Deno.listen({ transport: "unix", path });
+  using listener = tempListener();
   const limits = { ...ATTACH_LIMITS, maxConnections: 3, maxPending: 2, helloMs: 300 };
   const logged: string[] = [];
   const admission = new Admission(limits, (line) => logged.push(line));
   const clients: Deno.Conn[] = [];
-  const admitted: (Link | null)[] = [];
   const connect = async () => {
-    const c = await Deno.connect({ transport: "unix", path });
+    const { client: c, server } = await listener.connect();
     clients.push(c);
-    const link = admission.admit(await listener.accept());
-    admitted.push(link);
+    const link = admission.admit(server);
     return { c, link };
   };
   try {
@@ -58,7 +44,5 @@ Deno.test("admission: newcomers past the caps are told why; one silent past hell
   } finally {
     admission[Symbol.dispose]();
     for (const c of clients) c.close();
-    listener.close();
-    Deno.removeSync(dir, { recursive: true });
   }
 });

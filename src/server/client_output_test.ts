@@ -2,42 +2,30 @@ import assert from "node:assert/strict";
 import { ATTACH_LIMITS } from "./attach_limits.ts";
 import { ClientOutput, dropOverflow } from "./client_output.ts";
 import { Link } from "./link.ts";
-import { FrameReader, FrameType, parseExit } from "./protocol.ts";
+import { readToEnd, tempListener } from "./test_util.ts";
 
 const MiB = 1024 * 1024;
 
 /** `n` relayed clients over real sockets, none reading, bound together at `max` bytes. */
 async function clients(n: number, max: number) {
-  const dir = Deno.makeTempDirSync({ prefix: "lzs-out-" });
-  const listener = Deno.listen({ transport: "unix", path: `${dir}/s.sock` });
+  using listener = tempListener();
   const limits = { ...ATTACH_LIMITS, maxQueuedTotal: max };
   const all = new Map<string, { output: ClientOutput; peer: Deno.Conn; link: Link }>();
   const logged: string[] = [];
   for (let i = 0; i < n; i++) {
-    const peer = await Deno.connect({ transport: "unix", path: `${dir}/s.sock` });
-    const link = new Link(await listener.accept());
+    const { client: peer, server } = await listener.connect();
+    const link = new Link(server);
     const output = new ClientOutput(link, null, {
       log: (line) => logged.push(`c${i}: ${line}`),
       written: () => dropOverflow(all, limits),
     });
     all.set(`c${i}`, { output, peer, link });
   }
-  listener.close();
-  Deno.removeSync(dir, { recursive: true });
   return { all, logged };
 }
 
 async function exitOf(conn: Deno.Conn): Promise<string | null> {
-  const reader = new FrameReader();
-  const buf = new Uint8Array(256 * 1024);
-  try {
-    for (let n = await conn.read(buf); n !== null; n = await conn.read(buf)) {
-      for (const f of reader.push(buf.subarray(0, n))) {
-        if (f.type === FrameType.Exit) return parseExit(f.payload).message;
-      }
-    }
-  } catch { /* reset */ }
-  return null;
+  return (await readToEnd(conn)).exit?.message ?? null;
 }
 
 Deno.test("over the bound for all clients, the one holding the most is dropped, told why", async () => {

@@ -1,34 +1,7 @@
 import assert from "node:assert/strict";
-import { Link, MAX_QUEUED_BYTES } from "./link.ts";
-import { type ExitMessage, frame, FrameReader, FrameType, parseExit } from "./protocol.ts";
-
-/** A real socket pair: the server's Link and the client's raw end. */
-async function pair(firstFrame?: number) {
-  const dir = Deno.makeTempDirSync({ prefix: "lzs-link-" });
-  const listener = Deno.listen({ transport: "unix", path: `${dir}/s.sock` });
-  const client = await Deno.connect({ transport: "unix", path: `${dir}/s.sock` });
-  const link = new Link(await listener.accept(), firstFrame);
-  listener.close();
-  Deno.removeSync(dir, { recursive: true });
-  return { link, client };
-}
-
-/** Everything the client reads until EOF: Output bytes and the Exit. */
-async function readAll(conn: Deno.Conn): Promise<{ output: number; exit: ExitMessage | null }> {
-  const reader = new FrameReader();
-  const buf = new Uint8Array(256 * 1024);
-  let output = 0;
-  let exit: ExitMessage | null = null;
-  try {
-    for (let n = await conn.read(buf); n !== null; n = await conn.read(buf)) {
-      for (const f of reader.push(buf.subarray(0, n))) {
-        if (f.type === FrameType.Output) output += f.payload.length;
-        if (f.type === FrameType.Exit) exit = parseExit(f.payload);
-      }
-    }
-  } catch { /* reset after the Exit */ }
-  return { output, exit };
-}
+import { MAX_QUEUED_BYTES } from "./link.ts";
+import { frame, FrameType } from "./protocol.ts";
+import { linkPair as pair, readToEnd as readAll } from "./test_util.ts";
 
 Deno.test("a client that stops reading is cut off at its bound and told why once it reads", async () => {
   const { link, client } = await pair();
