@@ -3,9 +3,11 @@
  * "Server and clients", Bounds). The emulator keeps every row at its full
  * width (12 bytes a cell), and a resize holds the whole scrollback at the new
  * width while it reflows: one client asking for 10000×10000 took the server
- * from 113 MB to 4 GB. At 1000×500 a session's screens cost ~13 MB, as the
- * largest `default_size` (src/config/config.ts) already did; a bigger
- * terminal is drawn at this size, its client told so.
+ * from 113 MB to 4 GB. At 1000×500, the largest `default_size` already
+ * (src/config/config.ts), a session with its scrollback costs ~7 MB more
+ * than at 120×32 (tests/attach_size_test.ts), its alternate screen as much
+ * again when in use; a bigger terminal is drawn at this size, its client
+ * told so.
  */
 
 export const MAX_COLS = 1000;
