@@ -3,8 +3,8 @@
  * clients", Bounds): what connecting clients, together or one by one, can
  * make the server hold. A client past one is told why in one line (an Exit
  * it prints) and dropped; the other clients and the sessions go on. Pure:
- * the figures and the decisions; src/server/admission.ts and server.ts
- * apply them.
+ * the figures and the decisions; admission.ts, link.ts, client_output.ts
+ * and server.ts apply them.
  */
 
 export interface AttachLimits {
@@ -14,15 +14,12 @@ export interface AttachLimits {
   readonly maxPending: number;
   /** A connection that sends no hello this long is told so and closed. */
   readonly helloMs: number;
-
   /** Longest first frame, the hello (~300 bytes; a restore's names, more); then MAX_FRAME. */
   readonly maxHelloFrame: number;
   /** Clients attached at once. */
   readonly maxClients: number;
   /** Output waiting for all clients together; over it, those holding the most are dropped. */
   readonly maxQueuedTotal: number;
-  /** How long a dropped client's Exit may wait to be read before its connection closes. */
-  readonly exitGraceMs: number;
 }
 
 export const ATTACH_LIMITS: AttachLimits = {
@@ -32,7 +29,6 @@ export const ATTACH_LIMITS: AttachLimits = {
   maxHelloFrame: 64 * 1024,
   maxClients: 64,
   maxQueuedTotal: 64 * 1024 * 1024,
-  exitGraceMs: 5_000,
 };
 
 /** What a newcomer finds open. */
@@ -92,7 +88,7 @@ export function overflowMessage(bytes: number, limits: AttachLimits): string {
     `(run lazyshell to attach again)`;
 }
 
-/** The line a client prints when its own output waited past `bytes` (link.ts, client_tty.ts). */
+/** The line a client prints when its own output waited past `bytes` (link.ts, client_output.ts). */
 export function unreadMessage(bytes: number): string {
   return `Disconnected: this terminal did not read ${mib(bytes)} of output; the sessions go on ` +
     `(run lazyshell to attach again)`;
