@@ -88,6 +88,17 @@ export class ClientTty {
     return this.#writer.write(data);
   }
 
+  /** Bytes waiting for the terminal to read. */
+  get pending(): number {
+    return this.#writer.pending;
+  }
+
+  /** Drops what waits to be written (the terminal stopped reading), then closes. */
+  discard(): Promise<void> {
+    this.#writer.close();
+    return this.close();
+  }
+
   /** Stops reading, writes what is queued (bounded), closes the device. Idempotent. */
   close(): Promise<void> {
     this.#closing ??= (async () => {

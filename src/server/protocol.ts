@@ -16,6 +16,13 @@ export const SERVER_PROTOCOL = 4;
 /** Longest payload accepted in one frame (a pasted text, a full frame at 500x200). */
 export const MAX_FRAME = 4 * 1024 * 1024;
 
+/**
+ * The largest side a hello or a resize may name (the kernel's winsize is 16
+ * bits): any terminal's size is taken, and the server draws at most
+ * src/session/size_limit.ts's.
+ */
+export const MAX_TERMINAL_SIDE = 65_535;
+
 export const FrameType = {
   /** Client → server, first: HelloMessage. */
   Hello: 1,
@@ -147,9 +154,20 @@ export interface Frame {
 
 export class FrameError extends Error {}
 
-/** Splits a byte stream into frames; throws FrameError on a frame over MAX_FRAME. */
+/**
+ * Splits a byte stream into frames; throws FrameError on a frame over
+ * `limit`, or the first one over `first` (the server reads a hello first: a
+ * small frame).
+ */
 export class FrameReader {
   #buf = new Uint8Array(0);
+  readonly #limit: number;
+  #first: number | null;
+
+  constructor(limit = MAX_FRAME, first = limit) {
+    this.#limit = limit;
+    this.#first = first;
+  }
 
   push(chunk: Uint8Array): Frame[] {
     if (this.#buf.length === 0) this.#buf = chunk.slice();
@@ -163,8 +181,15 @@ export class FrameReader {
     let at = 0;
     while (this.#buf.length - at >= 5) {
       const length = new DataView(this.#buf.buffer, this.#buf.byteOffset + at + 1, 4).getUint32(0);
-      if (length > MAX_FRAME) throw new FrameError(`Frame of ${length} bytes (limit ${MAX_FRAME})`);
+      const limit = this.#first ?? this.#limit;
+      if (length > limit) {
+        throw new FrameError(
+          `A ${this.#first === null ? "frame" : "first frame (the hello)"} of ${length} ` +
+            `bytes, over the limit of ${limit}: connection closed`,
+        );
+      }
       if (this.#buf.length - at - 5 < length) break;
+      this.#first = null;
       out.push({ type: this.#buf[at]!, payload: this.#buf.slice(at + 5, at + 5 + length) });
       at += 5 + length;
     }
@@ -235,8 +260,8 @@ export function parseHello(payload: Uint8Array): HelloMessage {
     protocol: int(m.protocol, "protocol", 0, 2 ** 31),
     version: str(m.version, "version"),
     mode,
-    cols: int(m.cols, "cols", 1, 10_000),
-    rows: int(m.rows, "rows", 1, 10_000),
+    cols: int(m.cols, "cols", 1, MAX_TERMINAL_SIDE),
+    rows: int(m.rows, "rows", 1, MAX_TERMINAL_SIDE),
     tmux: m.tmux === true,
     cwd: str(m.cwd, "cwd"),
     ...(mode === "restore" ? { restore: restoreRequest(m.restore) } : {}),
@@ -276,7 +301,10 @@ export function parseWelcome(payload: Uint8Array): WelcomeMessage {
 
 export function parseResize(payload: Uint8Array): ResizeMessage {
   const m = json(payload);
-  return { cols: int(m.cols, "cols", 1, 10_000), rows: int(m.rows, "rows", 1, 10_000) };
+  return {
+    cols: int(m.cols, "cols", 1, MAX_TERMINAL_SIDE),
+    rows: int(m.rows, "rows", 1, MAX_TERMINAL_SIDE),
+  };
 }
 
 const REASONS: readonly ExitReason[] = [

@@ -90,6 +90,29 @@ Deno.test("a frame over the limit and malformed messages are FrameErrors, never 
   assert.throws(() => parseExit(bad({ reason: "bored", message: "", code: 0 })), /Bad reason/);
 });
 
+Deno.test("the first frame has its own limit (the hello), the others MAX_FRAME; any terminal size parses", () => {
+  const hello = (length: number) => frame(FrameType.Hello, new Uint8Array(length));
+  const input = (length: number) => frame(FrameType.Input, new Uint8Array(length));
+  assert.throws(
+    () => new FrameReader(MAX_FRAME, 1024).push(hello(1025)),
+    /first frame \(the hello\) of 1025 bytes, over the limit of 1024/,
+  );
+  // Refused at the header, before any of the payload arrived.
+  assert.throws(
+    () => new FrameReader(MAX_FRAME, 1024).push(hello(MAX_FRAME).subarray(0, 5)),
+    FrameError,
+  );
+  // Past the first frame, even in the same read, the normal limit holds.
+  const reader = new FrameReader(MAX_FRAME, 1024);
+  const both = new Uint8Array([...hello(1024), ...input(64 * 1024)]);
+  assert.deepEqual(reader.push(both).map((f) => f.payload.length), [1024, 64 * 1024]);
+  assert.throws(() => reader.push(input(MAX_FRAME + 1).subarray(0, 5)), /A frame of/);
+  const size = (cols: number, rows: number) =>
+    new TextEncoder().encode(JSON.stringify({ cols, rows }));
+  assert.deepEqual(parseResize(size(65_535, 65_535)), { cols: 65_535, rows: 65_535 });
+  assert.throws(() => parseResize(size(65_536, 10)), /Bad cols/);
+});
+
 Deno.test("a hello of another protocol still says which one it is", () => {
   const future = { protocol: 99, version: "9.0.0", anything: { new: true } };
   assert.equal(helloProtocol(new TextEncoder().encode(JSON.stringify(future))), 99);

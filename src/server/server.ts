@@ -25,7 +25,11 @@ import { layout } from "../tui/layout.ts";
 import { ptyHandover } from "../tui/plugin_handover.ts";
 import { osc52 } from "../tui/clipboard.ts";
 import { startPluginTabs, type WiredPluginTabs } from "../tui/plugin_tabs.ts";
-import { Link, MAX_QUEUED_BYTES } from "./link.ts";
+import type { Link } from "./link.ts";
+import { ClientOutput, dropOverflow } from "./client_output.ts";
+import { Admission } from "./admission.ts";
+import { ATTACH_LIMITS, type AttachLimits, attachRefusal } from "./attach_limits.ts";
+import { clampSize, oversizeNotice } from "../session/size_limit.ts";
 import { ClientTty } from "./client_tty.ts";
 import { libc } from "../session/libc.ts";
 import { within } from "../util/async.ts";
@@ -56,6 +60,8 @@ export interface AttachServerOptions {
   readonly socket: string;
   readonly version: string;
   readonly log: (line: string) => void;
+  /** The bounds of the attach socket (default: ATTACH_LIMITS, docs/architecture.md). */
+  readonly limits?: Partial<AttachLimits>;
   /** Start the plugin tabs (off in tests that need none). */
   readonly plugins?: boolean;
   /** With no client attached, notifications go to this process's stdout when it is a terminal. */
@@ -92,6 +98,8 @@ interface Client {
   paused: boolean;
   resizeListeners: Set<(cols: number, rows: number) => void>;
   lastActive: number;
+  /** Its output, bounded (client_output.ts). */
+  readonly output: ClientOutput;
 }
 
 export class AttachServer implements AsyncDisposable {
@@ -101,6 +109,7 @@ export class AttachServer implements AsyncDisposable {
   readonly #clients = new Map<string, Client>();
   readonly #handlers = new Set<Promise<void>>();
   readonly #ended = Promise.withResolvers<EndRequest>();
+  readonly #admission: Admission;
   #plugins: WiredPluginTabs | null = null;
   #pluginsStarted: Promise<void> = Promise.resolve();
   #nextClient = 1;
@@ -113,6 +122,7 @@ export class AttachServer implements AsyncDisposable {
     this.#options = options;
     this.socket = options.socket;
     this.#listener = listener;
+    this.#admission = new Admission({ ...ATTACH_LIMITS, ...options.limits }, options.log);
   }
 
   static async listen(options: AttachServerOptions): Promise<AttachServer> {
@@ -167,6 +177,7 @@ export class AttachServer implements AsyncDisposable {
       this.#listener.close();
     } catch { /* closed */ }
     for (const client of this.#clients.values()) client.link.close();
+    this.#admission[Symbol.dispose]();
     await Promise.allSettled([...this.#handlers]);
     this.#options.runtime.notifications.setSink(null);
     await this.#pluginsStarted;
@@ -187,22 +198,24 @@ export class AttachServer implements AsyncDisposable {
       } catch {
         return; // closed
       }
-      this.#track(this.#serve(new Link(conn)));
+      const link = this.#admission.admit(conn);
+      if (link) this.#track(this.#serve(link));
     }
   }
 
   async #serve(link: Link): Promise<void> {
     const frames = link.frames();
     const first = await frames.next();
+    this.#admission.helloed(link);
     if (first.done) return;
     const f = first.value;
-    if (f.type !== FrameType.Hello) return link.close();
+    if (f.type !== FrameType.Hello) return link.refuse("The first frame was not a hello: closed");
     const welcome = { protocol: SERVER_PROTOCOL, version: this.#options.version, pid: Deno.pid };
     let protocol: number;
     try {
       protocol = helloProtocol(f.payload);
-    } catch {
-      return link.close();
+    } catch (error) {
+      return link.refuse(`Bad hello: ${messageOf(error)}`);
     }
     if (protocol !== SERVER_PROTOCOL) {
       let version = "unknown";
@@ -223,8 +236,8 @@ export class AttachServer implements AsyncDisposable {
     let hello: HelloMessage;
     try {
       hello = parseHello(f.payload);
-    } catch {
-      return link.close();
+    } catch (error) {
+      return link.refuse(`Bad hello: ${messageOf(error)}`);
     }
     // Inside one of our own sessions: refused before its terminal is touched.
     const nested = hello.mode === "attach" && this.#options.instanceDir
@@ -235,6 +248,10 @@ export class AttachServer implements AsyncDisposable {
       await link.flush();
       return link.close();
     }
+    const full = hello.mode === "attach"
+      ? attachRefusal(this.#clients.size, this.#admission.limits)
+      : null;
+    if (full) return link.refuse(full);
     // The client's terminal, when it names one the server may draw on itself.
     const tty = hello.mode === "attach" && hello.tty ? ClientTty.open(hello.tty) : null;
     link.send(FrameType.Welcome, tty ? { ...welcome, tty: true } : welcome);
@@ -298,16 +315,11 @@ export class AttachServer implements AsyncDisposable {
     let client: Client | null = null;
     // Drawn at once, written once the client has its terminal in raw mode on the alternate
     // screen (Ready): the first frame is built while the client finishes starting.
-    let held: Array<string | Uint8Array> | null = tty ? [] : null;
-    let heldBytes = 0;
-    const out = (bytes: string | Uint8Array) => {
-      if (held) {
-        held.push(bytes);
-        heldBytes += bytes.length;
-        if (heldBytes > MAX_QUEUED_BYTES) link.close(); // a client that never says Ready
-      } else if (!tty) link.send(FrameType.Output, bytes);
-      else if (!tty.write(bytes)) link.close(); // its terminal stopped reading: cut off
-    };
+    const output = new ClientOutput(link, tty, {
+      log: (line) => this.#options.log(`client ${id}: ${line}`),
+      written: () => dropOverflow(this.#clients, this.#admission.limits),
+    });
+    const out = (bytes: string | Uint8Array) => output.write(bytes);
     /** The client leaves, the sessions stay: its terminal is let go before it hears why. */
     const leave = async (exit: ExitMessage = DETACHED): Promise<void> => {
       await tty?.close();
@@ -323,7 +335,7 @@ export class AttachServer implements AsyncDisposable {
       },
     }, crashLogFile(dataDir(runtime.env)));
     const input = (t: string) => {
-      if (!client) return;
+      if (!client || output.gone) return;
       client.lastActive = performance.now();
       if (client.divert) client.divert(t);
       else {
@@ -331,11 +343,12 @@ export class AttachServer implements AsyncDisposable {
         this.#plugins?.follow(app.state.tab, app.state.selected, id);
       }
     };
+    const size = clampSize(hello.cols, hello.rows);
     const app = new TuiApp({
       runtime,
       client: id,
-      cols: hello.cols,
-      rows: hello.rows,
+      cols: size.cols,
+      rows: size.rows,
       cwd: hello.cwd,
       tmux: hello.tmux,
       write: (t) => {
@@ -361,26 +374,28 @@ export class AttachServer implements AsyncDisposable {
       paused: false,
       resizeListeners: new Set(),
       lastActive: performance.now(),
+      output,
     };
     this.#clients.set(id, client);
     this.#updateSink();
     void app.done.then(() => {
       // `q` (and `y` while sessions run): the end of the server, for every client.
-      if (!link.closed) this.#ended.resolve({ why: "quit", by: id });
+      if (!link.closed && !link.leaving) this.#ended.resolve({ why: "quit", by: id });
     });
     try {
       // Drawing on the client's terminal waits until the client has it in raw mode.
       guard(owner, "start", () => app.start());
+      let notice = this.#sizeNotice(app, hello, null);
       for await (const f of frames) {
+        if (output.gone) break;
         client.lastActive = performance.now();
         if (f.type === FrameType.Input) guard(owner, "input", () => input(text(f.payload)));
-        else if (f.type === FrameType.Ready && tty && held) {
-          const drawn = held;
-          held = null;
-          for (const bytes of drawn) out(bytes);
+        else if (f.type === FrameType.Ready && tty && output.ready()) {
           tty.start({ data: guarded(owner, "input", input), hangup: () => void leave() });
         } else if (f.type === FrameType.Resize) {
-          const { cols, rows } = parseResize(f.payload);
+          const asked = parseResize(f.payload);
+          notice = this.#sizeNotice(app, asked, notice);
+          const { cols, rows } = clampSize(asked.cols, asked.rows);
           guard(owner, "resize", () => {
             app.resize(cols, rows);
             for (const listener of client!.resizeListeners) listener(cols, rows);
@@ -402,6 +417,13 @@ export class AttachServer implements AsyncDisposable {
       runtime.forgetClient(id);
       this.#updateSink();
     }
+  }
+
+  /** A terminal over the largest size is drawn at that size, its person told once. */
+  #sizeNotice(app: TuiApp, size: { cols: number; rows: number }, shown: string | null) {
+    const notice = oversizeNotice(size.cols, size.rows);
+    if (notice && notice !== shown) app.dispatch({ type: "message", text: notice, error: false });
+    return notice;
   }
 
   /** OSC 9/777 to every attached client's terminal (none attached: no channel). */

@@ -21,6 +21,7 @@ import { terminalView } from "./screen_view.ts";
 import { bufferRows, bufferText, searchBuffer } from "./buffer_text.ts";
 import type { SearchDirection, SearchFrom, SearchHit } from "../model/search.ts";
 import { type EchoAhead, InputHold } from "./input_hold.ts";
+import { clampSize } from "./size_limit.ts";
 
 export interface SessionParams {
   readonly id: string;
@@ -204,7 +205,9 @@ export class Session implements Disposable {
     for (const data of kept.output) this.#output(data);
   }
 
-  resize(cols: number, rows: number): void {
+  /** Resizes the PTY and the emulator, within MAX_COLS×MAX_ROWS (size_limit.ts). */
+  resize(width: number, height: number): void {
+    const { cols, rows } = clampSize(width, height);
     if (cols < 1 || rows < 1 || (cols === this.cols && rows === this.rows)) return;
     this.terminal.resize(cols, rows);
     if (this.#status === "running") this.pty.resize(cols, rows);

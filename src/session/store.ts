@@ -18,6 +18,7 @@ import { type Pty, type PtySpawn, spawnPty } from "./pty.ts";
 import { Session } from "./session.ts";
 import type { SessionEvent } from "./session_events.ts";
 import { DEFAULT_SCROLLBACK } from "./terminal.ts";
+import { MAX_COLS, MAX_ROWS } from "./size_limit.ts";
 
 export interface SessionSpec {
   /** A command string run through `$SHELL -c`; default: the shell itself. */
@@ -137,8 +138,11 @@ export class SessionStore implements Disposable, AsyncDisposable {
     checkDirectory(cwd);
     const cols = spec.cols ?? this.#options.cols ?? 120;
     const rows = spec.rows ?? this.#options.rows ?? 32;
-    if (!Number.isInteger(cols) || !Number.isInteger(rows) || cols < 2 || rows < 2) {
-      throw new UserError(`Invalid size: ${cols}x${rows}`);
+    if (
+      !Number.isInteger(cols) || !Number.isInteger(rows) || cols < 2 || rows < 2 ||
+      cols > MAX_COLS || rows > MAX_ROWS
+    ) {
+      throw new UserError(`Invalid size: ${cols}x${rows} (2x2 to ${MAX_COLS}x${MAX_ROWS})`);
     }
     if (spec.group != null) checkGroupName(spec.group);
     const command = spec.command?.trim() || "";

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { SessionStore } from "./store.ts";
 import { isAlive } from "./procinfo.ts";
 import { UserError } from "../errors.ts";
+import { MAX_COLS, MAX_ROWS } from "./size_limit.ts";
 import { TEST_SHELL, testEnv, waitFor, waitForText } from "./test_util.ts";
 import { within } from "../util/async.ts";
 
@@ -65,6 +66,11 @@ Deno.test("resize is seen by stty size inside the child", async () => {
   session.resize(100, 30);
   session.write("stty size\r");
   await waitForText(session, "30 100");
+  // Past the largest size (size_limit.ts), the largest size.
+  session.resize(10_000, 10_000);
+  assert.deepEqual([session.cols, session.rows], [MAX_COLS, MAX_ROWS]);
+  session.write("stty size\r");
+  await waitForText(session, `${MAX_ROWS} ${MAX_COLS}`);
   session.write("exit\r");
   await session.exited;
 });
@@ -107,6 +113,10 @@ Deno.test("a bad cwd or a missing command is a clear error and the store keeps w
   assert.throws(
     () => s.create({ command: "no-such-command-xyz --flag" }),
     (e) => e instanceof UserError && e.message === "Command not found: no-such-command-xyz",
+  );
+  assert.throws(
+    () => s.create({ command: "true", cols: MAX_COLS + 1, rows: 24 }),
+    (e) => e instanceof UserError && e.message === `Invalid size: 1001x24 (2x2 to 1000x500)`,
   );
   const ok = s.create({ command: "exit 3" });
   await ok.exited;

@@ -1,0 +1,104 @@
+/**
+ * What is sent to one attached client's terminal (docs/architecture.md,
+ * "Server and clients"): written to the terminal itself (client_tty.ts),
+ * held until the client says Ready, or relayed in Output frames. Bounded per
+ * client (MAX_QUEUED_BYTES) and, through `written`, across all of them
+ * (attach_limits.ts): a client past a bound is dropped — what waits for it
+ * goes, its terminal is let go, then it hears why in one line.
+ */
+
+import { type AttachLimits, overflow, overflowMessage, unreadMessage } from "./attach_limits.ts";
+import type { ClientTty } from "./client_tty.ts";
+import { type Link, MAX_QUEUED_BYTES } from "./link.ts";
+import { FrameType } from "./protocol.ts";
+
+export interface OutputHooks {
+  readonly log: (line: string) => void;
+  /** After each write: the server checks the bound across all clients. */
+  readonly written: () => void;
+}
+
+export class ClientOutput {
+  readonly #link: Link;
+  readonly #tty: ClientTty | null;
+  readonly #hooks: OutputHooks;
+  /** Drawn before the client has its terminal in raw mode on the alternate screen (Ready). */
+  #held: Array<string | Uint8Array> | null;
+  #heldBytes = 0;
+  #dropped = false;
+
+  constructor(link: Link, tty: ClientTty | null, hooks: OutputHooks) {
+    this.#link = link;
+    this.#tty = tty;
+    this.#hooks = hooks;
+    this.#held = tty ? [] : null;
+  }
+
+  /** Dropped, or its link cut off: nothing more is written, nothing read from it counts. */
+  get gone(): boolean {
+    return this.#dropped || this.#link.leaving;
+  }
+
+  /** Bytes waiting for this client (0 once it is gone). */
+  get queued(): number {
+    if (this.gone) return 0;
+    return (this.#held ? this.#heldBytes : 0) + (this.#tty?.pending ?? 0) + this.#link.queued;
+  }
+
+  write(bytes: string | Uint8Array): void {
+    if (this.gone) return;
+    if (this.#held) {
+      this.#held.push(bytes);
+      this.#heldBytes += bytes.length;
+      if (this.#heldBytes > MAX_QUEUED_BYTES) this.drop("Disconnected: the client never got ready");
+    } else if (this.#tty ? !this.#tty.write(bytes) : !this.#relay(bytes)) {
+      this.drop(unreadMessage(MAX_QUEUED_BYTES));
+    }
+    this.#hooks.written();
+  }
+
+  /** In an Output frame; false when that would pass MAX_QUEUED_BYTES (nothing sent). */
+  #relay(bytes: string | Uint8Array): boolean {
+    // UTF-8 takes at least a byte per UTF-16 unit, the frame 5 more.
+    if (this.#link.queued + bytes.length + 5 > MAX_QUEUED_BYTES) return false;
+    this.#link.send(FrameType.Output, bytes);
+    return true;
+  }
+
+  /** The client's terminal is ready (Ready): what was drawn meanwhile goes out; false if none was held. */
+  ready(): boolean {
+    const drawn = this.#held;
+    if (!drawn) return false;
+    this.#held = null;
+    for (const bytes of drawn) this.write(bytes);
+    return true;
+  }
+
+  /** Past a bound: what waits goes, the terminal is let go, then the client hears `message`. */
+  drop(message: string): void {
+    if (this.#dropped) return;
+    this.#dropped = true;
+    this.#held = null;
+    this.#hooks.log(message);
+    // What waits is let go now: the relayed frames here, the terminal's queue in discard().
+    if (this.#tty) void this.#tty.discard().then(() => this.#link.refuse(message));
+    else this.#link.refuse(message);
+  }
+}
+
+/**
+ * Output waiting for all clients together is bounded: over it, the clients
+ * holding the most are dropped, each told why (attach_limits.ts).
+ */
+export function dropOverflow(
+  clients: ReadonlyMap<string, { readonly output: ClientOutput }>,
+  limits: AttachLimits,
+): void {
+  let total = 0;
+  for (const c of clients.values()) total += c.output.queued;
+  if (total <= limits.maxQueuedTotal) return;
+  const queued = [...clients.values()].map(({ output }) => ({ output, bytes: output.queued }));
+  for (const q of overflow(queued, limits.maxQueuedTotal)) {
+    q.output.drop(overflowMessage(q.bytes, limits));
+  }
+}
