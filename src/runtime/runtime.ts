@@ -90,19 +90,9 @@ export class Runtime implements AsyncDisposable {
     this.own(() => sub[Symbol.dispose]());
     this.catalog = loadCatalogSync({ env: this.env });
     this.#dispatch({ type: "problems", problems: this.catalog.errors.map((e) => e.message) });
-    this.detection = new DetectionHub(this.store, this.catalog);
+    // Detection emits the reducer's own events: straight into it.
+    this.detection = new DetectionHub(this.store, this.catalog, (e) => this.#dispatch(e));
     this.own(() => this.detection[Symbol.dispose]());
-    const hub = this.detection.on((e) => {
-      if (e.type === "state") {
-        this.#dispatch({ type: "state", id: e.id, status: e.status, at: Date.now() });
-      } else if (e.type === "agent") {
-        const hasRules = e.agent !== null && this.detection.hasRules(e.agent);
-        this.#dispatch({ type: "agent", id: e.id, agent: e.agent, hasRules });
-      } else if (e.type === "prompt") {
-        this.#dispatch({ type: "prompt", id: e.id, prompt: e.prompt });
-      } else this.#dispatch({ type: "capable", id: e.id });
-    });
-    this.own(() => hub[Symbol.dispose]());
     this.notifications = startNotifications(this);
     const stats = this.notifications.stats.on((id, line) =>
       this.#dispatch({ type: "stats", id, line: line.text })

@@ -1,19 +1,24 @@
 /**
- * One session's detection for the DetectionHub (detection.ts, docs/detection.md): its arbiter
- * state, the agent in its foreground, its OSC 7501 records and bursts, the prompt it shows
- * while blocked, and the timers that decide when its screen is classified (docs/detection.md,
- * Scheduling: settle debounce with a maximum wait, held while a synchronized update leaves
- * the frame half drawn, OSC 133;A, record bursts, a foreground sampler while a declared
- * working/blocked is live, a recheck for a blocker waiting on a stale hook).
+ * One session's detection (docs/detection.md): its arbiter state, the agent in its foreground,
+ * its OSC 7501 records and bursts, the prompt it shows while blocked, and the timers that
+ * decide when its screen is classified (docs/detection.md, Scheduling: settle debounce with a
+ * maximum wait, held while a synchronized update leaves the frame half drawn, OSC 133;A,
+ * record bursts, a foreground sampler while a declared working/blocked is live, a recheck for
+ * a blocker waiting on a stale hook).
  *
- * The hub routes the store's events here and reports what this emits; the pure parts are the
- * arbiter (detect/arbiter.ts), the rules (detect/rules.ts) and the prompt reader
- * (detect/prompt.ts). All timers are on the shared grid (util/ticker.ts); `stopTimers()`
- * clears them.
+ * One engine, two drivers: live, the DetectionHub (detection.ts) makes one per session of the
+ * store on the process's clock and ticker; offline, replay (src/replay/replay.ts) makes one
+ * for a capture on a virtual clock (util/virtual_clock.ts) and feeds it the capture's output,
+ * input, resizes, exit and hooks at their recorded times. Either way it hears its session's
+ * events itself and emits the runtime's events (model/events.ts DetectionEvent) straight into
+ * the runtime's reducer. Time is injected: `now` and the `scheduler` are the context's. The
+ * pure parts are the arbiter (detect/arbiter.ts), the rules (detect/rules.ts) and the prompt
+ * reader (detect/prompt.ts). Disposing it ends its subscription and its timers.
  */
 
 import type { AgentStatus } from "../model/agent.ts";
 import type { DetectionEvent, HookEvent } from "../model/events.ts";
+import type { SessionStatus } from "../model/session.ts";
 import { initialState, nextCheckAt, reduce } from "../detect/arbiter.ts";
 import type { ArbiterState, Evidence } from "../detect/arbiter.ts";
 import type { Manifest } from "../detect/manifest.ts";
@@ -23,10 +28,10 @@ import { promptFor, readInput } from "../detect/prompt.ts";
 import { equalPrompts, type Prompt } from "../model/prompt.ts";
 import { identify, isLauncher } from "../session/identity.ts";
 import type { AgentIdentity } from "../session/identity.ts";
-import { ticker } from "../util/ticker.ts";
-import type { ProcessInfo } from "../model/snapshot.ts";
-import type { Session } from "../session/session.ts";
+import type { Scheduler } from "../util/ticker.ts";
+import type { ProcessInfo, ScreenView } from "../model/snapshot.ts";
 import type { SessionEvent } from "../session/session_events.ts";
+import { MID_UPDATE_MAX_MS } from "../session/terminal.ts";
 import type { Catalog } from "./catalog.ts";
 
 /** Keys that interrupt a turn: Esc, Ctrl+C (also as kitty keyboard CSI u). */
@@ -42,22 +47,74 @@ function isInterrupt(data: string): boolean {
   return INTERRUPT_KEYS.has(data) || data.includes("\x03");
 }
 
-/** What every session's detector shares with the hub. */
+/** The schedule's defaults (docs/detection.md, Scheduling): one place, live and in replay. */
+export const SETTLE_MS = 30;
+export const MAX_WAIT_MS = 100;
+
+/** What a detector reads of its session: a live Session, or a capture being replayed. */
+export interface DetectedSession {
+  readonly id: string;
+  readonly pid: number;
+  readonly status: SessionStatus;
+  /** Output written and not yet on screen (not read from the PTY, or not parsed). */
+  readonly outputBehind: boolean;
+  /** Inside a synchronized update: the screen is a frame half drawn. */
+  readonly midUpdate: boolean;
+  screenView(): ScreenView;
+  /** The foreground process while running (S4), or null. */
+  foreground(): ProcessInfo | null;
+  on(listener: (e: SessionEvent) => void): Disposable;
+}
+
+/** What every session's detector shares: the catalog, the clock and the sink. */
 export interface DetectorContext {
   readonly catalog: Catalog;
   readonly identities: readonly AgentIdentity[];
+  /** The detector's clock (ms): timers are measured and states stamped with it. */
   readonly now: () => number;
+  /** Where its timers run: the process's ticker live, one on a virtual clock in replay. */
+  readonly scheduler: Scheduler;
   readonly settleMs: number;
   readonly maxWaitMs: number;
   readonly midUpdateMaxMs: number;
-  /** The hub was disposed: nothing runs or is armed any more. */
-  disposed(): boolean;
-  /** The detector is still the hub's for its session (not removed or replaced). */
-  current(detector: SessionDetector): boolean;
+  /** Into the runtime's reducer (or a replay's). */
   emit(e: DetectionEvent): void;
+  /** After every classification (replay's points; nothing live). */
+  readonly classified?: (id: string) => void;
 }
 
-export class SessionDetector {
+export interface DetectorOptions {
+  readonly now: () => number;
+  readonly scheduler: Scheduler;
+  /** Quiet time after output before classifying (default SETTLE_MS). */
+  readonly settleMs?: number;
+  /** Longest delay between output and a classification under steady output (default MAX_WAIT_MS). */
+  readonly maxWaitMs?: number;
+  /** Longest hold on a half-drawn frame (default MID_UPDATE_MAX_MS; tests lengthen it). */
+  readonly midUpdateMaxMs?: number;
+  readonly classified?: (id: string) => void;
+}
+
+/** The context with the schedule's defaults filled in. */
+export function detectorContext(
+  catalog: Catalog,
+  emit: (e: DetectionEvent) => void,
+  options: DetectorOptions,
+): DetectorContext {
+  return {
+    catalog,
+    identities: catalog.identities(),
+    now: options.now,
+    scheduler: options.scheduler,
+    settleMs: options.settleMs ?? SETTLE_MS,
+    maxWaitMs: options.maxWaitMs ?? MAX_WAIT_MS,
+    midUpdateMaxMs: options.midUpdateMaxMs ?? MID_UPDATE_MAX_MS,
+    emit,
+    ...(options.classified ? { classified: options.classified } : {}),
+  };
+}
+
+export class SessionDetector implements Disposable {
   #state: ArbiterState = initialState();
   #agent: string | null = null;
   #manifest: Manifest | null = null;
@@ -91,9 +148,12 @@ export class SessionDetector {
   #prompt: Prompt | null = null;
   /** Since when a settled screen has been held back for being mid-update, or null. */
   #midUpdateSince: number | null = null;
+  readonly #subscription: Disposable;
+  #disposed = false;
 
-  constructor(readonly session: Session, private readonly ctx: DetectorContext) {
+  constructor(readonly session: DetectedSession, private readonly ctx: DetectorContext) {
     this.#exited = session.status !== "running";
+    this.#subscription = session.on((e) => this.#onSession(e));
     if (!this.#exited) this.#schedule();
   }
 
@@ -123,20 +183,29 @@ export class SessionDetector {
   }
 
   hook(event: HookEvent): void {
-    this.#feed({ type: "hook", event });
+    if (!this.#disposed) this.#feed({ type: "hook", event });
   }
 
   /** A fresh synchronous classification, for callers about to type into the session (D7). */
   classifyNow(): AgentStatus | null {
-    this.#classify(true);
+    if (!this.#disposed) this.#classify(true);
     return this.#state.status;
   }
 
-  onSession(e: SessionEvent): void {
+  /** Ends the subscription and every timer: nothing runs or is armed any more. */
+  [Symbol.dispose](): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    this.#subscription[Symbol.dispose]();
+    this.#stopTimers();
+  }
+
+  #onSession(e: SessionEvent): void {
+    if (this.#disposed) return;
     switch (e.type) {
       case "output":
         if (!this.#bursts.empty && !this.session.outputBehind) {
-          this.#bursts.caughtUp(performance.now());
+          this.#bursts.caughtUp(this.ctx.now());
         }
         this.#schedule();
         return;
@@ -146,12 +215,12 @@ export class SessionDetector {
         this.#schedule();
         return;
       case "osc7501":
-        this.#bursts.add(e.payload, performance.now());
+        this.#bursts.add(e.payload, this.ctx.now());
         if (!this.#flushQueued) {
           this.#flushQueued = true;
           // Classify right after the chunk; its records once their burst is over (Bursts).
-          queueMicrotask(() => {
-            if (!this.ctx.disposed() && this.ctx.current(this)) this.#classify();
+          this.ctx.scheduler.defer(() => {
+            if (!this.#disposed) this.#classify();
           });
         }
         return;
@@ -181,7 +250,7 @@ export class SessionDetector {
         this.#feed({ type: "typed", interrupt: isInterrupt(e.data) });
         return;
       case "exit":
-        this.stopTimers();
+        this.#stopTimers();
         this.#flushDeclared(true);
         this.#exited = true;
         this.#feed({ type: "exit" });
@@ -193,7 +262,7 @@ export class SessionDetector {
     }
   }
 
-  stopTimers(): void {
+  #stopTimers(): void {
     this.#settle?.[Symbol.dispose]();
     this.#recheck?.[Symbol.dispose]();
     this.#fgWatch?.[Symbol.dispose]();
@@ -217,8 +286,8 @@ export class SessionDetector {
 
   /** Trailing debounce with a maximum wait (D7). */
   #schedule(): void {
-    if (this.#exited || this.ctx.disposed()) return;
-    const now = Date.now();
+    if (this.#exited || this.#disposed) return;
+    const now = this.ctx.now();
     this.#firstOutputAt ??= now;
     this.#lastOutputAt = now;
     // One timer per quiet period: output during it only moves lastOutputAt
@@ -227,13 +296,14 @@ export class SessionDetector {
   }
 
   #arm(wait: number): void {
-    const settle = ticker.after(wait, () => {
-      // Once the grid point's batch read has run (ticker.whenSettled): it runs after the
-      // callbacks of the point, and may bring the rest of a frame whose first part is on screen.
+    const scheduler = this.ctx.scheduler;
+    const settle = scheduler.after(wait, () => {
+      // Once the grid point's batch read has run (whenSettled): it runs after the callbacks
+      // of the point, and may bring the rest of a frame whose first part is on screen.
       const check = () => {
         if (this.#settle === settle) this.#settled();
       };
-      if (!ticker.whenSettled(check)) check();
+      if (!scheduler.whenSettled(check)) check();
     });
     this.#settle = settle;
   }
@@ -241,8 +311,8 @@ export class SessionDetector {
   /** The settle timer's check: classify, or wait on while the output is not over. */
   #settled(): void {
     this.#settle = null;
-    if (this.ctx.disposed() || this.#firstOutputAt === null) return;
-    const now = Date.now();
+    if (this.#disposed || this.#firstOutputAt === null) return;
+    const now = this.ctx.now();
     const quiet = this.#lastOutputAt + this.ctx.settleMs - now;
     const deadline = this.#firstOutputAt + this.ctx.maxWaitMs - now;
     if (quiet > 0 && deadline > 0) this.#arm(Math.min(quiet, deadline));
@@ -282,15 +352,15 @@ export class SessionDetector {
     // lookup and a classification per settle), and once more after the
     // output stops so that a program started meanwhile is not missed.
     if (this.#manifest === null && this.#state.status === null) {
-      const since = performance.now() - this.#identifiedAt;
+      const since = this.ctx.now() - this.#identifiedAt;
       if (!fresh && since < IDENTITY_MS) {
-        this.#settle = ticker.after(IDENTITY_MS - since, () => {
+        this.#settle = this.ctx.scheduler.after(IDENTITY_MS - since, () => {
           this.#settle = null;
-          if (!this.ctx.disposed()) this.#classify();
+          if (!this.#disposed) this.#classify();
         });
         return;
       }
-      this.#identifiedAt = performance.now();
+      this.#identifiedAt = this.ctx.now();
     }
     const fg = this.session.foreground();
     this.#foreground = fg;
@@ -310,6 +380,7 @@ export class SessionDetector {
     this.#setPrompt(
       promptFor(this.#manifest?.prompts ?? [], this.#state.status, this.session.screenView()),
     );
+    this.ctx.classified?.(this.session.id);
   }
 
   /**
@@ -333,9 +404,9 @@ export class SessionDetector {
   }
 
   #lookAgain(): void {
-    this.#settle ??= ticker.after(IDENTITY_MS, () => {
+    this.#settle ??= this.ctx.scheduler.after(IDENTITY_MS, () => {
       this.#settle = null;
-      if (!this.ctx.disposed()) this.#classify(true);
+      if (!this.#disposed) this.#classify(true);
     });
   }
 
@@ -345,7 +416,7 @@ export class SessionDetector {
     this.#burstCheck?.[Symbol.dispose]();
     this.#burstCheck = null;
     if (this.#bursts.empty) return;
-    const now = performance.now();
+    const now = this.ctx.now();
     for (const records of this.#bursts.take(now, this.session.outputBehind, end)) {
       if (records === null || records.length === 0) continue; // over 256 KiB: dropped whole
       this.#records.push(records);
@@ -353,10 +424,10 @@ export class SessionDetector {
       for (const record of records) this.#feed({ type: "declare", records: [record] });
     }
     const due = this.#bursts.dueAt();
-    if (due === null || this.#exited || this.ctx.disposed()) return;
-    this.#burstCheck = ticker.after(Math.max(1, due - now), () => {
+    if (due === null || this.#exited || this.#disposed) return;
+    this.#burstCheck = this.ctx.scheduler.after(Math.max(1, due - now), () => {
       this.#burstCheck = null;
-      if (!this.ctx.disposed() && !this.#exited) this.#classify();
+      if (!this.#disposed && !this.#exited) this.#classify();
     });
   }
 
@@ -366,7 +437,8 @@ export class SessionDetector {
     this.#manifest = this.ctx.catalog.get(agent);
     this.#state = { ...this.#state, options: { turnEnd: this.#manifest?.turnEnd ?? "idle" } };
     this.#feed({ type: "agent", agent });
-    this.ctx.emit({ type: "agent", id: this.session.id, agent });
+    const hasRules = (this.#manifest?.rules.length ?? 0) > 0;
+    this.ctx.emit({ type: "agent", id: this.session.id, agent, hasRules });
   }
 
   #feed(e: Evidence): void {
@@ -375,7 +447,7 @@ export class SessionDetector {
     this.#state = reduce(this.#state, e, now);
     const status = this.#state.status;
     if (status !== null && status.seq !== previous?.seq) {
-      this.ctx.emit({ type: "state", id: this.session.id, status, previous });
+      this.ctx.emit({ type: "state", id: this.session.id, status, at: now });
     }
     if (status?.state !== "blocked") this.#setPrompt(null); // read again on the next block
     this.#armRecheck(now);
@@ -396,14 +468,14 @@ export class SessionDetector {
    */
   #watchForeground(): void {
     const s = this.#state.status;
-    const live = !this.#exited && !this.ctx.disposed() && s?.source === "declared" &&
+    const live = !this.#exited && !this.#disposed && s?.source === "declared" &&
       (s.state === "working" || s.state === "blocked");
     if (!live) {
       this.#fgWatch?.[Symbol.dispose]();
       this.#fgWatch = null;
       return;
     }
-    this.#fgWatch ??= ticker.every(FG_SAMPLE_MS, () => {
+    this.#fgWatch ??= this.ctx.scheduler.every(FG_SAMPLE_MS, () => {
       if ((this.session.foreground()?.pid ?? null) !== this.#foregroundPid) this.#classify();
     });
   }
@@ -413,10 +485,10 @@ export class SessionDetector {
     this.#recheck?.[Symbol.dispose]();
     this.#recheck = null;
     const at = nextCheckAt(this.#state, now);
-    if (at === null || this.ctx.disposed()) return;
-    this.#recheck = ticker.after(Math.max(1, at - now), () => {
+    if (at === null || this.#disposed) return;
+    this.#recheck = this.ctx.scheduler.after(Math.max(1, at - now), () => {
       this.#recheck = null;
-      if (!this.ctx.disposed()) this.#feed({ type: "tick" });
+      if (!this.#disposed) this.#feed({ type: "tick" });
     });
   }
 }

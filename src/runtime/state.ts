@@ -11,7 +11,7 @@
  */
 
 import type { AgentStatus } from "../model/agent.ts";
-import type { Prompt } from "../model/prompt.ts";
+import type { DetectionEvent } from "../model/events.ts";
 import type { RuntimeChange, RuntimeState } from "../model/runtime.ts";
 import {
   type ConversationRef,
@@ -50,20 +50,8 @@ export type EngineEvent =
   | { readonly type: "session-removed"; readonly id: string }
   /** The session runs a new child in place (`W`): a new view but for its live watcher. */
   | { readonly type: "session-replaced"; readonly session: SessionFacts }
-  | {
-    readonly type: "agent";
-    readonly id: string;
-    readonly agent: string | null;
-    readonly hasRules: boolean;
-  }
-  | {
-    readonly type: "state";
-    readonly id: string;
-    readonly status: AgentStatus;
-    readonly at: number;
-  }
-  | { readonly type: "capable"; readonly id: string }
-  | { readonly type: "prompt"; readonly id: string; readonly prompt: Prompt | null }
+  /** From session detection (session_detector.ts), as it emits them. */
+  | DetectionEvent
   | { readonly type: "stats"; readonly id: string; readonly line: string | null }
   | { readonly type: "watcher"; readonly id: string; readonly pattern: string | null }
   | { readonly type: "output"; readonly id: string; readonly at: number }
