@@ -1,10 +1,15 @@
 /**
- * Wires notifications into the runtime (docs/notifications.md): arbiter transitions
- * into blocked/done, failed commands of non-agent sessions (OSC 133;D),
- * and input written to a session (which answers a prompt) reach the Notifier.
+ * Wires notifications into the runtime (docs/notifications.md). From the
+ * runtime's change stream: agent transitions into blocked/done/error, and
+ * the clients' focus (no notification for a session one types into; the
+ * stats command follows the latest). From the sessions themselves, as
+ * detection hears output: the input written to one (it answers a prompt)
+ * and its command marks (OSC 133;D: failed commands of non-agent sessions),
+ * and each one's output for its watchers. The watchers' list and the stats
+ * lines go back into the runtime's state.
  *
- * The host-terminal sink is set by whoever owns the terminal: the TUI
- * passes its frame writer, `serve` calls `useStdout()`. Until then only the
+ * The host-terminal sink is set by whoever owns the terminal: the server
+ * passes its clients' writers, `serve` uses stdout. Until then only the
  * fallback command (if configured) delivers.
  */
 
@@ -15,7 +20,28 @@ import { failedText, tmuxWrap } from "../notify/policy.ts";
 import { Watchers } from "../notify/watchers.ts";
 import type { WatchSpec } from "../notify/watch_rules.ts";
 import { StatsCommand } from "../notify/stats_command.ts";
-import type { Runtime } from "./runtime.ts";
+import type { LoadedConfig } from "../config/config.ts";
+import type { Env } from "../config/paths.ts";
+import {
+  latestFocus,
+  type RuntimeChange,
+  type RuntimeState,
+  type WatcherView,
+} from "../model/runtime.ts";
+import type { SessionView } from "../model/session.ts";
+import type { SessionStore } from "../session/store.ts";
+import type { EngineEvent } from "./state.ts";
+
+/** What notifications need of the runtime (runtime.ts passes itself). */
+export interface NotificationsHost {
+  readonly env: Env;
+  readonly config: LoadedConfig["config"];
+  readonly store: SessionStore;
+  readonly state: RuntimeState;
+  view(id: string): SessionView | undefined;
+  subscribe(listener: (change: RuntimeChange) => void): Disposable;
+  own(dispose: () => void | Promise<void>): void;
+}
 
 export class Notifications {
   readonly notifier: Notifier;
@@ -23,11 +49,11 @@ export class Notifications {
   readonly watchers: Watchers;
   /** `agent_stats_command` for the selected session (W3): `stats.line(id)`. */
   readonly stats: StatsCommand;
-  readonly #runtime: Runtime;
+  readonly #runtime: NotificationsHost;
   readonly #declared = new Map<string, readonly WatchSpec[]>();
 
   constructor(
-    runtime: Runtime,
+    runtime: NotificationsHost,
     parts: { notifier: Notifier; watchers: Watchers; stats: StatsCommand },
   ) {
     this.#runtime = runtime;
@@ -78,7 +104,7 @@ export class Notifications {
 }
 
 /** Appends one line to `<data dir>/lazyshell.log`; never throws. */
-export function logTo(env: Runtime["env"]): (line: string) => void {
+export function logTo(env: Env): (line: string) => void {
   return (line) => {
     try {
       const dir = dataDir(env);
@@ -90,14 +116,18 @@ export function logTo(env: Runtime["env"]): (line: string) => void {
   };
 }
 
-export function startNotifications(runtime: Runtime): Notifications {
+/** Starts the notifier, the watchers and the stats command; what they learn goes to `dispatch`. */
+export function startNotifications(
+  runtime: NotificationsHost,
+  dispatch: (e: EngineEvent) => void,
+): Notifications {
   const config = runtime.config.notify;
   const notifier = new Notifier({
     // Each sink wraps for its own terminal (useStdout, an attached client).
     tmux: false,
     fallbackCommand: config.fallback_command,
     rateLimitSeconds: config.rate_limit_seconds,
-    focus: () => runtime.focuses,
+    focus: () => runtime.state.focus,
     log: logTo(runtime.env),
     env: runtime.env,
   });
@@ -105,17 +135,19 @@ export function startNotifications(runtime: Runtime): Notifications {
   const failed = new FailedCommands();
   const stats = new StatsCommand({ command: runtime.config.agent_stats_command, env: runtime.env });
   const agentNow = (id: string) => runtime.view(id)?.agent != null;
-
-  const focusSub = runtime.onFocus((focus) => {
-    const session = focus.selected === null ? undefined : runtime.store.get(focus.selected);
-    stats.select(session ? { id: session.id, cwd: session.cwd } : null);
+  const statsSub = stats.on((id, line) => dispatch({ type: "stats", id, line: line.text }));
+  const listed = () => dispatch({ type: "watchers", watchers: watcherViews(watchers) });
+  const watchersSub = watchers.on((e) => {
+    if (e.type === "armed") dispatch({ type: "watcher", id: e.sessionId, pattern: e.pattern });
+    listed();
   });
+
   let notifications: Notifications | null = null;
   const storeSub = runtime.store.on((e) => {
     if (e.type === "added") {
       const declared = notifications?.declaredWatches(e.session.name) ?? [];
       if (declared.length > 0) watchers.add(e.session, declared);
-      return;
+      return listed();
     }
     if (e.type === "replaced") {
       // `W`: the same watchers (file and live) on the new child's output.
@@ -125,6 +157,7 @@ export function startNotifications(runtime: Runtime): Notifications {
     }
     if (e.type === "removed") {
       watchers.remove(e.id);
+      listed();
       stats.forget(e.id);
       notifier.forget(e.id);
       return failed.forget(e.id);
@@ -146,8 +179,16 @@ export function startNotifications(runtime: Runtime): Notifications {
       }
     }
   });
-  // Agent transitions, from the runtime's one state (src/runtime/state.ts).
+  // Agent transitions and the clients' focus, from the runtime's one state (src/runtime/state.ts).
+  let selected: string | null = null;
   const stateSub = runtime.subscribe((change) => {
+    if (change.type === "focus") {
+      const now = latestFocus(runtime.state).selected;
+      if (now === selected) return;
+      selected = now;
+      const view = now === null ? undefined : runtime.view(now);
+      return stats.select(view ? { id: view.id, cwd: view.cwd } : null);
+    }
     if (change.type !== "updated") return;
     const { session, previous } = change;
     if (session.agent !== previous.agent && session.agent !== null) failed.agentSeen(session.id);
@@ -158,7 +199,8 @@ export function startNotifications(runtime: Runtime): Notifications {
     notifier.agentState({ id: session.id, name: session.name }, status);
   });
   runtime.own(async () => {
-    focusSub[Symbol.dispose]();
+    statsSub[Symbol.dispose]();
+    watchersSub[Symbol.dispose]();
     storeSub[Symbol.dispose]();
     stateSub[Symbol.dispose]();
     watchers[Symbol.dispose]();
@@ -167,4 +209,15 @@ export function startNotifications(runtime: Runtime): Notifications {
   });
   notifications = new Notifications(runtime, { notifier, watchers, stats });
   return notifications;
+}
+
+/** The watchers as the runtime's state lists them. */
+function watcherViews(watchers: Watchers): WatcherView[] {
+  return watchers.list().map((w) => ({
+    session: w.sessionId,
+    pattern: w.pattern,
+    source: w.source,
+    notify: w.notify,
+    matches: w.matches,
+  }));
 }

@@ -1,24 +1,44 @@
 /**
  * The lazyshell runtime, the headless engine: everything but the screen.
- * `lazyshell serve` runs it alone; the TUI runs it and draws it.
+ * `lazyshell serve` runs it alone; the server runs it and draws it for each client.
  *
  * Owns: config, the session store and the services wired to it (detection,
  * hook and control sockets, notifications, watchers), and the one
  * RuntimeState every consumer reads (src/model/runtime.ts): the engine's
  * events go through one reducer (state.ts) and come out as one ordered
- * change stream (`subscribe`). Consumers read that state and its changes,
- * never the detection hub's or the store's own events. Services are added
- * here additively; each is disposed with the runtime, in reverse order.
- * Must not import the TUI.
+ * change stream (`subscribe`). Consumers — a client's TUI, the plugin feed,
+ * the control verbs, the notifications, the state file — read that state
+ * and its changes, act on sessions through `sessions` (their handles: a
+ * screen, a PTY) and the runtime's own verbs, and never reach the services
+ * (docs/architecture.md, One runtime state). Services are added here
+ * additively; each is disposed with the runtime, in reverse order. Time is
+ * injected (`now`, `scheduler`; tests pass a virtual clock's). Must not
+ * import the TUI.
  */
 
 import type { LoadedConfig } from "../config/config.ts";
 import { loadConfig } from "../config/load.ts";
 import type { Env } from "../config/paths.ts";
-import { EMPTY_STATE, type RuntimeChange, type RuntimeState } from "../model/runtime.ts";
+import type { AgentStatus } from "../model/agent.ts";
+import type { HookEvent } from "../model/events.ts";
+import {
+  type ClientFocus,
+  EMPTY_STATE,
+  type RuntimeChange,
+  type RuntimeState,
+} from "../model/runtime.ts";
 import type { ConversationRef, SessionView } from "../model/session.ts";
-import { type SessionSpec, SessionStore, type StoreEvent } from "../session/store.ts";
+import type { Outcome, Sink } from "../notify/notifier.ts";
+import type { Notification } from "../notify/policy.ts";
+import type { WatchSpec } from "../notify/watch_rules.ts";
+import {
+  type SessionHandles,
+  type SessionSpec,
+  SessionStore,
+  type StoreEvent,
+} from "../session/store.ts";
 import type { Session } from "../session/session.ts";
+import type { Scheduler } from "../util/ticker.ts";
 import { type Notifications, startNotifications } from "./notifications.ts";
 import { type Catalog, loadCatalogSync } from "./catalog.ts";
 import { DetectionHub } from "./detection.ts";
@@ -33,19 +53,16 @@ export interface RuntimeOptions {
   readonly rows?: number;
   /** Working directory for new sessions (default: the current one). */
   readonly cwd?: string;
+  /** The runtime's clock (default `Date.now`) and where detection's timers run (the grid). */
+  readonly now?: () => number;
+  readonly scheduler?: Scheduler;
 }
 
 /** The client of a TUI that runs in the runtime's own process (tests, benchmarks). */
 export const LOCAL_CLIENT = "local";
 
-export interface Focus {
-  /** The session the user is looking at, if any. */
-  readonly selected: string | null;
-  /** True while keys go to that session's PTY (terminal mode). */
-  readonly terminal: boolean;
-}
-
-const NO_FOCUS: Focus = { selected: null, terminal: false };
+/** What a client says its user looks at (`RuntimeState.focus` keeps one per client). */
+export type Focus = Omit<ClientFocus, "client">;
 
 /** Output this soon after a resize is the program redrawing for the new size, not news. */
 const RESIZE_REDRAW_MS = 500;
@@ -53,20 +70,21 @@ const RESIZE_REDRAW_MS = 500;
 export class Runtime implements AsyncDisposable {
   readonly env: Env;
   readonly loaded: LoadedConfig;
+  /** The session store: the runtime's own wiring only (sockets, launch, restore). */
   readonly store: SessionStore;
-  /** N1–N2: the notifier and what feeds it; the TUI/serve set its sink. */
-  readonly notifications: Notifications;
+  /** The sessions' handles and verbs, for consumers (a screen to read, a PTY to write). */
+  readonly sessions: SessionHandles;
   /** Agent manifests (built-in + user); `catalog.errors` lists broken files (D3). */
   readonly catalog: Catalog;
+  /** N1–N2: the notifier and what feeds it. */
+  readonly #notifications: Notifications;
   /** Agent identity and state per session (src/runtime/detection.ts). */
-  readonly detection: DetectionHub;
+  readonly #detection: DetectionHub;
+  readonly #now: () => number;
   #state: RuntimeState = EMPTY_STATE;
   #changes = new Set<(change: RuntimeChange) => void>();
   #outputs = new Set<(id: string) => void>();
-  #focusListeners = new Set<(focus: Focus) => void>();
   #disposers: (() => void | Promise<void>)[] = [];
-  /** What each attached client looks at, the most recent last. */
-  #focuses = new Map<string, Focus>();
   /** When each session was last resized: what a shell redraws for it is not new output (●). */
   #resizedAt = new Map<string, number>();
   /** Which client a session's PTY size follows (tmux's "latest": who last typed into or focused it). */
@@ -75,6 +93,7 @@ export class Runtime implements AsyncDisposable {
   constructor(options: RuntimeOptions = {}) {
     this.env = options.env ?? Deno.env.toObject();
     this.loaded = options.config ?? loadConfig(this.env);
+    this.#now = options.now ?? Date.now;
     const config = this.loaded.config;
     const env = Object.entries(this.env).filter((e): e is [string, string] => e[1] !== undefined);
     this.store = new SessionStore({
@@ -86,26 +105,18 @@ export class Runtime implements AsyncDisposable {
       rows: options.rows ?? config.default_size.rows,
       scrollback: config.scrollback,
     });
+    this.sessions = this.store;
     const sub = this.store.on((event) => this.#onStore(event));
     this.own(() => sub[Symbol.dispose]());
     this.catalog = loadCatalogSync({ env: this.env });
     this.#dispatch({ type: "problems", problems: this.catalog.errors.map((e) => e.message) });
     // Detection emits the reducer's own events: straight into it.
-    this.detection = new DetectionHub(this.store, this.catalog, (e) => this.#dispatch(e));
-    this.own(() => this.detection[Symbol.dispose]());
-    this.notifications = startNotifications(this);
-    const stats = this.notifications.stats.on((id, line) =>
-      this.#dispatch({ type: "stats", id, line: line.text })
-    );
-    const watchers = this.notifications.watchers.on((e) => {
-      if (e.type === "armed") {
-        this.#dispatch({ type: "watcher", id: e.sessionId, pattern: e.pattern });
-      }
+    this.#detection = new DetectionHub(this.store, this.catalog, (e) => this.#dispatch(e), {
+      now: this.#now,
+      ...(options.scheduler ? { scheduler: options.scheduler } : {}),
     });
-    this.own(() => {
-      stats[Symbol.dispose]();
-      watchers[Symbol.dispose]();
-    });
+    this.own(() => this.#detection[Symbol.dispose]());
+    this.#notifications = startNotifications(this, (e) => this.#dispatch(e));
   }
 
   get config(): LoadedConfig["config"] {
@@ -137,28 +148,15 @@ export class Runtime implements AsyncDisposable {
     return { [Symbol.dispose]: () => this.#outputs.delete(listener) };
   }
 
-  /** What the most recently active client looks at (the stats command and plugins follow it). */
-  get focus(): Focus {
-    return [...this.#focuses.values()].at(-1) ?? NO_FOCUS;
-  }
-
-  /** What every attached client looks at (no notification for a session one types into, N1). */
-  get focuses(): readonly Focus[] {
-    return [...this.#focuses.values()];
-  }
-
-  /** A client says what its user is looking at. */
+  /** A client says what its user is looking at (`RuntimeState.focus`). */
   setFocus(focus: Focus, client = LOCAL_CLIENT): void {
-    this.#focuses.delete(client);
-    this.#focuses.set(client, focus);
-    for (const listener of this.#focusListeners) listener(this.focus);
+    this.#dispatch({ type: "focus", focus: { client, ...focus } });
   }
 
   /** A client left: it looks at nothing, and the sessions it sized are free again. */
   forgetClient(client: string): void {
-    this.#focuses.delete(client);
     for (const [id, owner] of this.#sizeOwners) if (owner === client) this.#sizeOwners.delete(id);
-    for (const listener of this.#focusListeners) listener(this.focus);
+    this.#dispatch({ type: "client-left", client });
   }
 
   /**
@@ -182,11 +180,6 @@ export class Runtime implements AsyncDisposable {
     }
   }
 
-  onFocus(listener: (focus: Focus) => void): Disposable {
-    this.#focusListeners.add(listener);
-    return { [Symbol.dispose]: () => this.#focusListeners.delete(listener) };
-  }
-
   /** A hook payload named the agent's conversation id (src/ipc/conversation.ts). */
   noteConversation(id: string, conversation: Omit<ConversationRef, "agent">): void {
     this.#dispatch({ type: "conversation", id, conversation });
@@ -194,6 +187,53 @@ export class Runtime implements AsyncDisposable {
 
   createSession(spec: SessionSpec = {}): Session {
     return this.store.create(spec);
+  }
+
+  /** A hook event for a session (from its hook socket, docs/hooks.md): evidence for detection. */
+  hook(id: string, event: HookEvent): void {
+    this.#detection.hook(id, event);
+  }
+
+  /** A fresh classification of the session right now, for whoever is about to type into it (D7). */
+  classifyNow(id: string): AgentStatus | null {
+    return this.#detection.classifyNow(id);
+  }
+
+  /** The agent's input box now ("" empty), or null when it cannot be read. */
+  inputBox(id: string): string | null {
+    return this.#detection.input(id);
+  }
+
+  /**
+   * Arms a session's live watcher pattern (`v`, the watchers tab, a restored
+   * session's); "" disarms it. UserError for an unknown session or a bad pattern.
+   */
+  arm(target: string, pattern: string): void {
+    this.#notifications.arm(target, pattern);
+  }
+
+  /** The project file's watchers for sessions of this name, from now on (S5, W2); [] forgets. */
+  declareWatches(name: string, watch: readonly WatchSpec[]): void {
+    this.#notifications.declareWatches(name, watch);
+  }
+
+  /** Project watchers declared for a session name, if any (the state file keeps them). */
+  declaredWatches(name: string): readonly WatchSpec[] {
+    return this.#notifications.declaredWatches(name);
+  }
+
+  /**
+   * Where notifications go (OSC 9/777 to the attached clients' terminals):
+   * a sink, "stdout" (`serve` on a terminal), or null (the fallback command only).
+   */
+  notifyTo(sink: Sink | "stdout" | null): void {
+    if (sink === "stdout") this.#notifications.useStdout();
+    else this.#notifications.setSink(sink);
+  }
+
+  /** Every notification as it is delivered or held back, with the outcome (logs, tests). */
+  onNotified(listener: (n: Notification, outcome: Outcome) => void): Disposable {
+    return this.#notifications.notifier.on(listener);
   }
 
   /**
@@ -219,7 +259,6 @@ export class Runtime implements AsyncDisposable {
     await this.store[Symbol.asyncDispose]();
     this.#changes.clear();
     this.#outputs.clear();
-    this.#focusListeners.clear();
   }
 
   #onStore(e: StoreEvent): void {
@@ -244,14 +283,14 @@ export class Runtime implements AsyncDisposable {
         const ev = e.event;
         if (ev.type === "output") {
           this.#output(id);
-          const at = Date.now();
+          const at = this.#now();
           // A first output always counts: the session has printed something (its prompt).
           const first = (this.view(id)?.outputAt ?? 0) === 0;
           if (first || at - (this.#resizedAt.get(id) ?? -Infinity) > RESIZE_REDRAW_MS) {
             this.#dispatch({ type: "output", id, at });
           }
         } else if (ev.type === "resize") {
-          this.#resizedAt.set(id, Date.now());
+          this.#resizedAt.set(id, this.#now());
           this.#output(id);
           this.#dispatch({ type: "session-resized", id, cols: ev.cols, rows: ev.rows });
         } else if (ev.type === "alt-screen") {
@@ -262,7 +301,7 @@ export class Runtime implements AsyncDisposable {
             id,
             exitCode: ev.exitCode,
             signal: ev.signal,
-            at: Date.now(),
+            at: this.#now(),
           });
         }
       }

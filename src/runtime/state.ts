@@ -2,8 +2,9 @@
  * The runtime's one reducer: engine events in, one RuntimeState and an
  * ordered change out. Pure (no I/O, no clock: times arrive in events), so
  * any behaviour can be tested from a literal state. The Runtime
- * (runtime.ts) feeds it from the store, the detection hub, the stats
- * command and the watchers, and publishes each change to its subscribers.
+ * (runtime.ts) feeds it from the store, session detection, the stats
+ * command, the watchers and the clients' focus, and publishes each change
+ * to its subscribers.
  *
  * Invariants: `seq` grows by one per change; an event that changes nothing
  * produces no change; a view object never changes in place (an unchanged
@@ -12,7 +13,7 @@
 
 import type { AgentStatus } from "../model/agent.ts";
 import type { DetectionEvent } from "../model/events.ts";
-import type { RuntimeChange, RuntimeState } from "../model/runtime.ts";
+import type { ClientFocus, RuntimeChange, RuntimeState, WatcherView } from "../model/runtime.ts";
 import {
   type ConversationRef,
   newSessionView,
@@ -61,7 +62,13 @@ export type EngineEvent =
     readonly id: string;
     readonly conversation: Omit<ConversationRef, "agent">;
   }
-  | { readonly type: "problems"; readonly problems: readonly string[] };
+  | { readonly type: "problems"; readonly problems: readonly string[] }
+  /** A client says what its user looks at: it becomes the most recently active. */
+  | { readonly type: "focus"; readonly focus: ClientFocus }
+  /** A client left: it looks at nothing any more. */
+  | { readonly type: "client-left"; readonly client: string }
+  /** The watcher list after a watcher was armed, disarmed or matched. */
+  | { readonly type: "watchers"; readonly watchers: readonly WatcherView[] };
 
 export interface Reduced {
   readonly state: RuntimeState;
@@ -102,6 +109,21 @@ export function reduceRuntime(state: RuntimeState, event: EngineEvent): Reduced 
         state: { ...state, seq, problems: event.problems },
         change: { type: "problems", seq, problems: event.problems },
       };
+    }
+    case "focus":
+    case "client-left": {
+      const client = event.type === "focus" ? event.focus.client : event.client;
+      const others = state.focus.filter((f) => f.client !== client);
+      const focus = event.type === "focus" ? [...others, event.focus] : others;
+      if (sameFocus(state.focus, focus)) return same(state);
+      const seq = state.seq + 1;
+      return { state: { ...state, seq, focus }, change: { type: "focus", seq, focus } };
+    }
+    case "watchers": {
+      if (sameWatchers(state.watchers, event.watchers)) return same(state);
+      const seq = state.seq + 1;
+      const watchers = event.watchers;
+      return { state: { ...state, seq, watchers }, change: { type: "watchers", seq, watchers } };
     }
     default:
       return update(state, event.id, (s) => apply(s, event));
@@ -204,4 +226,19 @@ function same(state: RuntimeState): Reduced {
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+function sameFocus(a: readonly ClientFocus[], b: readonly ClientFocus[]): boolean {
+  return a.length === b.length && a.every((x, i) => {
+    const y = b[i]!;
+    return x.client === y.client && x.selected === y.selected && x.terminal === y.terminal;
+  });
+}
+
+function sameWatchers(a: readonly WatcherView[], b: readonly WatcherView[]): boolean {
+  return a.length === b.length && a.every((x, i) => {
+    const y = b[i]!;
+    return x.session === y.session && x.pattern === y.pattern && x.source === y.source &&
+      x.notify === y.notify && x.matches === y.matches;
+  });
 }

@@ -21,7 +21,7 @@ import { TuiApp, type ViewPlace } from "../tui/app.ts";
 import { layout } from "../tui/layout.ts";
 import { ptyHandover } from "../tui/plugin_handover.ts";
 import { osc52 } from "../tui/clipboard.ts";
-import { startPluginTabs, type WiredPluginTabs } from "../tui/plugin_tabs.ts";
+import { startPluginTabs, type WiredPluginTabs } from "./plugin_feed.ts";
 import { Link, MAX_QUEUED_BYTES } from "./link.ts";
 import { ClientTty } from "./client_tty.ts";
 import { libc } from "../session/libc.ts";
@@ -133,7 +133,7 @@ export class AttachServer implements AsyncDisposable {
     } catch { /* closed */ }
     for (const client of this.#clients.values()) client.link.close();
     await Promise.allSettled([...this.#handlers]);
-    this.#options.runtime.notifications.setSink(null);
+    this.#options.runtime.notifyTo(null);
     await this.#pluginsStarted;
     await this.#plugins?.[Symbol.asyncDispose]();
   }
@@ -326,11 +326,11 @@ export class AttachServer implements AsyncDisposable {
 
   /** OSC 9/777 to every attached client's terminal (none attached: no channel). */
   #updateSink(): void {
-    const notifications = this.#options.runtime.notifications;
+    const runtime = this.#options.runtime;
     if (this.#clients.size === 0) {
-      return this.#options.stdoutSink ? notifications.useStdout() : notifications.setSink(null);
+      return runtime.notifyTo(this.#options.stdoutSink ? "stdout" : null);
     }
-    notifications.setSink((osc) => {
+    runtime.notifyTo((osc) => {
       for (const client of this.#clients.values()) {
         client.out(client.hello.tmux ? tmuxWrap(osc) : osc);
       }
@@ -354,7 +354,6 @@ export class AttachServer implements AsyncDisposable {
         width: body.width,
         height: body.height,
         select: (id) => this.#latest()?.app.dispatch({ type: "select", id }),
-        selected: () => runtime.focus.selected,
         copy: (text) => {
           const c = this.#latest();
           if (!c) throw new UserError("No client attached: nowhere to copy to");

@@ -133,7 +133,7 @@ export class TuiApp implements Disposable {
     this.#afterEcho = options.afterEcho;
     this.#now = options.now ?? Date.now;
     this.#tabs = options.tabs ?? [];
-    this.#screens = new Screens((id) => options.runtime.store.get(id));
+    this.#screens = new Screens((id) => options.runtime.sessions.get(id));
     this.#resume = options.resume ?? null;
     this.#effects = {
       runtime: options.runtime,
@@ -249,7 +249,7 @@ export class TuiApp implements Disposable {
       this.#echoFrame = false;
     }
     // What the keys cause waits until their echo is drawn, when it comes quickly (this turn).
-    const session = typedInto ? this.#runtime.store.get(typedInto) : undefined;
+    const session = typedInto ? this.#runtime.sessions.get(typedInto) : undefined;
     session?.holdInput();
     try {
       this.#handle(this.#decoder.feed(text));
@@ -337,7 +337,7 @@ export class TuiApp implements Disposable {
     if (!shown) return;
     // A frame half drawn inside a synchronized update waits for the update's end (more output),
     // as a terminal holds it back; at most MID_UPDATE_MAX_MS (docs/detection.md, Scheduling).
-    if (this.#runtime.store.get(id)?.midUpdate) {
+    if (this.#runtime.sessions.get(id)?.midUpdate) {
       this.#midUpdate ??= setTimeout(() => {
         this.#midUpdate = undefined;
         this.#invalidate();
