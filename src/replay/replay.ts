@@ -20,11 +20,8 @@ import { EMPTY_STATE, type RuntimeState } from "../model/runtime.ts";
 import { type SessionView, sessionView } from "../model/session.ts";
 import { BLOCKER_STALE_MS } from "../detect/arbiter.ts";
 import type { Catalog } from "../runtime/catalog.ts";
-import {
-  detectorContext,
-  type DetectorOptions,
-  SessionDetector,
-} from "../runtime/session_detector.ts";
+import { detectorContext, type DetectorOptions } from "../runtime/detector_context.ts";
+import { SessionDetector } from "../runtime/session_detector.ts";
 import { type EngineEvent, reduceRuntime } from "../runtime/state.ts";
 import { VirtualClock } from "../util/virtual_clock.ts";
 import type { CapturedHook, CaptureEvent, Chunk, Typed } from "./capture.ts";

@@ -1,5 +1,5 @@
 /**
- * A captured session as the detection engine reads it (session_detector.ts
+ * A captured session as the detection engine reads it (detector_context.ts
  * `DetectedSession`): the real emulator fed the capture's bytes, the keys
  * typed, its resizes and its exit, each reported as a live Session reports
  * them. Nothing is answered (no PTY behind it).
@@ -15,7 +15,7 @@ import type { ProcessInfo, ScreenView } from "../model/snapshot.ts";
 import type { SessionStatus } from "../model/session.ts";
 import { identifyByHints } from "../detect/rules.ts";
 import type { Manifest } from "../detect/manifest.ts";
-import type { DetectedSession } from "../runtime/session_detector.ts";
+import type { DetectedSession } from "../runtime/detector_context.ts";
 import type { SessionEvent } from "../session/session_events.ts";
 import { terminalView } from "../session/screen_view.ts";
 import { HeadlessTerminal } from "../session/terminal.ts";

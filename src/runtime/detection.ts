@@ -23,12 +23,8 @@ import type { Session } from "../session/session.ts";
 import type { SessionStore, StoreEvent } from "../session/store.ts";
 import { ticker } from "../util/ticker.ts";
 import type { Catalog } from "./catalog.ts";
-import {
-  type DetectorContext,
-  detectorContext,
-  type DetectorOptions,
-  SessionDetector,
-} from "./session_detector.ts";
+import { type DetectorContext, detectorContext, type DetectorOptions } from "./detector_context.ts";
+import { SessionDetector } from "./session_detector.ts";
 
 export type { DetectionEvent, HookEvent } from "../model/events.ts";
 

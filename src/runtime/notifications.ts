@@ -116,6 +116,13 @@ export function logTo(env: Env): (line: string) => void {
   };
 }
 
+interface Parts {
+  readonly notifier: Notifier;
+  readonly watchers: Watchers;
+  readonly stats: StatsCommand;
+  readonly failed: FailedCommands;
+}
+
 /** Starts the notifier, the watchers and the stats command; what they learn goes to `dispatch`. */
 export function startNotifications(
   runtime: NotificationsHost,
@@ -132,20 +139,42 @@ export function startNotifications(
     env: runtime.env,
   });
   const watchers = new Watchers({ notify: (n) => notifier.notify(n) });
-  const failed = new FailedCommands();
   const stats = new StatsCommand({ command: runtime.config.agent_stats_command, env: runtime.env });
-  const agentNow = (id: string) => runtime.view(id)?.agent != null;
-  const statsSub = stats.on((id, line) => dispatch({ type: "stats", id, line: line.text }));
+  const parts: Parts = { notifier, watchers, stats, failed: new FailedCommands() };
+  const notifications = new Notifications(runtime, parts);
   const listed = () => dispatch({ type: "watchers", watchers: watcherViews(watchers) });
-  const watchersSub = watchers.on((e) => {
-    if (e.type === "armed") dispatch({ type: "watcher", id: e.sessionId, pattern: e.pattern });
-    listed();
+  const subs = [
+    stats.on((id, line) => dispatch({ type: "stats", id, line: line.text })),
+    watchers.on((e) => {
+      if (e.type === "armed") dispatch({ type: "watcher", id: e.sessionId, pattern: e.pattern });
+      listed();
+    }),
+    followSessions(runtime, parts, notifications, listed),
+    followState(runtime, parts),
+  ];
+  runtime.own(async () => {
+    for (const sub of subs) sub[Symbol.dispose]();
+    watchers[Symbol.dispose]();
+    await stats[Symbol.asyncDispose]();
+    await notifier[Symbol.asyncDispose]();
   });
+  return notifications;
+}
 
-  let notifications: Notifications | null = null;
-  const storeSub = runtime.store.on((e) => {
+/**
+ * From the sessions themselves (not state: what they write and are written): sessions come and
+ * go (their watchers follow), input answers a prompt, a command ends (N2).
+ */
+function followSessions(
+  runtime: NotificationsHost,
+  { notifier, watchers, stats, failed }: Parts,
+  notifications: Notifications,
+  listed: () => void,
+): Disposable {
+  const agentNow = (id: string) => runtime.view(id)?.agent != null;
+  return runtime.store.on((e) => {
     if (e.type === "added") {
-      const declared = notifications?.declaredWatches(e.session.name) ?? [];
+      const declared = notifications.declaredWatches(e.session.name);
       if (declared.length > 0) watchers.add(e.session, declared);
       return listed();
     }
@@ -169,19 +198,24 @@ export function startNotifications(
     if (event.mark === "C") failed.commandStarted(session.id, agentNow(session.id));
     if (event.mark === "D") {
       const code = failed.commandEnded(session.id, event.exitCode, agentNow(session.id));
-      if (code !== null) {
-        notifier.notify({
-          sessionId: session.id,
-          sessionName: session.name,
-          reason: "failed",
-          text: failedText(session.name, code),
-        });
-      }
+      if (code === null) return;
+      notifier.notify({
+        sessionId: session.id,
+        sessionName: session.name,
+        reason: "failed",
+        text: failedText(session.name, code),
+      });
     }
   });
-  // Agent transitions and the clients' focus, from the runtime's one state (src/runtime/state.ts).
+}
+
+/** From the runtime's change stream: agent transitions, and the latest client's focus. */
+function followState(
+  runtime: NotificationsHost,
+  { notifier, stats, failed }: Parts,
+): Disposable {
   let selected: string | null = null;
-  const stateSub = runtime.subscribe((change) => {
+  return runtime.subscribe((change) => {
     if (change.type === "focus") {
       const now = latestFocus(runtime.state).selected;
       if (now === selected) return;
@@ -198,17 +232,6 @@ export function startNotifications(
     if (status.state !== "idle") failed.agentSeen(session.id);
     notifier.agentState({ id: session.id, name: session.name }, status);
   });
-  runtime.own(async () => {
-    statsSub[Symbol.dispose]();
-    watchersSub[Symbol.dispose]();
-    storeSub[Symbol.dispose]();
-    stateSub[Symbol.dispose]();
-    watchers[Symbol.dispose]();
-    await stats[Symbol.asyncDispose]();
-    await notifier[Symbol.asyncDispose]();
-  });
-  notifications = new Notifications(runtime, { notifier, watchers, stats });
-  return notifications;
 }
 
 /** The watchers as the runtime's state lists them. */
