@@ -24,9 +24,11 @@ import type { ControlHost } from "./host.ts";
 import { CONTROL_LIMITS, type ControlLimits } from "./limits.ts";
 import { checkArgs } from "./verb.ts";
 import { findVerb, VERBS } from "./verbs/mod.ts";
+import { fault } from "../util/guard.ts";
+import { faults } from "../util/fault_injection.ts";
 
 export interface ControlServerOptions {
-  /** Internal errors and dropped clients go here (serve: stderr); never to the client in full. */
+  /** Dropped clients go here (serve: lazyshell.log); internal errors go to crash.log (util/guard.ts). */
   readonly log?: (line: string) => void;
   /** Tests shrink the bounds; everyone else gets CONTROL_LIMITS. */
   readonly limits?: Partial<ControlLimits>;
@@ -126,13 +128,19 @@ export class ControlServer implements AsyncDisposable {
     }
     try {
       const args = checkArgs(verb, request.args);
+      if (faults) faults.hit("verb", verb.name);
       const result = await verb.run({ host: this.#host, signal, replied }, args);
       return { id: request.id, ok: true, result: result ?? null };
     } catch (error) {
       if (error instanceof UserError || error instanceof ProtocolError) {
         return { id: request.id, ok: false, error: error.message };
       }
-      this.#log(`control: ${verb.name} failed: ${messageOf(error)}`);
+      // A bug: the request is its owner, answered with the error (util/guard.ts).
+      fault(
+        { name: `control ${verb.name}`, fault: () => "answered with the error" },
+        "request",
+        error,
+      );
       return { id: request.id, ok: false, error: `Internal error: ${messageOf(error)}` };
     }
   }
@@ -203,12 +211,14 @@ export class ControlServer implements AsyncDisposable {
   }
 
   #track(work: Promise<void>): void {
-    const handler: Promise<void> = work.catch(() => {}).finally(() =>
-      this.#handlers.delete(handler)
-    );
+    const handler: Promise<void> = work.catch((error) => fault(CONNECTION, "connection", error))
+      .finally(() => this.#handlers.delete(handler));
     this.#handlers.add(handler);
   }
 }
+
+/** A connection's handler failed (a bug): it is closed; the others go on. */
+const CONNECTION = { name: "control connection" };
 
 /** One error line to a connection we will not serve, then closed (bounded wait). */
 async function refuse(conn: Deno.UnixConn, error: string): Promise<void> {

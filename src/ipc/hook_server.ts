@@ -7,7 +7,10 @@
  *
  * A bad peer is isolated: a non-JSON or invalid line, or a line over the
  * limit, gets an error reply and its connection closed; a silent one is
- * dropped after an idle timeout. Must not import tui/ or app/.
+ * dropped after an idle timeout. A bug while applying a message is that
+ * connection's failure (util/guard.ts): logged with its stack, answered
+ * with an error, the connection closed; the session and its next hooks go
+ * on. Must not import tui/ or app/.
  */
 
 import { ProtocolError } from "../errors.ts";
@@ -16,12 +19,17 @@ import { type HookEvent, HookInterpreter } from "./hook_mapping.ts";
 import { type ConversationEvidence, conversationOf } from "./conversation.ts";
 import { parseHookMessage, PROTOCOL_VERSION } from "./protocol.ts";
 import { listenPrivateSync } from "./runtime_dir.ts";
+import { fault } from "../util/guard.ts";
+import { faults } from "../util/fault_injection.ts";
 
 export interface HookSink {
   hook(id: string, event: HookEvent): void;
   /** The agent's conversation id, from a message that was applied (src/ipc/conversation.ts). */
   conversation?(id: string, conversation: ConversationEvidence): void;
 }
+
+/** What a failure while applying a hook message does to its connection (util/guard.ts). */
+const CLOSED = "answered with an error, connection closed";
 
 /** A connection that sends no complete line for this long is closed. */
 const IDLE_MS = 10_000;
@@ -102,6 +110,7 @@ export class HookServer implements AsyncDisposable {
         if (!item.text.trim()) continue;
         try {
           const message = parseHookMessage(item.text);
+          if (faults) faults.hit("hook", id);
           const event = interpreter.interpret(message);
           if (event) {
             this.#sink.hook(id, event);
@@ -110,9 +119,9 @@ export class HookServer implements AsyncDisposable {
           }
           await reply(conn, null);
         } catch (error) {
-          const message = error instanceof ProtocolError ? error.message : "Hook not applied";
-          await reply(conn, { error: message });
-          if (error instanceof ProtocolError) return;
+          if (error instanceof ProtocolError) return await reply(conn, { error: error.message });
+          fault({ name: `hook connection of ${id}`, fault: () => CLOSED }, "a hook message", error);
+          return await reply(conn, { error: "Hook not applied (internal error)" });
         }
         timer = setTimeout(() => closeQuietly(conn), IDLE_MS);
       }

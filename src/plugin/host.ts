@@ -5,7 +5,10 @@
  * extension requests. Start, sleep/wake, reload and close are here.
  *
  * Invariants: nothing a plugin does throws out of this class; a failed
- * plugin shows its reason and stderr until `reload`; `close()` returns only
+ * plugin shows its reason and stderr until `reload`; a bug of ours while
+ * handling what it sent (its lines, exit, timers, requests) is the plugin's
+ * failure alone (util/guard.ts): logged with its stack, the plugin failed
+ * with the reason, every other tab and session untouched; `close()` returns only
  * once the process group is gone and every stream, timer and exec is done
  * (tests run with sanitizers on). Must not import tui/.
  */
@@ -25,6 +28,8 @@ import {
   wants,
 } from "./lifecycle.ts";
 import { TailBuffer } from "./lines.ts";
+import { faults } from "../util/fault_injection.ts";
+import { fault, guarded, type Owner } from "../util/guard.ts";
 import { PluginProcess, spawnPlugin } from "./plugin_process.ts";
 import type { GroupSpawner } from "./procgroup.ts";
 import {
@@ -36,6 +41,7 @@ import {
   MAX_QUEUED_MESSAGES,
   type Mouse,
   parsePluginMessage,
+  type PluginMessage,
   STDERR_TAIL_BYTES,
   type Theme,
   UnknownTypeError,
@@ -77,8 +83,20 @@ export class PluginHost implements AsyncDisposable {
   #launched = false;
   /** A sleep() under way: a wake() waits for it. */
   #sleeping: Promise<void> | null = null;
+  /** Whose failures its callbacks are: a bug of ours there fails the plugin with the reason. */
+  readonly #owner: Owner;
 
   constructor(private readonly options: HostOptions) {
+    this.#owner = {
+      name: `plugin ${options.entry.id}`,
+      fault: (error, where) => {
+        this.#dispatch({
+          type: "host_fault",
+          reason: `Internal error while handling its ${where}: ${messageOf(error)}`,
+        });
+        return `failed (\`:${this.id} reload\` restarts it)`;
+      },
+    };
     this.#state = initialState(options.entry.id);
     this.#known = options.entry.manifest ?? null;
     this.#width = options.width;
@@ -238,13 +256,13 @@ export class PluginHost implements AsyncDisposable {
     const run = spawnPlugin(this.options.spawn, this.options.entry.command, env, this.#stderr, {
       current: () => this.#state.generation === generation,
       deaf: () => this.#state.phase === "failed",
-      line: (text) => this.#onLine(text),
-      oversize: (bytes) =>
+      line: guarded(this.#owner, "message", (text: string) => this.#onLine(text)),
+      oversize: guarded(this.#owner, "message", (bytes: number) =>
         this.#dispatch({
           type: "bad_line",
           reason: `Line over 1 MiB (no newline in the first ${bytes} bytes)`,
-        }),
-      exited: (exit) => this.#dispatch({ type: "exited", exit }),
+        })),
+      exited: guarded(this.#owner, "exit", (exit) => this.#dispatch({ type: "exited", exit })),
     });
     if (!(run instanceof PluginProcess)) {
       this.#dispatch({ type: "spawn_failed", reason: run.reason });
@@ -265,13 +283,17 @@ export class PluginHost implements AsyncDisposable {
 
   #onLine(text: string): void {
     if (text.trim() === "") return;
+    let message: PluginMessage;
     try {
-      this.#dispatch({ type: "message", message: parsePluginMessage(text) });
+      message = parsePluginMessage(text);
     } catch (error) {
       if (error instanceof UnknownTypeError) return; // a newer plugin: skip, stay compatible
       const reason = error instanceof ProtocolError ? error.message : messageOf(error);
-      this.#dispatch({ type: "bad_line", reason });
+      return this.#dispatch({ type: "bad_line", reason });
     }
+    // What the message does is ours: a throw there is a bug (the owner's), not a bad line.
+    if (faults) faults.hit("plugin", this.id);
+    this.#dispatch({ type: "message", message });
   }
 
   // ------------------------------------------------------------ lifecycle effects
@@ -293,12 +315,15 @@ export class PluginHost implements AsyncDisposable {
         const generation = this.#state.generation;
         this.#timers.set(
           effect.timer,
-          setTimeout(() => {
-            this.#timers.delete(effect.timer);
-            if (this.#state.generation === generation) {
-              this.#dispatch({ type: "timeout", timer: effect.timer });
-            }
-          }, effect.ms),
+          setTimeout(
+            guarded(this.#owner, "timer", () => {
+              this.#timers.delete(effect.timer);
+              if (this.#state.generation === generation) {
+                this.#dispatch({ type: "timeout", timer: effect.timer });
+              }
+            }),
+            effect.ms,
+          ),
         );
         break;
       }
@@ -352,7 +377,8 @@ export class PluginHost implements AsyncDisposable {
 
   /** Keeps an exec/request until it settles; nothing a plugin asks for may reject unhandled. */
   #track(work: Promise<void>): void {
-    const safe = work.catch(() => {}).finally(() => this.#execs.delete(safe));
+    const safe = work.catch((error) => fault(this.#owner, "request", error))
+      .finally(() => this.#execs.delete(safe));
     this.#execs.add(safe);
   }
 

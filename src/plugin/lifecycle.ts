@@ -59,6 +59,8 @@ export type LifeEvent =
   | { readonly type: "spawn_failed"; readonly reason: string }
   | { readonly type: "message"; readonly message: PluginMessage }
   | { readonly type: "bad_line"; readonly reason: string }
+  /** lazyshell itself failed while handling the plugin (util/guard.ts): the plugin is failed. */
+  | { readonly type: "host_fault"; readonly reason: string }
   | { readonly type: "queue_full"; readonly queued: number }
   | { readonly type: "timeout"; readonly timer: Timer }
   | { readonly type: "exited"; readonly exit: ExitInfo }
@@ -166,6 +168,7 @@ export function step(state: TabState, event: LifeEvent): Step {
     case "message":
       return onMessage(state, event.message);
     case "bad_line":
+    case "host_fault":
       return live(state.phase) ? fail(state, event.reason) : { state, effects: [] };
     case "queue_full":
       return live(state.phase)

@@ -43,6 +43,7 @@ import { type Notifications, startNotifications } from "./notifications.ts";
 import { type Catalog, loadCatalogSync } from "./catalog.ts";
 import { DetectionHub } from "./detection.ts";
 import { type EngineEvent, reduceRuntime } from "./state.ts";
+import { fault, type Owner } from "../util/guard.ts";
 
 export interface RuntimeOptions {
   readonly env?: Env;
@@ -64,6 +65,15 @@ export const LOCAL_CLIENT = "local";
 /** What a client says its user looks at (`RuntimeState.focus` keeps one per client). */
 export type Focus = Omit<ClientFocus, "client">;
 
+/** A listener's owner unless its subscriber names one: a failure is logged, the listener kept. */
+const LISTENER: Owner = { name: "runtime listener" };
+
+/** A listener and whose it is: a failure in it goes to its owner (util/guard.ts). */
+interface Listener<A> {
+  readonly call: (arg: A) => void;
+  readonly owner: Owner;
+}
+
 /** Output this soon after a resize is the program redrawing for the new size, not news. */
 const RESIZE_REDRAW_MS = 500;
 
@@ -82,8 +92,8 @@ export class Runtime implements AsyncDisposable {
   readonly #detection: DetectionHub;
   readonly #now: () => number;
   #state: RuntimeState = EMPTY_STATE;
-  #changes = new Set<(change: RuntimeChange) => void>();
-  #outputs = new Set<(id: string) => void>();
+  #changes = new Set<Listener<RuntimeChange>>();
+  #outputs = new Set<Listener<string>>();
   #disposers: (() => void | Promise<void>)[] = [];
   /** When each session was last resized: what a shell redraws for it is not new output (●). */
   #resizedAt = new Map<string, number>();
@@ -133,19 +143,20 @@ export class Runtime implements AsyncDisposable {
     return this.#state.sessions.find((s) => s.id === id);
   }
 
-  /** Every change of the state from now on, in order (listeners must not throw). */
-  subscribe(listener: (change: RuntimeChange) => void): Disposable {
-    this.#changes.add(listener);
-    return { [Symbol.dispose]: () => this.#changes.delete(listener) };
+  /**
+   * Every change of the state from now on, in order. A listener that throws
+   * is its `owner`'s failure: the other listeners still hear the change.
+   */
+  subscribe(listener: (change: RuntimeChange) => void, owner = LISTENER): Disposable {
+    return listen(this.#changes, { call: listener, owner });
   }
 
   /**
    * A session's screen changed (output applied, resized, buffer switched):
    * a pane showing it redraws. Not state: screens are read, not sent.
    */
-  onOutput(listener: (id: string) => void): Disposable {
-    this.#outputs.add(listener);
-    return { [Symbol.dispose]: () => this.#outputs.delete(listener) };
+  onOutput(listener: (id: string) => void, owner = LISTENER): Disposable {
+    return listen(this.#outputs, { call: listener, owner });
   }
 
   /** A client says what its user is looking at (`RuntimeState.focus`). */
@@ -309,19 +320,29 @@ export class Runtime implements AsyncDisposable {
   }
 
   #output(id: string): void {
-    for (const listener of this.#outputs) listener(id);
+    notify(this.#outputs, id, "output listener");
   }
 
   #dispatch(event: EngineEvent): void {
     const { state, change } = reduceRuntime(this.#state, event);
     this.#state = state;
     if (!change) return;
-    for (const listener of this.#changes) {
-      try {
-        listener(change);
-      } catch (error) {
-        console.error("lazyshell: a runtime subscriber failed:", error);
-      }
+    notify(this.#changes, change, "state listener");
+  }
+}
+
+function listen<A>(set: Set<Listener<A>>, listener: Listener<A>): Disposable {
+  set.add(listener);
+  return { [Symbol.dispose]: () => set.delete(listener) };
+}
+
+/** Calls each listener; one that throws is its owner's failure, never the session's. */
+function notify<A>(set: ReadonlySet<Listener<A>>, arg: A, where: string): void {
+  for (const listener of set) {
+    try {
+      listener.call(arg);
+    } catch (error) {
+      fault(listener.owner, where, error);
     }
   }
 }

@@ -4,6 +4,7 @@ import type { RuntimeChange } from "../model/runtime.ts";
 import { TEST_SHELL, testEnv, waitFor } from "../session/test_util.ts";
 import { VirtualClock } from "../util/virtual_clock.ts";
 import { Runtime } from "./runtime.ts";
+import { type FaultReport, type Owner, setFaultSink } from "../util/guard.ts";
 
 Deno.test("Runtime: a real session's life reaches subscribers as one ordered change stream", async () => {
   const dir = await Deno.makeTempDir();
@@ -87,6 +88,44 @@ Deno.test("Runtime: what a program redraws for a resize is not new output (no â—
     await waitFor(session, () => session.visibleLines().some((l) => l === "redrawn"));
     assert.equal(runtime.view(session.id)!.outputAt, before);
   } finally {
+    await runtime[Symbol.asyncDispose]();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("Runtime: a listener that throws is its owner's failure; the others and the session go on", async () => {
+  const dir = await Deno.makeTempDir();
+  const runtime = new Runtime({
+    env: testEnv({ XDG_DATA_HOME: dir, XDG_CONFIG_HOME: dir }),
+    config: parseConfig(`shell: ${TEST_SHELL}\n`, "config.yml"),
+    cwd: dir,
+  });
+  const heard: FaultReport[] = [];
+  setFaultSink((r) => heard.push(r));
+  const dropped: string[] = [];
+  const owner: Owner = { name: "client-9", fault: (_e, where) => void dropped.push(where) };
+  // The failing ones come first: the others must still hear every change and output.
+  using _badState = runtime.subscribe(() => {
+    throw new Error("state bug");
+  }, owner);
+  using _badOutput = runtime.onOutput(() => {
+    throw new Error("output bug");
+  }, owner);
+  const outputs: string[] = [];
+  const changes: RuntimeChange[] = [];
+  using _state = runtime.subscribe((c) => changes.push(c));
+  using _output = runtime.onOutput((id) => outputs.push(id));
+  try {
+    const session = runtime.createSession({ command: "echo one; read -r _; echo two; sleep 30" });
+    await waitFor(session, () => session.visibleLines().some((l) => l.includes("one")));
+    session.write("\r");
+    await waitFor(session, () => session.visibleLines().some((l) => l.includes("two")));
+    await waitFor(session, () => outputs.length >= 2, 15_000, "output heard");
+    assert.equal(changes[0]?.type, "added");
+    assert.ok(dropped.includes("state listener") && dropped.includes("output listener"));
+    assert.ok(heard.every((r) => r.owner === "client-9"), heard.map((r) => r.owner).join());
+  } finally {
+    setFaultSink(null);
     await runtime[Symbol.asyncDispose]();
     await Deno.remove(dir, { recursive: true });
   }

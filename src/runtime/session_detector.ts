@@ -17,7 +17,7 @@
  */
 
 import type { AgentStatus } from "../model/agent.ts";
-import type { DetectionEvent, HookEvent } from "../model/events.ts";
+import type { HookEvent } from "../model/events.ts";
 import { initialState, nextCheckAt, reduce } from "../detect/arbiter.ts";
 import type { ArbiterState, Evidence } from "../detect/arbiter.ts";
 import type { Manifest } from "../detect/manifest.ts";
@@ -26,6 +26,8 @@ import { classify } from "../detect/rules.ts";
 import { promptFor, readInput } from "../detect/prompt.ts";
 import { equalPrompts, type Prompt } from "../model/prompt.ts";
 import { type AgentIdentity, identify, isLauncher } from "../session/identity.ts";
+import { faults } from "../util/fault_injection.ts";
+import type { Owner } from "../util/guard.ts";
 import type { ProcessInfo } from "../model/snapshot.ts";
 import type { SessionEvent } from "../session/session_events.ts";
 import type { DetectedSession, DetectorContext } from "./detector_context.ts";
@@ -80,7 +82,11 @@ export class SessionDetector implements Disposable {
   readonly #subscription: Disposable;
   #disposed = false;
 
+  /** Whose its timers are (util/guard.ts): a failure there waits for the next output. */
+  readonly #owner: Owner;
+
   constructor(readonly session: DetectedSession, private readonly ctx: DetectorContext) {
+    this.#owner = { name: `${session.id} detection` };
     this.#exited = session.status !== "running";
     this.#subscription = session.on((e) => this.#onSession(e));
     if (!this.#exited) this.#schedule();
@@ -232,8 +238,8 @@ export class SessionDetector implements Disposable {
       const check = () => {
         if (this.#settle === settle) this.#settled();
       };
-      if (!scheduler.whenSettled(check)) check();
-    });
+      if (!scheduler.whenSettled(check, this.#owner)) check();
+    }, this.#owner);
     this.#settle = settle;
   }
 
@@ -241,6 +247,7 @@ export class SessionDetector implements Disposable {
   #settled(): void {
     this.#settle = null;
     if (this.#disposed || this.#firstOutputAt === null) return;
+    faults?.hit("timer", this.session.id);
     const now = this.ctx.now();
     const quiet = this.#lastOutputAt + this.ctx.settleMs - now;
     const deadline = this.#firstOutputAt + this.ctx.maxWaitMs - now;
@@ -286,7 +293,7 @@ export class SessionDetector implements Disposable {
         this.#settle = this.ctx.scheduler.after(IDENTITY_MS - since, () => {
           this.#settle = null;
           if (!this.#disposed) this.#classify();
-        });
+        }, this.#owner);
         return;
       }
       this.#identifiedAt = this.ctx.now();
@@ -336,7 +343,7 @@ export class SessionDetector implements Disposable {
     this.#settle ??= this.ctx.scheduler.after(IDENTITY_MS, () => {
       this.#settle = null;
       if (!this.#disposed) this.#classify(true);
-    });
+    }, this.#owner);
   }
 
   /** Applies the bursts of records that are over (`end`: the open one too). */
@@ -357,7 +364,7 @@ export class SessionDetector implements Disposable {
     this.#burstCheck = this.ctx.scheduler.after(Math.max(1, due - now), () => {
       this.#burstCheck = null;
       if (!this.#disposed && !this.#exited) this.#classify();
-    });
+    }, this.#owner);
   }
 
   #setAgent(agent: string | null): void {
@@ -406,7 +413,7 @@ export class SessionDetector implements Disposable {
     }
     this.#fgWatch ??= this.ctx.scheduler.every(FG_SAMPLE_MS, () => {
       if ((this.session.foreground()?.pid ?? null) !== this.#foregroundPid) this.#classify();
-    });
+    }, this.#owner);
   }
 
   /** A visible blocker waiting for a hook `working` to go stale needs no output to win. */
@@ -418,6 +425,6 @@ export class SessionDetector implements Disposable {
     this.#recheck = this.ctx.scheduler.after(Math.max(1, at - now), () => {
       this.#recheck = null;
       if (!this.#disposed) this.#feed({ type: "tick" });
-    });
+    }, this.#owner);
   }
 }

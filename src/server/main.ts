@@ -7,8 +7,11 @@
  * client why, ends every session's processes and removes its sockets.
  *
  * Prints one `ready` line on stderr once everything listens (tests and
- * scripts wait on it). An uncaught error is logged to `<data dir>/crash.log`
- * and ends the server: its clients then say they lost it, in one line.
+ * scripts wait on it). A failure is contained where it happens and ends
+ * only its owner (util/guard.ts; docs/architecture.md, "A failure ends its
+ * owner, never its neighbours"), logged with its stack to
+ * `<data dir>/crash.log`; one that no entry point caught is logged there
+ * too, and the server goes on.
  */
 
 import { dataDir } from "../config/paths.ts";
@@ -20,7 +23,9 @@ import { logTo } from "../runtime/notifications.ts";
 import { Runtime } from "../runtime/runtime.ts";
 import { startSockets } from "../runtime/sockets.ts";
 import { SessionRestore, stateFile } from "../restore/restore.ts";
-import { reportCrash } from "../tui/crash.ts";
+import { crashLogSink } from "../util/crash_log.ts";
+import { armFaults } from "../util/fault_injection.ts";
+import { fault, type Owner, setFaultSink } from "../util/guard.ts";
 import { AttachServer, type EndRequest } from "./server.ts";
 import { serverName, serverPaths } from "./paths.ts";
 import type { ExitMessage } from "./protocol.ts";
@@ -41,8 +46,12 @@ export interface ServerOptions {
 
 const SIGNALS: readonly Deno.Signal[] = ["SIGTERM", "SIGINT", "SIGHUP"];
 
+/** What no entry point caught (a bug in a guard, a library's own callback): logged, kept. */
+const UNCAUGHT: Owner = { name: "server" };
+
 export async function runServer(options: ServerOptions): Promise<number> {
   const env = Deno.env.toObject();
+  armFaults(env.LAZYSHELL_FAULT);
   const name = serverName(env, options.name);
   const paths = serverPaths(env, name);
   ensureRuntimeRoot(env);
@@ -61,17 +70,14 @@ export async function runServer(options: ServerOptions): Promise<number> {
     : approveProject({ cwd: Deno.cwd(), file: options.project, yes: options.yes, env, ask: null });
   await using runtime = new Runtime();
   const log = (line: string) => console.error(line);
-  const crash = (error: unknown) => {
-    console.error(reportCrash(() => {}, dataDir(env), error));
-    Deno.exit(70);
-  };
+  setFaultSink(crashLogSink(dataDir(env)));
   const onError = (e: ErrorEvent) => {
     e.preventDefault();
-    crash(e.error);
+    fault(UNCAUGHT, "an uncaught error", e.error);
   };
   const onRejection = (e: PromiseRejectionEvent) => {
     e.preventDefault();
-    crash(e.reason);
+    fault(UNCAUGHT, "an unhandled rejection", e.reason);
   };
   globalThis.addEventListener("error", onError);
   globalThis.addEventListener("unhandledrejection", onRejection);
@@ -121,6 +127,7 @@ export async function runServer(options: ServerOptions): Promise<number> {
   await attach.goodbye((client) => goodbye(end, client));
   globalThis.removeEventListener("error", onError);
   globalThis.removeEventListener("unhandledrejection", onRejection);
+  setFaultSink(null);
   removeLock(paths.lock);
   return 0;
 }

@@ -9,7 +9,10 @@
  * Owns: the listener, one TuiApp per attached client, the plugin tabs (one
  * set of plugin processes, shown by every client), and the notification
  * sink (OSC 9/777 to each attached client's terminal). Must never die of a
- * client: a bad frame or a client that stops reading closes that client.
+ * client: a bad frame or a client that stops reading closes that client,
+ * and each client's input, frames, listeners and timers are entry points of
+ * that client (util/guard.ts, client_faults.ts): a failure there redraws it
+ * from scratch, a second one disconnects it with the reason.
  */
 
 import { messageOf, UserError } from "../errors.ts";
@@ -39,6 +42,10 @@ import {
 import type { HelloMessage } from "./protocol.ts";
 import { sessionList } from "./ls.ts";
 import { answerRestore } from "./restore_cmd.ts";
+import { clientOwner } from "./client_faults.ts";
+import { dataDir } from "../config/paths.ts";
+import { crashLogFile } from "../util/crash_log.ts";
+import { fault, guard, guarded, type Owner } from "../util/guard.ts";
 
 export interface AttachServerOptions {
   readonly runtime: Runtime;
@@ -62,6 +69,8 @@ export type EndRequest =
 
 interface Client {
   readonly id: string;
+  /** Whose failures its entry points are: reset, then dropped (client_faults.ts). */
+  readonly owner: Owner;
   readonly link: Link;
   readonly hello: HelloMessage;
   readonly app: TuiApp;
@@ -139,7 +148,7 @@ export class AttachServer implements AsyncDisposable {
   }
 
   #track(p: Promise<void>): void {
-    const task = p.catch((error) => this.#options.log(`attach server: ${messageOf(error)}`));
+    const task = p.catch((error) => fault(CONNECTION, "attach connection", error));
     this.#handlers.add(task);
     task.finally(() => this.#handlers.delete(task));
   }
@@ -240,12 +249,19 @@ export class AttachServer implements AsyncDisposable {
       else if (!tty.write(bytes)) link.close(); // its terminal stopped reading: cut off
     };
     /** The client leaves, the sessions stay: its terminal is let go before it hears why. */
-    const leave = async (): Promise<void> => {
+    const leave = async (exit: ExitMessage = DETACHED): Promise<void> => {
       await tty?.close();
-      link.send(FrameType.Exit, { reason: "detached", message: "", code: 0 } satisfies ExitMessage);
+      link.send(FrameType.Exit, exit);
       await link.flush();
       link.close();
     };
+    const owner = clientOwner(id, {
+      reset: () => app.reset(),
+      drop: (message) => {
+        app[Symbol.dispose](); // no frame, timer or listener of it runs any more
+        void leave({ reason: "error", message, code: 1 });
+      },
+    }, crashLogFile(dataDir(runtime.env)));
     const input = (t: string) => {
       if (!client) return;
       client.lastActive = performance.now();
@@ -271,9 +287,11 @@ export class AttachServer implements AsyncDisposable {
       ...(this.#plugins ? { tabs: this.#plugins.tabs } : {}),
       ...(this.#options.restore ? { restore: this.#options.restore } : {}),
       resume: this.#place,
+      owner,
     });
     client = {
       id,
+      owner,
       link,
       hello,
       app,
@@ -292,19 +310,21 @@ export class AttachServer implements AsyncDisposable {
     });
     try {
       // Drawing on the client's terminal waits until the client has it in raw mode.
-      app.start();
+      guard(owner, "start", () => app.start());
       for await (const f of frames) {
         client.lastActive = performance.now();
-        if (f.type === FrameType.Input) input(text(f.payload));
+        if (f.type === FrameType.Input) guard(owner, "input", () => input(text(f.payload)));
         else if (f.type === FrameType.Ready && tty && held) {
           const drawn = held;
           held = null;
           for (const bytes of drawn) out(bytes);
-          tty.start({ data: input, hangup: () => void leave() });
+          tty.start({ data: guarded(owner, "input", input), hangup: () => void leave() });
         } else if (f.type === FrameType.Resize) {
           const { cols, rows } = parseResize(f.payload);
-          app.resize(cols, rows);
-          for (const listener of client.resizeListeners) listener(cols, rows);
+          guard(owner, "resize", () => {
+            app.resize(cols, rows);
+            for (const listener of client!.resizeListeners) listener(cols, rows);
+          });
         } else if (f.type === FrameType.Detach) {
           await leave();
           break;
@@ -332,7 +352,11 @@ export class AttachServer implements AsyncDisposable {
     }
     runtime.notifyTo((osc) => {
       for (const client of this.#clients.values()) {
-        client.out(client.hello.tmux ? tmuxWrap(osc) : osc);
+        guard(
+          client.owner,
+          "notification",
+          () => client.out(client.hello.tmux ? tmuxWrap(osc) : osc),
+        );
       }
     });
   }
@@ -353,7 +377,10 @@ export class AttachServer implements AsyncDisposable {
       this.#plugins = await startPluginTabs(runtime, {
         width: body.width,
         height: body.height,
-        select: (id) => this.#latest()?.app.dispatch({ type: "select", id }),
+        select: (id) => {
+          const c = this.#latest();
+          if (c) guard(c.owner, "select", () => c.app.dispatch({ type: "select", id }));
+        },
         copy: (text) => {
           const c = this.#latest();
           if (!c) throw new UserError("No client attached: nowhere to copy to");
@@ -395,3 +422,8 @@ export class AttachServer implements AsyncDisposable {
     for (const problem of this.#plugins.problems) this.#options.log(`plugin tabs: ${problem}`);
   }
 }
+
+const DETACHED: ExitMessage = { reason: "detached", message: "", code: 0 };
+
+/** An attach connection's handler failed: the connection is closed (its client, if any, left). */
+const CONNECTION: Owner = { name: "attach connection" };

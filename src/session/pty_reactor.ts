@@ -25,6 +25,7 @@
  */
 
 import { ticker } from "../util/ticker.ts";
+import { fault, type Owner } from "../util/guard.ts";
 import { type Libc, libc, POLL_READY, pollfds, POLLIN, revents } from "./libc.ts";
 import { floodBudget } from "./flood_budget.ts";
 import { BUFFER_BYTES, FLOOD_BYTES, FloodParser, readFlood } from "./pty_flood.ts";
@@ -119,7 +120,7 @@ export class PtyReactor {
   add(fd: number, source: PtySource, options: { live?: boolean } = {}): PtyHandle {
     const entry: Entry = {
       fd,
-      source,
+      source: contained(source, { name: `terminal fd ${fd}` }),
       paused: false,
       liveUntil: options.live ? Infinity : 0,
       gone: false,
@@ -363,6 +364,29 @@ export class PtyReactor {
     }
     return n;
   }
+}
+
+/**
+ * The source's callbacks as entry points (util/guard.ts): what one fd's
+ * reader throws ends there, and the loops go on reading every other fd.
+ */
+function contained(source: PtySource, owner: Owner): PtySource {
+  return {
+    data: (bytes) => {
+      try {
+        source.data(bytes);
+      } catch (error) {
+        fault(owner, "reading its output", error);
+      }
+    },
+    hangup: () => {
+      try {
+        source.hangup();
+      } catch (error) {
+        fault(owner, "its hang-up", error);
+      }
+    },
+  };
 }
 
 let shared: PtyReactor | null | undefined;

@@ -12,6 +12,7 @@ import type { SessionStatus, WorktreeInfo } from "../model/session.ts";
 import { FlowControl, type Pty, type PtyExit } from "./pty.ts";
 import { type ProcessTable, type ProcStat, readProcStat, sessionMembers } from "./procinfo.ts";
 import { escalate } from "../util/escalate.ts";
+import { fault } from "../util/guard.ts";
 import type { SessionEvent } from "./session_events.ts";
 import { HeadlessTerminal } from "./terminal.ts";
 import type { Tail } from "./tail.ts";
@@ -66,7 +67,6 @@ export class Session implements Disposable {
   readonly #hold = new InputHold();
   #exited: Promise<void>;
   #disposed = false;
-  #faults = new Set<string>();
   /** The child's start time (Linux), telling its terminal session from a later one with its pid. */
   readonly #leaderStart: number | null;
 
@@ -360,7 +360,14 @@ export class Session implements Disposable {
   #output(data: string): void {
     const size = data.length;
     this.flow.queued(size);
-    for (const tap of this.#taps) tap(data);
+    for (const tap of this.#taps) {
+      try {
+        tap(data);
+      } catch (error) {
+        // A watcher's bug must not cost the screen its output.
+        fault({ name: this.id }, "an output tap", error);
+      }
+    }
     try {
       this.terminal.write(data, () => {
         this.flow.parsed(size);
@@ -369,7 +376,7 @@ export class Session implements Disposable {
     } catch (error) {
       // An emulator bug must not stop the reading of every session (the
       // emulator has called back and parses the next output again).
-      this.#fault("the terminal emulator failed on its output", error);
+      fault({ name: this.id }, "the emulator parsing its output", error);
     }
   }
 
@@ -403,16 +410,8 @@ export class Session implements Disposable {
       try {
         listener(event);
       } catch (error) {
-        this.#fault(`a listener of its "${event.type}" events failed`, error);
+        fault({ name: this.id }, `a listener of its "${event.type}" events`, error);
       }
     }
-  }
-
-  /** One line on stderr (the TUI's error log) per kind of fault, not one per chunk. */
-  #fault(what: string, error: unknown): void {
-    if (this.#faults.has(what)) return;
-    this.#faults.add(what);
-    const message = error instanceof Error ? error.message : String(error);
-    console.error(`lazyshell: session ${this.name}: ${what}: ${message}`);
   }
 }

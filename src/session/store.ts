@@ -10,6 +10,7 @@
 import { UserError } from "../errors.ts";
 import type { SessionFacts, WorktreeInfo } from "../model/session.ts";
 import { which } from "../util/fs.ts";
+import { fault, type Owner } from "../util/guard.ts";
 import { basename } from "./identity.ts";
 import { checkGroupName, checkSessionName } from "../model/names.ts";
 import { type ProcessTable, processTableFor } from "./procinfo.ts";
@@ -359,10 +360,19 @@ export class SessionStore implements Disposable, AsyncDisposable {
     for (let n = 2;; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
   }
 
+  /** Each listener hears every event: one that throws fails alone (util/guard.ts). */
   #emit(event: StoreEvent): void {
-    for (const listener of this.#listeners) listener(event);
+    for (const listener of this.#listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        fault(STORE_LISTENER, `"${event.type}" listener`, error);
+      }
+    }
   }
 }
+
+const STORE_LISTENER: Owner = { name: "session store" };
 
 /** Variables lazyshell sets in every session itself: never a session's own addition. */
 const OWN_ENV = /^(LAZYSHELL_\w+|TERM|COLORTERM)$/;

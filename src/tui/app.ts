@@ -9,6 +9,11 @@
  * Owns: the TuiState, the key decoder, the frame/clock/Esc timers, the
  * subscriptions to the runtime. Does not own the host terminal or the
  * runtime (main.ts does) so it can be driven in tests.
+ *
+ * Given an `owner` (the server's client), each of its timers and listeners
+ * is an entry point of that client (util/guard.ts): what throws there is
+ * the client's failure, reset (`reset()`) or dropped by the server, never
+ * its caller's.
  */
 
 import type { Frame } from "./frame.ts";
@@ -36,6 +41,8 @@ import { MID_UPDATE_MAX_MS } from "../session/terminal.ts";
 import { osc52 } from "./clipboard.ts";
 import type { SessionRestore } from "../restore/restore.ts";
 import { offerEvent } from "./restore_effects.ts";
+import { guarded, type Owner } from "../util/guard.ts";
+import { faults } from "../util/fault_injection.ts";
 
 export const FRAME_MS = 16;
 export const SPIN_MS = 100;
@@ -73,6 +80,8 @@ export interface TuiAppOptions {
   readonly tmux?: boolean;
   /** Sessions an earlier server saved: offered at start when some wait (docs/restore.md). */
   readonly restore?: SessionRestore;
+  /** Whose failures its timers and listeners are (util/guard.ts); none: they throw (tests). */
+  readonly owner?: Owner;
 }
 
 /** Where a client was: its selected session and tab. */
@@ -90,7 +99,7 @@ export class TuiApp implements Disposable {
   readonly #write: (text: string) => void;
   readonly #afterEcho: (() => void) | undefined;
   readonly #now: () => number;
-  readonly #decoder = new KeyDecoder();
+  #decoder = new KeyDecoder();
   readonly #subs: Disposable[] = [];
   #tabs: readonly Tab[];
   #tabSubs: Disposable[] = [];
@@ -103,7 +112,7 @@ export class TuiApp implements Disposable {
   /** The last pane size #paneSize() worked out, and for which state and session. */
   #sized: { state: TuiState; id: string | undefined; size: PaneSize } | null = null;
   /** Reads the shown sessions' screens (only the rows redrawn since their last read). */
-  readonly #screens: Screens;
+  #screens: Screens;
   /** The state the last frame was drawn from. */
   #drawn: TuiState | null = null;
   #sync = false;
@@ -126,6 +135,10 @@ export class TuiApp implements Disposable {
   readonly #effects: EffectContext;
   readonly #resume: ViewPlace | null;
   #disposed = false;
+  readonly #owner: Owner | undefined;
+  /** The frame timer's and the frame due in this wake-up's callbacks (entry points). */
+  readonly #drawTimer: () => void;
+  readonly #drawDue: () => void;
 
   constructor(options: TuiAppOptions) {
     this.#runtime = options.runtime;
@@ -135,6 +148,11 @@ export class TuiApp implements Disposable {
     this.#tabs = options.tabs ?? [];
     this.#screens = new Screens((id) => options.runtime.sessions.get(id));
     this.#resume = options.resume ?? null;
+    this.#owner = options.owner;
+    this.#drawTimer = this.#entry("draw", () => void this.#render());
+    this.#drawDue = this.#entry("draw", () => {
+      if (this.#immediate) this.#render();
+    });
     this.#effects = {
       runtime: options.runtime,
       client: options.client ?? LOCAL_CLIENT,
@@ -166,9 +184,9 @@ export class TuiApp implements Disposable {
     this.#started = true;
     const runtime = this.#runtime;
     // The runtime's state (sessions, agent states, stats lines, watchers, output clocks).
-    this.#subs.push(runtime.subscribe(() => this.#syncRows()));
+    this.#subs.push(runtime.subscribe(() => this.#syncRows(), this.#owner));
     // The screen of the session shown here changed: redraw its pane.
-    this.#subs.push(runtime.onOutput((id) => this.#onOutput(id)));
+    this.#subs.push(runtime.onOutput((id) => this.#onOutput(id), this.#owner));
     this.#watchTabs();
     this.#syncRows();
     if (this.#resume) this.dispatch({ type: "resume", ...this.#resume });
@@ -198,10 +216,10 @@ export class TuiApp implements Disposable {
   #watchTabs(): void {
     for (const s of this.#tabSubs) s[Symbol.dispose]();
     this.#tabSubs = this.#tabs.map((tab) =>
-      tab.onChange(() => {
+      tab.onChange(this.#entry("tab change", () => {
         this.#syncTabs();
         if (this.state.tab > 0) this.#invalidate();
-      })
+      }))
     );
     this.#syncTabs();
     const body = layout(this.state.cols, this.state.rows).body;
@@ -217,7 +235,10 @@ export class TuiApp implements Disposable {
       clearTimeout(this.#messageTimer);
       this.#messageTimer = message
         ? setTimeout(
-          () => this.dispatch({ type: "message-expired", text: message.text }),
+          this.#entry(
+            "message timer",
+            () => this.dispatch({ type: "message-expired", text: message.text }),
+          ),
           MESSAGE_MS,
         )
         : undefined;
@@ -243,6 +264,7 @@ export class TuiApp implements Disposable {
   /** Bytes from the host terminal's stdin. */
   feed(text: string): void {
     clearTimeout(this.#escTimer);
+    if (faults) faults.hit("input", this.#effects.client);
     const typedInto = this.state.mode === "terminal" ? this.state.selected : null;
     if (typedInto) {
       this.#typedAt = this.#now();
@@ -259,7 +281,10 @@ export class TuiApp implements Disposable {
       session?.releaseInput();
     }
     if (this.#decoder.pending) {
-      this.#escTimer = setTimeout(() => this.#handle(this.#decoder.flush()), ESC_TIMEOUT_MS);
+      this.#escTimer = setTimeout(
+        this.#entry("input", () => this.#handle(this.#decoder.flush())),
+        ESC_TIMEOUT_MS,
+      );
     }
   }
 
@@ -270,6 +295,27 @@ export class TuiApp implements Disposable {
   /** Forgets the last frame and draws everything again (after an interactive plugin exec). */
   redraw(): void {
     this.#prev = null;
+    this.#invalidate();
+  }
+
+  /**
+   * Starts drawing over from nothing after a failure (util/guard.ts): no
+   * frame, screen read or half-typed key sequence of before is trusted.
+   */
+  reset(): void {
+    if (this.#disposed) return;
+    clearTimeout(this.#frameTimer);
+    clearTimeout(this.#escTimer);
+    clearTimeout(this.#midUpdate);
+    this.#frameTimer = this.#midUpdate = undefined;
+    this.#immediate = this.#echoFrame = false;
+    this.#decoder = new KeyDecoder();
+    this.#screens[Symbol.dispose]();
+    this.#screens = new Screens((id) => this.#runtime.sessions.get(id));
+    this.#prev = this.#spare = null;
+    this.#spareBehind = null;
+    this.#sized = null;
+    this.#drawn = null;
     this.#invalidate();
   }
 
@@ -331,6 +377,7 @@ export class TuiApp implements Disposable {
   };
 
   #onOutput(id: string): void {
+    if (faults) faults.hit("listener", this.#effects.client);
     const s = this.state;
     if (s.tab !== 0) return;
     const shown = s.selected === id || (isTiled(s) && tiles(s).some((t) => t.id === id));
@@ -338,10 +385,13 @@ export class TuiApp implements Disposable {
     // A frame half drawn inside a synchronized update waits for the update's end (more output),
     // as a terminal holds it back; at most MID_UPDATE_MAX_MS (docs/detection.md, Scheduling).
     if (this.#runtime.sessions.get(id)?.midUpdate) {
-      this.#midUpdate ??= setTimeout(() => {
-        this.#midUpdate = undefined;
-        this.#invalidate();
-      }, MID_UPDATE_MAX_MS);
+      this.#midUpdate ??= setTimeout(
+        this.#entry("draw", () => {
+          this.#midUpdate = undefined;
+          this.#invalidate();
+        }),
+        MID_UPDATE_MAX_MS,
+      );
       return;
     }
     this.#invalidate(s.selected === id && s.mode === "terminal");
@@ -380,7 +430,7 @@ export class TuiApp implements Disposable {
     }
     if (this.#frameTimer !== undefined || this.#immediate) return;
     const wait = this.#lastFrame + FRAME_MS - now;
-    if (wait > 0) this.#frameTimer = setTimeout(() => this.#render(), wait);
+    if (wait > 0) this.#frameTimer = setTimeout(this.#drawTimer, wait);
     else {
       // Drawn in this wake-up, once what woke it is done: at the end of a
       // grid point (every session read in it is parsed by then), else after
@@ -388,10 +438,7 @@ export class TuiApp implements Disposable {
       // Deno's loop another wake-up (measured: a message per 50 ms tick
       // doubles the CPU of an idle ticking loop, 0.37 → 0.83 %).
       this.#immediate = true;
-      const draw = () => {
-        if (this.#immediate) this.#render();
-      };
-      if (!ticker.whenSettled(draw)) queueMicrotask(draw);
+      if (!ticker.whenSettled(this.#drawDue, this.#owner)) queueMicrotask(this.#drawDue);
     }
   }
 
@@ -404,6 +451,7 @@ export class TuiApp implements Disposable {
     this.#lastFrame = this.#now();
     const s = this.state;
     const { screen, rows, tiles: screens } = this.#screens.forFrame(s);
+    if (faults) faults.hit("draw", this.#effects.client);
     let tabLines = null;
     if (s.tab > 0) {
       const body = layout(s.cols, s.rows).body;
@@ -462,8 +510,17 @@ export class TuiApp implements Disposable {
     this.#clockMs = want;
     if (want > 0) {
       // On the shared grid: the spinners move in the wake-ups that read the sessions' output.
-      this.#clock = ticker.every(want, () => this.dispatch({ type: "tick", now: this.#now() }));
+      this.#clock = ticker.every(
+        want,
+        () => this.dispatch({ type: "tick", now: this.#now() }),
+        this.#owner,
+      );
     }
+  }
+
+  /** `fn` as an entry point of this client's (util/guard.ts), or as it is without an owner. */
+  #entry<A extends unknown[]>(where: string, fn: (...args: A) => void): (...args: A) => void {
+    return this.#owner ? guarded(this.#owner, where, fn) : fn;
   }
 }
 

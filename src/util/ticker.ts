@@ -14,7 +14,13 @@
  *
  * Use it for work whose exact moment does not matter within GRID_MS; use
  * setTimeout for anything a person waits on (a keystroke's echo, Esc).
+ *
+ * Each callback is an entry point of its own (util/guard.ts): one that
+ * throws is reported for its owner (`after`'s third argument, else "timer")
+ * and the others of its grid point run; an `every` keeps its next run.
  */
+
+import { fault, type Owner } from "./guard.ts";
 
 /** The grid: 20 wake-ups a second at most while anything is scheduled. */
 export const GRID_MS = 50;
@@ -51,11 +57,11 @@ const HOST_TIMERS: Timers = {
  */
 export interface Scheduler {
   /** Runs `fn` at the first grid point at least `ms` from now; dispose to cancel. */
-  after(ms: number, fn: () => void): Disposable;
+  after(ms: number, fn: () => void, owner?: Owner): Disposable;
   /** Runs `fn` at a grid point every `ms` (rounded up to the grid) until disposed. */
-  every(ms: number, fn: () => void): Disposable;
+  every(ms: number, fn: () => void, owner?: Owner): Disposable;
   /** Runs `fn` once the grid point in progress has settled; false when none is. */
-  whenSettled(fn: () => void): boolean;
+  whenSettled(fn: () => void, owner?: Owner): boolean;
   /** Runs `fn` once the work in progress is done (a microtask). */
   defer(fn: () => void): void;
 }
@@ -63,8 +69,12 @@ export interface Scheduler {
 interface Entry {
   readonly at: number;
   readonly fn: () => void;
+  readonly owner: Owner;
   cancelled: boolean;
 }
+
+/** Whose callback it is, unless `after`/`every` were told. */
+const TIMER: Owner = { name: "timer" };
 
 export class Ticker implements Scheduler {
   readonly period: number;
@@ -82,7 +92,7 @@ export class Ticker implements Scheduler {
    * they schedule is looked at once, at the end.
    */
   #settling = false;
-  #settled: Array<() => void> = [];
+  #settled: Array<{ readonly fn: () => void; readonly owner: Owner }> = [];
   /** Grid points that fired (tests, diagnostics). */
   wakeups = 0;
 
@@ -97,8 +107,8 @@ export class Ticker implements Scheduler {
   }
 
   /** Runs `fn` at the first grid point at least `ms` from now; dispose to cancel. */
-  after(ms: number, fn: () => void): Disposable {
-    const entry: Entry = { at: this.#now() + Math.max(0, ms), fn, cancelled: false };
+  after(ms: number, fn: () => void, owner: Owner = TIMER): Disposable {
+    const entry: Entry = { at: this.#now() + Math.max(0, ms), fn, owner, cancelled: false };
     this.#entries.push(entry);
     if (!this.#settling && this.#interval === undefined) this.#arm();
     return {
@@ -112,14 +122,14 @@ export class Ticker implements Scheduler {
   }
 
   /** Runs `fn` at a grid point every `ms` (rounded up to the grid) until disposed. */
-  every(ms: number, fn: () => void): Disposable {
+  every(ms: number, fn: () => void, owner: Owner = TIMER): Disposable {
     let next: Disposable;
     let stopped = false;
     const run = () => {
-      next = this.after(ms, run);
+      next = this.after(ms, run, owner);
       fn();
     };
-    next = this.after(ms, run);
+    next = this.after(ms, run, owner);
     return {
       [Symbol.dispose]: () => {
         if (stopped) return;
@@ -134,9 +144,9 @@ export class Ticker implements Scheduler {
    * the microtasks they queued, e.g. the reactor's batch read), still in the
    * same wake-up. Returns false when no grid point is in progress.
    */
-  whenSettled(fn: () => void): boolean {
+  whenSettled(fn: () => void, owner: Owner = TIMER): boolean {
     if (!this.#settling) return false;
-    this.#settled.push(fn);
+    this.#settled.push({ fn, owner });
     return true;
   }
 
@@ -184,12 +194,12 @@ export class Ticker implements Scheduler {
     this.#settling = true;
     for (const entry of due) {
       entry.cancelled = true;
-      run(entry.fn);
+      run(entry);
     }
     // Promise continuations of the callbacks (the PTY reactor's batch read)
     // were queued before this and run first.
     this.#timers.queueMicrotask(() => {
-      for (const fn of this.#settled.splice(0)) run(fn);
+      for (const settled of this.#settled.splice(0)) run(settled);
       this.#settling = false;
       this.#next();
     });
@@ -208,13 +218,11 @@ export class Ticker implements Scheduler {
   }
 }
 
-function run(fn: () => void): void {
+function run(callback: { readonly fn: () => void; readonly owner: Owner }): void {
   try {
-    fn();
+    callback.fn();
   } catch (error) {
-    queueMicrotask(() => {
-      throw error;
-    });
+    fault(callback.owner, "timer", error);
   }
 }
 

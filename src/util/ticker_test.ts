@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { Ticker, type Timers } from "./ticker.ts";
+import { type FaultReport, setFaultSink } from "./guard.ts";
 
 function fired(ticker: Ticker, ms: number, log: string[], name: string): Promise<number> {
   return new Promise((resolve) =>
@@ -124,4 +125,33 @@ Deno.test("whenSettled runs after the grid point's callbacks and their microtask
   await done.promise;
   assert.deepEqual(log, ["callback", "microtask", "settled"]);
   assert.equal(ticker.wakeups, 1);
+});
+
+Deno.test("a callback that throws fails alone: its owner hears it, the grid point's others run, every() goes on", async () => {
+  const ticker = new Ticker(10);
+  const heard: FaultReport[] = [];
+  setFaultSink((r) => heard.push(r));
+  try {
+    const log: string[] = [];
+    let n = 0;
+    const done = Promise.withResolvers<void>();
+    const every = ticker.every(10, () => {
+      if (++n === 3) done.resolve();
+      throw new Error(`tick ${n}`);
+    }, { name: "session-4 detection" });
+    ticker.after(5, () => {
+      throw new Error("one-shot");
+    });
+    const after = fired(ticker, 5, log, "neighbour");
+    await after;
+    await done.promise;
+    every[Symbol.dispose]();
+    assert.deepEqual(log, ["neighbour"]);
+    assert.equal(n, 3);
+    const seen = heard.map((r) => `${r.owner}: ${(r.error as Error).message}`);
+    assert.ok(seen.includes("timer: one-shot"), seen.join("\n"));
+    assert.ok(seen.includes("session-4 detection: tick 1"), seen.join("\n"));
+  } finally {
+    setFaultSink(null);
+  }
 });
