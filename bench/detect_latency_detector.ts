@@ -20,14 +20,12 @@ export function attachDetector(
   catalog: Catalog,
   onChange: (status: AgentStatus) => void,
 ): DetectorHandle {
-  const hub = new DetectionHub(store, catalog);
-  const sub = hub.on((e) => {
+  const hub = new DetectionHub(store, catalog, (e) => {
     if (e.type === "state" && e.id === session.id) onChange(e.status);
   });
   return {
     name: "DetectionHub (src/runtime/detection.ts, default settle 30 ms / max wait 100 ms)",
     [Symbol.dispose]() {
-      sub[Symbol.dispose]();
       hub[Symbol.dispose]();
     },
   };

@@ -188,7 +188,7 @@ console.log(
 async function tuiCpu(fps: number, seconds: number): Promise<{ cpu: number; frames: number }> {
   const { Runtime } = await import("../src/runtime/runtime.ts");
   const { TuiApp } = await import("../src/tui/app.ts");
-  const { startPluginTabs } = await import("../src/tui/plugin_tabs.ts");
+  const { startPluginTabs } = await import("../src/server/plugin_feed.ts");
   const dir = Deno.makeTempDirSync({ prefix: "lazyshell-bench-tui-" });
   Deno.mkdirSync(`${dir}/lazyshell/plugins`, { recursive: true });
   Deno.writeTextFileSync(

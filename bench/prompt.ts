@@ -45,7 +45,8 @@ const rows: [string, Figures, Figures][] = [];
 const totals = { classify: [] as number[], prompt: [] as number[] };
 for (const c of captures) {
   const manifest = catalog.get(c.meta.agent)!;
-  for (const e of expectations(c.truth).filter((x) => x.state === "blocked")) {
+  // A blocked screen that asks nothing to choose (a bad API key) has no prompt to read.
+  for (const e of expectations(c.truth).filter((x) => x.state === "blocked" && x.prompt)) {
     using term = new HeadlessTerminal({ cols: c.meta.cols, rows: c.meta.rows });
     term.write(c.bytes.subarray(0, e.offset));
     await term.flush();

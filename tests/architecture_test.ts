@@ -168,6 +168,21 @@ Deno.test("folders form no import cycle", () => {
   assert.deepEqual(cycles, []);
 });
 
+/**
+ * One stream per consumer (docs/architecture.md, One runtime state): the TUI, the plugin feed,
+ * the control verbs and the state file's recorder read the runtime's state and change stream,
+ * and act on sessions through their handles and verbs (`runtime.sessions`, `host.sessions`):
+ * never the store's own events, the detection hub or the notifications (private to the runtime).
+ */
+Deno.test("the runtime's consumers never reach its store", () => {
+  const consumers = ["src/tui/", "src/control/", "src/restore/recorder.ts", "src/server/"];
+  const problems = sources()
+    .filter((f) => within(f.path, consumers))
+    .filter((f) => /\.store\b/.test(f.text.replace(/\/\/.*$|\/\*[\s\S]*?\*\//gm, "")))
+    .map((f) => `${f.path} reaches .store`);
+  assert.deepEqual(problems, []);
+});
+
 Deno.test("the emulator (xterm) stays in the session layer: others read screens through Session", () => {
   const problems = sources()
     .filter((f) => !f.path.startsWith("src/session/"))

@@ -161,7 +161,10 @@ Deno.test("answer: a prompt that changed since it was read is refused", async ()
   const base = Deno.makeTempDirSync({ prefix: "lzs-answer-" });
   const catalog = await loadCatalog({ userDir: null });
   await using store = new SessionStore({ shell: "/bin/bash", env: testEnv() });
-  using hub = new DetectionHub(store, catalog, { settleMs: 600_000, maxWaitMs: 600_000 });
+  using hub = new DetectionHub(store, catalog, () => {}, {
+    settleMs: 600_000,
+    maxWaitMs: 600_000,
+  });
   const host = {
     view: (id: string) => ({ agentStatus: hub.status(id), prompt: hub.prompt(id) }),
     classifyNow: (id: string) => void hub.classifyNow(id),

@@ -26,13 +26,13 @@ async function agent(t: Instance, name: string, mode: string, group?: string) {
     ...(group ? { group } : {}),
   });
   const session = t.runtime.store.find(name)!;
-  const hub = t.runtime.detection;
   // Drawn (so in raw mode: text typed before would wait in the line discipline) and seen idle.
   await waitFor(
     session,
     () =>
       session.visibleLines().some((l) => l.includes("? for shortcuts")) &&
-      hub.agent(session.id) === "claude" && hub.status(session.id)?.state === "idle",
+      t.runtime.view(session.id)?.agent === "claude" &&
+      t.runtime.view(session.id)?.agentStatus?.state === "idle",
     30_000,
     `${name} idle`,
   );

@@ -20,7 +20,7 @@ Deno.test("new, list, read, send, rename, group, ungroup: the happy path", async
   assert.equal(created.id, "session-1");
   assert.equal(created.group, "agents");
   // `new` does not steal focus (C2).
-  assert.deepEqual(t.runtime.focus, { selected: null, terminal: false });
+  assert.deepEqual(t.runtime.state.focus, []);
   const session = t.runtime.store.get("session-1")!;
   assert.match(session.env.LAZYSHELL_SOCK!, /\/session-1\.sock$/);
   assert.equal(session.env.LAZYSHELL_CONTROL, t.sockets.control!.path);

@@ -109,9 +109,23 @@ const ANSWER_REPAINT_MS = 250;
  */
 const DECLARE_LEAD_MS = 500;
 
+/**
+ * How long after its label a declared state may still be the one before: the engine applies
+ * a burst of OSC 7501 records once it is over, 200 ms after the last record, at the next 50 ms
+ * grid point (docs/detection.md, Bursts), where the record's chunk may come a little after the
+ * label's moment.
+ */
+const DECLARE_LAG_MS = 300;
+
 /** The next label is `state` and due within DECLARE_LEAD_MS of this point. */
 function dueSoon(p: ReplayPoint, next: TruthLabel | undefined, state: string): boolean {
   return next?.state === state && next.t_ms !== undefined && next.t_ms - p.time <= DECLARE_LEAD_MS;
+}
+
+/** A declared state from before `label`, within DECLARE_LAG_MS of it: its burst is not over. */
+function lagging(p: ReplayPoint, label: TruthLabel | undefined): boolean {
+  return p.status?.source === "declared" && label?.t_ms !== undefined &&
+    p.time - label.t_ms <= DECLARE_LAG_MS;
 }
 
 for (const capture of captures.filter((c) => c.chunks !== null)) {
@@ -129,14 +143,16 @@ for (const capture of captures.filter((c) => c.chunks !== null)) {
         const why = `${p.status?.state}/${p.status?.ruleId}`;
         // A screen label is the end of the chunk that drew it: in effect at its offset.
         const shown = labels.findLast((l) => l.byte_offset_in_raw <= p.offset);
-        if (label?.state === "error" && settled && p.status?.state !== "error") {
+        if (
+          label?.state === "error" && settled && p.status?.state !== "error" && !lagging(p, label)
+        ) {
           wrong.push(`missed error @${p.offset} (${label.note}) ${why}`);
         }
         // A turn in progress — retries included — never reads idle once its working
         // screen settled (opencode's retry line once hid its indicator: opencode-fail-rate).
         const working = shown?.state === "working" &&
           p.offset >= (shown.screen_settled_offset ?? shown.byte_offset_in_raw);
-        if (working && p.status?.state === "idle") {
+        if (working && p.status?.state === "idle" && !lagging(p, shown)) {
           wrong.push(`idle while working @${p.offset} (${shown.note}) ${why}`);
         }
         const declaredEarly = p.status?.source === "declared" &&
@@ -163,7 +179,7 @@ function blockedWrong(
   const previous = labels[i - 1];
   if (p.status?.state !== "blocked") {
     // A prompt fully drawn and not yet answered (no key pressed since) reads blocked.
-    const drawn = label?.state === "blocked" && settled &&
+    const drawn = label?.state === "blocked" && settled && !lagging(p, label) &&
       !keys.some((k) => k >= label.byte_offset_in_raw && k < p.offset);
     return drawn ? [`missed @${p.offset} (${label.note}) ${p.status?.ruleId}`] : [];
   }
@@ -175,7 +191,8 @@ function blockedWrong(
   const declaredEarly = p.status.source === "declared" && dueSoon(p, next, "blocked");
   const ok = label !== undefined &&
     (label.state === "blocked" || /expected next/.test(label.note) || answering ||
-      drawnHere || declaredEarly || (label.state === "starting" && next?.state === "blocked"));
+      drawnHere || declaredEarly || lagging(p, label) ||
+      (label.state === "starting" && next?.state === "blocked"));
   return ok ? [] : [`@${p.offset} (${label?.state}: ${label?.note}) ${p.status.ruleId}`];
 }
 

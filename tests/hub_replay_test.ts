@@ -8,7 +8,7 @@
 
 import assert from "node:assert/strict";
 import { loadCatalog } from "../src/runtime/catalog.ts";
-import { DetectionHub } from "../src/runtime/detection.ts";
+import { watchedHub } from "../src/runtime/test_util.ts";
 import { standIn } from "./testdata/stand_in.ts";
 import { testStore } from "../src/session/test_util.ts";
 
@@ -19,12 +19,12 @@ async function hubStates(agent: string, capture: string, end: number): Promise<s
   try {
     const path = await standIn(dir, agent, capture, end);
     await using store = testStore(120, 32);
-    using hub = new DetectionHub(store, catalog);
+    using watch = watchedHub(store, catalog);
     const states: string[] = [];
     const session = store.create({ command: path });
     const done = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`timed out: ${states.join(" ")}`)), 60_000);
-      hub.on((e) => {
+      watch.on((e) => {
         if (e.type !== "state" || e.id !== session.id) return;
         const s = e.status;
         states.push(`${s.state}${s.kind ? `:${s.kind}` : ""}/${s.source}`);
@@ -35,7 +35,7 @@ async function hubStates(agent: string, capture: string, end: number): Promise<s
       });
     });
     await done;
-    assert.equal(hub.agent(session.id), agent);
+    assert.equal(watch.hub.agent(session.id), agent);
     return states;
   } finally {
     await Deno.remove(dir, { recursive: true });

@@ -6,7 +6,8 @@
  */
 
 import { loadCatalog } from "../src/runtime/catalog.ts";
-import { DetectionHub, type DetectionOptions } from "../src/runtime/detection.ts";
+import type { DetectionHub, DetectionOptions } from "../src/runtime/detection.ts";
+import { watchedHub } from "../src/runtime/test_util.ts";
 import { SessionStore } from "../src/session/store.ts";
 import type { Session } from "../src/session/session.ts";
 import { testEnv } from "../src/session/test_util.ts";
@@ -41,7 +42,8 @@ export async function replayLab(
   const dir = Deno.makeTempDirSync({ prefix: `lzs-replay-${agent}-` });
   const catalog = await loadCatalog({ userDir: null });
   const store = new SessionStore({ shell: "/bin/bash", env: testEnv(), cols: 120, rows: 32 });
-  const hub = new DetectionHub(store, catalog, hubOptions);
+  const watch = watchedHub(store, catalog, hubOptions);
+  const hub = watch.hub;
   const script = `${dir}/${agent}.ts`;
   Deno.copyFileSync(FAKE, script);
   const log = `${dir}/parts.log`;
@@ -65,7 +67,7 @@ export async function replayLab(
     state: () => hub.status(session.id)?.state ?? null,
     record: () => {
       const seen: AgentStateName[] = [];
-      subs.push(hub.on((e) => {
+      subs.push(watch.on((e) => {
         if (e.type === "state" && e.id === session.id) seen.push(e.status.state);
       }));
       return seen;

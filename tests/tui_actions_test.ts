@@ -7,6 +7,8 @@ import assert from "node:assert/strict";
 import { appLab } from "./app_lab.ts";
 import { waitFor, waitForText } from "../src/session/test_util.ts";
 import { within } from "../src/util/async.ts";
+import { latestFocus } from "../src/model/runtime.ts";
+import { LOCAL_CLIENT } from "../src/runtime/runtime.ts";
 
 const WAIT = 30_000;
 
@@ -21,9 +23,10 @@ Deno.test("n, r, v, W and x act on real sessions", async () => {
   const first = runtime.store.list()[0]!;
   assert.equal(app.state.selected, first.id);
   assert.equal(app.state.mode, "terminal");
-  assert.deepEqual(runtime.focus, { selected: first.id, terminal: true });
+  const focus = () => latestFocus(runtime.state);
+  assert.deepEqual(focus(), { client: LOCAL_CLIENT, selected: first.id, terminal: true });
   app.feed("\x1d");
-  assert.deepEqual(runtime.focus, { selected: first.id, terminal: false });
+  assert.deepEqual(focus(), { client: LOCAL_CLIENT, selected: first.id, terminal: false });
 
   // r: rename through the input line.
   app.feed("r\x15api\r");
@@ -31,9 +34,9 @@ Deno.test("n, r, v, W and x act on real sessions", async () => {
 
   // v: arm a watcher pattern, then disarm it with an empty one.
   app.feed("vERR!\r");
-  assert.equal(runtime.notifications.watchers.armed(first.id), "ERR!");
+  assert.equal(runtime.view(first.id)?.watcher, "ERR!");
   app.feed("v\x15\r");
-  assert.equal(runtime.notifications.watchers.armed(first.id), null);
+  assert.equal(runtime.view(first.id)?.watcher, null);
   app.feed("v(\r");
   assert.equal(app.state.message?.error, true, "a bad pattern is one line, not a crash");
   assert.equal(runtime.view(first.id)?.watcher, null, "the refused pattern is not armed");
@@ -54,7 +57,11 @@ Deno.test("n, r, v, W and x act on real sessions", async () => {
   assert.equal(second.name, "api");
   assert.equal(second.command, first.command);
   assert.deepEqual(runtime.store.list().map((s) => s.name), ["api", "other"], "same place");
-  assert.equal(runtime.notifications.watchers.armed(second.id), "ERR!", "the watcher stays");
+  assert.deepEqual(
+    runtime.state.watchers.map((w) => [w.session, w.pattern, w.source]),
+    [[second.id, "ERR!", "live"]],
+    "the watcher stays",
+  );
   assert.equal(runtime.view(second.id)?.watcher, "ERR!");
   assert.equal(app.state.selected, second.id);
   runtime.store.kill("other");

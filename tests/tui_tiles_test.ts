@@ -107,8 +107,8 @@ async function replayed(tiled: boolean): Promise<Record> {
   const agent = runtime.createSession({ name: "agent", command: path });
   runtime.createSession({ name: "quiet", command: "sleep 600" });
   const record: Record = { states: [], sent: [], messages: [] };
-  runtime.notifications.setSink(() => {});
-  using _n = runtime.notifications.notifier.on((n, outcome) => {
+  runtime.notifyTo(() => {});
+  using _n = runtime.onNotified((n, outcome) => {
     if (n.sessionId === agent.id) record.sent.push(`${outcome} ${n.reason}: ${n.text}`);
   });
   using _s = runtime.subscribe((change) => {

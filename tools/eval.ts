@@ -1,12 +1,13 @@
 /**
  * `deno task eval`: replays every capture in fixtures/captures (or the
- * directory given) and prints, per agent, expected vs detected state at each
- * labelled offset and which rule fired — with OSC 7501 (full pipeline) and
- * with screen rules alone. Exit code 1 when any label is missed.
+ * directory given) through the live detection engine (src/replay/replay.ts) and
+ * prints, per agent, expected vs detected state at each labelled offset and
+ * which rule fired — with OSC 7501 and the hooks (full pipeline) and with screen
+ * rules alone; both with the keys typed. Exit code 1 when any label is missed.
  */
 
 import { loadCatalog } from "../src/runtime/catalog.ts";
-import { expectations, listCaptures } from "../src/replay/fixtures.ts";
+import { captureReplay, expectations, listCaptures } from "../src/replay/fixtures.ts";
 import { replay } from "../src/replay/replay.ts";
 
 const root = Deno.args[0]
@@ -29,14 +30,7 @@ const byAgent = new Map<string, Row[]>();
 for (const c of captures) {
   const wanted = expectations(c.truth);
   const run = (declared: boolean) =>
-    replay(c.bytes, wanted.map((w) => w.offset), {
-      cols: c.meta.cols,
-      rows: c.meta.rows,
-      catalog,
-      agent: c.meta.agent,
-      declared,
-      ...(c.chunks ? { chunks: c.chunks } : {}),
-    });
+    replay(c.bytes, wanted.map((w) => w.offset), captureReplay(c, catalog, declared));
   const [full, screen] = [await run(true), await run(false)];
   const rows = byAgent.get(c.meta.agent) ?? [];
   wanted.forEach((w, i) => {

@@ -96,28 +96,21 @@ async function ptyCheck(): Promise<string> {
 async function detectionCheck(): Promise<string> {
   const { loadCatalog } = await import("../runtime/catalog.ts");
   const { replay } = await import("../replay/replay.ts");
-  const { expectations, readChunks } = await import("../replay/fixtures.ts");
+  const { captureReplay, expectations, readCapture } = await import("../replay/fixtures.ts");
   const catalog = await loadCatalog({ userDir: null });
   if (catalog.errors.length > 0) throw new Error(catalog.errors[0]!.message);
-  let bytes: Uint8Array;
-  let meta: { agent: string; cols: number; rows: number };
-  let truth: Parameters<typeof expectations>[0];
+  let capture: Awaited<ReturnType<typeof readCapture>>;
   try {
-    bytes = await Deno.readFile(new URL("output.raw", FIXTURE));
-    meta = JSON.parse(await Deno.readTextFile(new URL("meta.json", FIXTURE)));
-    truth = JSON.parse(await Deno.readTextFile(new URL("truth.json", FIXTURE)));
+    capture = await readCapture(FIXTURE);
   } catch (error) {
     throw new Error(`Cannot read the built-in fixture ${SELF_TEST_FIXTURE}: ${messageOf(error)}`);
   }
-  const chunks = await readChunks(new URL("chunks.jsonl", FIXTURE));
-  const wanted = expectations(truth);
-  const points = await replay(bytes, wanted.map((w) => w.offset), {
-    cols: meta.cols,
-    rows: meta.rows,
-    catalog,
-    agent: meta.agent,
-    ...(chunks ? { chunks } : {}),
-  });
+  const wanted = expectations(capture.truth);
+  const points = await replay(
+    capture.bytes,
+    wanted.map((w) => w.offset),
+    captureReplay(capture, catalog),
+  );
   points.forEach((p, i) => {
     const w = wanted[i]!;
     const kind = p.status?.kind ?? null;

@@ -1,6 +1,7 @@
 /**
- * What the control verbs may touch: the session store (to act on sessions),
- * the runtime's state and its change stream (to report and wait on them:
+ * What the control verbs may touch: the sessions' handles and verbs (to act
+ * on them; not the store's events), the runtime's state and its change
+ * stream (to report and wait on them:
  * src/model/runtime.ts), a fresh classification right before typing (D7),
  * and session creation through the runtime (which never moves the user's
  * focus: `ctl new` does not steal selection or keyboard, C2). control/
@@ -10,10 +11,10 @@
 import type { RuntimeChange } from "../model/runtime.ts";
 import type { SessionView } from "../model/session.ts";
 import type { Session } from "../session/session.ts";
-import type { SessionSpec, SessionStore } from "../session/store.ts";
+import type { SessionHandles, SessionSpec } from "../session/store.ts";
 
 export interface ControlHost {
-  readonly store: SessionStore;
+  readonly sessions: SessionHandles;
   /** One session as the runtime's state has it, or undefined. */
   view(id: string): SessionView | undefined;
   /** The runtime's change stream (`ctl wait` follows it). */

@@ -8,7 +8,7 @@
 
 import { UserError } from "../errors.ts";
 import type { Session } from "../session/session.ts";
-import type { SessionStore } from "../session/store.ts";
+import type { SessionHandles } from "../session/store.ts";
 
 export interface TargetQuery {
   readonly target?: string | undefined;
@@ -16,7 +16,7 @@ export interface TargetQuery {
 }
 
 /** The sessions a verb acts on, in creation order; never empty. */
-export function resolveTargets(store: SessionStore, query: TargetQuery): Session[] {
+export function resolveTargets(store: SessionHandles, query: TargetQuery): Session[] {
   const { target, group } = query;
   if (target !== undefined && group !== undefined) {
     throw new UserError("Give a target or --group, not both");
@@ -37,6 +37,6 @@ export function resolveTargets(store: SessionStore, query: TargetQuery): Session
 }
 
 /** One session by id or exact name. */
-export function resolveTarget(store: SessionStore, target: string): Session {
+export function resolveTarget(store: SessionHandles, target: string): Session {
   return resolveTargets(store, { target })[0]!;
 }

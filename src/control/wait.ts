@@ -10,6 +10,7 @@
 
 import { UserError } from "../errors.ts";
 import type { AgentStateName } from "../model/agent.ts";
+import { changedId } from "../model/runtime.ts";
 import type { Session } from "../session/session.ts";
 import type { ControlHost } from "./host.ts";
 import { label } from "./entry.ts";
@@ -52,7 +53,7 @@ export function waitForState(
   const reached = new Set<string>();
   let first: string | null = null;
   const current = (s: Session) => host.view(s.id)?.agentStatus?.state ?? null;
-  const gone = (s: Session) => s.status === "exited" || host.store.get(s.id) !== s;
+  const gone = (s: Session) => s.status === "exited" || host.sessions.get(s.id) !== s;
 
   return new Promise<WaitResult>((resolve, reject) => {
     const subs: Disposable[] = [];
@@ -107,9 +108,8 @@ export function waitForState(
     options.signal.addEventListener("abort", onAbort);
     // The runtime's change stream: state moves, exits and removals of the members.
     subs.push(host.subscribe((change) => {
-      if (change.type === "problems") return;
-      const id = change.type === "removed" ? change.previous.id : change.session.id;
-      if (!ids.has(id)) return;
+      const id = changedId(change);
+      if (id === null || !ids.has(id)) return;
       if (change.type === "updated") {
         const status = change.session.agentStatus;
         if (status?.state === wanted && status !== change.previous.agentStatus) {

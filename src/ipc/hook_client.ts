@@ -87,6 +87,38 @@ export function hookMessage(
   return { v: 1, type: "hook", state, kind, payload };
 }
 
+export interface HookArgs {
+  readonly state: HookState;
+  readonly kind: HookKind | null;
+  /** A JSON argument (Codex notify), if any. */
+  readonly json: string | null;
+}
+
+/** Parses our arguments; null when they make no sense (then nothing is sent). */
+export function parseHookArgs(args: readonly string[]): HookArgs | null {
+  let state: HookState | null = null;
+  let kind: HookKind | null = null;
+  let json: string | null = null;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    let kindValue: string | undefined;
+    if (arg === "--kind") kindValue = args[++i];
+    else if (arg.startsWith("--kind=")) kindValue = arg.slice("--kind=".length);
+    else if (state === null && (HOOK_STATES as readonly string[]).includes(arg)) {
+      state = arg as HookState;
+      continue;
+    } else if (arg.trimStart().startsWith("{")) {
+      json = arg;
+      continue;
+    } else return null;
+    if (kindValue === undefined || !(HOOK_KINDS as readonly string[]).includes(kindValue)) {
+      return null;
+    }
+    kind = kindValue as HookKind;
+  }
+  return state === null ? null : { state, kind, json };
+}
+
 export type SendResult =
   | "acked"
   | "rejected"

@@ -25,7 +25,13 @@
 import { isBlockedKind, isErrorKind, type StateKind } from "../model/agent.ts";
 import type { ErrorKind } from "../model/agent.ts";
 import type { HookEvent } from "../model/events.ts";
-import type { HookMessage, HookPayload, HookState } from "./protocol.ts";
+import { forwardedPayload, hookMessage, parseHookArgs } from "./hook_client.ts";
+import {
+  type HookMessage,
+  type HookPayload,
+  type HookState,
+  parseHookMessage,
+} from "./protocol.ts";
 
 export type { HookEvent } from "../model/events.ts";
 
@@ -100,6 +106,24 @@ export class HookInterpreter {
       event: "agent-turn-complete",
     };
   }
+}
+
+/**
+ * What one run of `lazyshell hook <args>` with the agent's hook JSON ends up
+ * applying: the message the hook client builds, as the hook server parses and
+ * interprets it (replay of a capture's hooks, src/replay/capture.ts; tests). Codex's
+ * notify passes its JSON as the last argument instead.
+ */
+export function interpretRun(
+  interpreter: HookInterpreter,
+  args: readonly string[],
+  payload: unknown = null,
+): HookEvent | null {
+  const parsed = parseHookArgs(args);
+  if (!parsed) return null;
+  const metadata = parsed.json === null ? payload : JSON.parse(parsed.json);
+  const wire = JSON.stringify(hookMessage(parsed.state, parsed.kind, forwardedPayload(metadata)));
+  return interpreter.interpret(parseHookMessage(wire));
 }
 
 function isPermissionNotification(p: HookPayload): boolean {

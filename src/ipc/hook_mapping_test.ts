@@ -1,9 +1,7 @@
 import assert from "node:assert/strict";
-import { parseHookArgs } from "../cli/hook.ts";
-import { forwardedPayload, hookMessage } from "./hook_client.ts";
-import { type HookEvent, HookInterpreter } from "./hook_mapping.ts";
+import { parseHookArgs } from "./hook_client.ts";
+import { type HookEvent, HookInterpreter, interpretRun } from "./hook_mapping.ts";
 import { CLAUDE_HOOKS, CODEX_NOTIFY_ARGS } from "./integrations.ts";
-import { parseHookMessage } from "./protocol.ts";
 
 const FIXTURES = new URL("../../fixtures/hooks/", import.meta.url);
 
@@ -19,11 +17,8 @@ function apply(
   args: readonly string[],
   payload: unknown,
 ): HookEvent | null {
-  const parsed = parseHookArgs(args);
-  assert.ok(parsed, `bad args ${args}`);
-  const metadata = parsed.json === null ? payload : JSON.parse(parsed.json);
-  const wire = JSON.stringify(hookMessage(parsed.state, parsed.kind, forwardedPayload(metadata)));
-  return interpreter.interpret(parseHookMessage(wire));
+  assert.ok(parseHookArgs(args), `bad args ${args}`);
+  return interpretRun(interpreter, args, payload);
 }
 
 /** Replays a Claude capture through the hooks `init --agents` prints. */

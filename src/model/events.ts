@@ -1,6 +1,6 @@
 /**
  * The engine's own events, declared once: what the hook sockets report
- * (after interpretation) and what the detection hub emits. Plain data.
+ * (after interpretation) and what session detection emits. Plain data.
  */
 
 import type { AgentStatus, StateKind } from "./agent.ts";
@@ -20,15 +20,25 @@ export interface HookEvent {
   readonly event: string | null;
 }
 
-/** What the detection hub (src/runtime/detection.ts) reports of one session. */
+/**
+ * What the session detector (src/runtime/session_detector.ts) reports of one
+ * session: events of the runtime's reducer (src/runtime/state.ts), emitted
+ * into it as they are. `at` is the detector's clock.
+ */
 export type DetectionEvent =
   | {
     readonly type: "state";
     readonly id: string;
     readonly status: AgentStatus;
-    readonly previous: AgentStatus | null;
+    readonly at: number;
   }
-  | { readonly type: "agent"; readonly id: string; readonly agent: string | null }
+  /** The catalogued agent in the foreground (null: none); `hasRules` false: a dim "no status" mark. */
+  | {
+    readonly type: "agent";
+    readonly id: string;
+    readonly agent: string | null;
+    readonly hasRules: boolean;
+  }
   /** The program asked the OSC 7501 `?` query (it can declare its state). */
   | { readonly type: "capable"; readonly id: string }
   /** What the blocked session asks changed (null: no prompt, or not readable). */

@@ -46,7 +46,7 @@ export interface NotifierOptions {
    * it over). Blocked and done follow their episodes instead (episodes.ts).
    */
   readonly rateLimitSeconds?: number;
-  /** What each attached client's user looks at (Runtime.focuses). */
+  /** What each attached client's user looks at (RuntimeState.focus). */
   readonly focus?: () => FocusLike | readonly FocusLike[];
   readonly now?: () => number;
   /** Where delivery failures go (never thrown). */

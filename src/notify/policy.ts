@@ -103,7 +103,7 @@ export function hostBytes(text: string, insideTmux: boolean): string {
   return insideTmux ? tmuxWrap(seq) : seq;
 }
 
-/** What the user looks at (Runtime.focus). */
+/** What one client's user looks at (RuntimeState.focus). */
 export interface FocusLike {
   readonly selected: string | null;
   readonly terminal: boolean;

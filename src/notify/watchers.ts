@@ -27,6 +27,8 @@ export interface WatchersOptions {
 
 export type WatchersEvent =
   | { readonly type: "armed"; readonly sessionId: string; readonly pattern: string | null }
+  /** The project file's watchers of a session were replaced (a reload). */
+  | { readonly type: "declared"; readonly sessionId: string }
   /**
    * Match counts changed. Coalesced: at most one per session and pattern
    * every MATCH_EVENT_MS, so a burst of matching lines cannot flood a
@@ -67,9 +69,13 @@ export class Watchers implements Disposable {
   /** A reload changed the project file's watchers of a session; its live pattern stays. */
   setFile(session: Session, file: readonly WatchSpec[]): void {
     const entry = this.#entries.get(session.id);
-    if (!entry) return file.length > 0 ? this.add(session, file) : undefined;
-    entry.watches.setFile(file);
-    this.#sync(entry);
+    if (!entry) {
+      if (file.length > 0) this.add(session, file);
+    } else {
+      entry.watches.setFile(file);
+      this.#sync(entry);
+    }
+    this.#emit({ type: "declared", sessionId: session.id });
   }
 
   /** The session runs a new child (`W`): keep its watchers, read the new output. */

@@ -12,8 +12,8 @@
  * waits for nothing (no exec or request in flight), and starts again the
  * same way. A built-in costs nothing until used (bench/memory.ts).
  *
- * Data comes through the PluginFeed interface, which src/tui/plugin_tabs.ts adapts from
- * the Runtime; this runtime module imports neither app/ nor tui/.
+ * Data comes through the PluginFeed interface, which src/server/plugin_feed.ts adapts from
+ * the Runtime's state and change stream; this runtime module imports no tui/.
  */
 
 import type { Env } from "../config/paths.ts";

@@ -1,13 +1,14 @@
 /**
  * Reading the shared capture format (fixtures/captures/<name>/: output.raw,
- * truth.json, meta.json) and turning truth labels into expectations; used by
- * the fixture test and `deno task eval`.
+ * truth.json, meta.json and the streams of capture.ts) and turning truth
+ * labels into expectations; used by the fixture test and `deno task eval`.
  */
 
 import type { AgentStateName, StateKind } from "../model/agent.ts";
 import type { Catalog } from "../runtime/catalog.ts";
-import type { Chunk, ReplayOptions } from "./replay.ts";
+import type { ReplayOptions } from "./replay.ts";
 import type { Prompt } from "../detect/prompt.ts";
+import { type CaptureMeta, type CaptureStreams, readStreams } from "./capture.ts";
 
 export interface TruthLabel {
   readonly t_ms?: number;
@@ -22,13 +23,15 @@ export interface TruthLabel {
   readonly prompt?: Prompt;
 }
 
-export interface Capture {
+export interface Capture extends CaptureStreams {
   readonly name: string;
   readonly bytes: Uint8Array;
-  readonly meta: { readonly agent: string; readonly cols: number; readonly rows: number };
+  readonly meta: CaptureMeta & {
+    readonly agent: string;
+    readonly cols: number;
+    readonly rows: number;
+  };
   readonly truth: { readonly timeline: readonly TruthLabel[] };
-  /** Output chunk times (chunks.jsonl), when the capture has them. */
-  readonly chunks: readonly Chunk[] | null;
   /** Byte offsets at which the user pressed keys (input.jsonl, src "user"). */
   readonly keys: readonly number[];
 }
@@ -48,21 +51,28 @@ export async function listCaptures(root: URL): Promise<Capture[]> {
   for await (const e of Deno.readDir(root)) if (e.isDirectory) names.push(e.name);
   names.sort();
   const out: Capture[] = [];
-  for (const name of names) {
-    const dir = new URL(`${name}/`, root);
-    out.push({
-      name,
-      bytes: await Deno.readFile(new URL("output.raw", dir)),
-      meta: JSON.parse(await Deno.readTextFile(new URL("meta.json", dir))),
-      truth: JSON.parse(await Deno.readTextFile(new URL("truth.json", dir))),
-      chunks: await readChunks(new URL("chunks.jsonl", dir)),
-      keys: await readKeys(new URL("input.jsonl", dir)),
-    });
-  }
+  for (const name of names) out.push(await readCapture(new URL(`${name}/`, root)));
   return out;
 }
 
-/** Replays a capture as recorded: its size, agent and chunk times; `declared`: count OSC 7501. */
+/** One capture folder (`dir` ends in a slash). */
+export async function readCapture(dir: URL): Promise<Capture> {
+  const meta = JSON.parse(await Deno.readTextFile(new URL("meta.json", dir)));
+  const streams = await readStreams(dir, meta);
+  return {
+    name: dir.pathname.split("/").at(-2) ?? "",
+    bytes: await Deno.readFile(new URL("output.raw", dir)),
+    meta,
+    truth: JSON.parse(await Deno.readTextFile(new URL("truth.json", dir))),
+    ...streams,
+    keys: streams.input.map((k) => k.off),
+  };
+}
+
+/**
+ * Replays a capture as recorded: its size, agent, chunk times, the keys typed, resizes, exit
+ * and hooks; `declared`: count OSC 7501 and the hooks (false: screen rules alone).
+ */
 export function captureReplay(capture: Capture, catalog: Catalog, declared = true): ReplayOptions {
   return {
     cols: capture.meta.cols,
@@ -71,6 +81,9 @@ export function captureReplay(capture: Capture, catalog: Catalog, declared = tru
     agent: capture.meta.agent,
     declared,
     ...(capture.chunks ? { chunks: capture.chunks } : {}),
+    input: capture.input,
+    events: capture.events,
+    hooks: capture.hooks,
   };
 }
 
@@ -105,42 +118,6 @@ export function expectations(truth: Capture["truth"]): Expectation[] {
     };
     out.push(e);
     previous = e;
-  }
-  return out;
-}
-
-/** chunks.jsonl: one `{t_ms, off, len}` per output chunk; null when absent. */
-export async function readChunks(path: URL | string): Promise<Chunk[] | null> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch {
-    return null;
-  }
-  const out: Chunk[] = [];
-  for (const line of text.split("\n")) {
-    if (line.trim() === "") continue;
-    const c = JSON.parse(line);
-    out.push({ off: c.off, len: c.len, t_ms: c.t_ms });
-  }
-  return out;
-}
-
-/** input.jsonl: the byte offsets at which the user (not the emulator) typed. */
-async function readKeys(path: URL): Promise<number[]> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch {
-    return [];
-  }
-  const out: number[] = [];
-  for (const line of text.split("\n")) {
-    if (line.trim() === "") continue;
-    const e = JSON.parse(line);
-    if (e.src === "user" && typeof e.byte_offset_in_raw === "number") {
-      out.push(e.byte_offset_in_raw);
-    }
   }
   return out;
 }

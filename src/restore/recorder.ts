@@ -108,13 +108,13 @@ export class SessionRecorder implements AsyncDisposable {
     for (const sub of this.#subs) sub[Symbol.dispose]();
     clearTimeout(this.#screenTimer);
     clearTimeout(this.#graceTimer);
-    for (const id of this.#runtime.store.list().map((s) => s.id)) this.#dirty.set(id, 0);
+    for (const id of this.#runtime.sessions.list().map((s) => s.id)) this.#dirty.set(id, 0);
     await this.writer.flush(true);
     await this.writer[Symbol.asyncDispose]();
   }
 
   #onChange(change: RuntimeChange): void {
-    if (change.type === "problems") return;
+    if (change.type !== "added" && change.type !== "updated" && change.type !== "removed") return;
     if (change.type === "removed") {
       const id = change.previous.id;
       const maps = [this.#dirty, this.#screens, this.#exitedAt, this.#kept, this.#agentLeft];
@@ -183,7 +183,7 @@ export class SessionRecorder implements AsyncDisposable {
 
   /** True when the session's screen differs from the one kept. */
   #readScreen(id: string): boolean {
-    const session = this.#runtime.store.get(id);
+    const session = this.#runtime.sessions.get(id);
     if (!session) return false;
     const rows = savedScreen(session.visibleLines());
     const kept = this.#screens.get(id);
@@ -211,11 +211,11 @@ export class SessionRecorder implements AsyncDisposable {
 
   #saved(view: SessionView): SavedSession {
     const runtime = this.#runtime;
-    const session = runtime.store.get(view.id);
+    const session = runtime.sessions.get(view.id);
     const kept = this.#kept.get(view.id);
     const command = kept
       ? kept.command
-      : view.command === runtime.store.shell
+      : view.command === runtime.sessions.shell
       ? null
       : view.command;
     const env = savedEnv(session?.envAdded ?? {});
@@ -229,7 +229,7 @@ export class SessionRecorder implements AsyncDisposable {
       command,
       origin: view.origin,
       env,
-      watch: view.origin === null ? [] : [...runtime.notifications.declaredWatches(view.name)],
+      watch: view.origin === null ? [] : [...runtime.declaredWatches(view.name)],
       watcher: view.watcher,
       agent: view.agent,
       conversation: view.conversation,

@@ -181,8 +181,8 @@ export class SessionRestore implements AsyncDisposable {
     if (!saved) return { name, ok: false, text: `${name}: no saved session of that name` };
     const plan = planRestore(saved, this.#context());
     // A listed, exited session of that name is what the saved one replaces.
-    if (existing) runtime.store.remove(existing.id);
-    if (plan.origin !== null) runtime.notifications.declareWatches(name, plan.watch);
+    if (existing) runtime.sessions.remove(existing.id);
+    if (plan.origin !== null) runtime.declareWatches(name, plan.watch);
     let session: Session;
     try {
       session = runtime.createSession(specOf(plan));
@@ -196,7 +196,7 @@ export class SessionRestore implements AsyncDisposable {
     const notes = [...plan.notes];
     if (plan.watcher !== null) {
       try {
-        runtime.notifications.arm(id, plan.watcher);
+        runtime.arm(id, plan.watcher);
       } catch (error) {
         notes.push(`watcher not armed: ${messageOf(error)}`);
       }

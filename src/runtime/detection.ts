@@ -1,6 +1,7 @@
 /**
- * The DetectionHub (docs/detection.md): follows every session
- * of a SessionStore and keeps one arbitrated AgentStatus per session.
+ * The DetectionHub (docs/detection.md): one SessionDetector (session_detector.ts) for every
+ * session of a SessionStore, each on the hub's clock and scheduler, each emitting into the
+ * runtime's reducer through the hub's one sink.
  *
  * Scheduling (D7): screen classification after output settles (trailing
  * debounce `settleMs`, at most `maxWaitMs` after the first unclassified
@@ -9,11 +10,9 @@
  * session. Identity comes from the PTY's foreground process (S4); rules
  * read only the rows they need (session/screen_view.ts).
  *
- * The hub owns the store subscription, one SessionDetector per session
- * (session_detector.ts: its state and timers — one settle timer at most,
- * one for a visible blocker going stale, a foreground sampler while a
- * declared working/blocked is live, all on the shared timer grid,
- * util/ticker.ts) and the listeners; `dispose` clears them all.
+ * The hub owns the store subscription (sessions come, are replaced, go) and
+ * the detectors; each detector hears its own session's events. `dispose`
+ * ends them all.
  */
 
 import type { AgentStatus } from "../model/agent.ts";
@@ -21,44 +20,36 @@ import type { DetectionEvent, HookEvent } from "../model/events.ts";
 import type { Osc7501Record } from "../detect/osc7501.ts";
 import type { Prompt } from "../model/prompt.ts";
 import type { Session } from "../session/session.ts";
-import { MID_UPDATE_MAX_MS } from "../session/terminal.ts";
 import type { SessionStore, StoreEvent } from "../session/store.ts";
+import { ticker } from "../util/ticker.ts";
 import type { Catalog } from "./catalog.ts";
-import { type DetectorContext, SessionDetector } from "./session_detector.ts";
+import { type DetectorContext, detectorContext, type DetectorOptions } from "./detector_context.ts";
+import { SessionDetector } from "./session_detector.ts";
 
 export type { DetectionEvent, HookEvent } from "../model/events.ts";
 
-export interface DetectionOptions {
-  readonly now?: () => number;
-  /** Quiet time after output before classifying (default 30 ms). */
-  readonly settleMs?: number;
-  /** Longest delay between output and a classification under steady output (default 100 ms). */
-  readonly maxWaitMs?: number;
-  /** Longest hold on a half-drawn frame (default MID_UPDATE_MAX_MS; tests lengthen it). */
-  readonly midUpdateMaxMs?: number;
-}
+/** The process's clock and ticker unless given (tests give a virtual clock's). */
+export type DetectionOptions = Partial<DetectorOptions>;
 
 export class DetectionHub implements Disposable {
   #catalog: Catalog;
   readonly #context: DetectorContext;
   #sessions = new Map<string, SessionDetector>();
-  #listeners = new Set<(e: DetectionEvent) => void>();
   #subscription: Disposable;
   #disposed = false;
 
-  constructor(store: SessionStore, catalog: Catalog, options: DetectionOptions = {}) {
+  constructor(
+    store: SessionStore,
+    catalog: Catalog,
+    emit: (e: DetectionEvent) => void,
+    options: DetectionOptions = {},
+  ) {
     this.#catalog = catalog;
-    this.#context = {
-      catalog,
-      identities: catalog.identities(),
+    this.#context = detectorContext(catalog, emit, {
+      ...options,
       now: options.now ?? Date.now,
-      settleMs: options.settleMs ?? 30,
-      maxWaitMs: options.maxWaitMs ?? 100,
-      midUpdateMaxMs: options.midUpdateMaxMs ?? MID_UPDATE_MAX_MS,
-      disposed: () => this.#disposed,
-      current: (d) => this.#sessions.get(d.session.id) === d,
-      emit: (e) => this.#emit(e),
-    };
+      scheduler: options.scheduler ?? ticker,
+    });
     for (const session of store.list()) this.#track(session);
     this.#subscription = store.on((e) => this.#onStore(e));
   }
@@ -111,11 +102,9 @@ export class DetectionHub implements Disposable {
     return this.#sessions.get(id)?.input() ?? null;
   }
 
-  /** A hook event from the hook server (issue 4); latches the session (D4). */
+  /** A hook event from the hook server (docs/hooks.md); latches the session (D4). */
   hook(id: string, event: HookEvent): void {
-    const d = this.#sessions.get(id);
-    if (!d || this.#disposed) return;
-    d.hook(event);
+    if (!this.#disposed) this.#sessions.get(id)?.hook(event);
   }
 
   /** A fresh synchronous classification, for callers about to type into a session (D7). */
@@ -125,39 +114,26 @@ export class DetectionHub implements Disposable {
     return d.classifyNow();
   }
 
-  on(listener: (e: DetectionEvent) => void): Disposable {
-    this.#listeners.add(listener);
-    return { [Symbol.dispose]: () => this.#listeners.delete(listener) };
-  }
-
   [Symbol.dispose](): void {
     if (this.#disposed) return;
     this.#disposed = true;
     this.#subscription[Symbol.dispose]();
-    for (const d of this.#sessions.values()) d.stopTimers();
+    for (const d of this.#sessions.values()) d[Symbol.dispose]();
     this.#sessions.clear();
-    this.#listeners.clear();
   }
 
   #onStore(e: StoreEvent): void {
     if (this.#disposed) return;
     switch (e.type) {
       case "added":
-        this.#track(e.session);
-        return;
+        return this.#track(e.session);
       case "removed":
-        this.#sessions.get(e.id)?.stopTimers();
-        this.#sessions.delete(e.id);
-        return;
+        return this.#untrack(e.id);
       case "replaced":
         // A new child in the same session: what was known of the old one goes.
-        this.#sessions.get(e.session.id)?.stopTimers();
-        this.#sessions.delete(e.session.id);
-        this.#track(e.session);
-        return;
+        this.#untrack(e.session.id);
+        return this.#track(e.session);
       case "session":
-        this.#sessions.get(e.session.id)?.onSession(e.event);
-        return;
       case "changed":
         return;
     }
@@ -168,13 +144,8 @@ export class DetectionHub implements Disposable {
     this.#sessions.set(session.id, new SessionDetector(session, this.#context));
   }
 
-  #emit(e: DetectionEvent): void {
-    for (const listener of this.#listeners) {
-      try {
-        listener(e);
-      } catch (error) {
-        console.error("lazyshell: detection listener failed:", error);
-      }
-    }
+  #untrack(id: string): void {
+    this.#sessions.get(id)?.[Symbol.dispose]();
+    this.#sessions.delete(id);
   }
 }

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { testStore } from "../session/test_util.ts";
 import { loadCatalog } from "./catalog.ts";
-import { DetectionHub } from "./detection.ts";
+import { watchedHub } from "./test_util.ts";
 
 const catalog = await loadCatalog({ userDir: null });
 
@@ -35,7 +35,7 @@ async function statesFor(bytes: string, count: number): Promise<string[]> {
   try {
     await Deno.writeTextFile(`${dir}/burst`, bytes);
     await using store = testStore();
-    using hub = new DetectionHub(store, catalog);
+    using hub = watchedHub(store, catalog);
     const states: string[] = [];
     let arrived = 0;
     const idle = record("idle").replaceAll("\x1b", "\\033");

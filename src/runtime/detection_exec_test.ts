@@ -8,18 +8,18 @@
 import assert from "node:assert/strict";
 import { testStore } from "../session/test_util.ts";
 import { loadCatalog } from "./catalog.ts";
-import { DetectionHub } from "./detection.ts";
+import { type WatchedHub, watchedHub } from "./test_util.ts";
 
 const catalog = await loadCatalog({ userDir: null });
 
 /** Resolves when the hub names `agent` for the session, or rejects after `ms`. */
-function identified(hub: DetectionHub, id: string, agent: string, ms: number): Promise<void> {
+function identified(watch: WatchedHub, id: string, agent: string, ms: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(
-      () => reject(new Error(`not identified as ${agent} in ${ms} ms: ${hub.agent(id)}`)),
+      () => reject(new Error(`not identified as ${agent} in ${ms} ms: ${watch.hub.agent(id)}`)),
       ms,
     );
-    const sub = hub.on((e) => {
+    const sub = watch.on((e) => {
       if (e.type !== "agent" || e.id !== id || e.agent !== agent) return;
       clearTimeout(timer);
       sub[Symbol.dispose]();
@@ -46,10 +46,10 @@ for (const quiet of [false, true]) {
       await Deno.chmod(`${dir}/claude`, 0o755);
       await Deno.chmod(`${dir}/start-agent`, 0o755);
       await using store = testStore();
-      using hub = new DetectionHub(store, catalog);
+      using watch = watchedHub(store, catalog);
       const session = store.create({ command: `${dir}/start-agent` });
       // Before issue 20 the shim's answer was reused and nothing asked again: never.
-      await identified(hub, session.id, "claude", 10_000);
+      await identified(watch, session.id, "claude", 10_000);
       assert.equal(session.foreground()?.pid, session.pid, "exec kept the pid");
     } finally {
       await Deno.remove(dir, { recursive: true });

@@ -19,7 +19,7 @@
  */
 
 import type { SessionView } from "../model/session.ts";
-import type { RuntimeChange } from "../model/runtime.ts";
+import { changedId, type RuntimeChange } from "../model/runtime.ts";
 import type { Session } from "../session/session.ts";
 import { ENTER_GAP_MS } from "../control/typing.ts";
 import { type ReceiptHost, watchSend } from "../control/receipt.ts";
@@ -59,8 +59,8 @@ export function promptHost(runtime: Runtime): PromptHost {
     view: (id) => runtime.view(id),
     subscribe: (listener) => runtime.subscribe(listener),
     onOutput: (listener) => runtime.onOutput(listener),
-    classifyNow: (id) => void runtime.detection.classifyNow(id),
-    input: (id) => runtime.detection.input(id),
+    classifyNow: (id) => void runtime.classifyNow(id),
+    input: (id) => runtime.inputBox(id),
   };
 }
 
@@ -150,12 +150,7 @@ function untilReady(
       times.readyMs ?? READY_TIMEOUT_MS,
     );
     subs.push(host.subscribe((c) => {
-      const changed = c.type === "removed"
-        ? c.previous.id
-        : c.type === "problems"
-        ? null
-        : c.session.id;
-      if (changed === id) check();
+      if (changedId(c) === id) check();
     }));
     subs.push(host.onOutput((out) => {
       if (out === id) check();

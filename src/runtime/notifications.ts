@@ -1,10 +1,15 @@
 /**
- * Wires notifications into the runtime (docs/notifications.md): arbiter transitions
- * into blocked/done, failed commands of non-agent sessions (OSC 133;D),
- * and input written to a session (which answers a prompt) reach the Notifier.
+ * Wires notifications into the runtime (docs/notifications.md). From the
+ * runtime's change stream: agent transitions into blocked/done/error, and
+ * the clients' focus (no notification for a session one types into; the
+ * stats command follows the latest). From the sessions themselves, as
+ * detection hears output: the input written to one (it answers a prompt)
+ * and its command marks (OSC 133;D: failed commands of non-agent sessions),
+ * and each one's output for its watchers. The watchers' list and the stats
+ * lines go back into the runtime's state.
  *
- * The host-terminal sink is set by whoever owns the terminal: the TUI
- * passes its frame writer, `serve` calls `useStdout()`. Until then only the
+ * The host-terminal sink is set by whoever owns the terminal: the server
+ * passes its clients' writers, `serve` uses stdout. Until then only the
  * fallback command (if configured) delivers.
  */
 
@@ -13,9 +18,32 @@ import { FailedCommands } from "../notify/failed_commands.ts";
 import { Notifier, type Sink } from "../notify/notifier.ts";
 import { failedText, tmuxWrap } from "../notify/policy.ts";
 import { Watchers } from "../notify/watchers.ts";
+import type { Setup } from "./runtime.ts";
 import type { WatchSpec } from "../notify/watch_rules.ts";
 import { StatsCommand } from "../notify/stats_command.ts";
-import type { Runtime } from "./runtime.ts";
+import type { LoadedConfig } from "../config/config.ts";
+import type { Env } from "../config/paths.ts";
+import {
+  latestFocus,
+  type RuntimeChange,
+  type RuntimeState,
+  type WatcherView,
+} from "../model/runtime.ts";
+import type { SessionView } from "../model/session.ts";
+import type { SessionStore } from "../session/store.ts";
+import type { EngineEvent } from "./state.ts";
+
+/** What notifications need of the runtime (runtime.ts passes itself). */
+export interface NotificationsHost {
+  readonly env: Env;
+  readonly config: LoadedConfig["config"];
+  readonly store: SessionStore;
+  readonly state: RuntimeState;
+  view(id: string): SessionView | undefined;
+  subscribe(listener: (change: RuntimeChange) => void): Disposable;
+  onReconfigure(listener: (next: Setup) => void | Promise<void>): Disposable;
+  own(dispose: () => void | Promise<void>): void;
+}
 
 export class Notifications {
   readonly notifier: Notifier;
@@ -23,11 +51,11 @@ export class Notifications {
   readonly watchers: Watchers;
   /** `agent_stats_command` for the selected session (W3): `stats.line(id)`. */
   readonly stats: StatsCommand;
-  readonly #runtime: Runtime;
+  readonly #runtime: NotificationsHost;
   readonly #declared = new Map<string, readonly WatchSpec[]>();
 
   constructor(
-    runtime: Runtime,
+    runtime: NotificationsHost,
     parts: { notifier: Notifier; watchers: Watchers; stats: StatsCommand },
   ) {
     this.#runtime = runtime;
@@ -93,7 +121,7 @@ export class Notifications {
 }
 
 /** Appends one line to `<data dir>/lazyshell.log`; never throws. */
-export function logTo(env: Runtime["env"]): (line: string) => void {
+export function logTo(env: Env): (line: string) => void {
   return (line) => {
     try {
       const dir = dataDir(env);
@@ -105,40 +133,75 @@ export function logTo(env: Runtime["env"]): (line: string) => void {
   };
 }
 
-export function startNotifications(runtime: Runtime): Notifications {
+interface Parts {
+  readonly notifier: Notifier;
+  readonly watchers: Watchers;
+  readonly stats: StatsCommand;
+  readonly failed: FailedCommands;
+}
+
+/** Starts the notifier, the watchers and the stats command; what they learn goes to `dispatch`. */
+export function startNotifications(
+  runtime: NotificationsHost,
+  dispatch: (e: EngineEvent) => void,
+): Notifications {
   const config = runtime.config.notify;
   const notifier = new Notifier({
     // Each sink wraps for its own terminal (useStdout, an attached client).
     tmux: false,
     fallbackCommand: config.fallback_command,
     rateLimitSeconds: config.rate_limit_seconds,
-    focus: () => runtime.focuses,
+    focus: () => runtime.state.focus,
     log: logTo(runtime.env),
     env: runtime.env,
   });
   const watchers = new Watchers({ notify: (n) => notifier.notify(n) });
-  const failed = new FailedCommands();
   const stats = new StatsCommand({ command: runtime.config.agent_stats_command, env: runtime.env });
-  const agentNow = (id: string) => runtime.view(id)?.agent != null;
-  // A reload: the next notification and the next stats run use the new settings.
-  const configSub = runtime.onReconfigure(({ loaded: { config } }) => {
-    notifier.configure({
-      fallbackCommand: config.notify.fallback_command,
-      rateLimitSeconds: config.notify.rate_limit_seconds,
-    });
-    stats.setCommand(config.agent_stats_command);
+  const parts: Parts = { notifier, watchers, stats, failed: new FailedCommands() };
+  const notifications = new Notifications(runtime, parts);
+  const listed = () => dispatch({ type: "watchers", watchers: watcherViews(watchers) });
+  const subs = [
+    stats.on((id, line) => dispatch({ type: "stats", id, line: line.text })),
+    watchers.on((e) => {
+      if (e.type === "armed") dispatch({ type: "watcher", id: e.sessionId, pattern: e.pattern });
+      listed();
+    }),
+    followSessions(runtime, parts, notifications, listed),
+    followState(runtime, parts),
+    // A reload: the next notification and the next stats run use the new settings.
+    runtime.onReconfigure(({ loaded: { config } }) => {
+      notifier.configure({
+        fallbackCommand: config.notify.fallback_command,
+        rateLimitSeconds: config.notify.rate_limit_seconds,
+      });
+      stats.setCommand(config.agent_stats_command);
+    }),
+  ];
+  runtime.own(async () => {
+    for (const sub of subs) sub[Symbol.dispose]();
+    watchers[Symbol.dispose]();
+    await stats[Symbol.asyncDispose]();
+    await notifier[Symbol.asyncDispose]();
   });
+  return notifications;
+}
 
-  const focusSub = runtime.onFocus((focus) => {
-    const session = focus.selected === null ? undefined : runtime.store.get(focus.selected);
-    stats.select(session ? { id: session.id, cwd: session.cwd } : null);
-  });
-  let notifications: Notifications | null = null;
-  const storeSub = runtime.store.on((e) => {
+/**
+ * From the sessions themselves (not state: what they write and are written): sessions come and
+ * go (their watchers follow), input answers a prompt, a command ends (N2).
+ */
+function followSessions(
+  runtime: NotificationsHost,
+  { notifier, watchers, stats, failed }: Parts,
+  notifications: Notifications,
+  listed: () => void,
+): Disposable {
+  const agentNow = (id: string) => runtime.view(id)?.agent != null;
+  return runtime.store.on((e) => {
     if (e.type === "added") {
-      const declared = notifications?.declaredWatches(e.session.name) ?? [];
+      const declared = notifications.declaredWatches(e.session.name);
       if (declared.length > 0) watchers.add(e.session, declared);
-      return;
+      return listed();
     }
     if (e.type === "replaced") {
       // `W`: the same watchers (file and live) on the new child's output.
@@ -148,6 +211,7 @@ export function startNotifications(runtime: Runtime): Notifications {
     }
     if (e.type === "removed") {
       watchers.remove(e.id);
+      listed();
       stats.forget(e.id);
       notifier.forget(e.id);
       return failed.forget(e.id);
@@ -159,18 +223,31 @@ export function startNotifications(runtime: Runtime): Notifications {
     if (event.mark === "C") failed.commandStarted(session.id, agentNow(session.id));
     if (event.mark === "D") {
       const code = failed.commandEnded(session.id, event.exitCode, agentNow(session.id));
-      if (code !== null) {
-        notifier.notify({
-          sessionId: session.id,
-          sessionName: session.name,
-          reason: "failed",
-          text: failedText(session.name, code),
-        });
-      }
+      if (code === null) return;
+      notifier.notify({
+        sessionId: session.id,
+        sessionName: session.name,
+        reason: "failed",
+        text: failedText(session.name, code),
+      });
     }
   });
-  // Agent transitions, from the runtime's one state (src/runtime/state.ts).
-  const stateSub = runtime.subscribe((change) => {
+}
+
+/** From the runtime's change stream: agent transitions, and the latest client's focus. */
+function followState(
+  runtime: NotificationsHost,
+  { notifier, stats, failed }: Parts,
+): Disposable {
+  let selected: string | null = null;
+  return runtime.subscribe((change) => {
+    if (change.type === "focus") {
+      const now = latestFocus(runtime.state).selected;
+      if (now === selected) return;
+      selected = now;
+      const view = now === null ? undefined : runtime.view(now);
+      return stats.select(view ? { id: view.id, cwd: view.cwd } : null);
+    }
     if (change.type !== "updated") return;
     const { session, previous } = change;
     if (session.agent !== previous.agent && session.agent !== null) failed.agentSeen(session.id);
@@ -180,15 +257,15 @@ export function startNotifications(runtime: Runtime): Notifications {
     if (status.state !== "idle") failed.agentSeen(session.id);
     notifier.agentState({ id: session.id, name: session.name }, status);
   });
-  runtime.own(async () => {
-    configSub[Symbol.dispose]();
-    focusSub[Symbol.dispose]();
-    storeSub[Symbol.dispose]();
-    stateSub[Symbol.dispose]();
-    watchers[Symbol.dispose]();
-    await stats[Symbol.asyncDispose]();
-    await notifier[Symbol.asyncDispose]();
-  });
-  notifications = new Notifications(runtime, { notifier, watchers, stats });
-  return notifications;
+}
+
+/** The watchers as the runtime's state lists them. */
+function watcherViews(watchers: Watchers): WatcherView[] {
+  return watchers.list().map((w) => ({
+    session: w.sessionId,
+    pattern: w.pattern,
+    source: w.source,
+    notify: w.notify,
+    matches: w.matches,
+  }));
 }

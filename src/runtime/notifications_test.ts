@@ -27,9 +27,8 @@ async function withBash(
   });
   try {
     const sent: Notification[] = [];
-    const notifications = runtime.notifications;
-    notifications.setSink(() => {});
-    using _sub = notifications.notifier.on((n: Notification, outcome: Outcome) => {
+    runtime.notifyTo(() => {});
+    using _sub = runtime.onNotified((n: Notification, outcome: Outcome) => {
       if (outcome === "sent") sent.push(n);
     });
     let ends = 0;
@@ -98,17 +97,17 @@ Deno.test("Runtime: arm() by session name notifies through the notifier; bad inp
   });
   try {
     const written: string[] = [];
-    runtime.notifications.setSink((bytes) => written.push(bytes));
+    runtime.notifyTo((bytes) => written.push(bytes));
     const session = runtime.createSession({
       name: "api",
       command: "read -r go; echo 'npm ERR! 1'",
     });
     assert.throws(
-      () => runtime.notifications.arm("nope", "ERR"),
+      () => runtime.arm("nope", "ERR"),
       /No session with id or name: nope/,
     );
-    runtime.notifications.arm("api", "ERR!");
-    assert.throws(() => runtime.notifications.arm("api", "("), /^UserError: Invalid pattern/);
+    runtime.arm("api", "ERR!");
+    assert.throws(() => runtime.arm("api", "("), /^UserError: Invalid pattern/);
     session.write("go\n", false);
     await session.exited;
     assert.deepEqual(written, [
@@ -129,15 +128,16 @@ Deno.test("Runtime: the stats command runs for the session the user selects", as
   });
   try {
     const session = runtime.createSession({ name: "api", command: "read -r x" });
-    const got = new Promise<string>((resolve) => {
-      const sub = runtime.notifications.stats.on((id, line) => {
+    // The line is part of the runtime's state, as every consumer reads it.
+    const got = new Promise<string | null>((resolve) => {
+      const sub = runtime.subscribe((c) => {
+        if (c.type !== "updated" || c.session.stats === null) return;
         sub[Symbol.dispose]();
-        resolve(`${id} ${line.text}`);
+        resolve(c.session.stats);
       });
     });
     runtime.setFocus({ selected: session.id, terminal: false });
-    assert.equal(await got, `${session.id} ${session.id} ${await Deno.realPath(dir)}`);
-    // The line is part of the runtime's state, as every consumer reads it.
+    assert.equal(await got, `${session.id} ${await Deno.realPath(dir)}`);
     assert.equal(runtime.view(session.id)?.stats, `${session.id} ${await Deno.realPath(dir)}`);
     assert.deepEqual(runtime.view(session.id)?.turn, { startedAt: null, lastMs: null, count: 0 });
   } finally {
@@ -155,7 +155,7 @@ Deno.test("a real agent (identified claude) failing in bash does not notify; a p
     );
     await Deno.chmod(`${dir}/claude`, 0o755);
     session.write(`./claude\n`);
-    await waitFor(session, () => runtime.detection.agent(session.id) === "claude", 15_000, "agent");
+    await waitFor(session, () => runtime.view(session.id)?.agent === "claude", 15_000, "agent");
     await run("");
     assert.equal(sent.length, 0, JSON.stringify(sent));
     await run("false");
@@ -171,9 +171,17 @@ Deno.test("OSC 7501 blocked then done in a plain session notifies each once, wit
         `printf '\\033]7501;state=blocked:kind=permission:msg=${b64}\\033\\\\'; ` +
         `printf '\\033]7501;state=done\\033\\\\'; read -r _\n`,
     );
-    await waitFor(session, () => runtime.detection.status(session.id)?.state === "blocked", 15_000);
+    await waitFor(
+      session,
+      () => (runtime.view(session.id)?.agentStatus ?? null)?.state === "blocked",
+      15_000,
+    );
     session.write("\n", false);
-    await waitFor(session, () => runtime.detection.status(session.id)?.state === "done", 15_000);
+    await waitFor(
+      session,
+      () => (runtime.view(session.id)?.agentStatus ?? null)?.state === "done",
+      15_000,
+    );
     assert.deepEqual(sent.map((n) => [n.reason, n.text]), [
       ["blocked", "bash: needs you — approve Bash: touch lab-file.txt"],
       ["done", "bash: done"],
@@ -205,13 +213,13 @@ Deno.test("a program driven by ctl send notifies every new request and turn once
       "working done",
     ];
     for (const [i, line] of steps.entries()) {
-      const seq = runtime.detection.status(session.id)?.seq ?? 0;
+      const seq = (runtime.view(session.id)?.agentStatus ?? null)?.seq ?? 0;
       const last = line.split(" ").at(-1)!.split(":")[0];
       session.write(`${line}\n`, false); // ctl send --enter: not typing
       await waitFor(
         session,
         () => {
-          const status = runtime.detection.status(session.id);
+          const status = runtime.view(session.id)?.agentStatus ?? null;
           return screenHas(session, `step-${i + 1}`) && status !== null && status.state === last &&
             status.seq > seq;
         },

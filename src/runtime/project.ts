@@ -15,11 +15,10 @@ import type { Runtime } from "./runtime.ts";
 
 export function startProject(runtime: Runtime, project: Project): Session[] {
   const started: Session[] = [];
-  const notifications = runtime.notifications;
   for (const spec of project.sessions) {
     let session: Session;
     // Declared first: the session gets its watchers from its first byte, and again on restart.
-    notifications.declareWatches(spec.name, spec.watch);
+    runtime.declareWatches(spec.name, spec.watch);
     try {
       session = runtime.createSession({
         name: spec.name,
@@ -31,7 +30,7 @@ export function startProject(runtime: Runtime, project: Project): Session[] {
       });
     } catch (error) {
       for (const s of started) runtime.store.remove(s.id);
-      for (const s of project.sessions) notifications.declareWatches(s.name, []);
+      for (const s of project.sessions) runtime.declareWatches(s.name, []);
       if (!(error instanceof UserError)) throw error;
       throw new ConfigError(project.file, spec.line, `${spec.name}: ${messageOf(error)}`);
     }

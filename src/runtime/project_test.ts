@@ -37,7 +37,7 @@ Deno.test("launchProject() starts lazyshell.yml's sessions with cwd, group, env 
 `,
     );
     const written: string[] = [];
-    runtime.notifications.setSink((b) => written.push(b));
+    runtime.notifyTo((b) => written.push(b));
     const sessions = launchProject(runtime, { cwd: dir });
     assert.deepEqual(sessions.map((s) => [s.name, s.cwd, s.group]), [
       ["api", `${dir}/api`, "backend"],
@@ -52,11 +52,10 @@ Deno.test("launchProject() starts lazyshell.yml's sessions with cwd, group, env 
     // A restart (remove, create the same name) keeps the file's watchers.
     runtime.store.remove(api.id);
     const again = runtime.createSession({ name: "api", command: "true" });
-    assert.deepEqual(
-      runtime.notifications.watchers.list(again.id).map((w) => [w.pattern, w.source]),
-      [["ERR!", "file"]],
-    );
-    assert.deepEqual(runtime.notifications.watchers.list(sessions[1]!.id), []);
+    const watched = (id: string) =>
+      runtime.state.watchers.filter((w) => w.session === id).map((w) => [w.pattern, w.source]);
+    assert.deepEqual(watched(again.id), [["ERR!", "file"]]);
+    assert.deepEqual(watched(sessions[1]!.id), []);
   });
 });
 

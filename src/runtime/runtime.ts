@@ -1,33 +1,48 @@
 /**
  * The lazyshell runtime, the headless engine: everything but the screen.
- * `lazyshell serve` runs it alone; the TUI runs it and draws it.
+ * `lazyshell serve` runs it alone; the server runs it and draws it for each client.
  *
  * Owns: config, the session store and the services wired to it (detection,
  * hook and control sockets, notifications, watchers), and the one
  * RuntimeState every consumer reads (src/model/runtime.ts): the engine's
  * events go through one reducer (state.ts) and come out as one ordered
- * change stream (`subscribe`). Consumers read that state and its changes,
- * never the detection hub's or the store's own events. Services are added
- * here additively; each is disposed with the runtime, in reverse order.
- * The config and the catalog change through one path, `reconfigure()`
- * (`lazyshell reload`, SIGHUP: docs/architecture.md, "Reload"): each
- * service that keeps a copy of a setting follows `onReconfigure`.
- * Must not import the TUI.
+ * change stream (`subscribe`). Consumers — a client's TUI, the plugin feed,
+ * the control verbs, the notifications, the state file — read that state
+ * and its changes, act on sessions through `sessions` (their handles: a
+ * screen, a PTY) and the runtime's own verbs, and never reach the services
+ * (docs/architecture.md, One runtime state). Services are added here
+ * additively; each is disposed with the runtime, in reverse order. Time is
+ * injected (`now`, `scheduler`; tests pass a virtual clock's). The config
+ * and the catalog change through one path, `reconfigure()` (`lazyshell
+ * reload`, SIGHUP: docs/architecture.md, "Reload"): each service that keeps
+ * a copy of a setting follows `onReconfigure`. Must not import the TUI.
  */
 
 import type { LoadedConfig } from "../config/config.ts";
 import { messageOf } from "../errors.ts";
 import { loadConfig } from "../config/load.ts";
 import type { Env } from "../config/paths.ts";
-import { EMPTY_STATE, type RuntimeChange, type RuntimeState } from "../model/runtime.ts";
-import type { ConversationRef, SessionView } from "../model/session.ts";
+import type { AgentStatus } from "../model/agent.ts";
+import type { HookEvent } from "../model/events.ts";
 import {
+  type ClientFocus,
+  EMPTY_STATE,
+  type RuntimeChange,
+  type RuntimeState,
+} from "../model/runtime.ts";
+import type { ConversationRef, SessionView } from "../model/session.ts";
+import type { Outcome, Sink } from "../notify/notifier.ts";
+import type { Notification } from "../notify/policy.ts";
+import type { WatchSpec } from "../notify/watch_rules.ts";
+import {
+  type SessionHandles,
   type SessionSpec,
   SessionStore,
   type StoreDefaults,
   type StoreEvent,
 } from "../session/store.ts";
 import type { Session } from "../session/session.ts";
+import type { Scheduler } from "../util/ticker.ts";
 import { type Notifications, startNotifications } from "./notifications.ts";
 import { type Catalog, loadCatalogSync } from "./catalog.ts";
 import { DetectionHub } from "./detection.ts";
@@ -43,19 +58,16 @@ export interface RuntimeOptions {
   readonly rows?: number;
   /** Working directory for new sessions (default: the current one). */
   readonly cwd?: string;
+  /** The runtime's clock (default `Date.now`) and where detection's timers run (the grid). */
+  readonly now?: () => number;
+  readonly scheduler?: Scheduler;
 }
 
 /** The client of a TUI that runs in the runtime's own process (tests, benchmarks). */
 export const LOCAL_CLIENT = "local";
 
-export interface Focus {
-  /** The session the user is looking at, if any. */
-  readonly selected: string | null;
-  /** True while keys go to that session's PTY (terminal mode). */
-  readonly terminal: boolean;
-}
-
-const NO_FOCUS: Focus = { selected: null, terminal: false };
+/** What a client says its user looks at (`RuntimeState.focus` keeps one per client). */
+export type Focus = Omit<ClientFocus, "client">;
 
 /** A listener's owner unless its subscriber names one: a failure is logged, the listener kept. */
 const LISTENER: Owner = { name: "runtime listener" };
@@ -78,11 +90,15 @@ export interface Setup {
 
 export class Runtime implements AsyncDisposable {
   readonly env: Env;
+  /** The session store: the runtime's own wiring only (sockets, launch, restore). */
   readonly store: SessionStore;
-  /** N1–N2: the notifier and what feeds it; the TUI/serve set its sink. */
-  readonly notifications: Notifications;
+  /** The sessions' handles and verbs, for consumers (a screen to read, a PTY to write). */
+  readonly sessions: SessionHandles;
+  /** N1–N2: the notifier and what feeds it. */
+  readonly #notifications: Notifications;
   /** Agent identity and state per session (src/runtime/detection.ts). */
-  readonly detection: DetectionHub;
+  readonly #detection: DetectionHub;
+  readonly #now: () => number;
   #setup: Setup;
   /** The session size RuntimeOptions gave, which outranks config `default_size`. */
   readonly #size: { cols?: number | undefined; rows?: number | undefined };
@@ -90,10 +106,7 @@ export class Runtime implements AsyncDisposable {
   #state: RuntimeState = EMPTY_STATE;
   #changes = new Set<Listener<RuntimeChange>>();
   #outputs = new Set<Listener<string>>();
-  #focusListeners = new Set<Listener<Focus>>();
   #disposers: (() => void | Promise<void>)[] = [];
-  /** What each attached client looks at, the most recent last. */
-  #focuses = new Map<string, Focus>();
   /** When each session was last resized: what a shell redraws for it is not new output (●). */
   #resizedAt = new Map<string, number>();
   /** Which client a session's PTY size follows (tmux's "latest": who last typed into or focused it). */
@@ -106,6 +119,7 @@ export class Runtime implements AsyncDisposable {
       catalog: loadCatalogSync({ env: this.env }),
     };
     this.#size = { cols: options.cols, rows: options.rows };
+    this.#now = options.now ?? Date.now;
     const env = Object.entries(this.env).filter((e): e is [string, string] => e[1] !== undefined);
     this.store = new SessionStore({
       // Sessions get this runtime's environment (and its SHELL), not the process's.
@@ -113,35 +127,17 @@ export class Runtime implements AsyncDisposable {
       ...(options.cwd ? { cwd: options.cwd } : {}),
     });
     this.store.configure(this.#storeDefaults());
+    this.sessions = this.store;
     const sub = this.store.on((event) => this.#onStore(event));
     this.own(() => sub[Symbol.dispose]());
     this.#dispatch({ type: "problems", problems: this.catalog.errors.map((e) => e.message) });
-    this.detection = new DetectionHub(this.store, this.catalog);
-    this.own(() => this.detection[Symbol.dispose]());
-    const hub = this.detection.on((e) => {
-      if (e.type === "state") {
-        this.#dispatch({ type: "state", id: e.id, status: e.status, at: Date.now() });
-      } else if (e.type === "agent") {
-        const hasRules = e.agent !== null && this.detection.hasRules(e.agent);
-        this.#dispatch({ type: "agent", id: e.id, agent: e.agent, hasRules });
-      } else if (e.type === "prompt") {
-        this.#dispatch({ type: "prompt", id: e.id, prompt: e.prompt });
-      } else this.#dispatch({ type: "capable", id: e.id });
+    // Detection emits the reducer's own events: straight into it.
+    this.#detection = new DetectionHub(this.store, this.catalog, (e) => this.#dispatch(e), {
+      now: this.#now,
+      ...(options.scheduler ? { scheduler: options.scheduler } : {}),
     });
-    this.own(() => hub[Symbol.dispose]());
-    this.notifications = startNotifications(this);
-    const stats = this.notifications.stats.on((id, line) =>
-      this.#dispatch({ type: "stats", id, line: line.text })
-    );
-    const watchers = this.notifications.watchers.on((e) => {
-      if (e.type === "armed") {
-        this.#dispatch({ type: "watcher", id: e.sessionId, pattern: e.pattern });
-      }
-    });
-    this.own(() => {
-      stats[Symbol.dispose]();
-      watchers[Symbol.dispose]();
-    });
+    this.own(() => this.#detection[Symbol.dispose]());
+    this.#notifications = startNotifications(this, (e) => this.#dispatch(e));
   }
 
   /** config.yml as loaded (the running one: `reconfigure()` replaces it). */
@@ -171,7 +167,7 @@ export class Runtime implements AsyncDisposable {
     const previous = this.#setup;
     this.#setup = next;
     this.store.configure(this.#storeDefaults());
-    if (next.catalog !== previous.catalog) this.detection.setCatalog(next.catalog);
+    if (next.catalog !== previous.catalog) this.#detection.setCatalog(next.catalog);
     if (next.loaded.config.agent_stats_command !== previous.loaded.config.agent_stats_command) {
       // The old command's lines go; the new one's come as it runs (notifications.ts).
       for (const s of this.#state.sessions) {
@@ -221,28 +217,15 @@ export class Runtime implements AsyncDisposable {
     return listen(this.#outputs, { call: listener, owner });
   }
 
-  /** What the most recently active client looks at (the stats command and plugins follow it). */
-  get focus(): Focus {
-    return [...this.#focuses.values()].at(-1) ?? NO_FOCUS;
-  }
-
-  /** What every attached client looks at (no notification for a session one types into, N1). */
-  get focuses(): readonly Focus[] {
-    return [...this.#focuses.values()];
-  }
-
-  /** A client says what its user is looking at. */
+  /** A client says what its user is looking at (`RuntimeState.focus`). */
   setFocus(focus: Focus, client = LOCAL_CLIENT): void {
-    this.#focuses.delete(client);
-    this.#focuses.set(client, focus);
-    notify(this.#focusListeners, this.focus, "focus listener");
+    this.#dispatch({ type: "focus", focus: { client, ...focus } });
   }
 
   /** A client left: it looks at nothing, and the sessions it sized are free again. */
   forgetClient(client: string): void {
-    this.#focuses.delete(client);
     for (const [id, owner] of this.#sizeOwners) if (owner === client) this.#sizeOwners.delete(id);
-    notify(this.#focusListeners, this.focus, "focus listener");
+    this.#dispatch({ type: "client-left", client });
   }
 
   /**
@@ -266,10 +249,6 @@ export class Runtime implements AsyncDisposable {
     }
   }
 
-  onFocus(listener: (focus: Focus) => void, owner = LISTENER): Disposable {
-    return listen(this.#focusListeners, { call: listener, owner });
-  }
-
   /** A hook payload named the agent's conversation id (src/ipc/conversation.ts). */
   noteConversation(id: string, conversation: Omit<ConversationRef, "agent">): void {
     this.#dispatch({ type: "conversation", id, conversation });
@@ -277,6 +256,63 @@ export class Runtime implements AsyncDisposable {
 
   createSession(spec: SessionSpec = {}): Session {
     return this.store.create(spec);
+  }
+
+  /** A hook event for a session (from its hook socket, docs/hooks.md): evidence for detection. */
+  hook(id: string, event: HookEvent): void {
+    this.#detection.hook(id, event);
+  }
+
+  /** A fresh classification of the session right now, for whoever is about to type into it (D7). */
+  classifyNow(id: string): AgentStatus | null {
+    return this.#detection.classifyNow(id);
+  }
+
+  /** The agent's input box now ("" empty), or null when it cannot be read. */
+  inputBox(id: string): string | null {
+    return this.#detection.input(id);
+  }
+
+  /**
+   * Arms a session's live watcher pattern (`v`, the watchers tab, a restored
+   * session's); "" disarms it. UserError for an unknown session or a bad pattern.
+   */
+  arm(target: string, pattern: string): void {
+    this.#notifications.arm(target, pattern);
+  }
+
+  /** The project file's watchers for sessions of this name, from now on (S5, W2); [] forgets. */
+  declareWatches(name: string, watch: readonly WatchSpec[]): void {
+    this.#notifications.declareWatches(name, watch);
+  }
+
+  /** A reloaded project file's watchers, by session name, replacing every declared one. */
+  redeclareWatches(watches: ReadonlyMap<string, readonly WatchSpec[]>): void {
+    this.#notifications.redeclareWatches(watches);
+  }
+
+  /** The notifier's fallback command in force (a reload replaces it). */
+  get fallbackCommand(): string | null {
+    return this.#notifications.notifier.fallbackCommand;
+  }
+
+  /** Project watchers declared for a session name, if any (the state file keeps them). */
+  declaredWatches(name: string): readonly WatchSpec[] {
+    return this.#notifications.declaredWatches(name);
+  }
+
+  /**
+   * Where notifications go (OSC 9/777 to the attached clients' terminals):
+   * a sink, "stdout" (`serve` on a terminal), or null (the fallback command only).
+   */
+  notifyTo(sink: Sink | "stdout" | null): void {
+    if (sink === "stdout") this.#notifications.useStdout();
+    else this.#notifications.setSink(sink);
+  }
+
+  /** Every notification as it is delivered or held back, with the outcome (logs, tests). */
+  onNotified(listener: (n: Notification, outcome: Outcome) => void): Disposable {
+    return this.#notifications.notifier.on(listener);
   }
 
   /**
@@ -303,7 +339,6 @@ export class Runtime implements AsyncDisposable {
     this.#changes.clear();
     this.#reconfigured.clear();
     this.#outputs.clear();
-    this.#focusListeners.clear();
   }
 
   #onStore(e: StoreEvent): void {
@@ -328,14 +363,14 @@ export class Runtime implements AsyncDisposable {
         const ev = e.event;
         if (ev.type === "output") {
           this.#output(id);
-          const at = Date.now();
+          const at = this.#now();
           // A first output always counts: the session has printed something (its prompt).
           const first = (this.view(id)?.outputAt ?? 0) === 0;
           if (first || at - (this.#resizedAt.get(id) ?? -Infinity) > RESIZE_REDRAW_MS) {
             this.#dispatch({ type: "output", id, at });
           }
         } else if (ev.type === "resize") {
-          this.#resizedAt.set(id, Date.now());
+          this.#resizedAt.set(id, this.#now());
           this.#output(id);
           this.#dispatch({ type: "session-resized", id, cols: ev.cols, rows: ev.rows });
         } else if (ev.type === "alt-screen") {
@@ -346,7 +381,7 @@ export class Runtime implements AsyncDisposable {
             id,
             exitCode: ev.exitCode,
             signal: ev.signal,
-            at: Date.now(),
+            at: this.#now(),
           });
         }
       }

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { parseConfig } from "../config/config.ts";
 import type { RuntimeChange } from "../model/runtime.ts";
 import { TEST_SHELL, testEnv, waitFor } from "../session/test_util.ts";
+import { VirtualClock } from "../util/virtual_clock.ts";
 import { Runtime } from "./runtime.ts";
 import { type FaultReport, type Owner, setFaultSink } from "../util/guard.ts";
 
@@ -17,7 +18,7 @@ Deno.test("Runtime: a real session's life reaches subscribers as one ordered cha
   try {
     const session = runtime.createSession({ command: "printf 'hello\\n'; read -r x; exit 3" });
     runtime.store.rename(session.id, "api");
-    runtime.notifications.arm("api", "ERR");
+    runtime.arm("api", "ERR");
     await waitFor(session, () => session.visibleLines().some((l) => l.includes("hello")));
     session.write("\r");
     await session.exited;
@@ -30,7 +31,9 @@ Deno.test("Runtime: a real session's life reaches subscribers as one ordered cha
     );
     const types = changes.map((c) => c.type);
     assert.equal(types[0], "added");
-    assert.equal(types.at(-1), "removed");
+    // Removed, then its watcher goes from the list.
+    assert.deepEqual(types.slice(-2), ["removed", "watchers"]);
+    assert.deepEqual(runtime.state.watchers, []);
     const updates = changes.flatMap((c) => (c.type === "updated" ? [c.session] : []));
     assert.ok(updates.some((v) => v.name === "api"), "renamed");
     assert.ok(updates.some((v) => v.watcher === "ERR"), "watcher armed");
@@ -64,10 +67,14 @@ Deno.test("Runtime: broken user manifests are the state's problems", async () =>
 
 Deno.test("Runtime: what a program redraws for a resize is not new output (no â—)", async () => {
   const dir = await Deno.makeTempDir();
+  // The runtime's clock moves only when the test says (its timers too).
+  const clock = new VirtualClock(1_000_000);
   const runtime = new Runtime({
     env: testEnv({ XDG_DATA_HOME: dir, XDG_CONFIG_HOME: dir }),
     config: parseConfig(`shell: ${TEST_SHELL}\n`, "config.yml"),
     cwd: dir,
+    now: clock.now,
+    scheduler: clock.ticker(),
   });
   try {
     const session = runtime.createSession({
@@ -75,7 +82,7 @@ Deno.test("Runtime: what a program redraws for a resize is not new output (no â—
     });
     await waitFor(session, () => session.visibleLines().some((l) => l === "ready"));
     await waitFor(session, () => (runtime.view(session.id)?.outputAt ?? 0) > 0);
-    await new Promise((r) => setTimeout(r, 1100)); // past the output clock's resolution
+    clock.advance(1100); // past the output clock's resolution
     const before = runtime.view(session.id)!.outputAt;
     session.resize(100, 20);
     await waitFor(session, () => session.visibleLines().some((l) => l === "redrawn"));

@@ -1,19 +1,23 @@
 /**
- * One session's detection for the DetectionHub (detection.ts, docs/detection.md): its arbiter
- * state, the agent in its foreground, its OSC 7501 records and bursts, the prompt it shows
- * while blocked, and the timers that decide when its screen is classified (docs/detection.md,
- * Scheduling: settle debounce with a maximum wait, held while a synchronized update leaves
- * the frame half drawn, OSC 133;A, record bursts, a foreground sampler while a declared
- * working/blocked is live, a recheck for a blocker waiting on a stale hook).
+ * One session's detection (docs/detection.md): its arbiter state, the agent in its foreground,
+ * its OSC 7501 records and bursts, the prompt it shows while blocked, and the timers that
+ * decide when its screen is classified (docs/detection.md, Scheduling: settle debounce with a
+ * maximum wait, held while a synchronized update leaves the frame half drawn, OSC 133;A,
+ * record bursts, a foreground sampler while a declared working/blocked is live, a recheck for
+ * a blocker waiting on a stale hook).
  *
- * The hub routes the store's events here and reports what this emits; the pure parts are the
- * arbiter (detect/arbiter.ts), the rules (detect/rules.ts) and the prompt reader
- * (detect/prompt.ts). All timers are on the shared grid (util/ticker.ts); `stopTimers()`
- * clears them.
+ * One engine, two drivers: live, the DetectionHub (detection.ts) makes one per session of the
+ * store on the process's clock and ticker; offline, replay (src/replay/replay.ts) makes one
+ * for a capture on a virtual clock (util/virtual_clock.ts) and feeds it the capture's output,
+ * input, resizes, exit and hooks at their recorded times. Either way it hears its session's
+ * events itself and emits the runtime's events (model/events.ts DetectionEvent) straight into
+ * the runtime's reducer. Time is injected: `now` and the `scheduler` are the context's. The
+ * pure parts are the arbiter (detect/arbiter.ts), the rules (detect/rules.ts) and the prompt
+ * reader (detect/prompt.ts). Disposing it ends its subscription and its timers.
  */
 
 import type { AgentStatus } from "../model/agent.ts";
-import type { DetectionEvent, HookEvent } from "../model/events.ts";
+import type { HookEvent } from "../model/events.ts";
 import { initialState, nextCheckAt, reduce } from "../detect/arbiter.ts";
 import type { ArbiterState, Evidence } from "../detect/arbiter.ts";
 import type { Manifest } from "../detect/manifest.ts";
@@ -21,15 +25,12 @@ import { Bursts, type Osc7501Record, RecordLog } from "../detect/osc7501.ts";
 import { classify } from "../detect/rules.ts";
 import { promptFor, readInput } from "../detect/prompt.ts";
 import { equalPrompts, type Prompt } from "../model/prompt.ts";
-import { identify, isLauncher } from "../session/identity.ts";
-import type { AgentIdentity } from "../session/identity.ts";
-import { ticker } from "../util/ticker.ts";
+import { type AgentIdentity, identify, isLauncher } from "../session/identity.ts";
 import { faults } from "../util/fault_injection.ts";
 import type { Owner } from "../util/guard.ts";
 import type { ProcessInfo } from "../model/snapshot.ts";
-import type { Session } from "../session/session.ts";
 import type { SessionEvent } from "../session/session_events.ts";
-import type { Catalog } from "./catalog.ts";
+import type { DetectedSession, DetectorContext } from "./detector_context.ts";
 
 /** Keys that interrupt a turn: Esc, Ctrl+C (also as kitty keyboard CSI u). */
 const INTERRUPT_KEYS = new Set(["\x1b", "\x1b[27u", "\x1b[27;1u", "\x1b[99;5u", "\x03"]);
@@ -44,23 +45,7 @@ function isInterrupt(data: string): boolean {
   return INTERRUPT_KEYS.has(data) || data.includes("\x03");
 }
 
-/** What every session's detector shares with the hub. */
-export interface DetectorContext {
-  /** Replaced by a reload (DetectionHub.setCatalog), then catalogChanged() on each detector. */
-  catalog: Catalog;
-  identities: readonly AgentIdentity[];
-  readonly now: () => number;
-  readonly settleMs: number;
-  readonly maxWaitMs: number;
-  readonly midUpdateMaxMs: number;
-  /** The hub was disposed: nothing runs or is armed any more. */
-  disposed(): boolean;
-  /** The detector is still the hub's for its session (not removed or replaced). */
-  current(detector: SessionDetector): boolean;
-  emit(e: DetectionEvent): void;
-}
-
-export class SessionDetector {
+export class SessionDetector implements Disposable {
   #state: ArbiterState = initialState();
   #agent: string | null = null;
   #manifest: Manifest | null = null;
@@ -94,13 +79,16 @@ export class SessionDetector {
   #prompt: Prompt | null = null;
   /** Since when a settled screen has been held back for being mid-update, or null. */
   #midUpdateSince: number | null = null;
+  readonly #subscription: Disposable;
+  #disposed = false;
 
   /** Whose its timers are (util/guard.ts): a failure there waits for the next output. */
   readonly #owner: Owner;
 
-  constructor(readonly session: Session, private readonly ctx: DetectorContext) {
+  constructor(readonly session: DetectedSession, private readonly ctx: DetectorContext) {
     this.#owner = { name: `${session.id} detection` };
     this.#exited = session.status !== "running";
+    this.#subscription = session.on((e) => this.#onSession(e));
     if (!this.#exited) this.#schedule();
   }
 
@@ -130,7 +118,7 @@ export class SessionDetector {
   }
 
   hook(event: HookEvent): void {
-    this.#feed({ type: "hook", event });
+    if (!this.#disposed) this.#feed({ type: "hook", event });
   }
 
   /**
@@ -142,22 +130,32 @@ export class SessionDetector {
     if (this.#agent !== null) {
       this.#manifest = this.ctx.catalog.get(this.#agent);
       this.#state = { ...this.#state, options: { turnEnd: this.#manifest?.turnEnd ?? "idle" } };
-      this.ctx.emit({ type: "agent", id: this.session.id, agent: this.#agent });
+      const hasRules = (this.#manifest?.rules.length ?? 0) > 0;
+      this.ctx.emit({ type: "agent", id: this.session.id, agent: this.#agent, hasRules });
     }
-    if (!this.#exited && !this.ctx.disposed()) this.#classify(true);
+    if (!this.#exited && !this.#disposed) this.#classify(true);
   }
 
   /** A fresh synchronous classification, for callers about to type into the session (D7). */
   classifyNow(): AgentStatus | null {
-    this.#classify(true);
+    if (!this.#disposed) this.#classify(true);
     return this.#state.status;
   }
 
-  onSession(e: SessionEvent): void {
+  /** Ends the subscription and every timer: nothing runs or is armed any more. */
+  [Symbol.dispose](): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    this.#subscription[Symbol.dispose]();
+    this.#stopTimers();
+  }
+
+  #onSession(e: SessionEvent): void {
+    if (this.#disposed) return;
     switch (e.type) {
       case "output":
         if (!this.#bursts.empty && !this.session.outputBehind) {
-          this.#bursts.caughtUp(performance.now());
+          this.#bursts.caughtUp(this.ctx.now());
         }
         this.#schedule();
         return;
@@ -167,12 +165,12 @@ export class SessionDetector {
         this.#schedule();
         return;
       case "osc7501":
-        this.#bursts.add(e.payload, performance.now());
+        this.#bursts.add(e.payload, this.ctx.now());
         if (!this.#flushQueued) {
           this.#flushQueued = true;
           // Classify right after the chunk; its records once their burst is over (Bursts).
-          queueMicrotask(() => {
-            if (!this.ctx.disposed() && this.ctx.current(this)) this.#classify();
+          this.ctx.scheduler.defer(() => {
+            if (!this.#disposed) this.#classify();
           });
         }
         return;
@@ -202,7 +200,7 @@ export class SessionDetector {
         this.#feed({ type: "typed", interrupt: isInterrupt(e.data) });
         return;
       case "exit":
-        this.stopTimers();
+        this.#stopTimers();
         this.#flushDeclared(true);
         this.#exited = true;
         this.#feed({ type: "exit" });
@@ -214,7 +212,7 @@ export class SessionDetector {
     }
   }
 
-  stopTimers(): void {
+  #stopTimers(): void {
     this.#settle?.[Symbol.dispose]();
     this.#recheck?.[Symbol.dispose]();
     this.#fgWatch?.[Symbol.dispose]();
@@ -238,8 +236,8 @@ export class SessionDetector {
 
   /** Trailing debounce with a maximum wait (D7). */
   #schedule(): void {
-    if (this.#exited || this.ctx.disposed()) return;
-    const now = Date.now();
+    if (this.#exited || this.#disposed) return;
+    const now = this.ctx.now();
     this.#firstOutputAt ??= now;
     this.#lastOutputAt = now;
     // One timer per quiet period: output during it only moves lastOutputAt
@@ -248,13 +246,14 @@ export class SessionDetector {
   }
 
   #arm(wait: number): void {
-    const settle = ticker.after(wait, () => {
-      // Once the grid point's batch read has run (ticker.whenSettled): it runs after the
-      // callbacks of the point, and may bring the rest of a frame whose first part is on screen.
+    const scheduler = this.ctx.scheduler;
+    const settle = scheduler.after(wait, () => {
+      // Once the grid point's batch read has run (whenSettled): it runs after the callbacks
+      // of the point, and may bring the rest of a frame whose first part is on screen.
       const check = () => {
         if (this.#settle === settle) this.#settled();
       };
-      if (!ticker.whenSettled(check, this.#owner)) check();
+      if (!scheduler.whenSettled(check, this.#owner)) check();
     }, this.#owner);
     this.#settle = settle;
   }
@@ -262,9 +261,9 @@ export class SessionDetector {
   /** The settle timer's check: classify, or wait on while the output is not over. */
   #settled(): void {
     this.#settle = null;
-    if (this.ctx.disposed() || this.#firstOutputAt === null) return;
+    if (this.#disposed || this.#firstOutputAt === null) return;
     faults?.hit("timer", this.session.id);
-    const now = Date.now();
+    const now = this.ctx.now();
     const quiet = this.#lastOutputAt + this.ctx.settleMs - now;
     const deadline = this.#firstOutputAt + this.ctx.maxWaitMs - now;
     if (quiet > 0 && deadline > 0) this.#arm(Math.min(quiet, deadline));
@@ -304,15 +303,15 @@ export class SessionDetector {
     // lookup and a classification per settle), and once more after the
     // output stops so that a program started meanwhile is not missed.
     if (this.#manifest === null && this.#state.status === null) {
-      const since = performance.now() - this.#identifiedAt;
+      const since = this.ctx.now() - this.#identifiedAt;
       if (!fresh && since < IDENTITY_MS) {
-        this.#settle = ticker.after(IDENTITY_MS - since, () => {
+        this.#settle = this.ctx.scheduler.after(IDENTITY_MS - since, () => {
           this.#settle = null;
-          if (!this.ctx.disposed()) this.#classify();
+          if (!this.#disposed) this.#classify();
         }, this.#owner);
         return;
       }
-      this.#identifiedAt = performance.now();
+      this.#identifiedAt = this.ctx.now();
     }
     const fg = this.session.foreground();
     this.#foreground = fg;
@@ -332,6 +331,7 @@ export class SessionDetector {
     this.#setPrompt(
       promptFor(this.#manifest?.prompts ?? [], this.#state.status, this.session.screenView()),
     );
+    this.ctx.classified?.(this.session.id);
   }
 
   /**
@@ -355,9 +355,9 @@ export class SessionDetector {
   }
 
   #lookAgain(): void {
-    this.#settle ??= ticker.after(IDENTITY_MS, () => {
+    this.#settle ??= this.ctx.scheduler.after(IDENTITY_MS, () => {
       this.#settle = null;
-      if (!this.ctx.disposed()) this.#classify(true);
+      if (!this.#disposed) this.#classify(true);
     }, this.#owner);
   }
 
@@ -367,7 +367,7 @@ export class SessionDetector {
     this.#burstCheck?.[Symbol.dispose]();
     this.#burstCheck = null;
     if (this.#bursts.empty) return;
-    const now = performance.now();
+    const now = this.ctx.now();
     for (const records of this.#bursts.take(now, this.session.outputBehind, end)) {
       if (records === null || records.length === 0) continue; // over 256 KiB: dropped whole
       this.#records.push(records);
@@ -375,10 +375,10 @@ export class SessionDetector {
       for (const record of records) this.#feed({ type: "declare", records: [record] });
     }
     const due = this.#bursts.dueAt();
-    if (due === null || this.#exited || this.ctx.disposed()) return;
-    this.#burstCheck = ticker.after(Math.max(1, due - now), () => {
+    if (due === null || this.#exited || this.#disposed) return;
+    this.#burstCheck = this.ctx.scheduler.after(Math.max(1, due - now), () => {
       this.#burstCheck = null;
-      if (!this.ctx.disposed() && !this.#exited) this.#classify();
+      if (!this.#disposed && !this.#exited) this.#classify();
     }, this.#owner);
   }
 
@@ -388,7 +388,8 @@ export class SessionDetector {
     this.#manifest = this.ctx.catalog.get(agent);
     this.#state = { ...this.#state, options: { turnEnd: this.#manifest?.turnEnd ?? "idle" } };
     this.#feed({ type: "agent", agent });
-    this.ctx.emit({ type: "agent", id: this.session.id, agent });
+    const hasRules = (this.#manifest?.rules.length ?? 0) > 0;
+    this.ctx.emit({ type: "agent", id: this.session.id, agent, hasRules });
   }
 
   #feed(e: Evidence): void {
@@ -397,7 +398,7 @@ export class SessionDetector {
     this.#state = reduce(this.#state, e, now);
     const status = this.#state.status;
     if (status !== null && status.seq !== previous?.seq) {
-      this.ctx.emit({ type: "state", id: this.session.id, status, previous });
+      this.ctx.emit({ type: "state", id: this.session.id, status, at: now });
     }
     if (status?.state !== "blocked") this.#setPrompt(null); // read again on the next block
     this.#armRecheck(now);
@@ -418,14 +419,14 @@ export class SessionDetector {
    */
   #watchForeground(): void {
     const s = this.#state.status;
-    const live = !this.#exited && !this.ctx.disposed() && s?.source === "declared" &&
+    const live = !this.#exited && !this.#disposed && s?.source === "declared" &&
       (s.state === "working" || s.state === "blocked");
     if (!live) {
       this.#fgWatch?.[Symbol.dispose]();
       this.#fgWatch = null;
       return;
     }
-    this.#fgWatch ??= ticker.every(FG_SAMPLE_MS, () => {
+    this.#fgWatch ??= this.ctx.scheduler.every(FG_SAMPLE_MS, () => {
       if ((this.session.foreground()?.pid ?? null) !== this.#foregroundPid) this.#classify();
     }, this.#owner);
   }
@@ -435,10 +436,10 @@ export class SessionDetector {
     this.#recheck?.[Symbol.dispose]();
     this.#recheck = null;
     const at = nextCheckAt(this.#state, now);
-    if (at === null || this.ctx.disposed()) return;
-    this.#recheck = ticker.after(Math.max(1, at - now), () => {
+    if (at === null || this.#disposed) return;
+    this.#recheck = this.ctx.scheduler.after(Math.max(1, at - now), () => {
       this.#recheck = null;
-      if (!this.ctx.disposed()) this.#feed({ type: "tick" });
+      if (!this.#disposed) this.#feed({ type: "tick" });
     }, this.#owner);
   }
 }

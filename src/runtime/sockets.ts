@@ -10,7 +10,7 @@
 
 import { ControlServer } from "../control/server.ts";
 import type { ControlLimits } from "../control/limits.ts";
-import { HookServer, type HookSink } from "../ipc/hook_server.ts";
+import { HookServer } from "../ipc/hook_server.ts";
 import { claudeSettings, isPlainClaudeCommand, shellQuote } from "../ipc/integrations.ts";
 import { CONTROL_SOCKET, createInstanceDir, removeInstanceDir } from "../ipc/runtime_dir.ts";
 import { stableCommand } from "../plugin/self.ts";
@@ -31,16 +31,15 @@ export async function startSockets(
   log: (line: string) => void = () => {},
   controlLimits: Partial<ControlLimits> = {},
 ): Promise<Sockets> {
-  const detection: HookSink = runtime.detection;
   const dir = await createInstanceDir(runtime.env);
   const hooks = new HookServer(dir, {
-    hook: (id, event) => detection.hook(id, event),
+    hook: (id, event) => runtime.hook(id, event),
     conversation: (id, conversation) => runtime.noteConversation(id, conversation),
   });
   let control: ControlServer | null = null;
   const startControl = async () => {
     control = await ControlServer.listen(`${dir}/${CONTROL_SOCKET}`, {
-      store: runtime.store,
+      sessions: runtime.sessions,
       ...promptHost(runtime),
       createSession: (spec) => runtime.createSession(spec),
       launchAgent: (spec) =>

@@ -2,8 +2,9 @@
  * The runtime's one reducer: engine events in, one RuntimeState and an
  * ordered change out. Pure (no I/O, no clock: times arrive in events), so
  * any behaviour can be tested from a literal state. The Runtime
- * (runtime.ts) feeds it from the store, the detection hub, the stats
- * command and the watchers, and publishes each change to its subscribers.
+ * (runtime.ts) feeds it from the store, session detection, the stats
+ * command, the watchers and the clients' focus, and publishes each change
+ * to its subscribers.
  *
  * Invariants: `seq` grows by one per change; an event that changes nothing
  * produces no change; a view object never changes in place (an unchanged
@@ -11,8 +12,8 @@
  */
 
 import type { AgentStatus } from "../model/agent.ts";
-import type { Prompt } from "../model/prompt.ts";
-import type { RuntimeChange, RuntimeState } from "../model/runtime.ts";
+import type { DetectionEvent } from "../model/events.ts";
+import type { ClientFocus, RuntimeChange, RuntimeState, WatcherView } from "../model/runtime.ts";
 import {
   type ConversationRef,
   newSessionView,
@@ -50,20 +51,8 @@ export type EngineEvent =
   | { readonly type: "session-removed"; readonly id: string }
   /** The session runs a new child in place (`W`): a new view but for its live watcher. */
   | { readonly type: "session-replaced"; readonly session: SessionFacts }
-  | {
-    readonly type: "agent";
-    readonly id: string;
-    readonly agent: string | null;
-    readonly hasRules: boolean;
-  }
-  | {
-    readonly type: "state";
-    readonly id: string;
-    readonly status: AgentStatus;
-    readonly at: number;
-  }
-  | { readonly type: "capable"; readonly id: string }
-  | { readonly type: "prompt"; readonly id: string; readonly prompt: Prompt | null }
+  /** From session detection (session_detector.ts), as it emits them. */
+  | DetectionEvent
   | { readonly type: "stats"; readonly id: string; readonly line: string | null }
   | { readonly type: "watcher"; readonly id: string; readonly pattern: string | null }
   | { readonly type: "output"; readonly id: string; readonly at: number }
@@ -73,7 +62,13 @@ export type EngineEvent =
     readonly id: string;
     readonly conversation: Omit<ConversationRef, "agent">;
   }
-  | { readonly type: "problems"; readonly problems: readonly string[] };
+  | { readonly type: "problems"; readonly problems: readonly string[] }
+  /** A client says what its user looks at: it becomes the most recently active. */
+  | { readonly type: "focus"; readonly focus: ClientFocus }
+  /** A client left: it looks at nothing any more. */
+  | { readonly type: "client-left"; readonly client: string }
+  /** The watcher list after a watcher was armed, disarmed or matched. */
+  | { readonly type: "watchers"; readonly watchers: readonly WatcherView[] };
 
 export interface Reduced {
   readonly state: RuntimeState;
@@ -114,6 +109,21 @@ export function reduceRuntime(state: RuntimeState, event: EngineEvent): Reduced 
         state: { ...state, seq, problems: event.problems },
         change: { type: "problems", seq, problems: event.problems },
       };
+    }
+    case "focus":
+    case "client-left": {
+      const client = event.type === "focus" ? event.focus.client : event.client;
+      const others = state.focus.filter((f) => f.client !== client);
+      const focus = event.type === "focus" ? [...others, event.focus] : others;
+      if (sameFocus(state.focus, focus)) return same(state);
+      const seq = state.seq + 1;
+      return { state: { ...state, seq, focus }, change: { type: "focus", seq, focus } };
+    }
+    case "watchers": {
+      if (sameWatchers(state.watchers, event.watchers)) return same(state);
+      const seq = state.seq + 1;
+      const watchers = event.watchers;
+      return { state: { ...state, seq, watchers }, change: { type: "watchers", seq, watchers } };
     }
     default:
       return update(state, event.id, (s) => apply(s, event));
@@ -216,4 +226,19 @@ function same(state: RuntimeState): Reduced {
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+function sameFocus(a: readonly ClientFocus[], b: readonly ClientFocus[]): boolean {
+  return a.length === b.length && a.every((x, i) => {
+    const y = b[i]!;
+    return x.client === y.client && x.selected === y.selected && x.terminal === y.terminal;
+  });
+}
+
+function sameWatchers(a: readonly WatcherView[], b: readonly WatcherView[]): boolean {
+  return a.length === b.length && a.every((x, i) => {
+    const y = b[i]!;
+    return x.session === y.session && x.pattern === y.pattern && x.source === y.source &&
+      x.notify === y.notify && x.matches === y.matches;
+  });
 }

@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
 import type { AgentStatus } from "../model/agent.ts";
-import { EMPTY_STATE, type RuntimeChange, type RuntimeState } from "../model/runtime.ts";
+import {
+  EMPTY_STATE,
+  latestFocus,
+  type RuntimeChange,
+  type RuntimeState,
+} from "../model/runtime.ts";
 import { type EngineEvent, reduceRuntime, type SessionFacts } from "./state.ts";
 
 function facts(id: string, more: Partial<SessionFacts> = {}): SessionFacts {
@@ -206,4 +211,30 @@ Deno.test("reduceRuntime() keeps a hook's conversation id as a fact of the sessi
     cwd: "/w",
     transcript: null,
   });
+});
+
+Deno.test("focus: each client once, the most recently active last; a client that left is gone", () => {
+  const { state, changes } = run([
+    { type: "focus", focus: { client: "a", selected: "session-1", terminal: false } },
+    { type: "focus", focus: { client: "b", selected: "session-2", terminal: true } },
+    { type: "focus", focus: { client: "b", selected: "session-2", terminal: true } },
+    { type: "focus", focus: { client: "a", selected: "session-1", terminal: false } },
+    { type: "client-left", client: "b" },
+    { type: "client-left", client: "b" },
+  ]);
+  assert.deepEqual(changes.map((c) => c.type), ["focus", "focus", "focus", "focus"]);
+  assert.deepEqual(state.focus, [{ client: "a", selected: "session-1", terminal: false }]);
+  assert.equal(latestFocus(state).selected, "session-1");
+  assert.equal(latestFocus(EMPTY_STATE).selected, null);
+});
+
+Deno.test("watchers: the list is state; the same list again is no change", () => {
+  const live = { session: "session-1", pattern: "ERROR", source: "live", notify: true } as const;
+  const { state, changes } = run([
+    { type: "watchers", watchers: [{ ...live, matches: 0 }] },
+    { type: "watchers", watchers: [{ ...live, matches: 0 }] },
+    { type: "watchers", watchers: [{ ...live, matches: 2 }] },
+  ]);
+  assert.deepEqual(changes.map((c) => [c.type, c.seq]), [["watchers", 1], ["watchers", 2]]);
+  assert.equal(state.watchers[0]?.matches, 2);
 });

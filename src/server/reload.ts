@@ -128,7 +128,7 @@ export async function reload(
   });
   runtime.setProblems(problems);
   const failed = (await runtime.reconfigure(setup)).map((f) => `Not applied: ${f}`);
-  if (watches) runtime.notifications.redeclareWatches(watches);
+  if (watches) runtime.redeclareWatches(watches);
   const manifests = setup.catalog.manifests.length;
   const from = [
     setup.loaded.file,

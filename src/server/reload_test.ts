@@ -44,7 +44,7 @@ Deno.test("reload: notify, keys, stats and shell settings replace the running on
   assert.match(report.lines[0]!, /^Reloaded .*config\.yml, \d+ agent manifests$/);
   assert.deepEqual(report.message, { text: "Config reloaded", error: false });
   assert.deepEqual(t.runtime.config.keys, { new: "b" });
-  assert.equal(t.runtime.notifications.notifier.fallbackCommand, "cat > /dev/null");
+  assert.equal(t.runtime.fallbackCommand, "cat > /dev/null");
   assert.equal(t.runtime.config.scrollback, 123);
 });
 
@@ -126,9 +126,9 @@ Deno.test("reload: the project file's watchers follow it; a changed implicit fil
   write("FIRST");
   const trust = new TrustStore(t.env);
   trust.remember(project, Deno.readTextFileSync(project), "allow");
-  t.runtime.notifications.declareWatches("api", [{ pattern: "FIRST", notify: true }]);
+  t.runtime.declareWatches("api", [{ pattern: "FIRST", notify: true }]);
   t.runtime.createSession({ name: "api", command: "sleep 600" });
-  const patterns = () => t.runtime.notifications.watchers.list().map((w) => w.pattern);
+  const patterns = () => t.runtime.state.watchers.map((w) => w.pattern);
   assert.deepEqual(patterns(), ["FIRST"]);
   write("SECOND");
   const source = { file: project, named: false };

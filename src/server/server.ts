@@ -24,7 +24,7 @@ import { TuiApp, type ViewPlace } from "../tui/app.ts";
 import { layout } from "../tui/layout.ts";
 import { ptyHandover } from "../tui/plugin_handover.ts";
 import { osc52 } from "../tui/clipboard.ts";
-import { startPluginTabs, type WiredPluginTabs } from "../tui/plugin_tabs.ts";
+import { startPluginTabs, type WiredPluginTabs } from "./plugin_feed.ts";
 import type { Link } from "./link.ts";
 import { ClientOutput, dropOverflow } from "./client_output.ts";
 import { Admission } from "./admission.ts";
@@ -179,7 +179,7 @@ export class AttachServer implements AsyncDisposable {
     for (const client of this.#clients.values()) client.link.close();
     this.#admission[Symbol.dispose]();
     await Promise.allSettled([...this.#handlers]);
-    this.#options.runtime.notifications.setSink(null);
+    this.#options.runtime.notifyTo(null);
     await this.#pluginsStarted;
     await this.#plugins?.[Symbol.asyncDispose]();
   }
@@ -428,11 +428,11 @@ export class AttachServer implements AsyncDisposable {
 
   /** OSC 9/777 to every attached client's terminal (none attached: no channel). */
   #updateSink(): void {
-    const notifications = this.#options.runtime.notifications;
+    const runtime = this.#options.runtime;
     if (this.#clients.size === 0) {
-      return this.#options.stdoutSink ? notifications.useStdout() : notifications.setSink(null);
+      return runtime.notifyTo(this.#options.stdoutSink ? "stdout" : null);
     }
-    notifications.setSink((osc) => {
+    runtime.notifyTo((osc) => {
       for (const client of this.#clients.values()) {
         guard(
           client.owner,
@@ -463,7 +463,6 @@ export class AttachServer implements AsyncDisposable {
           const c = this.#latest();
           if (c) guard(c.owner, "select", () => c.app.dispatch({ type: "select", id }));
         },
-        selected: () => runtime.focus.selected,
         copy: (text) => {
           const c = this.#latest();
           if (!c) throw new UserError("No client attached: nowhere to copy to");

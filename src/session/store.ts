@@ -84,6 +84,28 @@ export type StoreEvent =
   | { readonly type: "replaced"; readonly session: Session }
   | { readonly type: "session"; readonly session: Session; readonly event: SessionEvent };
 
+/**
+ * The sessions as a consumer of the runtime acts on them (a client's TUI, the control verbs,
+ * the state file): their handles and the store's verbs, but not its events nor its launch
+ * hooks — consumers follow the runtime's change stream (docs/architecture.md).
+ */
+export type SessionHandles = Pick<
+  SessionStore,
+  | "cwd"
+  | "shell"
+  | "create"
+  | "respawn"
+  | "list"
+  | "get"
+  | "find"
+  | "resolve"
+  | "inGroup"
+  | "rename"
+  | "setGroup"
+  | "kill"
+  | "remove"
+>;
+
 /** Variables a child must not inherit: they describe the host terminal, not ours. */
 const HOST_ONLY_ENV = ["TMUX", "TMUX_PANE", "TERM_PROGRAM", "TERM_PROGRAM_VERSION", "STY"];
 

@@ -148,7 +148,7 @@ export class TuiApp implements Disposable {
     this.#afterEcho = options.afterEcho;
     this.#now = options.now ?? Date.now;
     this.#tabs = options.tabs ?? [];
-    this.#screens = new Screens((id) => options.runtime.store.get(id));
+    this.#screens = new Screens((id) => options.runtime.sessions.get(id));
     this.#resume = options.resume ?? null;
     this.#owner = options.owner;
     this.#drawTimer = this.#entry("draw", () => void this.#render());
@@ -273,7 +273,7 @@ export class TuiApp implements Disposable {
       this.#echoFrame = false;
     }
     // What the keys cause waits until their echo is drawn, when it comes quickly (this turn).
-    const session = typedInto ? this.#runtime.store.get(typedInto) : undefined;
+    const session = typedInto ? this.#runtime.sessions.get(typedInto) : undefined;
     session?.holdInput();
     try {
       this.#handle(this.#decoder.feed(text));
@@ -329,7 +329,7 @@ export class TuiApp implements Disposable {
     this.#immediate = this.#echoFrame = false;
     this.#decoder = new KeyDecoder();
     this.#screens[Symbol.dispose]();
-    this.#screens = new Screens((id) => this.#runtime.store.get(id));
+    this.#screens = new Screens((id) => this.#runtime.sessions.get(id));
     this.#prev = this.#spare = null;
     this.#spareBehind = null;
     this.#sized = null;
@@ -402,7 +402,7 @@ export class TuiApp implements Disposable {
     if (!shown) return;
     // A frame half drawn inside a synchronized update waits for the update's end (more output),
     // as a terminal holds it back; at most MID_UPDATE_MAX_MS (docs/detection.md, Scheduling).
-    if (this.#runtime.store.get(id)?.midUpdate) {
+    if (this.#runtime.sessions.get(id)?.midUpdate) {
       this.#midUpdate ??= setTimeout(
         this.#entry("draw", () => {
           this.#midUpdate = undefined;

@@ -44,18 +44,18 @@ const PASTE_END = "\x1b[201~";
 
 export function runEffect(ctx: EffectContext, fx: TuiEffect): void {
   const { runtime } = ctx;
-  const store = runtime.store;
+  const sessions = runtime.sessions;
   try {
     switch (fx.type) {
       case "send-key": {
-        const s = store.get(fx.id);
+        const s = sessions.get(fx.id);
         if (!s) return;
         claim(ctx, fx.id);
         s.write(keyBytes(fx.key, s.inputModes().applicationCursorKeys));
         return;
       }
       case "paste": {
-        const s = store.get(fx.id);
+        const s = sessions.get(fx.id);
         if (!s) return;
         claim(ctx, fx.id);
         const text = fx.text.replaceAll(PASTE_END, "");
@@ -65,7 +65,7 @@ export function runEffect(ctx: EffectContext, fx: TuiEffect): void {
         return;
       }
       case "mouse": {
-        const s = store.get(fx.id);
+        const s = sessions.get(fx.id);
         if (!s) return;
         const modes = s.inputModes();
         if (!wants(modes.mouseTracking, fx.event)) {
@@ -90,7 +90,7 @@ export function runEffect(ctx: EffectContext, fx: TuiEffect): void {
         return;
       }
       case "new-agent-form": {
-        const folder = ctx.cwd ?? store.cwd;
+        const folder = ctx.cwd ?? sessions.cwd;
         ctx.dispatch({
           type: "new-agent-form",
           folder,
@@ -110,20 +110,20 @@ export function runEffect(ctx: EffectContext, fx: TuiEffect): void {
       case "kill": {
         const what = fx.confirmed ? null : worthAsking(ctx, fx.id);
         if (what !== null) return ctx.dispatch({ type: "confirm-kill", id: fx.id, what });
-        store.kill(fx.id);
+        sessions.kill(fx.id);
         return;
       }
       case "remove":
-        store.remove(fx.id);
+        sessions.remove(fx.id);
         return;
       case "rename":
-        store.rename(fx.id, fx.name);
+        sessions.rename(fx.id, fx.name);
         return;
       case "restart":
         void restart(ctx, fx.ids);
         return;
       case "watch":
-        runtime.notifications.arm(fx.id, fx.pattern ?? "");
+        runtime.arm(fx.id, fx.pattern ?? "");
         ctx.dispatch({
           type: "message",
           text: fx.pattern ? `Watching for /${fx.pattern}/` : "Watcher disarmed",
@@ -138,7 +138,7 @@ export function runEffect(ctx: EffectContext, fx: TuiEffect): void {
         if (fx.selected !== null) claim(ctx, fx.selected);
         return;
       case "copy-start": {
-        const s = store.get(fx.id);
+        const s = sessions.get(fx.id);
         if (!s) return;
         const offset = ctx.scrollOf(fx.id);
         // The shell's cursor when the live screen shows, else the middle of the view.
@@ -147,7 +147,7 @@ export function runEffect(ctx: EffectContext, fx: TuiEffect): void {
         return;
       }
       case "search": {
-        const s = store.get(fx.id);
+        const s = sessions.get(fx.id);
         if (!s) return;
         const hit = s.search(fx.query, fx.from, fx.direction);
         ctx.dispatch({
@@ -161,7 +161,7 @@ export function runEffect(ctx: EffectContext, fx: TuiEffect): void {
         return;
       }
       case "copy-yank": {
-        const text = store.get(fx.id)?.copyText(fx.top, fx.bottom);
+        const text = sessions.get(fx.id)?.copyText(fx.top, fx.bottom);
         if (text === undefined) return;
         const bytes = new TextEncoder().encode(text).length;
         if (bytes > MAX_COPY_BYTES) {
@@ -230,11 +230,11 @@ const ANSWER_RECEIPT_MS = 10_000;
  */
 async function answer(ctx: EffectContext, id: string, choice: Choice, shown: Prompt) {
   const { runtime } = ctx;
-  const session = runtime.store.get(id);
+  const session = runtime.sessions.get(id);
   if (!session) return;
   const host = {
     view: (sid: string) => runtime.view(sid),
-    classifyNow: (sid: string) => void runtime.detection.classifyNow(sid),
+    classifyNow: (sid: string) => void runtime.classifyNow(sid),
   };
   try {
     const done = await answerPrompt(host, session, choice, { shown, timeoutMs: ANSWER_RECEIPT_MS });
@@ -257,7 +257,7 @@ async function answer(ctx: EffectContext, id: string, choice: Choice, shown: Pro
  * shell at its prompt, or a session whose own command is the program.
  */
 function worthAsking(ctx: EffectContext, id: string): string | null {
-  const session = ctx.runtime.store.get(id);
+  const session = ctx.runtime.sessions.get(id);
   const view = ctx.runtime.view(id);
   if (!session || !view || session.status !== "running") return null;
   if (view.agent !== null) {
@@ -277,7 +277,7 @@ function claim(ctx: EffectContext, id: string): void {
 
 /** Moves a session's scrollback view by `delta` lines (up is positive), clamped. */
 function scroll(ctx: EffectContext, id: string, delta: number): void {
-  const s = ctx.runtime.store.get(id);
+  const s = ctx.runtime.sessions.get(id);
   if (!s) return;
   const max = s.maxScroll();
   const offset = Math.max(0, Math.min(max, ctx.scrollOf(id) + delta));
@@ -332,13 +332,13 @@ async function launch(
 
 /** W: ends each session, then starts it again with the same command, cwd, name and group. */
 async function restart(ctx: EffectContext, ids: readonly string[]): Promise<void> {
-  const store = ctx.runtime.store;
+  const sessions = ctx.runtime.sessions;
   let last: string | null = null;
   for (const id of ids) {
-    const s = store.get(id);
+    const s = sessions.get(id);
     if (!s) continue;
     const spec = {
-      ...(s.command !== store.shell ? { command: s.command } : {}),
+      ...(s.command !== sessions.shell ? { command: s.command } : {}),
       cwd: s.cwd,
       worktree: s.worktree,
       env: s.env, // a project session keeps its env (S5)
@@ -349,7 +349,7 @@ async function restart(ctx: EffectContext, ids: readonly string[]): Promise<void
     await s.end(); // the session's process and what it started (util/escalate.ts)
     try {
       // In place: the same id, name, group and place in the list, watchers kept.
-      last = store.respawn(id, spec).id;
+      last = sessions.respawn(id, spec).id;
     } catch (error) {
       ctx.dispatch({ type: "message", text: messageOf(error), error: true });
     }

@@ -30,12 +30,16 @@ const EARLY_MS = 1;
 
 type TimerId = ReturnType<typeof setTimeout>;
 
-/** The host's timers (tests count them). */
+/**
+ * The host's timers and its microtask queue (tests count them; replay and
+ * tests run them on a virtual clock, util/virtual_clock.ts).
+ */
 export interface Timers {
   setTimeout(fn: () => void, ms: number): TimerId;
   clearTimeout(id: TimerId | undefined): void;
   setInterval(fn: () => void, ms: number): TimerId;
   clearInterval(id: TimerId | undefined): void;
+  queueMicrotask(fn: () => void): void;
 }
 
 const HOST_TIMERS: Timers = {
@@ -43,7 +47,24 @@ const HOST_TIMERS: Timers = {
   clearTimeout: (id) => clearTimeout(id),
   setInterval: (fn, ms) => setInterval(fn, ms),
   clearInterval: (id) => clearInterval(id),
+  queueMicrotask: (fn) => queueMicrotask(fn),
 };
+
+/**
+ * What a state machine that runs on the grid is given (the session
+ * detector, src/runtime/session_detector.ts): the process's ticker live, a
+ * ticker on a virtual clock in replay and tests — the same schedule.
+ */
+export interface Scheduler {
+  /** Runs `fn` at the first grid point at least `ms` from now; dispose to cancel. */
+  after(ms: number, fn: () => void, owner?: Owner): Disposable;
+  /** Runs `fn` at a grid point every `ms` (rounded up to the grid) until disposed. */
+  every(ms: number, fn: () => void, owner?: Owner): Disposable;
+  /** Runs `fn` once the grid point in progress has settled; false when none is. */
+  whenSettled(fn: () => void, owner?: Owner): boolean;
+  /** Runs `fn` once the work in progress is done (a microtask). */
+  defer(fn: () => void): void;
+}
 
 interface Entry {
   readonly at: number;
@@ -55,7 +76,7 @@ interface Entry {
 /** Whose callback it is, unless `after`/`every` were told. */
 const TIMER: Owner = { name: "timer" };
 
-export class Ticker {
+export class Ticker implements Scheduler {
   readonly period: number;
   readonly #now: () => number;
   readonly #timers: Timers;
@@ -129,6 +150,11 @@ export class Ticker {
     return true;
   }
 
+  /** Runs `fn` once the work in progress is done (a microtask of the host, or of a virtual clock). */
+  defer(fn: () => void): void {
+    this.#timers.queueMicrotask(fn);
+  }
+
   /** How many callbacks wait (tests). */
   get pending(): number {
     return this.#entries.length;
@@ -172,7 +198,7 @@ export class Ticker {
     }
     // Promise continuations of the callbacks (the PTY reactor's batch read)
     // were queued before this and run first.
-    queueMicrotask(() => {
+    this.#timers.queueMicrotask(() => {
       // One may ask for another (a classification whose new state a TUI draws once settled):
       // it runs now too, or it would wait for a grid point nothing may ever book.
       while (this.#settled.length > 0) for (const settled of this.#settled.splice(0)) run(settled);

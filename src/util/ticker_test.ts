@@ -65,6 +65,7 @@ function counted(): Timers & { timeouts: number; intervals: number } {
     clearTimeout: (id: ReturnType<typeof setTimeout> | undefined) => clearTimeout(id),
     setInterval: (fn: () => void, ms: number) => (c.intervals++, setInterval(fn, ms)),
     clearInterval: (id: ReturnType<typeof setTimeout> | undefined) => clearInterval(id),
+    queueMicrotask: (fn: () => void) => queueMicrotask(fn),
   };
   return c;
 }

@@ -11,7 +11,7 @@
  * what it measures, e.g. the session's size).
  */
 
-import { readChunks } from "../../src/replay/fixtures.ts";
+import { readChunks } from "../../src/replay/capture.ts";
 
 const CAPTURES = new URL("../../fixtures/captures/", import.meta.url);
 

@@ -1,20 +1,25 @@
 /**
  * `lazyshell detect FILE [--cols 120] [--rows 32] [--agent NAME]
  * [--at OFFSET]... [--json]` (docs/manifests.md): replays a raw capture through the
- * emulator (answering nothing; OSC 7501 records in the bytes count as
- * declared evidence) and prints agent, state, kind, source and rule — for
- * the end of the file, or one result per `--at` offset — and, when blocked,
+ * detection engine that runs live (src/replay/replay.ts; answering nothing; OSC 7501
+ * records in the bytes count as declared evidence) and prints agent, state, kind, source
+ * and rule — for the end of the file, or one result per `--at` offset — and, when blocked,
  * what the screen asks (`prompt`, docs/manifests.md "Prompts"). FILE may also be a
- * capture directory (output.raw + meta.json give the size and agent).
+ * capture directory: output.raw + meta.json give the size and agent, and its chunk times,
+ * typed keys, resizes, exit and hooks (src/replay/capture.ts) reach the engine as live;
+ * a session whose program exited prints `status=exited`.
  */
 
 import type { Command } from "@commander-js/extra-typings";
 import { UserError } from "../../errors.ts";
 import type { Prompt } from "../../detect/prompt.ts";
 import type { ReplayPoint } from "../../replay/replay.ts";
+import type { CaptureMeta } from "../../replay/capture.ts";
 
 export interface DetectRow {
   readonly offset: number;
+  /** The session: running, or exited (its program ended). */
+  readonly status: "running" | "exited";
   readonly agent: string | null;
   readonly state: string | null;
   readonly kind: string | null;
@@ -82,9 +87,9 @@ export interface DetectOptions {
 export async function detectFile(file: string, options: DetectOptions): Promise<DetectRow[]> {
   const { loadCatalog } = await import("../../runtime/catalog.ts");
   const { replay } = await import("../../replay/replay.ts");
-  const { readChunks } = await import("../../replay/fixtures.ts");
+  const { readStreams } = await import("../../replay/capture.ts");
   const { bytes, meta, dir } = await readCapture(file);
-  const chunks = dir ? await readChunks(`${file}/chunks.jsonl`) : null;
+  const streams = dir ? await readStreams(dirUrl(dir), meta) : null;
   const catalog = await loadCatalog();
   for (const e of catalog.errors) console.error(`lazyshell: warning: ${e.message}`);
   if (options.agent !== undefined && catalog.get(options.agent) === null) {
@@ -92,8 +97,9 @@ export async function detectFile(file: string, options: DetectOptions): Promise<
       `Unknown agent: ${options.agent} (known: ${catalog.ids.join(", ")})`,
     );
   }
-  const at = options.at ?? [bytes.length];
-  for (const o of at) {
+  // Without --at: the end of the capture, the keys typed and its exit after the last byte too.
+  const at = options.at ?? [Infinity];
+  for (const o of options.at ?? []) {
     if (o > bytes.length) {
       throw new UserError(`Offset ${o} is past the end of ${file} (${bytes.length} bytes)`);
     }
@@ -111,7 +117,8 @@ export async function detectFile(file: string, options: DetectOptions): Promise<
     catalog,
     ...(agent !== undefined ? { agent } : {}),
     declared: options.declared !== false,
-    ...(chunks ? { chunks } : {}),
+    ...(streams?.chunks ? { chunks: streams.chunks } : {}),
+    ...(streams ? { input: streams.input, events: streams.events, hooks: streams.hooks } : {}),
     ...(options.trace ? { onPoint: (p: ReplayPoint) => traceChange(p) } : {}),
   });
   return points.map(rowOf);
@@ -120,6 +127,7 @@ export async function detectFile(file: string, options: DetectOptions): Promise<
 function rowOf(p: ReplayPoint): DetectRow {
   return {
     offset: p.offset,
+    status: p.view.status,
     agent: p.agent,
     state: p.status?.state ?? null,
     kind: p.status?.kind ?? null,
@@ -130,22 +138,17 @@ function rowOf(p: ReplayPoint): DetectRow {
   };
 }
 
-interface CaptureMeta {
-  readonly agent?: string;
-  readonly cols?: number;
-  readonly rows?: number;
-}
-
+/** The bytes, and for a capture directory its meta.json and absolute path (`dir`). */
 async function readCapture(
   file: string,
-): Promise<{ bytes: Uint8Array; meta: CaptureMeta; dir: boolean }> {
+): Promise<{ bytes: Uint8Array; meta: CaptureMeta; dir: string | null }> {
   let info: Deno.FileInfo;
   try {
     info = await Deno.stat(file);
   } catch {
     throw new UserError(`Cannot read ${file}: no such file`);
   }
-  if (!info.isDirectory) return { bytes: await readBytes(file), meta: {}, dir: false };
+  if (!info.isDirectory) return { bytes: await readBytes(file), meta: {}, dir: null };
   const bytes = await readBytes(`${file}/output.raw`);
   let meta: CaptureMeta = {};
   try {
@@ -154,9 +157,16 @@ async function readCapture(
       ...(typeof raw.agent === "string" ? { agent: raw.agent } : {}),
       ...(Number.isInteger(raw.cols) ? { cols: raw.cols } : {}),
       ...(Number.isInteger(raw.rows) ? { rows: raw.rows } : {}),
+      ...(Number.isFinite(raw.started_epoch_ms) ? { started_epoch_ms: raw.started_epoch_ms } : {}),
     };
   } catch { /* no meta.json: defaults */ }
-  return { bytes, meta, dir: true };
+  return { bytes, meta, dir: await Deno.realPath(file) };
+}
+
+function dirUrl(path: string): URL {
+  const url = new URL("file:///");
+  url.pathname = `${path}/`;
+  return url;
 }
 
 async function readBytes(path: string): Promise<Uint8Array> {
@@ -170,7 +180,9 @@ async function readBytes(path: string): Promise<Uint8Array> {
 
 export function formatRow(r: DetectRow): string {
   const v = (x: string | null) => x ?? "-";
-  const line = `${r.offset}\tagent=${v(r.agent)}\tstate=${v(r.state)}\tkind=${v(r.kind)}\t` +
+  const exited = r.status === "exited" ? "\tstatus=exited" : "";
+  const line =
+    `${r.offset}${exited}\tagent=${v(r.agent)}\tstate=${v(r.state)}\tkind=${v(r.kind)}\t` +
     `source=${v(r.source)}\trule=${v(r.rule)}` +
     (r.msg === null ? "" : `\tmsg=${JSON.stringify(r.msg)}`);
   return r.prompt ? `${line}\n${formatPrompt(r.prompt)}` : line;

@@ -45,7 +45,7 @@ export default defineVerb({
       : flag(args, "approve")
       ? { type: "approve" }
       : { type: "deny" };
-    const session = resolveTarget(host.store, str(args, "target")!);
+    const session = resolveTarget(host.sessions, str(args, "target")!);
     return answerPrompt(host, session, choice, {
       expect: str(args, "expect"),
       timeoutMs: (num(args, "timeout") ?? DEFAULT_ANSWER_SECONDS) * 1000,

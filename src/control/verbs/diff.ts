@@ -38,7 +38,7 @@ export default defineVerb({
     { name: "stat", type: "bool", help: "a summary per file instead of the diff" },
   ],
   async run({ host }, args): Promise<DiffResult> {
-    const session = resolveTarget(host.store, str(args, "target")!);
+    const session = resolveTarget(host.sessions, str(args, "target")!);
     const cwd = host.view(session.id)?.cwd ?? session.cwd;
     const base = str(args, "base");
     const stat = flag(args, "stat");

@@ -12,8 +12,8 @@ export default defineVerb({
     GROUP_ARG,
   ],
   run({ host }, args): { id: string; name: string; group: string | null } {
-    const session = resolveTarget(host.store, str(args, "target")!);
-    host.store.setGroup(session.id, str(args, "group")!);
+    const session = resolveTarget(host.sessions, str(args, "target")!);
+    host.sessions.setGroup(session.id, str(args, "group")!);
     return { id: session.id, name: session.name, group: session.group };
   },
   format(r) {

@@ -54,7 +54,7 @@ export default defineVerb({
     }
   > {
     const group = str(args, "group")!;
-    const members = resolveTargets(host.store, { group });
+    const members = resolveTargets(host.sessions, { group });
     const running = members.filter((s) => s.status === "running");
     if (running.length === 0) {
       throw new UserError(`Every session of group ${group} has exited: nothing sent`);

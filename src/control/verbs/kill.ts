@@ -18,7 +18,7 @@ export default defineVerb({
     TARGET_ARG,
   ],
   async run({ host }, args): Promise<SessionEntry> {
-    const session = resolveTarget(host.store, str(args, "target")!);
+    const session = resolveTarget(host.sessions, str(args, "target")!);
     if (session.status === "exited") throw new UserError(`${label(session)} has already exited`);
     await endSession(session);
     return entryOf(host, session);

@@ -11,8 +11,8 @@ export default defineVerb({
   run({ host }, args): { sessions: SessionEntry[] } {
     const group = str(args, "group");
     const sessions = group === undefined
-      ? host.store.list()
-      : resolveTargets(host.store, { group });
+      ? host.sessions.list()
+      : resolveTargets(host.sessions, { group });
     return { sessions: sessions.map((s) => entryOf(host, s)) };
   },
   format({ sessions }) {

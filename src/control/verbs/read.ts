@@ -29,7 +29,7 @@ export default defineVerb({
     { host, replied },
     args,
   ): Promise<{ id: string; name: string; lines: string[]; truncated: boolean }> {
-    const session = resolveTarget(host.store, str(args, "target")!);
+    const session = resolveTarget(host.sessions, str(args, "target")!);
     const tail = num(args, "tail");
     if (tail !== undefined) replied.finally(await TAILS.enter());
     const { lines, truncated } = tail === undefined

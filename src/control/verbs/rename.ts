@@ -18,9 +18,9 @@ export default defineVerb({
     },
   ],
   run({ host }, args): { id: string; name: string; previous: string } {
-    const session = resolveTarget(host.store, str(args, "target")!);
+    const session = resolveTarget(host.sessions, str(args, "target")!);
     const previous = session.name;
-    host.store.rename(session.id, str(args, "name")!);
+    host.sessions.rename(session.id, str(args, "name")!);
     return { id: session.id, name: session.name, previous };
   },
   format(r) {

@@ -64,7 +64,7 @@ export default defineVerb({
   ): Promise<
     { id: string; name: string; bytes: number; state: string | null; receipt: SendReceipt | null }
   > {
-    const session = resolveTarget(host.store, str(args, "target")!);
+    const session = resolveTarget(host.sessions, str(args, "target")!);
     if (session.status === "exited") throw new UserError(`${label(session)} has exited`);
     const ifState = str(args, "ifState");
     let state: string | null = null;

@@ -11,9 +11,9 @@ export default defineVerb({
     TARGET_ARG,
   ],
   run({ host }, args): { id: string; name: string; previous: string | null } {
-    const session = resolveTarget(host.store, str(args, "target")!);
+    const session = resolveTarget(host.sessions, str(args, "target")!);
     const previous = session.group;
-    host.store.setGroup(session.id, null);
+    host.sessions.setGroup(session.id, null);
     return { id: session.id, name: session.name, previous };
   },
   format(r) {

@@ -54,7 +54,7 @@ export default defineVerb({
     }
     const group = str(args, "group");
     if (flag(args, "all") && group === undefined) throw new UserError("--all needs --group");
-    const sessions = resolveTargets(host.store, { target: str(args, "target"), group });
+    const sessions = resolveTargets(host.sessions, { target: str(args, "target"), group });
     const result = await waitForState(host, sessions, {
       state,
       all: flag(args, "all"),

@@ -27,12 +27,12 @@ export default defineVerb({
     { name: "keepBranch", type: "bool", help: "remove the folder only; keep the branch" },
   ],
   async run({ host }, args): Promise<RemovalReport & { id: string; name: string }> {
-    const session = resolveTarget(host.store, str(args, "target")!);
+    const session = resolveTarget(host.sessions, str(args, "target")!);
     const cwd = host.view(session.id)?.cwd ?? session.cwd;
     const { root, isMain } = await findRepo(cwd);
     // The main checkout is refused by removeWorktree, whoever runs in it.
     const running = !isMain &&
-      host.store.list().find((s) => s.status === "running" && insideWorktree(s.cwd, root));
+      host.sessions.list().find((s) => s.status === "running" && insideWorktree(s.cwd, root));
     if (running) {
       throw new UserError(
         `${label(running)} still runs in ${root}: end it first (lazyshell ctl kill ${running.id})`,
