@@ -1,6 +1,7 @@
 /**
  * Prints the screen of a capture at byte offsets, rendered by the same
- * emulator lazyshell uses (answering nothing), for a human check of labels:
+ * emulator lazyshell uses (answering nothing; the terminal resized where
+ * input.jsonl says it was), for a human check of labels:
  *
  *   deno run -A tools/capture/screen.ts <capture-dir> [offset|end]...
  */
@@ -14,9 +15,16 @@ export async function screensAt(dir: string, offsets: readonly string[]): Promis
     .map((o) => (o === "end" ? raw.length : Math.min(raw.length, Math.max(0, Number(o)))))
     .sort((a, b) => a - b);
   using term = new HeadlessTerminal({ cols: meta.cols ?? 120, rows: meta.rows ?? 32 });
+  const resizes = await resizesOf(dir);
   const out: string[] = [];
   let pos = 0;
   for (const off of wanted) {
+    for (const r of resizes.filter((r) => r.off >= pos && r.off < off)) {
+      term.write(raw.subarray(pos, r.off));
+      pos = r.off;
+      await term.flush();
+      term.resize(r.cols, r.rows);
+    }
     term.write(raw.subarray(pos, off));
     pos = off;
     await term.flush();
@@ -25,6 +33,21 @@ export async function screensAt(dir: string, offsets: readonly string[]): Promis
     out.push(`${head}\n${term.visibleLines().join("\n").replace(/\n+$/, "")}`);
   }
   return out;
+}
+
+/** The terminal's resizes during a capture (input.jsonl, src `resize`), in order. */
+export async function resizesOf(
+  dir: string,
+): Promise<{ off: number; cols: number; rows: number }[]> {
+  let text = "";
+  try {
+    text = await Deno.readTextFile(`${dir}/input.jsonl`);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  return text.split("\n").filter((l) => l.includes('"resize"')).map((l) => JSON.parse(l))
+    .filter((e) => e.src === "resize")
+    .map((e) => ({ off: e.byte_offset_in_raw, cols: e.cols, rows: e.rows }));
 }
 
 if (import.meta.main) {
