@@ -4,6 +4,7 @@
  * the fixture test and `deno task eval`.
  */
 
+import { isDeepStrictEqual } from "node:util";
 import type { AgentStateName, StateKind } from "../model/agent.ts";
 import type { Catalog } from "../runtime/catalog.ts";
 import type { Chunk, ReplayOptions } from "./replay.ts";
@@ -31,6 +32,14 @@ export interface Capture {
   readonly chunks: readonly Chunk[] | null;
   /** Byte offsets at which the user pressed keys (input.jsonl, src "user"). */
   readonly keys: readonly number[];
+  /** Where the terminal was resized, and to what (input.jsonl, src "resize"), in order. */
+  readonly resizes: readonly Resize[];
+}
+
+export interface Resize {
+  readonly off: number;
+  readonly cols: number;
+  readonly rows: number;
 }
 
 export interface Expectation {
@@ -56,7 +65,7 @@ export async function listCaptures(root: URL): Promise<Capture[]> {
       meta: JSON.parse(await Deno.readTextFile(new URL("meta.json", dir))),
       truth: JSON.parse(await Deno.readTextFile(new URL("truth.json", dir))),
       chunks: await readChunks(new URL("chunks.jsonl", dir)),
-      keys: await readKeys(new URL("input.jsonl", dir)),
+      ...await readInput(new URL("input.jsonl", dir)),
     });
   }
   return out;
@@ -109,6 +118,21 @@ export function expectations(truth: Capture["truth"]): Expectation[] {
   return out;
 }
 
+/**
+ * A prompt read exactly as the truth has it — with `subject` unless
+ * `withSubject` is false (screen rules alone: an OSC 7501 msg is the subject
+ * in the full pipeline).
+ */
+export function samePromptExactly(
+  read: Prompt | null | undefined,
+  truth: Prompt,
+  withSubject = true,
+): boolean {
+  if (!read) return false;
+  const bare = (p: Prompt) => ({ ...p, subject: withSubject ? p.subject : null });
+  return isDeepStrictEqual(bare(read), bare(truth));
+}
+
 /** chunks.jsonl: one `{t_ms, off, len}` per output chunk; null when absent. */
 export async function readChunks(path: URL | string): Promise<Chunk[] | null> {
   let text: string;
@@ -126,21 +150,46 @@ export async function readChunks(path: URL | string): Promise<Chunk[] | null> {
   return out;
 }
 
-/** input.jsonl: the byte offsets at which the user (not the emulator) typed. */
-async function readKeys(path: URL): Promise<number[]> {
+/** input.jsonl: where the user (not the emulator) typed, and where the terminal was resized. */
+async function readInput(path: URL): Promise<Pick<Capture, "keys" | "resizes">> {
   let text: string;
   try {
     text = await Deno.readTextFile(path);
   } catch {
-    return [];
+    return { keys: [], resizes: [] };
   }
-  const out: number[] = [];
+  const keys: number[] = [];
+  const resizes: Resize[] = [];
   for (const line of text.split("\n")) {
     if (line.trim() === "") continue;
     const e = JSON.parse(line);
-    if (e.src === "user" && typeof e.byte_offset_in_raw === "number") {
-      out.push(e.byte_offset_in_raw);
-    }
+    if (typeof e.byte_offset_in_raw !== "number") continue;
+    if (e.src === "user") keys.push(e.byte_offset_in_raw);
+    if (e.src === "resize") resizes.push({ off: e.byte_offset_in_raw, cols: e.cols, rows: e.rows });
   }
-  return out;
+  return { keys, resizes };
+}
+
+/**
+ * The capture up to its first resize (whole without one): what a replay at
+ * the recorded size reads as it was drawn. The rest is read by
+ * tests/fixtures_resize_test.ts, which resizes the emulator where the
+ * terminal was.
+ */
+export function untilResized(capture: Capture): Capture {
+  const first = capture.resizes[0];
+  if (!first) return capture;
+  const cut = first.off;
+  return {
+    ...capture,
+    bytes: capture.bytes.subarray(0, cut),
+    truth: {
+      timeline: capture.truth.timeline.filter((l) =>
+        (l.screen_settled_offset ?? l.byte_offset_in_raw) <= cut
+      ),
+    },
+    chunks: capture.chunks?.filter((c) => c.off < cut) ?? null,
+    keys: capture.keys.filter((k) => k < cut),
+    resizes: [],
+  };
 }
