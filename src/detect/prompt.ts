@@ -224,13 +224,14 @@ function unwrapped(found: readonly Found[], rows: readonly Row[], cols: number):
   const optionRows = new Set(found.map((f) => f.row));
   return found.map((f) => {
     let label = f.label;
-    let end = f.col + stringWidth(f.label); // where the text above ends
+    let end = -1; // where the text above ends, once needed
     for (let j = f.row + 1; j < rows.length && !optionRows.has(j); j++) {
       const next = rows[j]!.text.trimEnd();
-      const indent = next.length - next.trimStart().length;
-      const word = next.trim().split(/\s/, 1)[0] ?? "";
-      if (word === "" || indent !== f.col || end + 1 + stringWidth(word) <= cols) break;
-      label = `${label} ${next.trim()}`;
+      const text = next.trimStart();
+      if (text === "" || next.length - text.length !== f.col) break;
+      if (end < 0) end = f.col + stringWidth(f.label);
+      if (end + 1 + stringWidth(text.split(/\s/, 1)[0]!) <= cols) break;
+      label = `${label} ${text}`;
       end = stringWidth(next);
     }
     return label === f.label ? f : { ...f, label };
