@@ -8,9 +8,14 @@
  */
 
 import { loadCatalog } from "../src/runtime/catalog.ts";
-import { expectations, listCaptures, untilResized } from "../src/replay/fixtures.ts";
+import {
+  captureReplay,
+  expectations,
+  listCaptures,
+  samePromptExactly,
+  untilResized,
+} from "../src/replay/fixtures.ts";
 import { replay } from "../src/replay/replay.ts";
-import { samePromptExactly } from "../src/replay/fixtures.ts";
 
 const root = Deno.args[0]
   ? new URL(`${Deno.args[0].replace(/\/?$/, "/")}`, `file://${Deno.cwd()}/`)
@@ -38,14 +43,7 @@ const byAgent = new Map<string, Row[]>();
 for (const c of captures) {
   const wanted = expectations(c.truth);
   const run = (declared: boolean) =>
-    replay(c.bytes, wanted.map((w) => w.offset), {
-      cols: c.meta.cols,
-      rows: c.meta.rows,
-      catalog,
-      agent: c.meta.agent,
-      declared,
-      ...(c.chunks ? { chunks: c.chunks } : {}),
-    });
+    replay(c.bytes, wanted.map((w) => w.offset), captureReplay(c, catalog, declared));
   const [full, screen] = [await run(true), await run(false)];
   const rows = byAgent.get(c.meta.agent) ?? [];
   wanted.forEach((w, i) => {

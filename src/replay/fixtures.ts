@@ -57,18 +57,20 @@ export async function listCaptures(root: URL): Promise<Capture[]> {
   for await (const e of Deno.readDir(root)) if (e.isDirectory) names.push(e.name);
   names.sort();
   const out: Capture[] = [];
-  for (const name of names) {
-    const dir = new URL(`${name}/`, root);
-    out.push({
-      name,
-      bytes: await Deno.readFile(new URL("output.raw", dir)),
-      meta: JSON.parse(await Deno.readTextFile(new URL("meta.json", dir))),
-      truth: JSON.parse(await Deno.readTextFile(new URL("truth.json", dir))),
-      chunks: await readChunks(new URL("chunks.jsonl", dir)),
-      ...await readInput(new URL("input.jsonl", dir)),
-    });
-  }
+  for (const name of names) out.push(await loadCapture(new URL(`${name}/`, root)));
   return out;
+}
+
+/** One capture folder (`dir` ends with a slash). */
+export async function loadCapture(dir: URL): Promise<Capture> {
+  return {
+    name: decodeURIComponent(dir.pathname.replace(/\/$/, "").split("/").at(-1)!),
+    bytes: await Deno.readFile(new URL("output.raw", dir)),
+    meta: JSON.parse(await Deno.readTextFile(new URL("meta.json", dir))),
+    truth: JSON.parse(await Deno.readTextFile(new URL("truth.json", dir))),
+    chunks: await readChunks(new URL("chunks.jsonl", dir)),
+    ...await readInput(new URL("input.jsonl", dir)),
+  };
 }
 
 /** Replays a capture as recorded: its size, agent and chunk times; `declared`: count OSC 7501. */
@@ -151,7 +153,7 @@ export async function readChunks(path: URL | string): Promise<Chunk[] | null> {
 }
 
 /** input.jsonl: where the user (not the emulator) typed, and where the terminal was resized. */
-async function readInput(path: URL): Promise<Pick<Capture, "keys" | "resizes">> {
+export async function readInput(path: URL | string): Promise<Pick<Capture, "keys" | "resizes">> {
   let text: string;
   try {
     text = await Deno.readTextFile(path);

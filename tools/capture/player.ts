@@ -74,6 +74,21 @@ export async function blocked(p: Player, re: RegExp, what: string, note: string)
   return at !== null;
 }
 
+/**
+ * The main prompt, then `prompt` submitted; true once the permission prompt
+ * it asks for is on screen (labelled), false when it never came.
+ */
+export async function untilPermission(p: Player, prompt: string): Promise<boolean> {
+  await idle(p);
+  await p.wait(3000);
+  await p.prompt(prompt);
+  if (await blocked(p, p.agent.blockedRe, "permission prompt", "permission prompt on screen")) {
+    return true;
+  }
+  await noPrompt(p);
+  return false;
+}
+
 /** The prompt never came: press nothing, let the turn end if it will. */
 export async function noPrompt(p: Player): Promise<void> {
   p.note("no permission prompt appeared: no key pressed");

@@ -16,7 +16,7 @@
 
 import { parseArgs } from "node:util";
 import { loadCatalog } from "../../src/runtime/catalog.ts";
-import { expectations, readChunks } from "../../src/replay/fixtures.ts";
+import { captureReplay, expectations, loadCapture } from "../../src/replay/fixtures.ts";
 import { replay } from "../../src/replay/replay.ts";
 import { screensAt } from "./screen.ts";
 
@@ -103,22 +103,10 @@ async function promote(dir: string, to: string): Promise<string> {
 /** Every label's settled screen and what the detector reads there, both ways. */
 async function review(dir: string): Promise<void> {
   const catalog = await loadCatalog({ userDir: null });
-  const capture = {
-    bytes: await Deno.readFile(`${dir}/output.raw`),
-    meta: JSON.parse(await Deno.readTextFile(`${dir}/meta.json`)),
-    truth: JSON.parse(await Deno.readTextFile(`${dir}/truth.json`)),
-    chunks: await readChunks(`${dir}/chunks.jsonl`),
-  };
+  const capture = await loadCapture(new URL(`file://${Deno.realPathSync(dir)}/`));
   const wanted = expectations(capture.truth);
   const run = (declared: boolean) =>
-    replay(capture.bytes, wanted.map((w) => w.offset), {
-      cols: capture.meta.cols,
-      rows: capture.meta.rows,
-      catalog,
-      agent: capture.meta.agent,
-      declared,
-      ...(capture.chunks ? { chunks: capture.chunks } : {}),
-    });
+    replay(capture.bytes, wanted.map((w) => w.offset), captureReplay(capture, catalog, declared));
   const [full, bare] = [await run(true), await run(false)];
   const screens = await screensAt(dir, wanted.map((w) => String(w.offset)));
   const byOffset = new Map(screens.map((s) => [Number(/^--- offset (\d+)/.exec(s)![1]), s]));

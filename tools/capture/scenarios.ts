@@ -11,12 +11,12 @@ import {
   blocked,
   busy,
   idle,
-  noPrompt,
   type Player,
   type Scenario,
   settle,
   TOOL_PROMPT,
   toolTurn,
+  untilPermission,
 } from "./player.ts";
 import { MORE_BODIES } from "./scenarios_more.ts";
 
@@ -125,12 +125,7 @@ export const SCENARIO_BODIES: Readonly<Record<ScenarioName, Scenario>> = {
   },
 
   async deny(p) {
-    await idle(p);
-    await p.wait(3000);
-    await p.prompt(TOOL_PROMPT);
-    if (!await blocked(p, p.agent.blockedRe, "permission prompt", "permission prompt on screen")) {
-      return noPrompt(p);
-    }
+    if (!await untilPermission(p, TOOL_PROMPT)) return;
     await p.wait(4000);
     p.key("\x1b", "Esc (deny the permission prompt)");
     await p.labelOnScreen(

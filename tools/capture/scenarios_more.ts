@@ -17,6 +17,7 @@ import {
   settle,
   TOOL_PROMPT,
   toolTurn,
+  untilPermission,
 } from "./player.ts";
 import { KEYS } from "./agents/common.ts";
 
@@ -137,12 +138,7 @@ export const MORE_BODIES = {
 
   // opencode: "Allow always" asks once more ("△ Always allow"), then Confirm.
   async always(p) {
-    await idle(p);
-    await p.wait(3000);
-    await p.prompt(TOOL_PROMPT);
-    if (!await blocked(p, p.agent.blockedRe, "permission prompt", "permission prompt on screen")) {
-      return noPrompt(p);
-    }
+    if (!await untilPermission(p, TOOL_PROMPT)) return;
     await p.wait(4000);
     p.key(KEYS.right, 'select "Allow always"');
     await p.wait(600);

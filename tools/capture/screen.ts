@@ -7,6 +7,7 @@
  */
 
 import { HeadlessTerminal } from "../../src/session/terminal.ts";
+import { readInput } from "../../src/replay/fixtures.ts";
 
 export async function screensAt(dir: string, offsets: readonly string[]): Promise<string[]> {
   const raw = await Deno.readFile(`${dir}/output.raw`);
@@ -15,7 +16,7 @@ export async function screensAt(dir: string, offsets: readonly string[]): Promis
     .map((o) => (o === "end" ? raw.length : Math.min(raw.length, Math.max(0, Number(o)))))
     .sort((a, b) => a - b);
   using term = new HeadlessTerminal({ cols: meta.cols ?? 120, rows: meta.rows ?? 32 });
-  const resizes = await resizesOf(dir);
+  const { resizes } = await readInput(`${dir}/input.jsonl`);
   const out: string[] = [];
   let pos = 0;
   for (const off of wanted) {
@@ -33,21 +34,6 @@ export async function screensAt(dir: string, offsets: readonly string[]): Promis
     out.push(`${head}\n${term.visibleLines().join("\n").replace(/\n+$/, "")}`);
   }
   return out;
-}
-
-/** The terminal's resizes during a capture (input.jsonl, src `resize`), in order. */
-export async function resizesOf(
-  dir: string,
-): Promise<{ off: number; cols: number; rows: number }[]> {
-  let text = "";
-  try {
-    text = await Deno.readTextFile(`${dir}/input.jsonl`);
-  } catch (error) {
-    if (!(error instanceof Deno.errors.NotFound)) throw error;
-  }
-  return text.split("\n").filter((l) => l.includes('"resize"')).map((l) => JSON.parse(l))
-    .filter((e) => e.src === "resize")
-    .map((e) => ({ off: e.byte_offset_in_raw, cols: e.cols, rows: e.rows }));
 }
 
 if (import.meta.main) {
