@@ -15,7 +15,7 @@
  */
 
 import { loadCatalog } from "../src/runtime/catalog.ts";
-import { expectations, listCaptures } from "../src/replay/fixtures.ts";
+import { expectations, listCaptures, untilResized } from "../src/replay/fixtures.ts";
 import { evaluate } from "../src/detect/rules.ts";
 import { promptFor } from "../src/detect/prompt.ts";
 import type { AgentStatus } from "../src/model/agent.ts";
@@ -40,12 +40,13 @@ type Figures = MicroFigures;
 const measure = (fn: () => unknown): Figures => measureMicros(fn, ITERATIONS, ROUNDS, 500);
 
 const catalog = await loadCatalog({ userDir: null });
-const captures = await listCaptures(new URL("../fixtures/captures/", import.meta.url));
+const captures = (await listCaptures(new URL("../fixtures/captures/", import.meta.url)))
+  .map(untilResized);
 const rows: [string, Figures, Figures][] = [];
 const totals = { classify: [] as number[], prompt: [] as number[] };
 for (const c of captures) {
   const manifest = catalog.get(c.meta.agent)!;
-  // A blocked screen that asks nothing to choose (a bad API key) has no prompt to read.
+  // Blocked screens that ask something (a failed login asks nothing: its prompt is null).
   for (const e of expectations(c.truth).filter((x) => x.state === "blocked" && x.prompt)) {
     using term = new HeadlessTerminal({ cols: c.meta.cols, rows: c.meta.rows });
     term.write(c.bytes.subarray(0, e.offset));

@@ -15,12 +15,15 @@ import {
   expectations,
   listCaptures,
   type TruthLabel,
+  untilResized,
 } from "../src/replay/fixtures.ts";
 import type { Prompt } from "../src/detect/prompt.ts";
 
 const ROOT = new URL("../fixtures/captures/", import.meta.url);
 const catalog = await loadCatalog({ userDir: null });
-const captures = await listCaptures(ROOT);
+// Replays run at the recorded size: a capture whose terminal was resized is checked here up
+// to its first resize, and whole, resized as recorded, by tests/fixtures_resize_test.ts.
+const captures = (await listCaptures(ROOT)).map(untilResized);
 
 Deno.test("fixtures: the shared captures are all present", () => {
   assertEquals(catalog.errors.map((e) => e.message), []);

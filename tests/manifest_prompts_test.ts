@@ -153,7 +153,8 @@ const cases: [string, string, string, Record<number, number[]>, Prompt][] = [
     OPENCODE_ALWAYS,
     { 8: lit(OPENCODE_ALWAYS.split("\n")[8]!, "Confirm") },
     {
-      question: "Always allow",
+      // The question is its text, not the dialog's title (opencode-always @151099).
+      question: "This will allow the following patterns until OpenCode is restarted",
       subject: "touch *",
       options: [
         { label: "Confirm", keys: ["Enter"] },

@@ -24,11 +24,16 @@ interface Count {
   error: number;
 }
 
-/** What the truth says happened: each blocked label is one episode, each done label one turn. */
+/**
+ * What the truth says happened: each run of blocked labels is one episode (the steps of one
+ * dialog, a prompt redrawn at another size: claude-ask-multi-osc7501, claude-resize-osc7501),
+ * each done label one turn.
+ */
 function truthCount(capture: Capture): Count {
   const labels = capture.truth.timeline;
   return {
-    blocked: labels.filter((l) => l.state === "blocked").length,
+    blocked: labels.filter((l, i) => l.state === "blocked" && labels[i - 1]?.state !== "blocked")
+      .length,
     done: labels.filter((l) => l.state === "done").length,
     error: labels.filter((l) => l.state === "error").length,
   };

@@ -6,7 +6,9 @@
  * Record: `key=value` pairs separated by `:` — state (idle, working,
  * blocked, done, error, or the action `clear`), kind (blocked only:
  * permission, question, auth), progress (0–100), app, title, msg (base64,
- * at most 2048 bytes decoded).
+ * at most 2048 bytes decoded). A record with an `id` is about one of the
+ * program's own tasks (Claude Code's subagents: `state=working:id=…:title=…`,
+ * then `state=clear:id=…`), not the program: it is not applied.
  */
 
 import { isAgentState, isBlockedKind } from "../model/agent.ts";
@@ -55,8 +57,9 @@ export function decodeBase64(value: string, max = MAX_MSG_BYTES): string | null 
 }
 
 /**
- * Parses the payload after `7501;`. Returns null for the query (`?`) and for
- * malformed records: an unknown state or kind, or nothing to apply. A msg
+ * Parses the payload after `7501;`. Returns null for the query (`?`), for a
+ * record about one of the program's tasks (an `id`), and for malformed
+ * records: an unknown state or kind, or nothing to apply. A msg
  * that is not valid base64 or exceeds 2048 bytes is dropped, the state kept.
  */
 export function parseRecord(payload: string): Osc7501Record | null {
@@ -70,6 +73,7 @@ export function parseRecord(payload: string): Osc7501Record | null {
     }
     fields.set(part.slice(0, eq).trim(), part.slice(eq + 1));
   }
+  if ((fields.get("id") ?? "") !== "") return null;
   const rawState = fields.get("state");
   let state: Osc7501Record["state"] = null;
   if (rawState !== undefined) {

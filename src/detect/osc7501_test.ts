@@ -82,6 +82,12 @@ const parseCases: [string, ReturnType<typeof parseRecord>][] = [
     title: null,
     msg: "é".repeat(1024),
   }],
+  // A subagent's record (claude-agent-osc7501 @8870, @17448): not the program's own state.
+  [
+    `state=working:app=claude-code:id=ac4e6bf292a4a75e6:title=${b64("Create the marker file")}`,
+    null,
+  ],
+  ["state=clear:id=ac4e6bf292a4a75e6", null],
   ["state=sleeping", null],
   ["state=blocked:kind=coffee", null],
   ["?", null],

@@ -12,6 +12,7 @@ import type { AgentStatus } from "../model/agent.ts";
 import { KEY_NAMES, type Prompt } from "../model/prompt.ts";
 import type { ScreenView } from "../model/snapshot.ts";
 import type { LinearRegex } from "./regex.ts";
+import { stringWidth } from "../util/width.ts";
 
 export type { Prompt, PromptOption } from "../model/prompt.ts";
 export { KEY_NAMES, samePrompt } from "../model/prompt.ts";
@@ -25,8 +26,11 @@ export interface PromptReader {
   readonly not: readonly LinearRegex[];
   readonly question: readonly LinearRegex[];
   readonly subject: readonly LinearRegex[];
-  /** One option per matching row (groups label, number, key, selected)… */
-  readonly option: LinearRegex | null;
+  /**
+   * One option per row that one of these matches, tried in order (groups
+   * label, number, key, selected); empty when `row` is used…
+   */
+  readonly option: readonly LinearRegex[];
   /** …or one row holding every option (group items), cut by `split`. */
   readonly row: LinearRegex | null;
   readonly split: LinearRegex | null;
@@ -140,7 +144,7 @@ function readWith(
   view: ScreenView,
   declared: string | null,
 ): Prompt | null {
-  const found = findOptions(r, rows);
+  const found = findOptions(r, rows, view.cols);
   if (found.length === 0) return null;
   const last = found[found.length - 1]!.row;
   let question: { row: number; text: string } | null = null;
@@ -176,11 +180,12 @@ function readWith(
   };
 }
 
-function findOptions(r: PromptReader, rows: readonly Row[]): Found[] {
+function findOptions(r: PromptReader, rows: readonly Row[], cols: number): Found[] {
   const out: Found[] = [];
   rows.forEach((row, i) => {
-    if (r.option) {
-      const m = r.option.exec(row.text);
+    if (r.row === null) {
+      let m: ReturnType<LinearRegex["exec"]> = null;
+      for (const re of r.option) if ((m = re.exec(row.text))) break;
       const label = m?.groups.label?.trim();
       if (!m || !label) return;
       const g = m.groups;
@@ -205,7 +210,32 @@ function findOptions(r: PromptReader, rows: readonly Row[]): Found[] {
       out.push({ row: i, label, number: null, key: null, marked: false, col: at + col, after });
     }
   });
-  return out;
+  return r.row === null ? unwrapped(out, rows, cols) : out;
+}
+
+/**
+ * Options whose label the terminal wrapped get the rows it continues on: a
+ * row that is no option, starts where the label starts, and whose first word
+ * would not have fitted after the label's last word (a description under an
+ * option starts there too, but under a label with room left after it; a
+ * scrollbar or a box's border at the row's end does not count).
+ */
+function unwrapped(found: readonly Found[], rows: readonly Row[], cols: number): Found[] {
+  const optionRows = new Set(found.map((f) => f.row));
+  return found.map((f) => {
+    let label = f.label;
+    let end = -1; // where the text above ends, once needed
+    for (let j = f.row + 1; j < rows.length && !optionRows.has(j); j++) {
+      const next = rows[j]!.text.trimEnd();
+      const text = next.trimStart();
+      if (text === "" || next.length - text.length !== f.col) break;
+      if (end < 0) end = f.col + stringWidth(f.label);
+      if (end + 1 + stringWidth(text.split(/\s/, 1)[0]!) <= cols) break;
+      label = `${label} ${text}`;
+      end = stringWidth(next);
+    }
+    return label === f.label ? f : { ...f, label };
+  });
 }
 
 /** The non-empty pieces of `text` between matches of `split`, with where each starts. */
@@ -256,10 +286,14 @@ function findQuestion(
   return null;
 }
 
-/** Numbered options must run 1..n (a scrolled or half-drawn menu is not read). */
+/**
+ * The numbered options must run 1..n (a scrolled or half-drawn menu is not
+ * read); rows without a number between them (a "Submit" row) are passed over.
+ */
 function numbered(options: readonly Found[]): boolean {
-  if (options.every((o) => o.number === null)) return true;
-  return options.every((o, i) => o.number === i + 1);
+  let n = 0;
+  for (const o of options) if (o.number !== null && o.number !== ++n) return false;
+  return true;
 }
 
 /**
@@ -290,7 +324,8 @@ function keysFor(r: PromptReader, o: Found, i: number, selected: number): string
     const key = keyName(o.key);
     return key === null ? null : [key];
   }
-  if (r.choose === "number") return o.number === null ? null : [...String(o.number)];
+  // An unnumbered row among numbered ones (choose: number) is reached with the arrows.
+  if (r.choose === "number" && o.number !== null) return [...String(o.number)];
   if (selected < 0) return null;
   const [back, forth] = r.row ? ["Left", "Right"] : ["Up", "Down"];
   const moves = i - selected;

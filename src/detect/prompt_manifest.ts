@@ -28,7 +28,7 @@ export const promptSchema = z.object({
   not: patterns,
   question: oneOrMore,
   subject: oneOrMore,
-  option: pattern.optional(),
+  option: oneOrMore,
   row: pattern.optional(),
   split: pattern.optional(),
   selection: z.enum(["marker", "highlight"]).default("marker"),
@@ -65,7 +65,7 @@ export function compilePrompts(
       ctx.fail(at(), `Prompt "${p.id}" needs at least one pattern in any or all`);
     }
     if (p.question.length === 0) ctx.fail(at(), `Prompt "${p.id}" needs a question pattern`);
-    if ((p.option === undefined) === (p.row === undefined)) {
+    if ((p.option.length === 0) === (p.row === undefined)) {
       ctx.fail(at(), `Prompt "${p.id}" needs exactly one of option and row`);
     }
     if ((p.row === undefined) !== (p.split === undefined)) {
@@ -79,16 +79,19 @@ export function compilePrompts(
     const one = (key: string, value: string | undefined) =>
       value === undefined ? null : ctx.regex(value, at(key));
     const question = list("question", p.question);
-    const option = one("option", p.option);
+    const option = list("option", p.option);
     const row = one("row", p.row);
-    if (option && !hasGroup(option, "label")) {
-      ctx.fail(at("option"), `Prompt "${p.id}": option needs a (?<label>…) group`);
-    }
+    option.forEach((re, j) => {
+      if (hasGroup(re, "label")) return;
+      const where = option.length === 1 ? at("option") : at("option", j);
+      ctx.fail(where, `Prompt "${p.id}": option needs a (?<label>…) group`);
+    });
     if (row && !hasGroup(row, "items")) {
       ctx.fail(at("row"), `Prompt "${p.id}": row needs an (?<items>…) group`);
     }
     if (
-      option && p.choose === "number" && !hasGroup(option, "number") && !hasGroup(option, "key")
+      option.length > 0 && p.choose === "number" &&
+      !option.some((re) => hasGroup(re, "number") || hasGroup(re, "key"))
     ) {
       ctx.fail(at("choose"), `Prompt "${p.id}": choose number needs a (?<number>…) group`);
     }

@@ -103,6 +103,67 @@ Deno.test("prompt: of two highlighted options, the one unlike the row's own text
   assert.equal(read([...line].map((_, i) => (i < 9 ? 9 : i < 18 ? 7 : 1))), undefined);
 });
 
+/** Claude Code's multi-select question (claude-ask-multi-osc7501 @11269), in short. */
+const CHECKS = parseManifest(
+  `id: checks
+prompts:
+  - id: menu
+    any: ['^\\s*❯\\s*\\d+\\.\\s', '^\\s*❯\\s+Submit$']
+    question: ['^(?<text>\\S.*\\?)$']
+    option:
+      - '^\\s*(?:(?<selected>❯)\\s*)?(?<number>\\d+)\\.\\s+(?:\\[[ ✔]\\]\\s+)?(?<label>\\S.*?)$'
+      - '^\\s*(?:(?<selected>❯)\\s*)?(?<label>Submit)$'
+`,
+  "checks.yml",
+);
+
+Deno.test("prompt: option patterns in turn; a row with no number among numbered ones takes the arrows", () => {
+  const screen = (cursor: number) =>
+    view([
+      "Which cases should the test cover?",
+      `${cursor === 1 ? "❯" : " "} 1. [✔] Empty input`,
+      "       A list with no items", // a description: no option
+      `${cursor === 2 ? "❯" : " "} 2. [ ] Long input`,
+      `${cursor === 3 ? "❯" : " "}    Submit`,
+      "  3. Chat about this",
+    ]);
+  assert.deepEqual(readPrompt(CHECKS.prompts, screen(1))?.options, [
+    { label: "Empty input", keys: ["1"] },
+    { label: "Long input", keys: ["2"] },
+    { label: "Submit", keys: ["Down", "Down", "Enter"] },
+    { label: "Chat about this", keys: ["3"] },
+  ]);
+  assert.deepEqual(readPrompt(CHECKS.prompts, screen(3))?.options[2], {
+    label: "Submit",
+    keys: ["Enter"],
+  });
+  // Numbers around the unnumbered row must still run 1..n.
+  const gap = view(["Which?", "❯ 1. [ ] A", "     Submit", "  3. B"]);
+  assert.equal(readPrompt(CHECKS.prompts, gap), null);
+});
+
+Deno.test("prompt: a label the terminal wrapped continues below it; a description does not", () => {
+  const narrow = (lines: string[]) => ({ ...view(lines), cols: 40 });
+  const p = readPrompt(
+    m.prompts,
+    narrow([
+      "Do you want to proceed?",
+      "❯ 1. Yes",
+      "  2. Yes, and always allow access to",
+      "     /home/me/a/long/path from this",
+      "     project",
+      "  3. No",
+      "     Tell the agent what to do instead", // "Tell" fits after "No": a description
+      "Esc to cancel",
+    ]),
+  );
+  assert.deepEqual(p?.options.map((o) => o.label), [
+    "Yes",
+    "Yes, and always allow access to /home/me/a/long/path from this project",
+    "No",
+  ]);
+});
+
 Deno.test("prompt: only while blocked; a declared msg is the subject", () => {
   const lines = ["$ make", "Run it?", "❯ 1. Yes", "  2. No"];
   const status = (state: AgentStatus["state"], source: AgentStatus["source"]): AgentStatus => ({
@@ -150,6 +211,11 @@ const errors: [string, string, RegExp][] = [
   [
     "no label group",
     "prompts:\n  - id: p\n    any: [x]\n    question: [q]\n    option: '\\d+'\n",
+    /:6: Prompt "p": option needs a \(\?<label>…\) group$/,
+  ],
+  [
+    "a second option pattern without a label group",
+    "prompts:\n  - id: p\n    any: [x]\n    question: [q]\n    option: ['(?<label>a)(?<number>1)', 'b']\n",
     /:6: Prompt "p": option needs a \(\?<label>…\) group$/,
   ],
   [

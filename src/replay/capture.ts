@@ -70,10 +70,15 @@ export interface CaptureMeta {
 
 export async function readStreams(dir: URL, meta: CaptureMeta): Promise<CaptureStreams> {
   const start = meta.started_epoch_ms;
+  const input = await jsonLines(new URL("input.jsonl", dir)) ?? [];
   return {
     chunks: await readChunks(new URL("chunks.jsonl", dir)),
-    input: (await jsonLines(new URL("input.jsonl", dir)) ?? []).flatMap(typed),
-    events: (await jsonLines(new URL("events.jsonl", dir)) ?? []).flatMap(captureEvent),
+    input: input.flatMap(typed),
+    // A resize is in events.jsonl, or in input.jsonl (`src: "resize"`, as tools/capture records it).
+    events: [
+      ...(await jsonLines(new URL("events.jsonl", dir)) ?? []).flatMap(captureEvent),
+      ...input.flatMap((e) => e.src === "resize" ? captureEvent({ ...e, type: "resize" }) : []),
+    ].sort((a, b) => a.off - b.off || a.t_ms - b.t_ms),
     hooks: start === undefined ? [] : await readHooks(dir, start),
   };
 }

@@ -4,6 +4,7 @@
  * labels into expectations; used by the fixture test and `deno task eval`.
  */
 
+import { isDeepStrictEqual } from "node:util";
 import type { AgentStateName, StateKind } from "../model/agent.ts";
 import type { Catalog } from "../runtime/catalog.ts";
 import type { ReplayOptions } from "./replay.ts";
@@ -34,6 +35,14 @@ export interface Capture extends CaptureStreams {
   readonly truth: { readonly timeline: readonly TruthLabel[] };
   /** Byte offsets at which the user pressed keys (input.jsonl, src "user"). */
   readonly keys: readonly number[];
+  /** Where the terminal was resized, and to what (input.jsonl, src "resize"), in order. */
+  readonly resizes: readonly Resize[];
+}
+
+export interface Resize {
+  readonly off: number;
+  readonly cols: number;
+  readonly rows: number;
 }
 
 export interface Expectation {
@@ -66,6 +75,9 @@ export async function readCapture(dir: URL): Promise<Capture> {
     truth: JSON.parse(await Deno.readTextFile(new URL("truth.json", dir))),
     ...streams,
     keys: streams.input.map((k) => k.off),
+    resizes: streams.events.flatMap((e) =>
+      e.type === "resize" ? [{ off: e.off, cols: e.cols, rows: e.rows }] : []
+    ),
   };
 }
 
@@ -120,4 +132,47 @@ export function expectations(truth: Capture["truth"]): Expectation[] {
     previous = e;
   }
   return out;
+}
+
+/**
+ * A prompt read exactly as the truth has it — with `subject` unless
+ * `withSubject` is false (screen rules alone: an OSC 7501 msg is the subject
+ * in the full pipeline).
+ */
+export function samePromptExactly(
+  read: Prompt | null | undefined,
+  truth: Prompt,
+  withSubject = true,
+): boolean {
+  if (!read) return false;
+  const bare = (p: Prompt) => ({ ...p, subject: withSubject ? p.subject : null });
+  return isDeepStrictEqual(bare(read), bare(truth));
+}
+
+/**
+ * The capture up to its first resize (whole without one): what a replay at
+ * the recorded size reads as it was drawn. The rest is read by
+ * tests/fixtures_resize_test.ts, which resizes the emulator where the
+ * terminal was.
+ */
+export function untilResized(capture: Capture): Capture {
+  const first = capture.resizes[0];
+  if (!first) return capture;
+  const cut = first.off;
+  const at = capture.events.find((e) => e.type === "resize")?.t_ms ?? Infinity;
+  return {
+    ...capture,
+    bytes: capture.bytes.subarray(0, cut),
+    truth: {
+      timeline: capture.truth.timeline.filter((l) =>
+        (l.screen_settled_offset ?? l.byte_offset_in_raw) <= cut
+      ),
+    },
+    chunks: capture.chunks?.filter((c) => c.off < cut) ?? null,
+    keys: capture.keys.filter((k) => k < cut),
+    input: capture.input.filter((k) => k.off < cut),
+    events: capture.events.filter((e) => e.off < cut),
+    hooks: capture.hooks.filter((h) => h.t_ms < at),
+    resizes: [],
+  };
 }

@@ -397,10 +397,12 @@ export class SessionDetector implements Disposable {
     const now = this.ctx.now();
     this.#state = reduce(this.#state, e, now);
     const status = this.#state.status;
+    // Read again on the next block; gone before the state that ends it, so no reader of the
+    // change stream sees a state that is not blocked with the last block's prompt.
+    if (status?.state !== "blocked") this.#setPrompt(null);
     if (status !== null && status.seq !== previous?.seq) {
       this.ctx.emit({ type: "state", id: this.session.id, status, at: now });
     }
-    if (status?.state !== "blocked") this.#setPrompt(null); // read again on the next block
     this.#armRecheck(now);
     this.#watchForeground();
   }

@@ -53,9 +53,11 @@ export interface CaptureResult {
 export const SCRIPTS_DIR = new URL("./scripts", import.meta.url).pathname;
 
 export function captureName(o: CaptureOptions): string {
+  const size = (o.cols ?? 120) !== 120 || (o.rows ?? 32) !== 32 ? `${o.cols}x${o.rows}` : "";
   return o.name ?? [
     o.agent.id,
     o.scenario,
+    size,
     o.answerOsc7501 ? "osc7501" : "",
     o.termReplies === false ? "noreplies" : "",
     o.focusOut ? "focusout" : "",
@@ -118,6 +120,8 @@ export async function runCapture(o: CaptureOptions): Promise<CaptureResult> {
   type ScreenTest = (screen: string, title: string) => boolean;
   const watchers = new Set<{ test: ScreenTest; hit: (at: At) => void }>();
   let turnsEnded = 0;
+  /** The scenario labels turn ends itself (Player.ownTurnEnds). */
+  let ownTurnEnds = false;
   /** Where the CLI's current busy spell began (null while it shows no working indicator). */
   let busyOnset: At | null = null;
   const isBusy = (screen: string, title: string) =>
@@ -174,7 +178,9 @@ export async function runCapture(o: CaptureOptions): Promise<CaptureResult> {
   const endTurn = async (e: MockEvent) => {
     const busy = o.agent.busyRe;
     const note = `mock: final response finished, end of turn (script=${e.script})`;
-    if (!busy) {
+    if (ownTurnEnds) {
+      rec.event("note", { note: `${note}; the scenario labels the turn's end` });
+    } else if (!busy) {
       rec.label("done", note, "mock");
     } else {
       const at = await waitFor(
@@ -269,6 +275,13 @@ export async function runCapture(o: CaptureOptions): Promise<CaptureResult> {
       else rec.label("working", note, "driver", at);
     },
     key: (data, note) => send(data, "user", note),
+    resize(c, r) {
+      if (!pty || exit) return;
+      rec.resize(c, r);
+      pty.resize(c, r);
+      term?.resize(c, r);
+    },
+    ownTurnEnds: () => void (ownTurnEnds = true),
     labelOnScreen: (state, note, test, ms) => confirm(state, note, test, rec.here(), ms),
     label: (state, note, source, at) => rec.label(state, note, source, at),
     note: (text) => rec.event("note", { note: text }),

@@ -19,7 +19,8 @@ const USAGE = `Usage: deno task capture <agent> [scenario] [options]
   --focus-out        report focus-out (CSI O) once the main prompt is up
   --out DIR          parent folder of the capture (default: <lab>/captures)
   --lab DIR          where the CLIs are npm-installed (default: $LAB_DIR or ~/.cache/lazyshell/lab)
-  --name NAME        capture folder name (default: <agent>-<scenario>[-osc7501][-noreplies])
+  --name NAME        capture folder name (default: <agent>-<scenario>[-<size>][-osc7501][-noreplies])
+  --size COLSxROWS   terminal size (default 120x32)
   --env K=V          extra environment for the CLI (repeatable)
   --pace X           scale the scenario's waits (default 1)
   --hard-limit SECS  end the run after this long (default 300)`;
@@ -42,6 +43,7 @@ export async function main(argv: string[]): Promise<number> {
         out: { type: "string" },
         lab: { type: "string" },
         name: { type: "string" },
+        size: { type: "string", default: "120x32" },
         env: { type: "string", multiple: true, default: [] },
         pace: { type: "string", default: "1" },
         "hard-limit": { type: "string", default: "300" },
@@ -78,6 +80,8 @@ export async function main(argv: string[]): Promise<number> {
     if (eq <= 0) fail(`Bad --env: ${kv} (expected K=V)`);
     env[kv.slice(0, eq)] = kv.slice(eq + 1);
   }
+  const size = /^(\d{2,3})x(\d{2,3})$/.exec(values.size);
+  if (!size) fail(`Bad --size: ${values.size} (expected COLSxROWS, e.g. 80x24)`);
   const pace = Number(values.pace);
   const hardLimit = Number(values["hard-limit"]);
   if (!(pace > 0) || !(hardLimit > 0)) {
@@ -95,6 +99,8 @@ export async function main(argv: string[]): Promise<number> {
     env,
     pace,
     hardLimitMs: hardLimit * 1000,
+    cols: Number(size[1]),
+    rows: Number(size[2]),
   });
   return result.forced ? 1 : 0;
 }

@@ -19,13 +19,28 @@ export const SCENARIOS = [
   "fail-quota",
   "fail-cut",
   "fail-flaky",
+  "fail-rate-long",
+  "ask-multi",
+  "agent",
+  "background",
+  "mcp",
+  "resize",
+  "always",
 ] as const;
 export type ScenarioName = typeof SCENARIOS[number];
 
-/** What a CLI plays unless its profile says otherwise: all but Claude's onboarding. */
-export const DEFAULT_SCENARIOS: readonly ScenarioName[] = SCENARIOS.filter((s) =>
-  s !== "firststart"
-);
+/** Scenarios only the CLIs whose profiles list them play (their UI or setup is their own). */
+const OWN: readonly ScenarioName[] = [
+  "firststart",
+  "agent",
+  "background",
+  "mcp",
+  "resize",
+  "always",
+];
+
+/** What a CLI plays unless its profile says otherwise. */
+export const DEFAULT_SCENARIOS: readonly ScenarioName[] = SCENARIOS.filter((s) => !OWN.includes(s));
 
 export interface SetupContext {
   /** Where the CLIs are npm-installed (`<lab>/node_modules/.bin/<cli>`). */
@@ -57,6 +72,13 @@ export interface LaunchSpec {
   readonly configFiles?: Readonly<Record<string, string>>;
 }
 
+/** One screen of a dialog the user goes through, and the keys pressed on it. */
+export interface DialogStep {
+  readonly screen: RegExp;
+  readonly note: string;
+  readonly keys: readonly string[];
+}
+
 export interface AgentProfile {
   readonly id: string;
   /** The main prompt is up and the agent waits for a task. */
@@ -81,8 +103,19 @@ export interface AgentProfile {
    * minutes; opencode retries five times, backing off up to 30 s).
    */
   readonly giveUpMs?: number;
+  /**
+   * The retry screen of a failing turn (a point labelled working in the
+   * `fail-*` scenarios), when the CLI shows one.
+   */
+  readonly retryRe?: RegExp;
   /** The agent's own multiple-choice question UI. */
   readonly questionRe: RegExp;
+  /**
+   * How a user goes through the several-question dialog (`ask-multi`): each
+   * step is labelled blocked where `screen` first matches, then its keys are
+   * pressed; after the last step the dialog leaves the screen.
+   */
+  readonly multiQuestion?: readonly DialogStep[];
   readonly approveKey: string;
   /** Keys that accept the folder-trust dialog. */
   readonly trustKeys: readonly string[];

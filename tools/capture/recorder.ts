@@ -2,7 +2,8 @@
  * Writes one capture folder, in the format of fixtures/captures/README.md:
  *   output.raw     every byte the CLI wrote to the PTY
  *   chunks.jsonl   {t_ms, off, len, b64} per PTY read
- *   input.jsonl    {t_ms, byte_offset_in_raw, src, note, b64, text} per write to the PTY
+ *   input.jsonl    {t_ms, byte_offset_in_raw, src, note, b64, text} per write to the PTY, and
+ *                  {…, src: "resize", cols, rows} per resize of the terminal
  *   events.jsonl   {t_ms, byte_offset_in_raw, type, ...} everything else
  *   truth.json     {capture, states, note, timeline[{t_ms, byte_offset_in_raw, state, note,
  *                  source, screen_settled_offset}]}
@@ -12,7 +13,8 @@
 
 export type TruthState = "starting" | "idle" | "working" | "blocked" | "done" | "error";
 export type LabelSource = "driver" | "mock" | "screen";
-export type InputSource = "user" | "terminal-reply" | "osc7501-reply";
+/** Who wrote to the PTY; `resize` is no write: the terminal was resized (its `cols`, `rows`). */
+export type InputSource = "user" | "terminal-reply" | "osc7501-reply" | "resize";
 
 export interface TruthEntry {
   readonly t_ms: number;
@@ -102,6 +104,18 @@ export class Recorder implements Disposable {
       note,
       b64: b64(encoder.encode(data)),
       text: data,
+    });
+  }
+
+  /** The terminal was resized to `cols` x `rows` here (input.jsonl, src `resize`). */
+  resize(cols: number, rows: number): void {
+    this.#append("input.jsonl", {
+      t_ms: this.now(),
+      byte_offset_in_raw: this.#rawLen,
+      src: "resize",
+      note: `terminal resized to ${cols}x${rows}`,
+      cols,
+      rows,
     });
   }
 

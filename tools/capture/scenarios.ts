@@ -5,84 +5,26 @@
  * Waits are scaled by the driver's pace (tests run them 10x faster).
  */
 
-import type { At, LabelSource, TruthState } from "./recorder.ts";
-import type { AgentProfile, ScenarioName } from "./profile.ts";
+import type { ScenarioName } from "./profile.ts";
 import type { FailureMode } from "./mock/failures.ts";
+import {
+  blocked,
+  busy,
+  idle,
+  type Player,
+  type Scenario,
+  settle,
+  TOOL_PROMPT,
+  toolTurn,
+  untilPermission,
+} from "./player.ts";
+import { MORE_BODIES } from "./scenarios_more.ts";
 
-/** What a scenario may do; implemented by the driver. */
-export interface Player {
-  readonly agent: AgentProfile;
-  readonly focusOut: boolean;
-  wait(ms: number): Promise<void>;
-  /** The first output after which the screen matches `re`, or null after `ms`. */
-  waitScreen(re: RegExp, ms: number, what: string): Promise<At | null>;
-  /** The first output after which `test` holds for the screen and title, or null after `ms`. */
-  waitState(
-    test: (screen: string, title: string) => boolean,
-    ms: number,
-    what: string,
-  ): Promise<At | null>;
-  /** Whether the mock sends `type` (a main turn's event) within `ms`. */
-  waitMock(
-    type: "request" | "turn_end" | "tool_call_sent" | "stream_start",
-    ms: number,
-  ): Promise<boolean>;
-  /** Whether a turn ends (mock finished and the CLI's working indicator gone) within `ms`. */
-  waitTurnEnd(ms: number): Promise<boolean>;
-  /** How many turns have ended so far. */
-  turnsEnded(): number;
-  prompt(text: string): Promise<void>;
-  key(data: string, note: string): void;
-  /** Labels `state` at the first output after which `test` holds (else now, as a driver label). */
-  labelOnScreen(
-    state: TruthState,
-    note: string,
-    test: (screen: string, title: string) => boolean,
-    ms?: number,
-  ): Promise<void>;
-  label(state: TruthState, note: string, source: LabelSource, at?: At): void;
-  note(text: string): void;
-  procs(tag: string): void;
-  screenText(): string;
-}
-
-type Scenario = (p: Player) => Promise<void>;
-
-const TOOL_PROMPT = "LAB-TOOL: please create the marker file lab-file.txt";
-
-/** The CLI shows its working indicator (screen or title). */
-function busy(p: Player, screen: string, title: string): boolean {
-  const re = p.agent.busyRe;
-  return re !== undefined && (re.test(screen) || re.test(title));
-}
-
-/** opencode installs its provider from npm in each fresh HOME: over 2 min at load average 15–24. */
-async function idle(p: Player, ms = 300000): Promise<boolean> {
-  const at = await p.waitScreen(p.agent.idleRe, ms, "main prompt");
-  if (at) p.label("idle", "main prompt on screen", "screen", at);
-  return at !== null;
-}
-
-async function blocked(p: Player, re: RegExp, what: string, note: string): Promise<boolean> {
-  const at = await p.waitScreen(re, 60000, what);
-  if (at) p.label("blocked", note, "screen", at);
-  return at !== null;
-}
-
-/** The prompt never came: press nothing, let the turn end if it will. */
-async function noPrompt(p: Player): Promise<void> {
-  p.note("no permission prompt appeared: no key pressed");
-  await p.waitTurnEnd(30000);
-  await p.wait(3000);
-}
-
-async function settle(p: Player, note: string): Promise<void> {
-  await p.wait(2000);
-  p.label("idle", note, "driver");
-}
+export type { Player } from "./player.ts";
 
 const FAIL_NOTES: Readonly<Record<FailureMode, string>> = {
   rate: "rate limited (HTTP 429 with Retry-After on every attempt)",
+  "rate-long": "rate limited (HTTP 429, a message longer than a row, retry in 1 s)",
   overload: "overloaded (HTTP 529 / 503 on every attempt)",
   auth: "invalid API key (HTTP 401)",
   quota: "quota exceeded",
@@ -107,6 +49,16 @@ async function fail(p: Player, mode: FailureMode): Promise<void> {
     return;
   }
   const failed = p.agent.failedRe;
+  const retry = p.agent.retryRe;
+  if (retry) {
+    // The retry screen is a working screen too: a point of its own.
+    const seen = await p.waitState(
+      (screen) => retry.test(screen) && !(failed?.test(screen) ?? false),
+      60000,
+      "retry screen",
+    );
+    if (seen) p.label("working", "retrying the failed request (on screen)", "screen", seen);
+  }
   const at = await p.waitState(
     (screen, title) => failed ? failed.test(screen) : !busy(p, screen, title),
     p.agent.giveUpMs ?? 240000,
@@ -137,32 +89,7 @@ export const SCENARIO_BODIES: Readonly<Record<ScenarioName, Scenario>> = {
     await p.wait(4000);
   },
 
-  async tool(p) {
-    await idle(p);
-    p.procs("idle");
-    await p.wait(3000);
-    if (p.focusOut) {
-      p.key("\x1b[O", "focus-out report CSI O (user switched to another tab)");
-      await p.wait(1000);
-    }
-    await p.prompt(TOOL_PROMPT);
-    await p.wait(1500);
-    p.procs("working");
-    if (!await blocked(p, p.agent.blockedRe, "permission prompt", "permission prompt on screen")) {
-      return noPrompt(p);
-    }
-    await p.wait(8000);
-    p.procs("blocked");
-    p.key(p.agent.approveKey, `approve permission prompt (${JSON.stringify(p.agent.approveKey)})`);
-    await p.labelOnScreen(
-      "working",
-      "user approved the tool call",
-      (s) => !p.agent.blockedRe.test(s),
-    );
-    await p.waitTurnEnd(60000);
-    await settle(p, "turn ended; prompt waiting for input");
-    await p.wait(4000);
-  },
+  tool: (p) => toolTurn(p, TOOL_PROMPT),
 
   async question(p) {
     await idle(p);
@@ -198,12 +125,7 @@ export const SCENARIO_BODIES: Readonly<Record<ScenarioName, Scenario>> = {
   },
 
   async deny(p) {
-    await idle(p);
-    await p.wait(3000);
-    await p.prompt(TOOL_PROMPT);
-    if (!await blocked(p, p.agent.blockedRe, "permission prompt", "permission prompt on screen")) {
-      return noPrompt(p);
-    }
+    if (!await untilPermission(p, TOOL_PROMPT)) return;
     await p.wait(4000);
     p.key("\x1b", "Esc (deny the permission prompt)");
     await p.labelOnScreen(
@@ -301,4 +223,6 @@ export const SCENARIO_BODIES: Readonly<Record<ScenarioName, Scenario>> = {
   "fail-quota": (p) => fail(p, "quota"),
   "fail-cut": (p) => fail(p, "cut"),
   "fail-flaky": (p) => fail(p, "flaky"),
+  "fail-rate-long": (p) => fail(p, "rate-long"),
+  ...MORE_BODIES,
 };

@@ -202,9 +202,13 @@ export async function main(argv: string[]): Promise<number> {
         mockListeners.add(l);
       });
     const turnWaiters = new Set<() => void>();
+    /** The scenario labels turn ends itself (Player.ownTurnEnds: subagents). */
+    let ownTurnEnds = false;
     const turnEnd = async () => {
-      const t = await waitFor(() => !busy(), 30000);
-      label("done", "model finished; working indicator gone", "screen", t ?? now());
+      const t = ownTurnEnds ? null : await waitFor(() => !busy(), 30000);
+      if (!ownTurnEnds) {
+        label("done", "model finished; working indicator gone", "screen", t ?? now());
+      }
       turnsEnded++;
       turnWaiters.forEach((w) => w());
     };
@@ -263,6 +267,9 @@ export async function main(argv: string[]): Promise<number> {
           turnWaiters.add(w);
         }),
       turnsEnded: () => turnsEnded,
+      // A live session keeps the size of the pane it is shown in: resizes are not played here.
+      resize: (cols, rows) => log(`(resize to ${cols}x${rows} not played live)`),
+      ownTurnEnds: () => void (ownTurnEnds = true),
       async prompt(text) {
         if (values["send-receipt"]) {
           const at = now();

@@ -3,10 +3,11 @@
  * Offline start: ANTHROPIC_BASE_URL at the mock, an API key pre-approved in
  * ~/.claude.json, onboarding/upsell dialogs marked as seen (except for the
  * `firststart` scenario), the work dir trusted (except for `trust`), and
- * every hook event logged through scripts/hook-log.sh.
+ * every hook event logged through scripts/hook-log.sh. The `mcp` scenario
+ * adds the lab's stdio MCP server (scripts/mcp_server.ts) with --mcp-config.
  */
 
-import { type AgentProfile, SCENARIOS } from "../profile.ts";
+import { type AgentProfile, DEFAULT_SCENARIOS } from "../profile.ts";
 import { baseEnv, cliVersion, freshDir, KEYS, workdir, writeJson } from "./common.ts";
 
 const API_KEY = "sk-ant-lab-dummy-0000000000000000000000000000LABKEY";
@@ -34,13 +35,33 @@ export const claude: AgentProfile = {
   busyRe: /esc to interrupt/,
   trustRe: /trust this folder|Do you trust|Yes, I trust/i,
   questionRe: /Which test framework should I use/,
+  // AskUserQuestion with two questions: a digit picks (or ticks) an option; the second
+  // question's "Submit" row is four rows down; the review step's "1. Submit answers".
+  multiQuestion: [
+    {
+      screen: /Which test framework should I use for the regression test\?/,
+      note: "question 1 of 2 (single choice) on screen",
+      keys: ["1"],
+    },
+    {
+      screen: /Which cases should the regression test cover\?/,
+      note: "question 2 of 2 (multi-select) on screen",
+      keys: ["1", "3"],
+    },
+    {
+      screen: /\[✔\] Empty input[\s\S]*\[✔\] Long input/,
+      note: "question 2 of 2 with two answers ticked",
+      keys: [KEYS.down, KEYS.down, KEYS.down, KEYS.down, KEYS.enter],
+    },
+    { screen: /Review your answers/, note: "review of the answers on screen", keys: ["1"] },
+  ],
   // The trust dialog's default is "No, exit": Down, then Enter.
   trustKeys: [KEYS.down, KEYS.enter],
   approveKey: KEYS.enter,
   interruptKeys: [KEYS.esc],
   idleWaitMs: 70000,
   quitKeys: [KEYS.ctrlC, KEYS.ctrlC],
-  scenarios: SCENARIOS, // firststart too
+  scenarios: [...DEFAULT_SCENARIOS, "firststart", "agent", "background", "mcp", "resize"],
   async setup({ lab, mockUrl, scenario, name, scriptsDir }) {
     const home = freshDir(`${lab}/homes/${name}`);
     const cwd = await workdir(lab, `claude-${name}`);
@@ -85,6 +106,19 @@ export const claude: AgentProfile = {
     const args = firstStart
       ? ["--settings", settingsFile]
       : ["--settings", settingsFile, "--permission-mode", "default"];
+    const configFiles: Record<string, string> = { "claude-settings-hooks.json": settingsText };
+    if (scenario === "mcp") {
+      const mcpFile = `${home}/lab-mcp.json`;
+      configFiles["claude-mcp.json"] = writeJson(mcpFile, {
+        mcpServers: {
+          lab: {
+            command: Deno.execPath(),
+            args: ["run", "--quiet", "--no-config", `${scriptsDir}/mcp_server.ts`],
+          },
+        },
+      });
+      args.push("--mcp-config", mcpFile);
+    }
     return {
       file: "claude",
       args,
@@ -101,7 +135,7 @@ export const claude: AgentProfile = {
       cwd,
       version: await cliVersion(`${lab}/node_modules/.bin/claude`, home),
       hookLog,
-      configFiles: { "claude-settings-hooks.json": settingsText },
+      configFiles,
     };
   },
 };

@@ -8,6 +8,9 @@ export const KEYS = {
   enter: "\r",
   esc: "\x1b",
   down: "\x1b[B",
+  up: "\x1b[A",
+  right: "\x1b[C",
+  tab: "\t",
   ctrlC: "\x03",
 } as const;
 

@@ -29,7 +29,10 @@ export const opencode: AgentProfile = {
   blockedRe: /Permission required|Allow once|Allow always/i,
   // The retry line "<provider message> [retrying in 2s attempt #3]" can push "esc interrupt"
   // off the footer (opencode-fail-rate).
-  busyRe: /esc (again to )?interrupt|\[retrying (?:in \d+s )?attempt #\d+\]/,
+  // A message longer than the row cuts the hint itself: "… (click to expand) [retrying in 1s"
+  // (opencode-fail-rate-long).
+  busyRe: /esc (again to )?interrupt|\[retrying\b/,
+  retryRe: /\[retrying\b/,
   // A failed turn: the provider's message after a bar, first in a toast at the top right,
   // then in a block above the turn marker (mock/failures.ts has the messages). The retry
   // line shows them too, but with no bar.
@@ -37,13 +40,34 @@ export const opencode: AgentProfile = {
     /┃ {2}(?:Incorrect API key|You exceeded your current quota|The server is overloaded|Rate limit reached|Connection reset)/,
   trustRe: /trust/i,
   questionRe: /Which test framework should I use/,
+  // Its question tool with two questions: a digit picks (or ticks) an option, Tab goes to
+  // the review tab, Enter submits.
+  multiQuestion: [
+    {
+      screen: /Which test framework should I use for the regression test\?/,
+      note: "question 1 of 2 (single choice) on screen",
+      keys: ["1"],
+    },
+    {
+      screen: /Which cases should the regression test cover\? \(select all that apply\)/,
+      note: "question 2 of 2 (multi-select) on screen",
+      keys: ["1", "3"],
+    },
+    {
+      screen: /\[✓\] Empty input[\s\S]*\[✓\] Long input/,
+      note: "question 2 of 2 with two answers ticked",
+      keys: [KEYS.tab],
+    },
+    { screen: /Cases: Empty input, Long input/, note: "review tab on screen", keys: [KEYS.enter] },
+  ],
   trustKeys: [KEYS.enter],
   approveKey: KEYS.enter,
   // The first Esc only arms it: the footer says "esc again to interrupt".
   interruptKeys: [KEYS.esc, KEYS.esc],
   idleWaitMs: 8000,
   quitKeys: [KEYS.ctrlC, KEYS.ctrlC],
-  scenarios: DEFAULT_SCENARIOS.filter((s) => s !== "trust"), // it has no folder-trust dialog
+  // It has no folder-trust dialog; "Allow always" asks for a confirmation.
+  scenarios: [...DEFAULT_SCENARIOS.filter((s) => s !== "trust"), "always"],
   async setup({ lab, mockUrl, mockPort, name }) {
     const home = freshDir(`${lab}/homes/${name}`);
     const cwd = await workdir(lab, `opencode-${name}`);

@@ -5,7 +5,8 @@
  * a transient failure that recovers.
  *
  * The failure is chosen from the last user text, like a script
- * (scripts.ts): `LAB-FAIL-RATE`, `LAB-FAIL-OVERLOAD`, `LAB-FAIL-AUTH`,
+ * (scripts.ts): `LAB-FAIL-RATE`, `LAB-FAIL-RATE-LONG` (a rate limit whose
+ * message is longer than a terminal row, asking to retry in 1 s), `LAB-FAIL-OVERLOAD`, `LAB-FAIL-AUTH`,
  * `LAB-FAIL-QUOTA`, `LAB-FAIL-CUT`, `LAB-FAIL-FLAKY`. Every request of such
  * a turn fails (a CLI's retries included), except `FLAKY`, whose first
  * FLAKY_FAILURES main requests fail with an overload and the next one
@@ -14,7 +15,15 @@
 
 import type { ApiName } from "./apis.ts";
 
-export const FAILURES = ["rate", "overload", "auth", "quota", "cut", "flaky"] as const;
+export const FAILURES = [
+  "rate",
+  "rate-long",
+  "overload",
+  "auth",
+  "quota",
+  "cut",
+  "flaky",
+] as const;
 export type FailureMode = typeof FAILURES[number];
 
 /** How many main requests of a `flaky` turn fail before one succeeds. */
@@ -30,7 +39,7 @@ export interface ErrorReply {
   readonly body: unknown;
 }
 
-const MARKER = /LAB-FAIL-(RATE|OVERLOAD|AUTH|QUOTA|CUT|FLAKY)\b/;
+const MARKER = /LAB-FAIL-(RATE-LONG|RATE|OVERLOAD|AUTH|QUOTA|CUT|FLAKY)\b/;
 
 /** The failure the last user text asks for, or null. */
 export function failureOf(lastUserText: string): FailureMode | null {
@@ -47,6 +56,8 @@ export function errorReply(api: ApiName, mode: FailureMode): ErrorReply | null {
   switch (mode) {
     case "rate":
       return withRetry(RATE[api]);
+    case "rate-long":
+      return withRetry(RATE_LONG[api], 1);
     case "overload":
     case "flaky":
       return withRetry(OVERLOAD[api]);
@@ -61,8 +72,8 @@ export function errorReply(api: ApiName, mode: FailureMode): ErrorReply | null {
 
 type Shape = { readonly status: number; readonly body: unknown };
 
-function withRetry(s: Shape): ErrorReply {
-  return { ...s, headers: { "retry-after": String(RETRY_AFTER_SECONDS) } };
+function withRetry(s: Shape, seconds = RETRY_AFTER_SECONDS): ErrorReply {
+  return { ...s, headers: { "retry-after": String(seconds) } };
 }
 
 function plain(s: Shape): ErrorReply {
@@ -103,6 +114,19 @@ const RATE: Readonly<Record<ApiName, Shape>> = {
     "RESOURCE_EXHAUSTED",
     "Resource has been exhausted (e.g. check quota).",
   ),
+};
+
+/** A provider's rate-limit message as long as the real ones: wider than a 120-column row. */
+const RATE_LONG_TEXT =
+  "Rate limit reached for mock-model in organization org-lab0000000000000000 " +
+  "on tokens per min (TPM): Limit 30000, Used 29740, Requested 1820. Please try again in 1s. " +
+  "Visit https://platform.openai.com/account/rate-limits to learn more.";
+
+const RATE_LONG: Readonly<Record<ApiName, Shape>> = {
+  anthropic: anthropicError(429, "rate_limit_error", RATE_LONG_TEXT),
+  responses: openaiError(429, "tokens", "rate_limit_exceeded", RATE_LONG_TEXT),
+  chat: openaiError(429, "tokens", "rate_limit_exceeded", RATE_LONG_TEXT),
+  gemini: geminiError(429, "RESOURCE_EXHAUSTED", RATE_LONG_TEXT),
 };
 
 const OVERLOAD_TEXT = "The server is overloaded. Please try again later.";

@@ -10,6 +10,14 @@
  *   `LAB-LONG`     25 s of slow text (to press Esc mid-turn).
  *   `LAB-ASK`      ~3 s of text, then a call to the CLI's own "ask the user"
  *                  tool (multiple choice).
+ *   `LAB-ASK-MULTI` the same tool with several questions (one of them
+ *                  multi-select).
+ *   `LAB-AGENT`    a subagent (Claude's `Agent`/`Task` tool) whose prompt is
+ *                  `LAB-TOOL`: the subagent asks permission for the shell call.
+ *   `LAB-BACKGROUND` the same subagent run in the background on `LAB-LONG`.
+ *   `LAB-MCP`      a call to the first MCP tool offered (`mcp__…`); when the CLI
+ *                  defers MCP tools (Claude Code's ToolSearch), it loads the lab
+ *                  server's tool first, then calls it.
  *   anything else  a short reply.
  * Requests without tools (titles, topic detection, quota probes) and known
  * side requests (Qwen's classifier / suggestion / memory prompts) are "aux",
@@ -21,6 +29,11 @@ export type ScriptName =
   | "final"
   | "final_ask"
   | "ask"
+  | "ask_multi"
+  | "agent"
+  | "background"
+  | "mcp"
+  | "mcp_call"
   | "question"
   | "long"
   | "short"
@@ -51,8 +64,8 @@ export interface Plan {
   readonly text: string;
   /** How long the text takes to stream, before the speed factor. */
   readonly totalMs: number;
-  /** What the response ends with: nothing, a shell call, or the ask-the-user tool. */
-  readonly tool: "none" | "shell" | "ask";
+  /** What the response ends with: nothing, a shell call, an ask-the-user tool, a subagent, an MCP tool. */
+  readonly tool: "none" | "shell" | "ask" | "ask_multi" | "agent" | "background" | "mcp";
 }
 
 export interface ToolCall {
@@ -67,6 +80,11 @@ export const TEXT_FINAL = "Done: lab-file.txt now exists in the working director
 export const TEXT_ASK =
   "Before I write the regression test I need one decision from you about the test framework.";
 export const TEXT_FINAL_ASK = "Thanks, I will write the regression test with that framework.";
+export const TEXT_ASK_MULTI =
+  "Before I write the regression test I need a few decisions from you about its shape.";
+export const TEXT_AGENT = "I will hand this to a subagent so that it can work on it on its own.";
+export const TEXT_MCP = "The lab MCP server has a tool for this; I will call it.";
+export const TEXT_MCP_CALL = "Calling the lab tool now.";
 export const PROSE_QUESTION = "Would you like me to add a regression test?";
 export const TEXT_QUESTION =
   "I read through the parser and the fix is straightforward: the off-by-one was in the loop " +
@@ -88,6 +106,29 @@ export const ASK_QUESTION = {
     { label: "unittest", description: "Standard library only" },
   ],
 } as const;
+
+/** The second question of LAB-ASK-MULTI: several answers may be chosen. */
+export const ASK_CASES = {
+  question: "Which cases should the regression test cover?",
+  header: "Cases",
+  options: [
+    { label: "Empty input", description: "A list with no items" },
+    { label: "Single item", description: "The loop bound with one item" },
+    { label: "Long input", description: "A thousand items" },
+  ],
+} as const;
+
+/** The subagent's task: it runs the shell call, which needs the user's permission. */
+export const AGENT_PROMPT = "LAB-TOOL: please create the marker file lab-file.txt";
+/** The background subagent's task: a long stream, so that it outlives the main turn. */
+export const BACKGROUND_PROMPT = "LAB-LONG: think about the parser for a while";
+/** The lab's MCP tool (tools/capture/scripts/mcp_server.ts, server "lab"), as the CLIs name it. */
+export const MCP_TOOL = "mcp__lab__touch_marker";
+/** Claude Code loads deferred tools (MCP ones among them) through this tool first. */
+export const TOOL_SEARCH = "ToolSearch";
+
+/** Claude Code's subagent tool (`Agent` in 2.1.x, `Task` before). */
+export const AGENT_TOOLS = ["Agent", "Task"];
 
 /** Each CLI's "ask the user" tool: Claude, Codex, opencode, Qwen, Gemini. */
 export const ASK_TOOLS = [
@@ -115,11 +156,16 @@ export function decide(view: RequestView): Decision {
     return { kind: "aux", script: "aux" };
   }
   if (view.lastIsToolResult) {
+    if (view.lastToolName === TOOL_SEARCH) return { kind: "main", script: "mcp_call" };
     const asked = view.lastToolName !== undefined && ASK_TOOLS.includes(view.lastToolName);
     return { kind: "main", script: asked ? "final_ask" : "final" };
   }
   const t = view.lastUserText;
+  if (t.includes("LAB-ASK-MULTI")) return { kind: "main", script: "ask_multi" };
   if (t.includes("LAB-ASK")) return { kind: "main", script: "ask" };
+  if (t.includes("LAB-AGENT")) return { kind: "main", script: "agent" };
+  if (t.includes("LAB-BACKGROUND")) return { kind: "main", script: "background" };
+  if (t.includes("LAB-MCP")) return { kind: "main", script: "mcp" };
   if (t.includes("LAB-TOOL")) return { kind: "main", script: "tool" };
   if (t.includes("LAB-QUESTION")) return { kind: "main", script: "question" };
   if (t.includes("LAB-LONG")) return { kind: "main", script: "long" };
@@ -136,6 +182,16 @@ export function plan(script: ScriptName): Plan {
       return { text: TEXT_FINAL_ASK, totalMs: 1500, tool: "none" };
     case "ask":
       return { text: TEXT_ASK, totalMs: 3000, tool: "ask" };
+    case "ask_multi":
+      return { text: TEXT_ASK_MULTI, totalMs: 3000, tool: "ask_multi" };
+    case "agent":
+      return { text: TEXT_AGENT, totalMs: 2000, tool: "agent" };
+    case "background":
+      return { text: TEXT_AGENT, totalMs: 2000, tool: "background" };
+    case "mcp":
+      return { text: TEXT_MCP, totalMs: 2000, tool: "mcp" };
+    case "mcp_call":
+      return { text: TEXT_MCP_CALL, totalMs: 1000, tool: "mcp" };
     case "question":
       return { text: TEXT_QUESTION, totalMs: 4500, tool: "none" };
     case "long":
@@ -162,9 +218,20 @@ export function chunksOf(text: string, n = 2): string[] {
 export function toolCallFor(p: Plan, tools: readonly ToolDef[]): ToolCall | null {
   if (p.tool === "none" || tools.length === 0) return null;
   const names = tools.map((t) => t.name);
-  if (p.tool === "ask") {
+  if (p.tool === "ask" || p.tool === "ask_multi") {
     const ask = ASK_TOOLS.find((n) => names.includes(n));
-    if (ask) return { name: ask, args: askArgs(ask) };
+    if (ask) return { name: ask, args: askArgs(ask, p.tool === "ask_multi") };
+  }
+  if (p.tool === "agent" || p.tool === "background") {
+    const agent = AGENT_TOOLS.find((n) => names.includes(n));
+    if (agent) return { name: agent, args: agentArgs(p.tool === "background") };
+  }
+  if (p.tool === "mcp") {
+    const mcp = names.find((n) => n.startsWith("mcp__"));
+    if (mcp) return { name: mcp, args: { name: "lab-file.txt" } };
+    if (names.includes(TOOL_SEARCH)) {
+      return { name: TOOL_SEARCH, args: { query: `select:${MCP_TOOL}` } };
+    }
   }
   const name = SHELL_TOOLS.find((n) => names.includes(n)) ?? names[0] ?? "shell";
   const args = shellArgs(name);
@@ -177,15 +244,30 @@ export function toolCallFor(p: Plan, tools: readonly ToolDef[]): ToolCall | null
   return { name, args };
 }
 
-export function askArgs(name: string): Record<string, unknown> {
-  if (name === "AskUserQuestion" || name === "ask_user_question") {
-    return { questions: [{ ...ASK_QUESTION, multiSelect: false }] };
-  }
-  if (name === "request_user_input") return { questions: [{ id: "framework", ...ASK_QUESTION }] };
-  if (name === "ask_user") {
-    return { questions: [{ ...ASK_QUESTION, type: "choice", multiSelect: false }] };
-  }
-  return { questions: [{ ...ASK_QUESTION, multiple: false }] }; // opencode `question`
+/** The ask tool's arguments: the framework question, and with `multi` the cases question too. */
+export function askArgs(name: string, multi = false): Record<string, unknown> {
+  const asked: [typeof ASK_QUESTION | typeof ASK_CASES, boolean][] = multi
+    ? [[ASK_QUESTION, false], [ASK_CASES, true]]
+    : [[ASK_QUESTION, false]];
+  const questions = asked.map(([q, several]) => {
+    if (name === "AskUserQuestion" || name === "ask_user_question") {
+      return { ...q, multiSelect: several };
+    }
+    if (name === "request_user_input") return { id: q.header.toLowerCase(), ...q };
+    if (name === "ask_user") return { ...q, type: "choice", multiSelect: several };
+    return { ...q, multiple: several }; // opencode `question`
+  });
+  return { questions };
+}
+
+/** Claude Code's subagent call: a general-purpose agent, in the background or not. */
+export function agentArgs(background: boolean): Record<string, unknown> {
+  return {
+    description: background ? "Think about the parser" : "Create the marker file",
+    prompt: background ? BACKGROUND_PROMPT : AGENT_PROMPT,
+    subagent_type: "general-purpose",
+    ...(background ? { run_in_background: true } : {}),
+  };
 }
 
 export function shellArgs(name: string): Record<string, unknown> {

@@ -1,5 +1,15 @@
 import assert from "node:assert/strict";
-import { chunksOf, decide, plan, type RequestView, TEXT_LONG, toolCallFor } from "./scripts.ts";
+import {
+  AGENT_PROMPT,
+  BACKGROUND_PROMPT,
+  chunksOf,
+  decide,
+  MCP_TOOL,
+  plan,
+  type RequestView,
+  TEXT_LONG,
+  toolCallFor,
+} from "./scripts.ts";
 
 const view = (over: Partial<RequestView>): RequestView => ({
   stream: true,
@@ -16,6 +26,10 @@ Deno.test("decide() picks the script from the last user text", () => {
     ["LAB-QUESTION: x", "question"],
     ["LAB-LONG: x", "long"],
     ["LAB-ASK: x", "ask"],
+    ["LAB-ASK-MULTI: x", "ask_multi"],
+    ["LAB-AGENT: x", "agent"],
+    ["LAB-BACKGROUND: x", "background"],
+    ["LAB-MCP: x", "mcp"],
     ["hello", "short"],
   ];
   for (const [text, script] of cases) {
@@ -57,4 +71,35 @@ Deno.test("toolCallFor() asks through Gemini's ask_user with a choice question",
   const q = (call?.args.questions as { type: string; options: unknown[] }[])[0];
   assert.equal(q?.type, "choice");
   assert.equal(q?.options.length, 2);
+});
+
+Deno.test("toolCallFor() asks several questions, the second one multi-select", () => {
+  const claude = toolCallFor(plan("ask_multi"), [{ name: "AskUserQuestion", params: [] }]);
+  const qs = claude?.args.questions as { header: string; multiSelect: boolean }[];
+  assert.deepEqual(qs.map((q) => [q.header, q.multiSelect]), [["Framework", false], [
+    "Cases",
+    true,
+  ]]);
+  const opencode = toolCallFor(plan("ask_multi"), [{ name: "question", params: [] }]);
+  const oq = opencode?.args.questions as { multiple: boolean }[];
+  assert.deepEqual(oq.map((q) => q.multiple), [false, true]);
+});
+
+Deno.test("toolCallFor() hands the shell call to a subagent, or a long task to one", () => {
+  const tools = [{ name: "Bash", params: [] }, { name: "Agent", params: ["prompt"] }];
+  assert.equal(toolCallFor(plan("agent"), tools)?.args.prompt, AGENT_PROMPT);
+  assert.equal(toolCallFor(plan("background"), tools)?.args.prompt, BACKGROUND_PROMPT);
+  assert.equal(decide(view({ lastUserText: AGENT_PROMPT })).script, "tool");
+});
+
+Deno.test("toolCallFor() calls the MCP tool, loading it through ToolSearch when deferred", () => {
+  const deferred = [{ name: "Bash", params: [] }, { name: "ToolSearch", params: ["query"] }];
+  assert.deepEqual(toolCallFor(plan("mcp"), deferred), {
+    name: "ToolSearch",
+    args: { query: `select:${MCP_TOOL}` },
+  });
+  const loaded = [...deferred, { name: MCP_TOOL, params: ["name"] }];
+  assert.equal(toolCallFor(plan("mcp"), loaded)?.name, MCP_TOOL);
+  const after = view({ lastIsToolResult: true, lastToolName: "ToolSearch" });
+  assert.equal(decide(after).script, "mcp_call");
 });

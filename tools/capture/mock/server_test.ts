@@ -301,6 +301,22 @@ Deno.test("failures: every API answers a rate limit with 429, Retry-After and it
   ]);
 });
 
+Deno.test("failures: a long rate-limit message, longer than a row, asks to retry in 1 s", async () => {
+  await using mock = await startMockServer({ speed: 0.01 });
+  const chat = await fetch(`${mock.url}/v1/chat/completions`, {
+    method: "POST",
+    body: JSON.stringify({
+      stream: true,
+      tools: [{ type: "function", function: { name: "bash", parameters: {} } }],
+      messages: [{ role: "user", content: "LAB-FAIL-RATE-LONG: make the file" }],
+    }),
+  });
+  assert.equal(chat.status, 429);
+  assert.equal(chat.headers.get("retry-after"), "1");
+  const message: string = (await chat.json()).error.message;
+  assert.ok(message.length > 160, message);
+});
+
 Deno.test("failures: overload, bad key and quota have each API's status", async () => {
   await using mock = await startMockServer({ speed: 0.01 });
   const ask = async (path: string, body: Record<string, unknown>) =>
