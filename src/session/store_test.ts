@@ -66,12 +66,19 @@ Deno.test("resize is seen by stty size inside the child", async () => {
   session.resize(100, 30);
   session.write("stty size\r");
   await waitForText(session, "30 100");
-  // Past the largest size (size_limit.ts), the largest size.
+  session.write("exit\r");
+  await session.exited;
+});
+
+Deno.test("a resize past the largest size reaches the child as the largest size", async () => {
+  await using s = store();
+  // The child reads its size only after a line arrives, so no shell's SIGWINCH handling races it.
+  const session = s.create({ command: "read line; stty size; read line" });
   session.resize(10_000, 10_000);
   assert.deepEqual([session.cols, session.rows], [MAX_COLS, MAX_ROWS]);
-  session.write("stty size\r");
+  session.write("\r");
   await waitForText(session, `${MAX_ROWS} ${MAX_COLS}`);
-  session.write("exit\r");
+  session.write("\r");
   await session.exited;
 });
 
