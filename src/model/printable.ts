@@ -3,17 +3,19 @@
  * print on a terminal: C0 controls other than newline and tab, DEL and the
  * C1 controls (U+0080–U+009F, which terminals honour as CSI, OSC, … even
  * UTF-8 encoded) are shown as `\xNN` / `\u00NN` instead of being sent raw.
- * An ESC cannot start a sequence, a CR cannot overwrite the line.
+ * An ESC cannot start a sequence, a CR cannot overwrite the line. The
+ * bidirectional controls (U+202E …) are shown as `\uNNNN` too: they would
+ * make the text after them read in another order.
  */
 
 // deno-lint-ignore no-control-regex -- matching control characters is the point
-const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 export function printable(text: string): string {
   return text.replace(CONTROLS, (c) => {
     const code = c.charCodeAt(0);
-    const hex = code.toString(16).padStart(2, "0");
-    return code < 0x80 ? `\\x${hex}` : `\\u00${hex}`;
+    const hex = code.toString(16).padStart(code < 0x100 ? 2 : 4, "0");
+    return code < 0x80 ? `\\x${hex}` : code < 0x100 ? `\\u00${hex}` : `\\u${hex}`;
   });
 }
 

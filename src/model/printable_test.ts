@@ -7,6 +7,7 @@ Deno.test("printable() escapes ESC, CR, BEL, DEL and C1 controls, keeps newlines
     "a\\x1b]0;pwned\\x07b\\x0dc\\x7fd\\u009b31me\tf\ng é ✓",
   );
   assert.equal(printable("plain"), "plain");
+  assert.equal(printable("a\u202eb\u2066c\u200fd שלום"), "a\\u202eb\\u2066c\\u200fd שלום");
 });
 
 Deno.test("hasControls() sees every C0, DEL and C1 control, not ordinary text", () => {
