@@ -24,3 +24,23 @@ export function hasControls(text: string): boolean {
   // deno-lint-ignore no-control-regex -- see CONTROLS
   return /[\x00-\x1f\x7f-\x9f]/.test(text);
 }
+
+/**
+ * Escape sequences in text a peer sent (a hook's message, an agent's OSC
+ * 7501 msg): CSI (`ESC [` or C1 `\x9b` … final byte), OSC, DCS, SOS, PM and
+ * APC strings (to BEL or ST, or the end), and any other `ESC x`.
+ */
+const SEQUENCES =
+  // deno-lint-ignore no-control-regex -- escape sequences are what is removed
+  /(\x1b\[|\x9b)[\x20-\x3f]*[\x40-\x7e]?|(\x1b[\]PX^_]|[\x90\x98\x9d-\x9f])[^\x07\x1b\x9c]*(\x07|\x1b\\|\x9c)?|\x1b[\x20-\x7e]?/g;
+
+/**
+ * The text with escape sequences removed, every other control (newlines and
+ * tabs included) made a space, and bidirectional controls dropped: for a
+ * one-line message that is stored and handed on (`ctl list --json` `msg`),
+ * where printable() would only escape at print time.
+ */
+export function plainText(text: string): string {
+  return text.replace(SEQUENCES, "").replace(CONTROLS, (c) => c.charCodeAt(0) < 0x100 ? " " : "")
+    .replace(/[\t\n]/g, " ");
+}
