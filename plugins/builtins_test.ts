@@ -29,7 +29,17 @@ function session(over: Partial<SessionEntry>): SessionEntry {
 
 Deno.test("env masks secret-looking names until revealed on purpose", () => {
   for (
-    const name of ["GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY", "API_KEY", "PGPASSWORD", "DB_PASS"]
+    const name of [
+      "GITHUB_TOKEN",
+      "AWS_SECRET_ACCESS_KEY",
+      "API_KEY",
+      "PGPASSWORD",
+      "DB_PASS",
+      "MY_CRED",
+      "CREDS_FILE",
+      "SMTP_PASSCODE",
+      "X_AUTH_HEADER",
+    ]
   ) {
     assert.equal(isSecretName(name), true, name);
   }

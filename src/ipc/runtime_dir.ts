@@ -22,6 +22,8 @@ export { checkPrivateDir } from "./private_path.ts";
 const MAX_SOCKET_PATH = 107;
 
 export const CONTROL_SOCKET = "control.sock";
+/** In a lasting server's instance directory: its name (`-L NAME`), so `ctl` can find it by name. */
+export const SERVER_NAME_FILE = "server-name";
 
 function mkdirPrivate(path: string): void {
   try {
@@ -53,6 +55,8 @@ export interface InstanceInfo {
   readonly pid: number;
   /** The control socket path when that instance has one. */
   readonly control: string | null;
+  /** The lasting server's name (`-L NAME`), or null (not a lasting server, or an older one). */
+  readonly server: string | null;
 }
 
 /** Instances whose process is alive (dead ones' directories are skipped). */
@@ -75,9 +79,23 @@ export function listInstances(root: string): InstanceInfo[] {
     } catch {
       control = null;
     }
-    out.push({ dir, pid, control });
+    out.push({ dir, pid, control, server: readServerName(dir) });
   }
   return out.sort((a, b) => a.pid - b.pid);
+}
+
+/** Records this instance's lasting-server name in its directory (0600). */
+export function writeServerName(dir: string, name: string): void {
+  Deno.writeTextFileSync(`${dir}/${SERVER_NAME_FILE}`, `${name}\n`, { mode: 0o600 });
+}
+
+function readServerName(dir: string): string | null {
+  try {
+    const name = Deno.readTextFileSync(`${dir}/${SERVER_NAME_FILE}`).trim();
+    return /^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$/.test(name) ? name : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Removes directories of instances that are gone (killed without cleanup). */

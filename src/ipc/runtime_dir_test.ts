@@ -63,7 +63,12 @@ Deno.test("a socket is 0600; a stale one is replaced, a live one refused", async
     const listener = await listenPrivate(path);
     assert.equal(Deno.statSync(path).mode! & 0o777, 0o600);
     await assert.rejects(listenPrivate(path), /already in use/);
-    assert.deepEqual(listInstances(`${base}/lazyshell`), [{ dir, pid: Deno.pid, control: path }]);
+    assert.deepEqual(listInstances(`${base}/lazyshell`), [{
+      dir,
+      pid: Deno.pid,
+      control: path,
+      server: null,
+    }]);
     listener.close();
     await assert.rejects(listenPrivate(`${dir}/${"x".repeat(120)}.sock`), /too long/);
   } finally {
