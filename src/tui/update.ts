@@ -124,7 +124,9 @@ function settle(prev: TuiState, s: TuiState, fx: TuiEffect[]): TuiState {
   if (seen !== null && (s.unseenDone[seen] || s.activity[seen])) {
     s = { ...s, unseenDone: without(s.unseenDone, seen), activity: without(s.activity, seen) };
   }
-  const focusOf = (t: TuiState) => [t.tab === 0 ? t.selected : null, t.mode === "terminal"];
+  // The selected session stays the focus on every tab: the plugin tabs (Changes, Env, Stats)
+  // show the session selected in the list (docs/plugin-protocol.md, `selected`, `env`).
+  const focusOf = (t: TuiState) => [t.selected, t.mode === "terminal"];
   const [a, b] = [focusOf(prev), focusOf(s)];
   if (a[0] !== b[0] || a[1] !== b[1]) {
     fx.push({ type: "focus", selected: b[0] as string | null, terminal: b[1] as boolean });

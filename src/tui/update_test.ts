@@ -242,10 +242,21 @@ Deno.test("tabs switch with tab, shift+tab and digits; plugin tabs get other key
   assert.equal(run(capturing, key("q")).effects[0]?.type, "tab-key");
 });
 
-Deno.test("leaving the Sessions tab reports that no session is looked at", () => {
-  const tabs = [{ title: "agents", capturing: false, commands: [] }];
-  const s = withSessions([row("a")], { tabs });
-  assert.deepEqual(run(s, key("2")).effects, [{ type: "focus", selected: null, terminal: false }]);
+Deno.test("on a plugin tab the session selected in the list stays the focus", () => {
+  const tabs = [{ title: "env", capturing: false, commands: [] }];
+  const s = withSessions([row("a"), row("b")], { tabs });
+  // Nothing changes what is selected: no focus change to report (it stays "a").
+  assert.deepEqual(run(s, key("2")).effects, []);
+  // Selecting from the tab (a plugin's select_session) reports the new selection.
+  const onTab = run(s, key("2")).state;
+  assert.deepEqual(run(onTab, { type: "select", id: "b" }).effects, [
+    { type: "focus", selected: "b", terminal: false },
+  ]);
+  // Leaving terminal mode for a tab reports it, the session still selected.
+  const typing = run(s, key("\r")).state;
+  assert.deepEqual(run(typing, key("\x1d"), key("2")).effects, [
+    { type: "focus", selected: "a", terminal: false },
+  ]);
 });
 
 Deno.test("the palette filters commands and runs the chosen one", () => {
