@@ -67,6 +67,11 @@ export type Overlay =
     readonly index: number;
     /** The state file was damaged: what was set aside, one line. */
     readonly problem: string | null;
+    /**
+     * A key the offer does not take was typed (someone typing a command, unaware of the box):
+     * until an arrow key, only esc and the arrows act (docs/restore.md).
+     */
+    readonly typed?: boolean;
   }
   | NewAgentForm;
 

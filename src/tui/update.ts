@@ -32,8 +32,19 @@ export interface Update {
   readonly effects: readonly TuiEffect[];
 }
 
-/** Keys that reach a plugin tab only while it captures (P3). */
-const GLOBAL_ACTIONS = new Set(["quit", "help", "palette", "next-tab", "prev-tab", "goto-tab"]);
+/**
+ * Keys that reach a plugin tab only while it captures (P3): the ones that mean "leave" (detach,
+ * quit, another tab) work on every tab.
+ */
+const GLOBAL_ACTIONS = new Set([
+  "quit",
+  "detach",
+  "help",
+  "palette",
+  "next-tab",
+  "prev-tab",
+  "goto-tab",
+]);
 const WHEEL_LINES = 3;
 
 export function update(state: TuiState, event: TuiEvent, keymap: Keymap): Update {

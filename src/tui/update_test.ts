@@ -471,3 +471,39 @@ Deno.test("the restore offer: R asks for it; pick with space, enter restores the
   });
   assert.deepEqual(damaged.state.message, { text: "The state file x is damaged", error: true });
 });
+
+Deno.test("keys that mean leave work on a plugin tab: d detaches, q quits, 1 goes back", () => {
+  const tabs = [{ title: "changes", capturing: false, commands: [] }];
+  const s = withSessions([row("a", { status: "exited" })], { tabs, tab: 1 });
+  assert.deepEqual(run(s, key("d")).effects, [{ type: "detach" }]);
+  assert.deepEqual(run(s, key("q")).effects, [{ type: "quit" }]);
+  assert.equal(run(s, key("1")).state.tab, 0);
+  // A tab that captures (a text field) gets them all.
+  const capturing = { ...s, tabs: [{ ...tabs[0]!, capturing: true }] };
+  assert.deepEqual(run(capturing, key("d")).effects, [{
+    type: "tab-key",
+    tab: 1,
+    key: { type: "key", name: "d", text: "d", raw: "d" },
+  }]);
+});
+
+Deno.test("the restore offer takes only its own keys: typing `claude` neither detaches nor restores", () => {
+  const items = [
+    { name: "web", group: null, how: "starts npm run dev" },
+    { name: "agent", group: null, how: "resumes claude" },
+  ];
+  const s = withSessions([row("a")]);
+  const offered = run(s, { type: "restore-offer", items, problem: null }).state;
+  const typed = run(offered, ...[..."claude\r"].map(key));
+  assert.deepEqual(typed.effects, [], "no detach, no restore");
+  assert.equal(typed.state.overlay?.type, "restore", "the offer stays open");
+  assert.equal(typed.state.overlay?.type === "restore" && typed.state.overlay.typed, true);
+  // An arrow gives the offer its keys back; esc always closes it.
+  const back = run(typed.state, key("\x1b[B"), key("a"));
+  assert.deepEqual(back.effects, [{ type: "restore", names: ["web", "agent"], forget: [] }]);
+  assert.equal(run(typed.state, key("\x1b")).state.overlay, null);
+  // Its own keys act at once when nothing else was typed.
+  assert.deepEqual(run(offered, key("a")).effects, [
+    { type: "restore", names: ["web", "agent"], forget: [] },
+  ]);
+});

@@ -29,6 +29,12 @@ export function drawRestore(frame: Frame, body: Rect, o: RestoreOverlay, keymap:
     ]);
   }
   lines.push([]);
+  if (o.typed) {
+    lines.push([{
+      text: " Typed keys do nothing here: ↑ or ↓ first, esc closes",
+      style: theme.messageError,
+    }]);
+  }
   const keys: Span[] = [{ text: " " }];
   for (const h of hints(keymap, "restore")) {
     keys.push({ text: h.key, style: theme.key }, { text: ` ${h.label}  `, style: theme.hint });
