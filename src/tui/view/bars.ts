@@ -101,6 +101,23 @@ export function drawHintBar(frame: Frame, r: Rect, state: TuiState, keymap: Keym
     ]);
     return;
   }
+  if (o?.type === "worktree-choice") {
+    frame.line(r.x, y, r.width, [
+      {
+        text: `${o.running ? "End" : "Remove"} ${o.name}; its worktree: `,
+        style: theme.messageError,
+      },
+      { text: "k", style: theme.key },
+      { text: " keep · " },
+      { text: "w", style: theme.key },
+      { text: " remove · " },
+      { text: "b", style: theme.key },
+      { text: ` remove + branch ${o.branch} · ` },
+      { text: "esc", style: theme.key },
+      { text: " cancel" },
+    ]);
+    return;
+  }
   if (o?.type === "restart-choice") {
     frame.line(r.x, y, r.width, [
       { text: "Restart: ", style: theme.key },
