@@ -83,7 +83,7 @@ Deno.test("plugin tabs in the TUI: frames, keys, palette commands, failures, cle
       `the Changes tab to show ${name}`,
     );
     tui.write("q");
-    await waitForText(tui, "End it and quit?", WAIT); // the shell still runs
+    await waitForText(tui, "y end it and quit", WAIT); // the shell still runs
     tui.write("y");
     await waitFor(tui, () => tui.status === "exited", WAIT, "lazyshell to exit");
     assert.equal(tui.exitCode, 0, screenText(tui));
