@@ -76,3 +76,34 @@ Deno.test("at 80 columns the quit prompt is whole", () => {
     );
   }
 });
+
+Deno.test("the restore box keeps the pane's text off its edges: a blank cell all around", () => {
+  const items = [
+    { name: "bash", group: null, how: "shell in /work/wt/tui", picked: true },
+    { name: "bash-2", group: null, how: "shell in /work/wt/tui", picked: true },
+  ];
+  const s: TuiState = {
+    ...blocked(80, 24),
+    sessions: [sessionView("a", { hasRules: false, name: "bash" })],
+    overlay: { type: "restore", items, index: 0, problem: null },
+  };
+  const screen = new Frame(57, 22);
+  for (let y = 0; y < 22; y++) screen.text(0, y, "界X".repeat(30));
+  const f = view(s, { keymap, screen, tabLines: null });
+  const at = (x: number, y: number) => f.chars[f.index(x, y)];
+  const cells = (y: number) => Array.from({ length: f.cols }, (_, x) => at(x, y));
+  const top = Array.from({ length: f.rows }, (_, y) => y).find((y) => cells(y).includes("╭"))!;
+  const left = cells(top).indexOf("╭");
+  const right = cells(top).indexOf("╮");
+  const bottom = Array.from({ length: f.rows }, (_, y) => y).find((y) => at(left, y) === "╰")!;
+  assert.ok(left > 0 && right > left && bottom > top, f.toText());
+  for (let y = top - 1; y <= bottom + 1; y++) {
+    for (const x of [left - 1, right + 1]) {
+      assert.equal(at(x, y), " ", `(${x}, ${y}) beside the box:\n${f.toText()}`);
+    }
+  }
+  for (let x = left - 1; x <= right + 1; x++) {
+    assert.equal(at(x, top - 1), " ", `(${x}, ${top - 1}) above the box`);
+    assert.equal(at(x, bottom + 1), " ", `(${x}, ${bottom + 1}) below the box`);
+  }
+});
