@@ -67,7 +67,24 @@ Deno.test("plugin tabs in the TUI: frames, keys, palette commands, failures, cle
     tui.write("7");
     await waitForText(tui, "crash: Exited with code 3", WAIT);
     await waitForText(tui, "panic: something broke", WAIT);
+    // A session selected in the list is what the Env and Changes tabs show.
+    tui.write("1");
+    tui.write("n"); // a new shell, in terminal mode
+    await waitForText(tui, "ctrl+] back", WAIT); // terminal mode's hint bar
+    tui.write("\x1d"); // ctrl+]: back to the list, the session selected
+    tui.write("5");
+    await waitForText(tui, "Environment of ", WAIT);
+    const name = /Environment of (\S+)/.exec(screenText(tui))![1]!;
+    tui.write("6");
+    await waitFor(
+      tui,
+      () => !screenText(tui).includes("No session selected") && screenText(tui).includes(name),
+      WAIT,
+      `the Changes tab to show ${name}`,
+    );
     tui.write("q");
+    await waitForText(tui, "y end it and quit", WAIT); // the shell still runs
+    tui.write("y");
     await waitFor(tui, () => tui.status === "exited", WAIT, "lazyshell to exit");
     assert.equal(tui.exitCode, 0, screenText(tui));
     await waitFor(tui, () => processesWith(plugins).length === 0, WAIT, "no plugin left");
