@@ -73,6 +73,8 @@ Deno.test("two clients of 100×30 and 160×45 on one shell: `seq 1 100` then typ
   assert.equal(big.status, "running", screenText(big));
   assert.equal(failure, "", `small client:\n${screenText(small)}`);
   assert.match(screenText(big), /\$ xyz/);
+  // It says what it cannot show: the rows above its window, the columns right of it.
+  assert.match(screenText(small), /session 119×43: ↑\d+ →\d+ hidden/, screenText(small));
   for (const c of [small, big]) {
     c.write("d");
     await c.exited;
