@@ -203,6 +203,11 @@ export class TuiApp implements Disposable {
     this.#render();
   }
 
+  /** The last frame drawn: what this client's terminal shows (tests compare it). */
+  get frame(): Frame | null {
+    return this.#prev;
+  }
+
   /** Where this client is now (kept by the server for the next attach). */
   get place(): ViewPlace {
     return { selected: this.state.selected, tab: this.state.tab };
