@@ -112,6 +112,8 @@ export class TuiApp implements Disposable {
   #spare: Frame | null = null;
   /** Frame rows where #spare may differ from #prev, [from, to); null: any. */
   #spareBehind: readonly [number, number] | null = null;
+  /** What #reportShown() last told the runtime. */
+  #shownKey = "";
   /** The window of the selected session's screen the last frame showed (not tiled). */
   #window: PaneWindow | null = null;
   /** The last pane size #paneSize() worked out, and for which state and session. */
@@ -195,6 +197,7 @@ export class TuiApp implements Disposable {
     this.#watchTabs();
     this.#syncRows();
     if (this.#resume) this.dispatch({ type: "resume", ...this.#resume });
+    this.#reportShown();
     const restore = this.#effects.restore;
     const problem = restore?.unsaidProblem() ?? null;
     if (restore && (restore.pendingCount > 0 || problem)) {
@@ -255,8 +258,29 @@ export class TuiApp implements Disposable {
     }
     this.state = state;
     for (const fx of effects) runEffect(this.#effects, fx);
-    if (changed) this.#invalidate();
+    if (changed) {
+      this.#reportShown();
+      this.#invalidate();
+    }
     this.#syncClock();
+  }
+
+  /**
+   * Tells the runtime which sessions this client shows and at what pane size,
+   * when that changed (config `window_size`: src/runtime/window_size.ts).
+   */
+  #reportShown(): void {
+    if (!this.#started || this.#disposed) return;
+    const s = this.state;
+    const sizes = new Map<string, { cols: number; rows: number }>();
+    for (const t of tileSizes(s)) sizes.set(t.id, { cols: t.cols, rows: t.rows });
+    if (s.selected !== null && !sizes.has(s.selected)) {
+      sizes.set(s.selected, sessionSize(s.cols, s.rows));
+    }
+    const key = JSON.stringify([...sizes]);
+    if (key === this.#shownKey) return;
+    this.#shownKey = key;
+    this.#runtime.show(this.#effects.client, sizes);
   }
 
   /** The size of the pane session `id` is shown in here (each key claims it: kept per state). */
