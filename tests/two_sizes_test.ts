@@ -14,6 +14,13 @@ import { screenText, waitFor, waitForText } from "../src/session/test_util.ts";
 import { spawnServe } from "../tools/abuse/server.ts";
 import { attachLab, hello, listMs, RawClient, sleep } from "./attach_lab.ts";
 import { lab } from "./e2e_lab.ts";
+import { HeadlessTerminal } from "../src/session/terminal.ts";
+import { readScreen } from "../src/session/screen_read.ts";
+import { Frame } from "../src/tui/frame.ts";
+import { layout } from "../src/tui/layout.ts";
+import { drawPane } from "../src/tui/view/pane.ts";
+import { initialTuiState } from "../src/model/tui.ts";
+import { sessionView } from "../src/model/session.ts";
 
 const WAIT = 30_000;
 
@@ -141,4 +148,34 @@ Deno.test("four relaying clients of mixed sizes, four sessions printing, 10 s of
   assert.deepEqual(ended, [false, false, false, false]);
   assert.equal(log, "", `crash.log:\n${log}`);
   assert.ok(clients.every((c) => c.output > 0));
+});
+
+Deno.test("Claude Code's permission prompt at 120×32, shown by an 80×24 client: the question and every option are in view", async () => {
+  // fixtures/captures/claude-tool: the bytes Claude Code wrote, up to where its prompt is drawn.
+  const dir = new URL("../fixtures/captures/claude-tool/", import.meta.url).pathname;
+  const truth = JSON.parse(Deno.readTextFileSync(`${dir}truth.json`)) as {
+    timeline: { state: string; note: string; screen_settled_offset: number }[];
+  };
+  const at = truth.timeline.find((l) => l.state === "blocked" && !/expected next/.test(l.note))!
+    .screen_settled_offset;
+  using t = new HeadlessTerminal({ cols: 120, rows: 32 });
+  t.write(Deno.readFileSync(`${dir}output.raw`).subarray(0, at));
+  await t.flush();
+  const screen = readScreen(t, (c, r) => new Frame(c, r)).grid;
+  const state = {
+    ...initialTuiState(80, 24, 0),
+    sessions: [sessionView("s1", { name: "claude" })],
+    selected: "s1",
+  };
+  const pane = layout(80, 24).pane;
+  const f = new Frame(80, 24);
+  drawPane(f, pane, state, state.sessions[0]!, screen, undefined);
+  const shown = f.toText().split("\n").map((l) => l.slice(pane.x)).join("\n");
+  console.log(
+    `claude-tool at byte ${at}, 120×32 in a ${pane.width}×${pane.height} pane:\n${shown}`,
+  );
+  for (const text of ["Do you want to proceed?", "1. Yes", "4. No", "Esc to cancel"]) {
+    assert.ok(shown.includes(text), `${text} not shown`);
+  }
+  assert.match(shown, /session 120×32: ↑\d+ ↓\d+ →\d+ hidden/);
 });
