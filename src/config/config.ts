@@ -14,6 +14,10 @@ import { parseYaml } from "./yaml_file.ts";
 
 const positiveInt = (max: number) => z.number().int().min(1).max(max);
 
+/** `window_size`: how clients of different sizes size a session (src/runtime/window_size.ts). */
+export const WINDOW_SIZES = ["latest", "smallest", "largest", "manual"] as const;
+export type WindowSize = typeof WINDOW_SIZES[number];
+
 export const configSchema = z.object({
   /** Scrollback lines kept per session (S2). */
   scrollback: z.number().int().min(0).max(1_000_000).default(5000),
@@ -55,6 +59,11 @@ export const configSchema = z.object({
     branch_prefix: z.string().regex(/^[A-Za-z0-9._/-]*$/, "letters, digits, . _ / - only")
       .default(""),
   }).prefault({}),
+  /**
+   * The size of a session that clients of different sizes show (tmux's
+   * `window-size`; src/runtime/window_size.ts).
+   */
+  window_size: z.enum(WINDOW_SIZES).default("latest"),
   /** Session size used when no terminal size is known (serve). */
   default_size: z.object({ cols: positiveInt(1000), rows: positiveInt(500) }).prefault({
     cols: 120,
