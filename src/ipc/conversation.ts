@@ -22,6 +22,11 @@ export type ConversationEvidence = Omit<ConversationRef, "agent">;
  */
 const ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 
+/** An id that may go into a resume command line (hooks and the agents' own stores alike). */
+export function validConversationId(id: string): boolean {
+  return ID.test(id);
+}
+
 /** The conversation a hook message names, or null. */
 export function conversationOf(message: HookMessage): ConversationEvidence | null {
   const p = message.payload;
