@@ -10,6 +10,7 @@
 
 import assert from "node:assert/strict";
 import { request } from "../src/ctl/client.ts";
+import { parseState } from "../src/restore/state_file.ts";
 import { controlSocket, lazyshell, type ServeChild, spawnServe } from "../tools/abuse/server.ts";
 
 /** Claude Code's layout: ~/.claude/projects/<cwd, non-alphanumerics as '-'>/<session id>.jsonl. */
@@ -165,6 +166,23 @@ Deno.test("no hooks: kill -9, then `lazyshell restore` resumes claude from its o
       (s) => s.includes(`fake claude --resume ${second!.id}`),
       "the typed agent resumed",
     );
+    // Killed again before the resumed agents wrote a word: still the same conversations.
+    await until(
+      read,
+      (t) => {
+        const saved = parseState(t).sessions;
+        return saved.length === 2 &&
+          saved.every((s) =>
+            s.agent === "claude" && s.conversation?.source.startsWith("restored: claude transcript")
+          );
+      },
+      "the resumed agents and their conversations in the state file",
+    );
+    await server.serve.stop("SIGKILL");
+    server = await serve(env, base);
+    const third = await lazyshell(env, ["restore", "--all"]);
+    assert.match(third.stdout, new RegExp(`^cmd: resumes claude conversation ${first!.id} `));
+    assert.match(third.stdout, new RegExp(`\ntyped: resumes claude conversation ${second!.id} `));
     await server.serve.stop();
     server = null;
   } finally {

@@ -201,6 +201,17 @@ export class SessionRestore implements AsyncDisposable {
     }
     const id = session.id;
     if (plan.typed !== undefined) typeAtPrompt(session, plan.typed);
+    const c = saved.conversation;
+    if (plan.resumed && c) {
+      // Its conversation from now on: a server killed again before the agent writes a word
+      // still resumes it (hooks and the agent's store take over once they say more).
+      runtime.noteConversation(id, {
+        id: c.id,
+        source: `restored: ${c.source.replace(/^(restored: )+/, "")}`,
+        cwd: c.cwd,
+        transcript: c.transcript,
+      });
+    }
     this.#pending.delete(name);
     this.recorder.keep(id, { command: plan.savedCommand, secrets: plan.secrets });
     const notes = [...plan.notes];
