@@ -105,7 +105,11 @@ export class ConversationFinder implements Disposable {
       this.#due = Infinity;
       this.#timer = undefined;
       this.scan().finally(() => {
-        if (this.#wanted().length > 0) this.#schedule(this.#options.intervalMs ?? 10_000);
+        // Until each has one; then a new conversation (`/clear`, `/new`) comes with a prompt,
+        // whose state change looks again.
+        if (this.#wanted().some((s) => s.conversation === null)) {
+          this.#schedule(this.#options.intervalMs ?? 10_000);
+        }
       });
     }, ms);
   }
@@ -144,13 +148,13 @@ export class ConversationFinder implements Disposable {
         for (const pid of proc.pids) {
           const ticks = pid === proc.pid ? proc.startTicks : startTicksOf(pid);
           if (ticks === null) continue;
-          byProcess = conversationOfProcess(spec, { ...facts, pid }, ticks);
+          byProcess = await conversationOfProcess(spec, { ...facts, pid }, ticks);
           if (byProcess) break;
         }
+        // The agent's own record is exact: the folder is read only without it.
         const since = proc.startedAt - START_SLACK_MS;
-        for (const c of await conversationsSince(spec, facts, since)) {
-          if (!stored.has(c.id)) stored.set(c.id, c);
-        }
+        const found = byProcess ? [byProcess] : await conversationsSince(spec, facts, since);
+        for (const c of found) if (!stored.has(c.id)) stored.set(c.id, c);
         evidence.push({
           session: view.id,
           cwd,

@@ -56,7 +56,7 @@ export async function conversationsSince(
   since: number,
 ): Promise<StoredConversation[]> {
   const found = spec.files
-    ? filesSince(spec, spec.files, facts, since)
+    ? await filesSince(spec, spec.files, facts, since)
     : spec.sqlite && spec.query
     ? await rowsSince(spec.sqlite, spec.query, facts, since)
     : [];
@@ -68,21 +68,21 @@ export async function conversationsSince(
  * its pid, its start time checked when the file holds one), once it has a
  * transcript; null otherwise.
  */
-export function conversationOfProcess(
+export async function conversationOfProcess(
   spec: ConversationStoreSpec,
   facts: StoreFacts,
   startTicks: number,
-): StoredConversation | null {
+): Promise<StoredConversation | null> {
   const p = spec.process;
   if (p === null || spec.files === null) return null;
   for (const file of expandStoreTemplate(p.file, facts)) {
-    const record = readJson(file);
+    const record = await readJson(file);
     if (record === null) continue;
     if (p.start !== null && Number(valueAt(record, p.start)) !== startTicks) continue;
     const id = valueAt(record, p.id);
     if (typeof id !== "string" || !validConversationId(id)) continue;
     // Its transcript: a file of the store whose name holds the id.
-    const transcript = filesSince(spec, spec.files, facts, -Infinity, id)
+    const transcript = (await filesSince(spec, spec.files, facts, -Infinity, id))
       .find((c) => c.id === id);
     if (transcript) {
       return { ...transcript, where: `${facts.agent} process file ${home(file, facts)}` };
@@ -91,29 +91,37 @@ export function conversationOfProcess(
   return null;
 }
 
-function filesSince(
+/**
+ * The store's files written since `since`; with `named`, only those whose
+ * name holds it (the file named by the id alone, `*` → the id, is tried first).
+ * Asynchronous reads: a folder of a thousand transcripts never holds the
+ * server's event loop (bench/conversation_store.ts).
+ */
+async function filesSince(
   spec: ConversationStoreSpec,
   template: StoreTemplate,
   facts: StoreFacts,
   since: number,
-  nameHas?: string,
-): StoredConversation[] {
+  named?: string,
+): Promise<StoredConversation[]> {
   const days = template.dated ? daysBetween(since, facts.now) : [];
   const out: StoredConversation[] = [];
   for (const pattern of expandStoreTemplate(template, facts, days)) {
-    for (const file of glob(pattern)) {
-      if (nameHas !== undefined && !file.slice(file.lastIndexOf("/") + 1).includes(nameHas)) {
+    const exact = named === undefined ? null : pattern.replaceAll("*", named);
+    const files = exact !== null && await isFile(exact) ? [exact] : await glob(pattern);
+    for (const file of files) {
+      if (named !== undefined && !file.slice(file.lastIndexOf("/") + 1).includes(named)) {
         continue;
       }
       let info: Deno.FileInfo;
       try {
-        info = Deno.statSync(file);
+        info = await Deno.stat(file);
       } catch {
         continue;
       }
       const modifiedAt = info.mtime?.getTime() ?? 0;
       if (!info.isFile || modifiedAt < since) continue;
-      const head = readRecords(file);
+      const head = await readRecords(file);
       const id = firstValue(head, spec.id);
       if (typeof id !== "string" || !validConversationId(id)) continue;
       const cwd = firstValue(head, spec.cwd);
@@ -143,11 +151,7 @@ async function rowsSince(
 ): Promise<StoredConversation[]> {
   const out: StoredConversation[] = [];
   for (const file of expandStoreTemplate(template, facts)) {
-    try {
-      Deno.statSync(file);
-    } catch {
-      continue;
-    }
+    if (!await isFile(file)) continue;
     try {
       const { DatabaseSync } = await (sqlite ??= import("node:sqlite"));
       const db = new DatabaseSync(file, { readOnly: true });
@@ -180,8 +184,16 @@ function scopedToCwd(template: StoreTemplate): boolean {
   return /\{cwd(-slug)?\}/.test(template.source);
 }
 
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(path)).isFile;
+  } catch {
+    return false;
+  }
+}
+
 /** The files a pattern with `*` in its names matches. */
-function glob(pattern: string): string[] {
+async function glob(pattern: string): Promise<string[]> {
   const parts = pattern.split("/").slice(1);
   let paths = [""];
   for (const part of parts) {
@@ -195,7 +207,7 @@ function glob(pattern: string): string[] {
     for (const dir of paths) {
       let n = 0;
       try {
-        for (const entry of Deno.readDirSync(dir === "" ? "/" : dir)) {
+        for await (const entry of Deno.readDir(dir === "" ? "/" : dir)) {
           if (++n > MAX_ENTRIES) break;
           if (re.test(entry.name)) next.push(`${dir}/${entry.name}`);
         }
@@ -211,18 +223,18 @@ function escape(s: string): string {
 }
 
 /** The first records of a file: a `.jsonl`'s whole lines in its first 64 KiB; else the document. */
-function readRecords(file: string): unknown[] {
+async function readRecords(file: string): Promise<unknown[]> {
   if (!file.endsWith(".jsonl")) {
-    const doc = readJson(file);
+    const doc = await readJson(file);
     return doc === null ? [] : [doc];
   }
   let text: string;
   try {
-    using f = Deno.openSync(file);
+    using f = await Deno.open(file);
     const buf = new Uint8Array(HEAD_BYTES);
     let n = 0;
     while (n < buf.length) {
-      const got = f.readSync(buf.subarray(n));
+      const got = await f.read(buf.subarray(n));
       if (got === null || got === 0) break;
       n += got;
     }
@@ -241,11 +253,11 @@ function readRecords(file: string): unknown[] {
   return out;
 }
 
-function readJson(file: string): unknown {
+async function readJson(file: string): Promise<unknown> {
   try {
-    const info = Deno.statSync(file);
+    const info = await Deno.stat(file);
     if (!info.isFile || info.size > 1024 * 1024) return null;
-    return JSON.parse(Deno.readTextFileSync(file));
+    return JSON.parse(await Deno.readTextFile(file));
   } catch {
     return null;
   }

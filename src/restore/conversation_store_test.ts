@@ -76,7 +76,7 @@ Deno.test("claude: transcripts of the cwd's project folder, by cwd and time; CLA
   }
 });
 
-Deno.test("claude: the process file names the conversation once its transcript exists; start time checked", () => {
+Deno.test("claude: the process file names the conversation once its transcript exists; start time checked", async () => {
   const home = Deno.makeTempDirSync({ prefix: "lzs-claude-proc-" });
   try {
     const cwd = "/work/app";
@@ -95,17 +95,17 @@ Deno.test("claude: the process file names the conversation once its transcript e
     write(`${home}/.claude/sessions/1673.json`, record("33500"));
     const facts = { agent: "claude", env: { HOME: home }, pid: 1673, cwd, now: T0 };
     // No prompt yet: no transcript, nothing to resume.
-    assert.equal(conversationOfProcess(store("claude"), facts, 33500), null);
+    assert.equal(await conversationOfProcess(store("claude"), facts, 33500), null);
     write(`${home}/.claude/projects/-work-app/${id}.jsonl`, claudeTranscript(id, cwd, T0 + 3000));
-    const found = conversationOfProcess(store("claude"), facts, 33500);
+    const found = await conversationOfProcess(store("claude"), facts, 33500);
     assert.equal(found?.id, id);
     assert.equal(found?.where, "claude process file ~/.claude/sessions/1673.json");
     assert.equal(found?.transcript, `${home}/.claude/projects/-work-app/${id}.jsonl`);
     // Another process that had this pid before (another start time): not its.
-    assert.equal(conversationOfProcess(store("claude"), facts, 99), null);
+    assert.equal(await conversationOfProcess(store("claude"), facts, 99), null);
     // An id that could not go on a command line as one word is never taken.
     write(`${home}/.claude/sessions/1673.json`, record("33500", "--dangerously-skip-permissions"));
-    assert.equal(conversationOfProcess(store("claude"), facts, 33500), null);
+    assert.equal(await conversationOfProcess(store("claude"), facts, 33500), null);
   } finally {
     Deno.removeSync(home, { recursive: true });
   }
