@@ -108,6 +108,8 @@ export interface ChaosReport {
   readonly leftAsAsked: number;
   /** The most clients attached at once. */
   readonly together: number;
+  /** The most plugin-tab processes running at once. */
+  readonly plugins: number;
   /** Clients that ended without being asked to (or did not end when asked): why. */
   readonly dropped: readonly string[];
   readonly crashLog: string;
@@ -181,6 +183,7 @@ export async function runChaos(
   let rssStart = 0;
   let rssPeak = 0;
   let rssEnd = 0;
+  let plugins = 0;
 
   // --- the server: started again after a death, so that the run goes on counting.
   const stderrOut = Deno.openSync(stderrFile, { write: true, create: true, append: true });
@@ -277,6 +280,7 @@ export async function runChaos(
   rssStart = status("VmRSS");
 
   // --- the watchdog: memory, and a death noticed (then a new server, the sessions started again).
+  let ticks = 0;
   const watchdog = (async () => {
     while (going()) {
       if (!alive()) {
@@ -292,6 +296,7 @@ export async function runChaos(
         }
       }
       rssPeak = Math.max(rssPeak, status("VmRSS"), status("VmHWM"));
+      if (++ticks % 20 === 0) plugins = Math.max(plugins, pluginProcesses(server.pid));
       await delay(250);
     }
   })();
@@ -378,9 +383,13 @@ export async function runChaos(
       void client.ended.then(() => together--);
       let end: ClientEnd | null = null;
       void client.ended.then((e) => (end = e));
-      const lifetime = performance.now() + 3_000 + rng() * 30_000;
+      // One in ten leaves at once, before or while it is welcomed; the others stay 3–33 s.
+      const brief = rng() < 0.1;
+      const lifetime = performance.now() + (brief ? rng() * 500 : 3_000 + rng() * 30_000);
       // A PTY client starts Deno first: its first keys wait until it drew something.
-      while (kind !== "wire" && client.bytes() === 0 && !end && going()) await delay(50);
+      while (!brief && kind !== "wire" && client.bytes() === 0 && !end && going()) {
+        await delay(50);
+      }
       while (!end && going() && performance.now() < lifetime) {
         act(rng, client);
         await delay(20 + rng() * 300);
@@ -484,6 +493,7 @@ export async function runChaos(
     attached,
     leftAsAsked,
     together: maxTogether,
+    plugins,
     dropped,
     crashLog: crashLines.join("\n"),
     crashes,
@@ -506,6 +516,20 @@ export async function runChaos(
   if (!options.keep && failed.length === 0) Deno.removeSync(dir, { recursive: true });
   else log(`  kept ${dir} (serve.stderr, data/lazyshell/crash.log)`);
   return report;
+}
+
+/** The server's children running a built-in plugin tab (`lazyshell __plugin ID`). */
+function pluginProcesses(pid: number): number {
+  let n = 0;
+  for (const entry of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    try {
+      const stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
+      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) !== pid) continue;
+      if (Deno.readTextFileSync(`/proc/${entry.name}/cmdline`).includes("__plugin")) n++;
+    } catch { /* gone */ }
+  }
+  return n;
 }
 
 /** A terminal size: mostly ordinary, now and then tiny or past the server's bound. */
@@ -552,7 +576,12 @@ const TEXT = "efhilmsu EFHLMSU 0123456789 漢字 👩‍💻 é ñ̃ ✅ -_=+[]{
 
 function act(rng: () => number, client: ChaosClient): void {
   const x = rng();
-  if (x < 0.2) {
+  if (x < 0.03) {
+    // A window dragged: a burst of sizes.
+    for (let i = 0; i < 10; i++) {
+      client.resize(Math.max(1, client.cols + i * 3 - 15), Math.max(1, client.rows + i - 5));
+    }
+  } else if (x < 0.2) {
     const [cols, rows] = rng() < 0.7 ? size(rng) : [
       Math.max(1, client.cols + Math.floor(rng() * 21) - 10),
       Math.max(1, client.rows + Math.floor(rng() * 11) - 5),
@@ -589,6 +618,7 @@ export function printReport(r: ChaosReport, log: (line: string) => void = consol
   );
   for (const d of r.dropped.slice(0, 30)) log(`                ${d}`);
   if (r.dropped.length > 30) log(`                … and ${r.dropped.length - 30} more`);
+  log(`plugin tabs     at most ${r.plugins} plugin processes running at once`);
   log(
     `crash.log       ${r.crashes} failure(s)${
       r.unexpectedCrashes !== r.crashes ? `, ${r.unexpectedCrashes} not allowed` : ""
