@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { SessionStore } from "../src/session/store.ts";
 import { screenText, TEST_SHELL, testEnv, waitFor, waitForText } from "../src/session/test_util.ts";
 
-const ROOT = new URL("..", import.meta.url).pathname;
+import { ROOT, RUN_MAIN } from "./e2e_lab.ts";
 const WAIT = 30_000;
 
 /** Live processes whose command line mentions `text` (zombies excluded). */
@@ -50,7 +50,7 @@ Deno.test("plugin tabs in the TUI: frames, keys, palette commands, failures, cle
       rows: 30,
       cwd: ROOT,
     });
-    const tui = store.create({ command: `deno run -A -q ${ROOT}main.ts` });
+    const tui = store.create({ command: RUN_MAIN });
     await waitForText(tui, "Hello", WAIT); // the tab bar lists the plugin
     await waitForText(tui, "Crash ✗", WAIT); // the failing plugin is marked, the TUI runs on
     // Tabs: 1 Sessions, 2 Agents, 3 Watchers, 4 Stats, 5 Env, 6 Changes, 7 Crash, 8 Hello.
