@@ -1,6 +1,6 @@
 /**
  * Throughput: the same 50 MB workloads through a lazyshell session and
- * through a detached tmux pane of the same size, in one run (issue #2).
+ * through a detached tmux pane of the same size, in one run (docs/architecture.md "The emulator").
  *
  * lazyshell is timed from spawn until every byte is parsed by its emulator
  * (the stricter measure); tmux is timed around `cat` inside its pane, after

@@ -3,7 +3,7 @@
  * (Linux), so that many busy sessions cost one event-loop wake-up per tick
  * rather than one per chunk. Why: a wake-up of Deno's event loop costs about
  * 0.1 ms of CPU, and 8 spinners at 10 Hz read through node-pty's streams were
- * 80 wake-ups a second before anything was parsed (issue #5, bench/tui_cpu.ts).
+ * 80 wake-ups a second before anything was parsed (bench/tui_cpu.ts, docs/tui.md).
  *
  * Two loops share the fds, each fd in one of them:
  * - live: fds written to in the last LIVE_MS (a typed key's echo, the answer
