@@ -168,6 +168,7 @@ export class TuiApp implements Disposable {
       tabs: () => this.#tabs,
       dispatch: (e) => this.dispatch(e),
       paneSize: (id) => this.#paneSize(id),
+      windowOf: (id) => this.#windowOf(id),
       bodySize: () => layout(this.state.cols, this.state.rows).body,
       scrollOf: (id) => this.state.scroll[id] ?? 0,
       quit: (code) => this.quit(code),
@@ -281,6 +282,15 @@ export class TuiApp implements Disposable {
     if (key === this.#shownKey) return;
     this.#shownKey = key;
     this.#runtime.show(this.#effects.client, sizes);
+  }
+
+  /** Where session `id`'s pane here starts in its screen, as last drawn (pane_window.ts). */
+  #windowOf(id: string): { top: number; left: number } {
+    const s = this.state;
+    const grid = this.#screens.last(id);
+    const rect = isTiled(s) ? focusedRectOf(s, id) : layout(s.cols, s.rows).pane;
+    if (!grid || !rect) return { top: 0, left: 0 };
+    return paneWindow(grid, rect.width, rect.height);
   }
 
   /** The size of the pane session `id` is shown in here (each key claims it: kept per state). */
@@ -580,6 +590,11 @@ export class TuiApp implements Disposable {
 }
 
 type PaneSize = { readonly cols: number; readonly rows: number };
+
+/** The inside of session `id`'s tile, when it is tiled. */
+function focusedRectOf(s: TuiState, id: string): Rect | null {
+  return tiles(s).find((t) => t.id === id)?.inner ?? null;
+}
 
 /** Rows [from, to) of the pane as frame rows, clipped to it. */
 function paneRows(pane: Rect, rows: readonly [number, number]): [number, number] {
