@@ -27,7 +27,13 @@ import { layout, type Rect, sessionSize } from "./layout.ts";
 import { anythingSpins } from "./view/marker.ts";
 import { repaintPane, view } from "./view/mod.ts";
 import { anythingStarting } from "./view/pane.ts";
-import { type PaneWindow, paneWindow, sameWindow, windowRows } from "./view/pane_window.ts";
+import {
+  type PaneWindow,
+  paneWindow,
+  sameWindow,
+  windowAtBottom,
+  windowRows,
+} from "./view/pane_window.ts";
 import type { Tab } from "./tab.ts";
 import type { Cursor } from "../model/snapshot.ts";
 import { initialTuiState, type TuiState } from "../model/tui.ts";
@@ -290,7 +296,7 @@ export class TuiApp implements Disposable {
     const grid = this.#screens.last(id);
     const rect = isTiled(s) ? focusedRectOf(s, id) : layout(s.cols, s.rows).pane;
     if (!grid || !rect) return { top: 0, left: 0 };
-    return paneWindow(grid, rect.width, rect.height);
+    return paneWindow(grid, rect.width, rect.height, windowAtBottom(s, id));
   }
 
   /** The size of the pane session `id` is shown in here (each key claims it: kept per state). */
@@ -521,7 +527,9 @@ export class TuiApp implements Disposable {
     // This client's window of the session's screen (pane_window.ts): the rows the session
     // redrew are rows of the pane only while it shows the same window as the last frame did.
     const pane = layout(s.cols, s.rows).pane;
-    const window = screen && !screens ? paneWindow(screen, pane.width, pane.height) : null;
+    const window = screen && !screens && s.selected
+      ? paneWindow(screen, pane.width, pane.height, windowAtBottom(s, s.selected))
+      : null;
     const dirty = sameWindow(window, this.#window) ? rows : null;
     this.#window = window;
     // Same state as the last frame: only the session's screen can have changed.
