@@ -12,7 +12,8 @@
  * output of every kind (lines, cursor moves to any row and column, wide
  * characters, clears, the alternate screen, a hidden cursor), keys (move,
  * type into a session — it takes that client's size —, tiles, pins, zoom,
- * scrollback, copy mode), client resizes, session resizes (another client's size).
+ * scrollback, copy mode), client resizes, session resizes (another client's size),
+ * under each `window_size` policy.
  */
 
 import assert from "node:assert/strict";
@@ -115,6 +116,7 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
 );
 
 const caseArb = fc.record({
+  policy: fc.constantFrom("latest", "smallest", "largest", "manual"),
   clients: fc.array(sizeArb, { minLength: 2, maxLength: 4 }),
   sessions: fc.array(sizeArb, { minLength: SESSIONS, maxLength: SESSIONS }),
   steps: fc.array(stepArb, { minLength: 1, maxLength: 14 }),
@@ -208,6 +210,11 @@ Deno.test("clients of any sizes on sessions of any sizes: every frame equals one
     await fc.assert(
       fc.asyncProperty(caseArb, async (c) => {
         runs++;
+        // Config window_size, put in force as a reload does.
+        if (runtime.config.window_size !== c.policy) {
+          const loaded = parseConfig(`window_size: ${c.policy}\n`, "config.yml");
+          await runtime.reconfigure({ loaded, catalog: runtime.catalog });
+        }
         for (const [i, size] of c.sessions.entries()) {
           sessions[i]!.resize(size.cols, size.rows);
           await output(sessions[i]!, "\x1b[?1049l\x1b[?25h\x1b[2J\x1b[H$ ", `m${marks++}`);

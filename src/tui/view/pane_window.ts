@@ -34,10 +34,14 @@ function clipped(screen: Cells, width: number, height: number): PaneWindow {
   return { top: 0, left: 0, rows, cols, above: 0, below: 0, before: 0, after: 0 };
 }
 
-/** The lowest row with a character or a colour on it, or -1 when the screen is blank. */
-export function lastUsedRow(screen: Cells): number {
+/**
+ * The lowest row below `above` with a character or a colour on it, or
+ * `above` when there is none (-1: the screen is blank). Rows are read from
+ * the bottom up to the first used one.
+ */
+export function lastUsedRow(screen: Cells, above = -1): number {
   const cols = screen.cols;
-  for (let y = screen.rows - 1; y >= 0; y--) {
+  for (let y = screen.rows - 1; y > above; y--) {
     const from = y * cols;
     for (let i = from; i < from + cols; i++) {
       const ch = screen.chars[i];
@@ -46,7 +50,7 @@ export function lastUsedRow(screen: Cells): number {
       }
     }
   }
-  return -1;
+  return above;
 }
 
 /**
@@ -76,7 +80,8 @@ export function paneWindow(
   let top = 0;
   if (screen.rows > height && height > 0 && bottom) top = screen.rows - height;
   else if (screen.rows > height && height > 0) {
-    const bottom = Math.max(c?.y ?? -1, lastUsedRow(screen));
+    // Only the rows below the cursor are read: the cursor's row is in view anyway.
+    const bottom = lastUsedRow(screen, c ? Math.min(c.y, screen.rows - 1) : -1);
     top = Math.max(0, Math.min(screen.rows - height, bottom - height + 1));
     if (c && c.y < top) top = Math.max(0, c.y);
   }
