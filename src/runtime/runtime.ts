@@ -18,6 +18,7 @@
  * a copy of a setting follows `onReconfigure`. Must not import the TUI.
  */
 
+import { WorktreeRegistry } from "../git/worktree_registry.ts";
 import type { LoadedConfig } from "../config/config.ts";
 import { messageOf } from "../errors.ts";
 import { loadConfig } from "../config/load.ts";
@@ -95,6 +96,8 @@ export class Runtime implements AsyncDisposable {
   readonly store: SessionStore;
   /** The sessions' handles and verbs, for consumers (a screen to read, a PTY to write). */
   readonly sessions: SessionHandles;
+  /** The git worktrees lazyshell made, kept past their sessions (`ctl worktrees`). */
+  readonly worktrees: WorktreeRegistry;
   /** N1–N2: the notifier and what feeds it. */
   readonly #notifications: Notifications;
   /** Agent identity and state per session (src/runtime/detection.ts). */
@@ -117,6 +120,7 @@ export class Runtime implements AsyncDisposable {
 
   constructor(options: RuntimeOptions = {}) {
     this.env = options.env ?? Deno.env.toObject();
+    this.worktrees = new WorktreeRegistry(this.env);
     this.#setup = {
       loaded: options.config ?? loadConfig(this.env),
       catalog: loadCatalogSync({ env: this.env }),

@@ -115,3 +115,21 @@ Deno.test("problems: a YAML error in config.yml is reported at the line to fix",
     },
   );
 });
+
+Deno.test("problems: a key name no key decodes to is named at its line, by doctor too", async () => {
+  await withSetup(
+    { "config.yml": 'shell: /bin/sh\nkeys:\n  new: "enterr"\n  unfocus: "ctrl+zz"\n' },
+    async (env, dir) => {
+      const file = `${dir}/config.yml`;
+      await using runtime = new Runtime({ env, cwd: dir });
+      const problems = runtimeProblems(runtime, ["doctor"]);
+      assert.deepEqual(problems, [
+        `${file}:3: keys.new: "enterr" is not a key name: did you mean enter? (default n kept)`,
+        `${file}:4: keys.unfocus: "ctrl+zz" is not a key name: did you mean ctrl+z? (default ctrl+] kept)`,
+      ]);
+      const { lines, code } = await doctorLines(env);
+      assert.equal(code, 1);
+      for (const p of problems) assert.ok(lines.includes(`FAIL ${p}`), p);
+    },
+  );
+});
