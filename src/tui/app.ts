@@ -28,6 +28,7 @@ import { anythingSpins } from "./view/marker.ts";
 import { repaintPane, view } from "./view/mod.ts";
 import { anythingStarting } from "./view/pane.ts";
 import {
+  hidesSomething,
   type PaneWindow,
   paneWindow,
   sameWindow,
@@ -434,7 +435,14 @@ export class TuiApp implements Disposable {
     if (id === null || !prev || this.#drawn !== s || this.#echoFrame || this.#disposed) return;
     if (this.#frameTimer !== undefined || this.#immediate || this.#midUpdate !== undefined) return;
     const pane = echoPane(s, id);
-    if (!pane || !recordEchoAhead(prev, pane, text, at)) return;
+    if (!pane) return;
+    // A pane showing a window of a bigger screen: the cells of the window, its cursor there. Not
+    // on the row of the corner that says what is hidden.
+    const w = this.#window;
+    if (w && hidesSomething(w) && at.y === w.top) return;
+    const shown = w ? { ...pane, width: w.cols, height: w.rows } : pane;
+    const cursor = w ? { x: at.x - w.left, y: at.y - w.top } : at;
+    if (!recordEchoAhead(prev, shown, text, cursor)) return;
     this.#write(text);
     this.#afterEcho?.();
     // The row written now differs from the frame before last too.
