@@ -113,7 +113,13 @@ export async function runClient(options: ClientOptions): Promise<number> {
     tmux: Boolean(env.TMUX),
     cwd: Deno.cwd(),
     ...(options.mode === "restore"
-      ? { restore: options.restore ?? { all: false, forget: false, names: [] } }
+      ? {
+        restore: {
+          ...(options.restore ?? { all: false, forget: false, names: [] }),
+          // Then a server that runs nothing once it answered ends: no side effect.
+          ...(started ? { started: true } : {}),
+        },
+      }
       : {}),
   };
   const tty = options.mode === "attach" && env.LAZYSHELL_CLIENT_RELAY !== "1"
@@ -152,8 +158,10 @@ async function oneShot(link: ClientLink, hello: HelloMessage, name: string): Pro
       for (const line of exit.message ? exit.message.split("\n") : []) {
         console.error(`lazyshell: ${line}`);
       }
-      // kill-server returns once the server is gone: its sessions, sockets and directory too.
-      if (hello.mode === "kill-server" && pid !== null) await gone(pid, 10_000);
+      // kill-server returns once the server is gone: its sessions, sockets and directory too;
+      // so does a restore that ended the server it started (its state file written).
+      const ends = hello.mode === "kill-server" || exit.reason === "server-exit";
+      if (ends && pid !== null) await gone(pid, 10_000);
       return exit.code;
     }
   }

@@ -55,6 +55,12 @@ export interface RestoreRequest {
   /** Drop the named (or, with `all`, every) saved session instead of restoring it. */
   readonly forget: boolean;
   readonly names: readonly string[];
+  /**
+   * The client started this server only to ask: once answered, a server
+   * that runs no session ends (listing, `--forget` or an unknown name leave
+   * no server behind).
+   */
+  readonly started?: boolean;
 }
 
 export interface HelloMessage {
@@ -241,7 +247,12 @@ function restoreRequest(v: unknown): RestoreRequest {
   ) {
     throw new FrameError("Bad restore names");
   }
-  return { all: m.all === true, forget: m.forget === true, names };
+  return {
+    all: m.all === true,
+    forget: m.forget === true,
+    names,
+    ...(m.started === true ? { started: true } : {}),
+  };
 }
 
 /**

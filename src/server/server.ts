@@ -80,7 +80,9 @@ export interface AttachServerOptions {
 /** How the server was asked to end. */
 export type EndRequest =
   | { readonly why: "quit"; readonly by: string }
-  | { readonly why: "kill-server" };
+  | { readonly why: "kill-server" }
+  /** Started by `lazyshell restore` only to answer it, and it runs no session. */
+  | { readonly why: "restore-only" };
 
 interface Client {
   readonly id: string;
@@ -263,10 +265,22 @@ export class AttachServer implements AsyncDisposable {
         return link.close();
       case "restore": {
         const answer = answerRestore(this.#options.restore ?? null, hello.restore!);
+        // Started for this question and nothing to run: no server is left behind.
+        const ends = hello.restore!.started === true &&
+          this.#options.runtime.state.sessions.length === 0 && this.#clients.size === 0;
         link.send(FrameType.Output, answer.text);
-        link.send(FrameType.Exit, { reason: "done", message: "", code: answer.code });
+        link.send(
+          FrameType.Exit,
+          {
+            reason: ends ? "server-exit" : "done",
+            message: "",
+            code: answer.code,
+          } satisfies ExitMessage,
+        );
         await link.flush();
-        return link.close();
+        link.close();
+        if (ends) this.#ended.resolve({ why: "restore-only" });
+        return;
       }
       case "reload": {
         // Whatever happens, the client hears an answer (a reload that threw says why).
