@@ -269,7 +269,9 @@ async function attached(
   if ((end.reason === "server-exit" || end.reason === "killed") && serverPid !== null) {
     await gone(serverPid, 10_000);
   }
-  if (end.message) console.error(`lazyshell: ${end.message}`);
+  // `[detached (from session …, server …)]` on stdout, as tmux prints it; anything else is a problem.
+  if (end.reason === "detached" && end.message) console.log(end.message);
+  else if (end.message) console.error(`lazyshell: ${end.message}`);
   return end.code;
 }
 

@@ -258,11 +258,15 @@ export class AttachServer implements AsyncDisposable {
     const tty = hello.mode === "attach" && hello.tty ? ClientTty.open(hello.tty) : null;
     link.send(FrameType.Welcome, tty ? { ...welcome, tty: true } : welcome);
     switch (hello.mode) {
-      case "ls":
-        link.send(FrameType.Output, sessionList(this.#options.runtime.state));
-        link.send(FrameType.Exit, { reason: "done", message: "", code: 0 } satisfies ExitMessage);
+      case "ls": {
+        const list = sessionList(this.#options.runtime.state);
+        // Said on stderr: stdout stays one session a line for scripts.
+        const message = list === "" ? `No sessions on server ${this.#options.name}` : "";
+        link.send(FrameType.Output, list);
+        link.send(FrameType.Exit, { reason: "done", message, code: 0 } satisfies ExitMessage);
         await link.flush();
         return link.close();
+      }
       case "restore": {
         const answer = answerRestore(this.#options.restore ?? null, hello.restore!);
         // Started for this question and nothing to run: no server is left behind.
@@ -370,7 +374,15 @@ export class AttachServer implements AsyncDisposable {
       },
       // The kernel passes the echo to the terminal before the parse and the rest run.
       afterEcho: () => libc()?.yieldCpu(),
-      detach: () => void leave(),
+      // As tmux says it: what the client was attached to, on its terminal once it is given back.
+      detach: () => {
+        const selected = app.state.selected === null ? null : runtime.view(app.state.selected);
+        const from = selected ? `session ${selected.name}, ` : "";
+        void leave({
+          ...DETACHED,
+          message: `[detached (from ${from}server ${this.#options.name})]`,
+        });
+      },
       ...(this.#plugins ? { tabs: this.#plugins.tabs } : {}),
       ...(this.#options.restore ? { restore: this.#options.restore } : {}),
       resume: this.#place,
@@ -519,6 +531,7 @@ export class AttachServer implements AsyncDisposable {
   }
 }
 
+/** A client leaving without a word (its signal, its terminal hung up); `d` says where from. */
 const DETACHED: ExitMessage = { reason: "detached", message: "", code: 0 };
 
 /** An attach connection's handler failed: the connection is closed (its client, if any, left). */
