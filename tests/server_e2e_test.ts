@@ -256,3 +256,44 @@ Deno.test("notifications reach each attached client's terminal, tmux-wrapped whe
   a.write("d");
   await Promise.all([a.exited, b.exited]);
 });
+
+Deno.test("new sessions take SSH_AUTH_SOCK and API keys from the client that attached last", async () => {
+  await using l = lab();
+  const client = (env: string, mode = "") =>
+    l.store.create({
+      command: `exec env ${env} ${Deno.execPath()} run -A --quiet ${MAIN} ${mode}`,
+      cols: 100,
+      rows: 30,
+    });
+  const show = 'echo "k=[$ANTHROPIC_API_KEY] s=[$SSH_AUTH_SOCK]"\r';
+  // The server starts with the first client's environment: an agent socket, no key.
+  const a = client("-u ANTHROPIC_API_KEY SSH_AUTH_SOCK=/run/old-agent");
+  await waitForText(a, "No sessions", WAIT);
+  a.write("n");
+  await waitFor(a, () => innerPrompt(a), WAIT, "first shell");
+  a.write(show);
+  await waitForText(a, "k=[] s=[/run/old-agent]", WAIT);
+  a.write(CTRL_RIGHT_BRACKET + "d");
+  await a.exited;
+  // A key exported later, from another terminal without the agent: new sessions follow it.
+  const b = client("-u SSH_AUTH_SOCK ANTHROPIC_API_KEY=sk-later", "attach");
+  await waitForText(b, "bash", WAIT);
+  b.write("n");
+  await waitForText(b, "bash-2", WAIT);
+  await waitFor(b, () => innerPrompt(b), WAIT, "second shell");
+  b.write(show);
+  await waitForText(b, "k=[sk-later] s=[]", WAIT);
+  // A session already running keeps what it had.
+  b.write(CTRL_RIGHT_BRACKET + "k\r");
+  await waitFor(b, () => innerPrompt(b), WAIT, "first shell again");
+  b.write(show);
+  await waitFor(
+    b,
+    () =>
+      screenText(b).split("\n").filter((r) => r.includes("k=[] s=[/run/old-agent]")).length >= 2,
+    WAIT,
+    "the first session unchanged",
+  );
+  b.write(CTRL_RIGHT_BRACKET + "d");
+  await b.exited;
+});

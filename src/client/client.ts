@@ -38,6 +38,7 @@ import {
 } from "../server/protocol.ts";
 import { canConnect, ensureServer } from "../server/spawn.ts";
 import { trimLater } from "../util/memory_trim.ts";
+import { clientEnvironment } from "../model/update_env.ts";
 import { delay, later } from "../util/async.ts";
 
 export interface ClientOptions {
@@ -126,6 +127,8 @@ export async function runClient(options: ClientOptions): Promise<number> {
     ? ownTerminal()
     : null;
   if (tty) hello = { ...hello, tty };
+  // New sessions take the variables config lists from here (update_environment), as in tmux.
+  if (options.mode === "attach") hello = { ...hello, env: clientEnvironment(env) };
   // Run inside a lazyshell session: its server refuses to draw itself into it (src/server/nesting.ts).
   if (options.mode === "attach" && env.LAZYSHELL_SESSION_ID) {
     hello = {

@@ -10,6 +10,8 @@
  * so in one line instead of misbehaving.
  */
 
+import { ENV_NAME } from "../model/update_env.ts";
+
 /** Bumped on any change to the frames or messages below. */
 export const SERVER_PROTOCOL = 4;
 
@@ -89,6 +91,12 @@ export interface HelloMessage {
    * own sessions (src/server/nesting.ts). Absent: not inside one, or forced.
    */
   readonly inside?: InsideSession;
+  /**
+   * Mode `attach`: the client's environment (src/model/update_env.ts
+   * clientEnvironment), of which new sessions take the variables config
+   * `update_environment` lists.
+   */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /** The lazyshell session a client's environment says it runs in. */
@@ -278,7 +286,18 @@ export function parseHello(payload: Uint8Array): HelloMessage {
     ...(mode === "restore" ? { restore: restoreRequest(m.restore) } : {}),
     ...(m.tty !== undefined ? { tty: terminal(m.tty) } : {}),
     ...(m.inside !== undefined ? { inside: insideSession(m.inside) } : {}),
+    ...(m.env !== undefined ? { env: clientEnv(m.env) } : {}),
   };
+}
+
+function clientEnv(v: unknown): Record<string, string> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) throw new FrameError("Bad env");
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(v)) {
+    if (!ENV_NAME.test(name) || typeof value !== "string") throw new FrameError("Bad env");
+    out[name] = value;
+  }
+  return out;
 }
 
 function insideSession(v: unknown): InsideSession {

@@ -331,6 +331,8 @@ export class AttachServer implements AsyncDisposable {
     const id = `client-${this.#nextClient++}`;
     const runtime = this.#options.runtime;
     let client: Client | null = null;
+    // tmux's update-environment: new sessions take these from the client that attached last.
+    if (hello.env) runtime.clientAttached(hello.env);
     // Drawn at once, written once the client has its terminal in raw mode on the alternate
     // screen (Ready): the first frame is built while the client finishes starting.
     const output = new ClientOutput(link, tty, {
