@@ -154,7 +154,7 @@ Deno.test("watchers arms and disarms through requests, capturing while typing", 
     pattern: "ERR q",
   });
   assert.equal(tab.frame().capturing, false);
-  tab.handle(key("d"), send);
+  tab.handle(key("x"), send);
   assert.deepEqual(sent[1], { type: "disarm_watcher", requestId: "w2", session: "session-1" });
   tab.handle({ type: "result", requestId: "w2", ok: false, error: "No live watcher" }, send);
   assert.match(plain(tab.frame().view), /Refused: No live watcher/);

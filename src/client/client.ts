@@ -18,7 +18,8 @@ import { UserError } from "../errors.ts";
 import { ensureRuntimeRoot } from "../ipc/runtime_dir.ts";
 import { checkOwnSocket } from "../ipc/private_path.ts";
 import { selfCommand } from "../plugin/self.ts";
-import { isAlive } from "../session/proc_stat.ts";
+import { isAlive } from "../platform/liveness.ts";
+import { ownTerminal } from "../platform/terminal.ts";
 import { HostTerminal } from "../tui/host.ts";
 import { leaveSplash, showSplash, splashHandedOver } from "../tui/splash.ts";
 import { serverName, serverPaths } from "../server/paths.ts";
@@ -33,7 +34,6 @@ import {
   parseWelcome,
   type RestoreRequest,
   SERVER_PROTOCOL,
-  type TerminalName,
   versionMismatch,
 } from "../server/protocol.ts";
 import { canConnect, ensureServer } from "../server/spawn.ts";
@@ -292,23 +292,6 @@ async function forwardInput(link: ClientLink, stop: Promise<void>): Promise<void
     }
     if (n === null) return;
     link.send(FrameType.Input, buf.slice(0, n));
-  }
-}
-
-/**
- * This client's terminal, for the server to draw on and read itself
- * (src/server/client_tty.ts): Linux, stdin and stdout the same terminal
- * device. Null otherwise: the client relays.
- */
-function ownTerminal(): TerminalName | null {
-  if (Deno.build.os !== "linux") return null;
-  try {
-    const path = Deno.readLinkSync("/proc/self/fd/0");
-    if (!path.startsWith("/dev/") || Deno.readLinkSync("/proc/self/fd/1") !== path) return null;
-    const { rdev, dev } = Deno.statSync("/proc/self/fd/0");
-    return rdev === null ? null : { path, device: rdev, fs: dev };
-  } catch {
-    return null;
   }
 }
 

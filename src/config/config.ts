@@ -15,6 +15,10 @@ import { parseYaml } from "./yaml_file.ts";
 
 const positiveInt = (max: number) => z.number().int().min(1).max(max);
 
+/** `window_size`: how clients of different sizes size a session (src/runtime/window_size.ts). */
+export const WINDOW_SIZES = ["latest", "smallest", "largest", "manual"] as const;
+export type WindowSize = typeof WINDOW_SIZES[number];
+
 export const configSchema = z.object({
   /** Scrollback lines kept per session (S2). */
   scrollback: z.number().int().min(0).max(1_000_000).default(5000),
@@ -56,6 +60,11 @@ export const configSchema = z.object({
     branch_prefix: z.string().regex(/^[A-Za-z0-9._/-]*$/, "letters, digits, . _ / - only")
       .default(""),
   }).prefault({}),
+  /**
+   * The size of a session that clients of different sizes show (tmux's
+   * `window-size`; src/runtime/window_size.ts).
+   */
+  window_size: z.enum(WINDOW_SIZES).default("latest"),
   /**
    * tmux's update-environment: variables new sessions take from the client
    * that attached last (absent there: removed), not from the server's start.

@@ -24,7 +24,7 @@ const ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 
 /**
  * Whether `id` may go into a resume command line: the same rule for an id a
- * hook sends and one read back from the state file (a hand-edited
+ * hook sends, one found in the agent's own store and one read back from the state file (a hand-edited
  * `--dangerously-skip-permissions` is no id).
  */
 export function isConversationId(id: string): boolean {

@@ -13,7 +13,7 @@
 
 import { UserError } from "../errors.ts";
 import { currentUid, type Env, runtimeRoot } from "../config/paths.ts";
-import { isAlive } from "../session/proc_stat.ts";
+import { isAlive } from "../platform/liveness.ts";
 import { checkPrivateDir } from "./private_path.ts";
 
 export { checkPrivateDir } from "./private_path.ts";
@@ -59,8 +59,8 @@ export interface InstanceInfo {
   readonly server: string | null;
 }
 
-/** Instances whose process is alive (dead ones' directories are skipped). */
-export function listInstances(root: string): InstanceInfo[] {
+/** Instances whose process is alive (dead ones' directories are skipped); `alive`: the platform's test. */
+export function listInstances(root: string, alive = isAlive): InstanceInfo[] {
   const out: InstanceInfo[] = [];
   let entries: Deno.DirEntry[];
   try {
@@ -71,7 +71,7 @@ export function listInstances(root: string): InstanceInfo[] {
   for (const entry of entries) {
     if (!entry.isDirectory || !/^\d+$/.test(entry.name)) continue;
     const pid = Number(entry.name);
-    if (!isAlive(pid)) continue;
+    if (!alive(pid)) continue;
     const dir = `${root}/${entry.name}`;
     let control: string | null = `${dir}/${CONTROL_SOCKET}`;
     try {
@@ -98,11 +98,11 @@ function readServerName(dir: string): string | null {
   }
 }
 
-/** Removes directories of instances that are gone (killed without cleanup). */
-export function pruneDeadInstances(root: string): void {
+/** Removes directories of instances that are gone (killed without cleanup); `alive`: the platform's test. */
+export function pruneDeadInstances(root: string, alive = isAlive): void {
   for (const entry of safeReadDir(root)) {
     if (!entry.isDirectory || !/^\d+$/.test(entry.name)) continue;
-    if (Number(entry.name) === Deno.pid || isAlive(Number(entry.name))) continue;
+    if (Number(entry.name) === Deno.pid || alive(Number(entry.name))) continue;
     try {
       Deno.removeSync(`${root}/${entry.name}`, { recursive: true });
     } catch { /* another instance may be pruning it too */ }

@@ -21,6 +21,7 @@ import type { Runtime } from "../runtime/runtime.ts";
 import type { Session } from "../session/session.ts";
 import { type PlanContext, planRestore, type RestorePlan } from "./plan.ts";
 import { type RecorderOptions, SessionRecorder } from "./recorder.ts";
+import { ConversationFinder, type FinderOptions } from "./conversation_finder.ts";
 import { parseState, type SavedSession } from "./state_file.ts";
 
 /** `$XDG_STATE_HOME/lazyshell/sessions-<server name>.jsonl`. */
@@ -48,6 +49,8 @@ export interface RestoreOutcome {
 
 export interface RestoreOptions extends Omit<RecorderOptions, "file" | "pending"> {
   readonly file: string;
+  /** Timing of the search of the agents' own stores for conversation ids (conversation_finder.ts). */
+  readonly finder?: FinderOptions;
 }
 
 export interface LoadedState {
@@ -147,6 +150,8 @@ export class SessionRestore implements AsyncDisposable {
   /** The one line about a damaged state file, or null. */
   readonly problem: string | null;
   readonly recorder: SessionRecorder;
+  /** Each agent session's conversation, from the agent's own store (no hooks needed). */
+  readonly finder: ConversationFinder;
   readonly #runtime: Runtime;
   readonly #pending = new Map<string, SavedSession>();
   #problemSaid = false;
@@ -171,6 +176,10 @@ export class SessionRestore implements AsyncDisposable {
     });
     // The file now says what this server runs (and what is pending): a project started, a part set aside.
     this.recorder.changed();
+    this.finder = new ConversationFinder(runtime, {
+      ...(options.log ? { log: options.log } : {}),
+      ...options.finder,
+    });
   }
 
   /** The saved sessions not restored yet, in their saved order, with what restoring each does. */
@@ -211,6 +220,7 @@ export class SessionRestore implements AsyncDisposable {
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
+    this.finder[Symbol.dispose]();
     await this.recorder[Symbol.asyncDispose]();
   }
 
@@ -235,6 +245,17 @@ export class SessionRestore implements AsyncDisposable {
     }
     const id = session.id;
     if (plan.typed !== undefined) typeAtPrompt(session, plan.typed);
+    const c = saved.conversation;
+    if (plan.resumed && c) {
+      // Its conversation from now on: a server killed again before the agent writes a word
+      // still resumes it (hooks and the agent's store take over once they say more).
+      runtime.noteConversation(id, {
+        id: c.id,
+        source: `restored: ${c.source.replace(/^(restored: )+/, "")}`,
+        cwd: c.cwd,
+        transcript: c.transcript,
+      });
+    }
     this.#pending.delete(name);
     this.recorder.keep(id, { command: plan.savedCommand, secrets: plan.secrets });
     const notes = [...plan.notes];

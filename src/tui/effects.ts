@@ -16,6 +16,7 @@ import { answerPrompt } from "../control/answer.ts";
 import type { Choice, Prompt } from "../model/prompt.ts";
 import type { SessionRestore } from "../restore/restore.ts";
 import { offerEvent, runRestore } from "./restore_effects.ts";
+import { finishSessionWorktree } from "./worktree_effects.ts";
 
 export interface EffectContext {
   readonly runtime: Runtime;
@@ -115,6 +116,9 @@ export function runEffect(ctx: EffectContext, fx: TuiEffect): void {
       }
       case "remove":
         sessions.remove(fx.id);
+        return;
+      case "finish-worktree":
+        void finishSessionWorktree(ctx, fx.id, fx.keepBranch);
         return;
       case "rename":
         sessions.rename(fx.id, fx.name);

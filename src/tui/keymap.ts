@@ -47,7 +47,7 @@ export const BINDINGS: readonly Binding[] = [
   {
     action: "kill",
     keys: ["x"],
-    help: "Kill the selected session; remove it once exited",
+    help: "Kill the selected session; remove it once exited (in a worktree: keep or remove it)",
     scope: "navigation",
     hint: "kill",
   },

@@ -75,17 +75,14 @@ export function drawHintBar(frame: Frame, r: Rect, state: TuiState, keymap: Keym
   }
   if (o?.type === "confirm-quit") {
     const n = o.running;
+    const them = n === 1 ? "it" : "them";
+    // Fits 80 columns whole (up to 99 sessions): every key is readable.
     frame.line(r.x, y, r.width, [
-      {
-        text: `${n} session${n === 1 ? "" : "s"} still running. End ${
-          n === 1 ? "it" : "them"
-        } and quit? `,
-        style: theme.messageError,
-      },
+      { text: `${n} session${n === 1 ? "" : "s"} still running: `, style: theme.messageError },
       { text: "y", style: theme.key },
-      { text: " end · " },
+      { text: ` end ${them} and quit · ` },
       { text: "d", style: theme.key },
-      { text: " detach (keep running) · " },
+      { text: ` detach (keep ${them}) · ` },
       { text: "n", style: theme.key },
       { text: " cancel" },
     ]);
@@ -98,6 +95,23 @@ export function drawHintBar(frame: Frame, r: Rect, state: TuiState, keymap: Keym
       { text: " end it · " },
       { text: "n", style: theme.key },
       { text: " keep it" },
+    ]);
+    return;
+  }
+  if (o?.type === "worktree-choice") {
+    frame.line(r.x, y, r.width, [
+      {
+        text: `${o.running ? "End" : "Remove"} ${o.name}; its worktree: `,
+        style: theme.messageError,
+      },
+      { text: "k", style: theme.key },
+      { text: " keep · " },
+      { text: "w", style: theme.key },
+      { text: " remove · " },
+      { text: "b", style: theme.key },
+      { text: ` remove + branch ${o.branch} · ` },
+      { text: "esc", style: theme.key },
+      { text: " cancel" },
     ]);
     return;
   }
