@@ -38,6 +38,7 @@ import {
 } from "../server/protocol.ts";
 import { canConnect, ensureServer } from "../server/spawn.ts";
 import { trimLater } from "../util/memory_trim.ts";
+import { clientEnvironment } from "../model/update_env.ts";
 import { delay, later } from "../util/async.ts";
 
 export interface ClientOptions {
@@ -113,13 +114,21 @@ export async function runClient(options: ClientOptions): Promise<number> {
     tmux: Boolean(env.TMUX),
     cwd: Deno.cwd(),
     ...(options.mode === "restore"
-      ? { restore: options.restore ?? { all: false, forget: false, names: [] } }
+      ? {
+        restore: {
+          ...(options.restore ?? { all: false, forget: false, names: [] }),
+          // Then a server that runs nothing once it answered ends: no side effect.
+          ...(started ? { started: true } : {}),
+        },
+      }
       : {}),
   };
   const tty = options.mode === "attach" && env.LAZYSHELL_CLIENT_RELAY !== "1"
     ? ownTerminal()
     : null;
   if (tty) hello = { ...hello, tty };
+  // New sessions take the variables config lists from here (update_environment), as in tmux.
+  if (options.mode === "attach") hello = { ...hello, env: clientEnvironment(env) };
   // Run inside a lazyshell session: its server refuses to draw itself into it (src/server/nesting.ts).
   if (options.mode === "attach" && env.LAZYSHELL_SESSION_ID) {
     hello = {
@@ -152,8 +161,10 @@ async function oneShot(link: ClientLink, hello: HelloMessage, name: string): Pro
       for (const line of exit.message ? exit.message.split("\n") : []) {
         console.error(`lazyshell: ${line}`);
       }
-      // kill-server returns once the server is gone: its sessions, sockets and directory too.
-      if (hello.mode === "kill-server" && pid !== null) await gone(pid, 10_000);
+      // kill-server returns once the server is gone: its sessions, sockets and directory too;
+      // so does a restore that ended the server it started (its state file written).
+      const ends = hello.mode === "kill-server" || exit.reason === "server-exit";
+      if (ends && pid !== null) await gone(pid, 10_000);
       return exit.code;
     }
   }
@@ -261,7 +272,9 @@ async function attached(
   if ((end.reason === "server-exit" || end.reason === "killed") && serverPid !== null) {
     await gone(serverPid, 10_000);
   }
-  if (end.message) console.error(`lazyshell: ${end.message}`);
+  // `[detached (from session …, server …)]` on stdout, as tmux prints it; anything else is a problem.
+  if (end.reason === "detached" && end.message) console.log(end.message);
+  else if (end.message) console.error(`lazyshell: ${end.message}`);
   return end.code;
 }
 

@@ -7,6 +7,7 @@
  * README's config reference.
  */
 
+import { DEFAULT_UPDATE_ENVIRONMENT, ENV_NAME } from "../model/update_env.ts";
 import { z } from "zod";
 import { ConfigError } from "../errors.ts";
 import { didYouMean } from "../util/nearest.ts";
@@ -64,6 +65,12 @@ export const configSchema = z.object({
    * `window-size`; src/runtime/window_size.ts).
    */
   window_size: z.enum(WINDOW_SIZES).default("latest"),
+  /**
+   * tmux's update-environment: variables new sessions take from the client
+   * that attached last (absent there: removed), not from the server's start.
+   */
+  update_environment: z.array(z.string().regex(ENV_NAME, "a variable name")).max(256)
+    .default([...DEFAULT_UPDATE_ENVIRONMENT]),
   /** Session size used when no terminal size is known (serve). */
   default_size: z.object({ cols: positiveInt(1000), rows: positiveInt(500) }).prefault({
     cols: 120,

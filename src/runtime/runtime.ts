@@ -18,6 +18,7 @@
  * a copy of a setting follows `onReconfigure`. Must not import the TUI.
  */
 
+import { environmentUpdate } from "../model/update_env.ts";
 import { WorktreeRegistry } from "../git/worktree_registry.ts";
 import type { LoadedConfig } from "../config/config.ts";
 import { messageOf } from "../errors.ts";
@@ -295,6 +296,15 @@ export class Runtime implements AsyncDisposable {
   /** A hook payload named the agent's conversation id (src/ipc/conversation.ts). */
   noteConversation(id: string, conversation: Omit<ConversationRef, "agent">): void {
     this.#dispatch({ type: "conversation", id, conversation });
+  }
+
+  /**
+   * A client attached with this environment (tmux's update-environment): the
+   * variables config `update_environment` lists are set, or removed, for the
+   * sessions started from now on (src/model/update_env.ts).
+   */
+  clientAttached(env: Readonly<Record<string, string>>): void {
+    this.store.updateEnvironment(environmentUpdate(this.config.update_environment, env));
   }
 
   createSession(spec: SessionSpec = {}): Session {

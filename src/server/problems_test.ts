@@ -133,3 +133,22 @@ Deno.test("problems: a key name no key decodes to is named at its line, by docto
     },
   );
 });
+
+Deno.test("doctor starts a plugin with the TUI's theme colours, as its tab does", async () => {
+  const good = new URL("../../fixtures/plugins/good", import.meta.url).pathname;
+  await withSetup(
+    { "config.yml": "shell: /bin/sh\n", "plugins/good": Deno.readTextFileSync(good) },
+    async (env, dir) => {
+      await Deno.chmod(`${dir}/plugins/good`, 0o755);
+      const lines: string[] = [];
+      await doctor(env, { print: (l) => lines.push(l) });
+      assert.ok(lines.some((l) => /good: handshake ok/.test(l)), lines.join("\n"));
+      const init = JSON.parse(
+        Deno.readTextFileSync(`${env.XDG_DATA_HOME}/lazyshell/plugins/good/init.json`),
+      );
+      assert.deepEqual(init.theme.id, "terminal");
+      assert.equal(init.theme.colors["ui.accent"], "ansi:6");
+      assert.equal(init.theme.colors["state.blocked"], "ansi:1");
+    },
+  );
+});
