@@ -24,6 +24,8 @@ import { KINDS, WORK_SCRIPT } from "./workloads.ts";
 const ROOT = new URL("../../", import.meta.url).pathname;
 const MAIN = `${ROOT}main.ts`;
 const MB = 1024 * 1024;
+/** A `list` slower than this is reported with what the clients did while it waited. */
+const SLOW_LIST_MS = 2000;
 
 export interface ChaosOptions {
   readonly seed: number;
@@ -119,6 +121,8 @@ export interface ChaosReport {
   readonly rssPeakMb: number;
   readonly rssEndMb: number;
   readonly list: { answered: number; failed: number; p50: number; p95: number; max: number };
+  /** The slowest answers over SLOW_LIST_MS, each with what happened from 1.5 s before it was asked. */
+  readonly slowLists: readonly { ms: number; at: number; during: readonly string[] }[];
   readonly verbs: Record<string, { ok: number; failed: number }>;
   readonly verbErrors: readonly string[];
   readonly load: readonly [number, number];
@@ -184,6 +188,14 @@ export async function runChaos(
   let rssPeak = 0;
   let rssEnd = 0;
   let plugins = 0;
+  /** What the clients and the load did lately (time in ms since the start, what). */
+  const events: [number, string][] = [];
+  const note = (what: string) => {
+    events.push([performance.now() - t0, what]);
+    if (events.length > 2000) events.splice(0, 1000);
+  };
+  /** The slowest `list` answers, with what happened while they waited. */
+  const slow: { ms: number; at: number; during: string[] }[] = [];
 
   // --- the server: started again after a death, so that the run goes on counting.
   const stderrOut = Deno.openSync(stderrFile, { write: true, create: true, append: true });
@@ -307,8 +319,18 @@ export async function runChaos(
       const t = performance.now();
       try {
         const r = await call("list", {}, 30_000);
-        if (r.ok) latencies.push(performance.now() - t);
+        const ms = performance.now() - t;
+        if (r.ok) latencies.push(ms);
         else listFailed++;
+        if (ms > SLOW_LIST_MS) {
+          const from = t - t0 - 1500;
+          const during = events.filter(([at]) => at >= from && at <= t - t0 + 500).map((
+            [at, what],
+          ) => `${(at / 1000).toFixed(1)}s ${what}`);
+          slow.push({ ms, at: t - t0, during });
+          slow.sort((a, b) => b.ms - a.ms);
+          slow.length = Math.min(slow.length, 3);
+        }
       } catch {
         listFailed++;
       }
@@ -356,6 +378,7 @@ export async function runChaos(
       }));
       count("kill", r.ok, r.ok ? "" : r.error);
       const id = await newSession(at);
+      note(`session ${sessionIds[at]} killed, ${id} started`);
       if (id) sessionIds[at] = id;
     }
   })();
@@ -379,6 +402,7 @@ export async function runChaos(
         continue;
       }
       attached[kind]!++;
+      note(`${kind} client ${id} attaches at ${cols}×${rows}`);
       maxTogether = Math.max(maxTogether, ++together);
       void client.ended.then(() => together--);
       let end: ClientEnd | null = null;
@@ -391,7 +415,7 @@ export async function runChaos(
         await delay(50);
       }
       while (!end && going() && performance.now() < lifetime) {
-        act(rng, client);
+        note(`${kind} client ${id} ${act(rng, client)}`);
         await delay(20 + rng() * 300);
       }
       if (end) {
@@ -411,6 +435,7 @@ export async function runChaos(
           await delay(300);
         }
       }
+      note(`${kind} client ${id} leaves by ${how}`);
       client.leave(how);
       let timer: ReturnType<typeof setTimeout> | undefined;
       const late = new Promise<null>((r) => (timer = setTimeout(r, 10_000, null)));
@@ -508,6 +533,7 @@ export async function runChaos(
       p95: percentile(latencies, 95),
       max: Math.max(0, ...latencies),
     },
+    slowLists: slow,
     verbs,
     verbErrors,
     load: [load0, Deno.loadavg()[0]!],
@@ -574,19 +600,22 @@ const NAV_KEYS = [
  */
 const TEXT = "efhilmsu EFHLMSU 0123456789 漢字 👩‍💻 é ñ̃ ✅ -_=+[]{};'\",.<>|";
 
-function act(rng: () => number, client: ChaosClient): void {
+/** One thing a person does; what it was, in a few words. */
+function act(rng: () => number, client: ChaosClient): string {
   const x = rng();
   if (x < 0.03) {
     // A window dragged: a burst of sizes.
     for (let i = 0; i < 10; i++) {
       client.resize(Math.max(1, client.cols + i * 3 - 15), Math.max(1, client.rows + i - 5));
     }
+    return `resize burst to ${client.cols}×${client.rows}`;
   } else if (x < 0.2) {
     const [cols, rows] = rng() < 0.7 ? size(rng) : [
       Math.max(1, client.cols + Math.floor(rng() * 21) - 10),
       Math.max(1, client.rows + Math.floor(rng() * 11) - 5),
     ];
     client.resize(cols, rows);
+    return `resize ${cols}×${rows}`;
   } else if (x < 0.35) {
     // Type into the selected session, then back to the list.
     const n = 1 + Math.floor(rng() * 40);
@@ -596,12 +625,17 @@ function act(rng: () => number, client: ChaosClient): void {
     client.type(text);
     client.type(rng() < 0.5 ? "\r" : "");
     client.type("\x1d");
+    return "typed";
   } else if (x < 0.5) {
     // To the first or the last session, where the other clients meet it: two clients of
     // different sizes on one session, the one that typed or selected last giving its size.
-    client.type((rng() < 0.5 ? "k" : "j").repeat(20));
+    const key = rng() < 0.5 ? "k" : "j";
+    client.type(key.repeat(20));
+    return `${key}×20`;
   } else {
-    client.type(NAV_KEYS[Math.floor(rng() * NAV_KEYS.length)]!);
+    const keys = NAV_KEYS[Math.floor(rng() * NAV_KEYS.length)]!;
+    client.type(keys);
+    return `keys ${JSON.stringify(keys)}`;
   }
 }
 
@@ -635,6 +669,12 @@ export function printReport(r: ChaosReport, log: (line: string) => void = consol
       ms(r.list.p50)
     }, p95 ${ms(r.list.p95)}, max ${ms(r.list.max)}`,
   );
+  for (const s of r.slowLists) {
+    log(
+      `                ${ms(s.ms)} asked at ${(s.at / 1000).toFixed(1)}s, ` +
+        `around it: ${s.during.slice(0, 12).join("; ") || "nothing of the clients"}`,
+    );
+  }
   log(
     `ctl verbs       ${
       Object.entries(r.verbs).map(([v, c]) =>
