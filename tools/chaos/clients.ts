@@ -91,9 +91,15 @@ export function ptyClient(
     const said = plain.split(/\r?\n|\r/).map((l) =>
       l.trim()
     ).filter((l) => l.startsWith("lazyshell: ") || /^error: /i.test(l)).at(-1) ?? "";
+    // Nothing said and not a clean exit: the last of what the terminal showed says more.
+    const last = plain.replace(/\s+/g, " ").trim().slice(-160);
     ended.resolve({
       how: e.signal ? `signal ${e.signal}` : `exit ${e.exitCode}`,
-      message: said.replace(/^lazyshell: /, ""),
+      message: said
+        ? said.replace(/^lazyshell: /, "")
+        : e.exitCode !== 0 && last
+        ? `(said nothing; the terminal last showed ${JSON.stringify(last)})`
+        : "",
     });
   });
   const client: ChaosClient = {
