@@ -112,6 +112,8 @@ export interface ChaosReport {
   readonly together: number;
   /** The most plugin-tab processes running at once. */
   readonly plugins: number;
+  /** Reloads asked (SIGHUP). */
+  readonly reloads: number;
   /** Clients that ended without being asked to (or did not end when asked): why. */
   readonly dropped: readonly string[];
   readonly crashLog: string;
@@ -346,13 +348,27 @@ export async function runChaos(
       await delay(100 + verbRng() * 400);
       const target = sessionIds.length ? pick(verbRng, sessionIds) : null;
       if (!target) continue;
-      const which = pick(verbRng, ["read", "read", "send", "rename", "wait", "list-group"]);
+      const which = pick(verbRng, [
+        "read",
+        "read",
+        "send",
+        "rename",
+        "wait",
+        "list-group",
+        "group-send",
+      ]);
       const args: Record<string, unknown> = which === "read"
         ? { target, ...(verbRng() < 0.5 ? { tail: Math.floor(verbRng() * 3000) } : {}) }
         : which === "send"
         ? { target, text: `# chaos ${Math.floor(verbRng() * 1e6)} 漢字 👩‍💻`, enter: true }
         : which === "rename"
         ? { target, name: `renamed-${++renamed}` }
+        : which === "group-send"
+        ? {
+          group: `chaos-${Math.floor(verbRng() * 3)}`,
+          text: "# chaos, to the group",
+          enter: true,
+        }
         : which === "wait"
         ? { target, state: "idle", timeout: 0.5 }
         : { group: `chaos-${Math.floor(verbRng() * 3)}` };
@@ -364,6 +380,20 @@ export async function runChaos(
       } catch (e) {
         count(verb, false, String(e));
       }
+    }
+  })();
+  // The config read again (SIGHUP, as `lazyshell reload` does), with every client drawing.
+  let reloads = 0;
+  const reloader = (async () => {
+    const rng = random(options.seed ^ 0x41d);
+    while (going()) {
+      await delay(20_000 + rng() * 40_000);
+      if (!going()) break;
+      try {
+        Deno.kill(server.pid, "SIGHUP");
+        reloads++;
+        note("the server reloads (SIGHUP)");
+      } catch { /* a death: the watchdog's */ }
     }
   })();
   const churn = (async () => {
@@ -463,7 +493,7 @@ export async function runChaos(
   };
   const slots = Array.from({ length: options.clients }, (_, n) => slot(n));
 
-  await Promise.all([watchdog, lister, verbLoad, churn, ...slots]);
+  await Promise.all([watchdog, lister, verbLoad, churn, reloader, ...slots]);
   running = false;
   rssPeak = Math.max(rssPeak, status("VmHWM"));
   rssEnd = status("VmRSS");
@@ -519,6 +549,7 @@ export async function runChaos(
     leftAsAsked,
     together: maxTogether,
     plugins,
+    reloads,
     dropped,
     crashLog: crashLines.join("\n"),
     crashes,
@@ -684,6 +715,7 @@ export function printReport(r: ChaosReport, log: (line: string) => void = consol
     }`,
   );
   for (const e of r.verbErrors.slice(0, 5)) log(`                ${e}`);
+  log(`reloads         ${r.reloads} (SIGHUP, clients attached)`);
   log(`load            ${r.load[0].toFixed(1)} → ${r.load[1].toFixed(1)}`);
   log(
     `replay          deno task chaos --seed ${o.seed} --minutes ${o.minutes} --clients ${o.clients} ` +
