@@ -122,6 +122,8 @@ export interface ChaosReport {
   readonly rssStartMb: number;
   readonly rssPeakMb: number;
   readonly rssEndMb: number;
+  /** The server's CPU (user + system) over the run, in cores (NaN after a death). */
+  readonly cpu: number;
   readonly list: { answered: number; failed: number; p50: number; p95: number; max: number };
   /** The slowest answers over SLOW_LIST_MS, each with what happened from 1.5 s before it was asked. */
   readonly slowLists: readonly { ms: number; at: number; during: readonly string[] }[];
@@ -292,6 +294,8 @@ export async function runChaos(
   }
   await delay(1000);
   rssStart = status("VmRSS");
+  const cpu0 = cpuSeconds(server.pid);
+  const wall0 = performance.now();
 
   // --- the watchdog: memory, and a death noticed (then a new server, the sessions started again).
   let ticks = 0;
@@ -375,8 +379,12 @@ export async function runChaos(
       const verb = which === "list-group" ? "list" : which;
       try {
         const r = await call(verb, args, 30_000);
-        // `wait` timing out is an answer, not a failure.
-        count(verb, r.ok || (verb === "wait" && /timed? ?out/i.test(r.error)), r.ok ? "" : r.error);
+        // `wait` timing out, or on a session the churn ended, is an answer, not a failure.
+        count(
+          verb,
+          r.ok || (verb === "wait" && /timed? ?out|exited/i.test(r.error)),
+          r.ok ? "" : r.error,
+        );
       } catch (e) {
         count(verb, false, String(e));
       }
@@ -497,6 +505,9 @@ export async function runChaos(
   running = false;
   rssPeak = Math.max(rssPeak, status("VmHWM"));
   rssEnd = status("VmRSS");
+  const cpu = deaths.length
+    ? NaN
+    : (cpuSeconds(server.pid) - cpu0) / ((performance.now() - wall0) / 1000);
   const finalAlive = alive();
   if (!finalAlive && !deaths.some((d) => d.includes(`pid ${server.pid} `))) {
     deaths.push(`${stamp()} pid ${server.pid} gone at the end`);
@@ -557,6 +568,7 @@ export async function runChaos(
     rssStartMb: rssStart / MB,
     rssPeakMb: rssPeak / MB,
     rssEndMb: rssEnd / MB,
+    cpu,
     list: {
       answered: latencies.length,
       failed: listFailed,
@@ -573,6 +585,17 @@ export async function runChaos(
   if (!options.keep && failed.length === 0) Deno.removeSync(dir, { recursive: true });
   else log(`  kept ${dir} (serve.stderr, data/lazyshell/crash.log)`);
   return report;
+}
+
+/** A process's CPU time so far (user + system), in seconds. */
+function cpuSeconds(pid: number): number {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return NaN;
+  }
 }
 
 /** The server's children running a built-in plugin tab (`lazyshell __plugin ID`). */
@@ -715,6 +738,9 @@ export function printReport(r: ChaosReport, log: (line: string) => void = consol
     }`,
   );
   for (const e of r.verbErrors.slice(0, 5)) log(`                ${e}`);
+  log(
+    `server CPU      ${Number.isFinite(r.cpu) ? `${(r.cpu * 100).toFixed(0)}% of a core` : "n/a"}`,
+  );
   log(`reloads         ${r.reloads} (SIGHUP, clients attached)`);
   log(`load            ${r.load[0].toFixed(1)} → ${r.load[1].toFixed(1)}`);
   log(
