@@ -138,14 +138,16 @@ export async function wireClient(
   const conn = await Deno.connect({ transport: "unix", path: setup.socket });
   let bytes = 0;
   let closed = false;
+  // One write at a time: a frame written in part must not have another's bytes in its middle.
+  let writing = Promise.resolve();
   const send = (type: FrameType, payload: Uint8Array | object) => {
     if (closed) return;
     const bytes = frame(type, payload);
-    void (async () => {
+    writing = writing.then(async () => {
       try {
-        for (let n = 0; n < bytes.length;) n += await conn.write(bytes.subarray(n));
+        for (let n = 0; n < bytes.length && !closed;) n += await conn.write(bytes.subarray(n));
       } catch { /* the server closed it */ }
-    })();
+    });
   };
   const close = () => {
     if (closed) return;
