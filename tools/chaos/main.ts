@@ -116,6 +116,8 @@ export interface ChaosReport {
   readonly reloads: number;
   /** Clients that ended without being asked to (or did not end when asked): why. */
   readonly dropped: readonly string[];
+  /** The server's log about clients it let go (lazyshell.log), by reason: how many. */
+  readonly serverDrops: readonly [string, number][];
   readonly crashLog: string;
   readonly crashes: number;
   readonly unexpectedCrashes: number;
@@ -490,12 +492,12 @@ export async function runChaos(
           dropped.push(`${stamp()} ${kind} client ${id} did not end 20 s after ${how}`);
           client.leave("SIGKILL");
         } else leftAsAsked++;
-      } else {
-        leftAsAsked++;
-        if (how === "d" && !["detached", "exit 0"].includes(e.how) && e.how !== "closed") {
-          dropped.push(`${stamp()} ${kind} client ${id} left on d as ${e.how}: ${e.message}`);
-        }
-      }
+      } else if (e.message && !/^(detached|exit 0)$/.test(e.how)) {
+        // Asked to leave, it was cut off first (its line says why).
+        dropped.push(
+          `${stamp()} ${kind} client ${id} asked to leave by ${how}, ended as ${e.how}: ${e.message}`,
+        );
+      } else leftAsAsked++;
       await delay(200 + rng() * 2500);
     }
   };
@@ -532,6 +534,16 @@ export async function runChaos(
       crashText += Deno.readTextFileSync(f);
     } catch { /* none */ }
   }
+  let serverLog = "";
+  try {
+    serverLog = Deno.readTextFileSync(`${dir}/data/lazyshell/lazyshell.log`);
+  } catch { /* none written */ }
+  // What the server said about the clients it let go, by reason (numbers blurred).
+  const serverDrops = new Map<string, number>();
+  for (const m of serverLog.matchAll(/^\S+ client client-\d+: (.*)$/gm)) {
+    const why = m[1]!.replace(/\d+(\.\d+)?/g, "N");
+    serverDrops.set(why, (serverDrops.get(why) ?? 0) + 1);
+  }
   const entries = parseCrashLog(crashText, ROOT);
   const groups = groupCrashes(entries);
   const crashes = groups.reduce((n, g) => n + g.count, 0);
@@ -562,6 +574,7 @@ export async function runChaos(
     plugins,
     reloads,
     dropped,
+    serverDrops: [...serverDrops],
     crashLog: crashLines.join("\n"),
     crashes,
     unexpectedCrashes,
@@ -706,6 +719,9 @@ export function printReport(r: ChaosReport, log: (line: string) => void = consol
   );
   for (const d of r.dropped.slice(0, 30)) log(`                ${d}`);
   if (r.dropped.length > 30) log(`                … and ${r.dropped.length - 30} more`);
+  for (const [why, n] of r.serverDrops) {
+    log(`                the server's log: ${n}× client-N: ${why}`);
+  }
   log(`plugin tabs     at most ${r.plugins} plugin processes running at once`);
   log(
     `crash.log       ${r.crashes} failure(s)${
