@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { readProcess } from "../session/procinfo.ts";
-import { openFiles, readAgentProcess } from "./agent_process.ts";
+import { openFiles, processGroups, readAgentProcess } from "./agent_process.ts";
 
 Deno.test({
   name: "agent process: job, cwd, environment, start time and open files of a real child",
@@ -28,11 +28,11 @@ Deno.test({
     try {
       let info = readProcess(child.pid);
       const deadline = Date.now() + 10_000;
-      let proc = info ? readAgentProcess(info, child.pid) : null;
+      let proc = info ? readAgentProcess(info, await processGroups()) : null;
       while ((proc?.pids.length ?? 0) < 2 && Date.now() < deadline) {
         await new Promise((r) => setTimeout(r, 50));
         info = readProcess(child.pid);
-        proc = info ? readAgentProcess(info, child.pid) : null;
+        proc = info ? readAgentProcess(info, await processGroups()) : null;
       }
       assert.ok(proc, "read");
       assert.equal(proc.pid, child.pid);
@@ -42,9 +42,10 @@ Deno.test({
       assert.equal(proc.env.CLAUDE_CONFIG_DIR, "/etc/claude");
       // The boot time is in whole seconds: the start time is known to about 1 s.
       assert.ok(Math.abs(proc.startedAt - before) < 3000, `${proc.startedAt - before} ms`);
-      assert.ok(openFiles(proc.pids).includes(Deno.realPathSync(held)));
+      assert.ok((await openFiles(proc.pids)).includes(Deno.realPathSync(held)));
       // Another process that had this pid (another start time): nothing.
-      assert.equal(readAgentProcess({ ...info!, startTime: info!.startTime + 1 }, child.pid), null);
+      const groups = await processGroups();
+      assert.equal(readAgentProcess({ ...info!, startTime: info!.startTime + 1 }, groups), null);
     } finally {
       Deno.kill(-child.pid, "SIGKILL"); // the group: the shell and its sleep
       await child.status;
