@@ -9,7 +9,7 @@
  * SIGTERM). Killing it loses nothing: the server keeps every session
  * (docs/architecture.md, "Server and clients").
  *
- * Loads no npm package (tests/client_graph_test.ts): attaching costs about
+ * Loads no npm package (tests/hook_graph_test.ts): attaching costs about
  * a bare Deno start-up.
  */
 

@@ -86,7 +86,7 @@ export interface LoadedConfig {
   readonly config: Config;
   /**
    * Top-level keys the schema does not know, raw: plugin sections (P1) if
-   * a plugin has that id, else a mistake (src/cli/problems.ts says which).
+   * a plugin has that id, else a mistake (src/server/problems.ts says which).
    */
   readonly sections: Readonly<Record<string, unknown>>;
   /** One line each: unknown keys that are not a top-level (plugin) section. */

@@ -1,7 +1,7 @@
 /**
  * Mistakes a user can make in their set-up are each reported once, with
  * file:line, by the one validation that doctor, the TUI and serve share
- * (issue 20 item 3). Real files in a temporary XDG_CONFIG_HOME.
+ * (README "Configuration"). Real files in a temporary XDG_CONFIG_HOME.
  */
 
 import assert from "node:assert/strict";

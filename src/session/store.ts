@@ -4,7 +4,7 @@
  * unique, so a target is an id or an exact name.
  *
  * Owns: every Session and its PTY child. Disposing the store ends every
- * child and waits for it (no orphans). Must not import tui/ or app/.
+ * child and waits for it (no orphans). Must not import tui/ or runtime/.
  */
 
 import { UserError } from "../errors.ts";

@@ -78,7 +78,7 @@ export async function doctor(env: Env, options: DoctorOptions = {}): Promise<num
     env,
     ...(options.commands ? { commands: options.commands } : {}),
   });
-  // The same list the TUI and serve show (src/cli/problems.ts).
+  // The same list the TUI and serve show (src/server/problems.ts).
   report(
     setupProblems({ env, config, catalog, plugins: discovered }).map((text) => ({
       ok: false,

@@ -14,7 +14,13 @@ import { theme } from "./theme.ts";
 import { answerable, drawAnswerPanel } from "./answer.ts";
 import { type Keymap, resolveKeymap } from "../keymap.ts";
 import { drawCopyMarks } from "./copy_marks.ts";
-import { type PaneWindow, paneWindow, windowLabel, windowRows } from "./pane_window.ts";
+import {
+  type PaneWindow,
+  paneWindow,
+  windowAtBottom,
+  windowLabel,
+  windowRows,
+} from "./pane_window.ts";
 
 const DEFAULT_KEYMAP = resolveKeymap().keymap;
 
@@ -92,7 +98,7 @@ export function drawPane(
     return;
   }
   // A screen bigger than the pane (another client's size): the rows around the cursor.
-  const w = paneWindow(screen, r.width, r.height);
+  const w = paneWindow(screen, r.width, r.height, windowAtBottom(state, row.id));
   const [y0, y1] = rows ? windowRows(w, rows) : [0, r.height];
   if (y0 < y1) frame.fill(r.x, r.y + y0, r.width, y1 - y0);
   blit(frame, r, screen, y0, y1, w);

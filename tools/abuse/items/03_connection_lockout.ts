@@ -1,5 +1,5 @@
 /**
- * Issue 17 item 3: 256 idle connections locked every `ctl list` out
+ * Item 03: 256 idle connections locked every `ctl list` out
  * (`Broken pipe`, rc 1); a `wait` whose client went away held its
  * connection until its own timeout; 256 pending waits then locked everyone
  * out for as long as they waited. Bounds: the longest idle connection makes
