@@ -21,6 +21,9 @@ const BENCHES: readonly string[] = [
   "tui_latency",
   "server",
   "plugin_host",
+  "plugin_frames",
+  "plugin_frames_serve",
+  "hook_sender",
   "memory",
 ];
 
