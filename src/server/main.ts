@@ -35,6 +35,7 @@ import { canConnect } from "./spawn.ts";
 import { runtimeProblems } from "./problems.ts";
 import { type ProjectSource, reload, type ReloadReport, serialized } from "./reload.ts";
 import { Trimmer } from "../util/memory_trim.ts";
+import { ticker } from "../util/ticker.ts";
 
 export interface ServerOptions {
   readonly project?: string | undefined;
@@ -133,8 +134,10 @@ export async function runServer(options: ServerOptions): Promise<number> {
     instanceDir: sockets.dir,
   });
   clients = attach;
-  // Freed memory back to the system, after start-up and every 10 s (util/memory_trim.ts).
-  using _trimmer = new Trimmer();
+  // Freed memory back to the system, after start-up and 10 s after activity: the grid fires
+  // whenever a session prints, a client draws or detection runs (util/memory_trim.ts).
+  using trimmer = new Trimmer();
+  using _active = ticker.onWake(() => trimmer.poke());
   const stop = Promise.withResolvers<EndRequest | { why: "signal"; signal: Deno.Signal }>();
   const handlers = SIGNALS.map((signal) => {
     const handler = () => stop.resolve({ why: "signal", signal });
