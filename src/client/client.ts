@@ -35,6 +35,7 @@ import {
   SERVER_PROTOCOL,
   type TerminalName,
   versionMismatch,
+  type WebRequest,
 } from "../server/protocol.ts";
 import { canConnect, ensureServer } from "../server/spawn.ts";
 import { trimLater } from "../util/memory_trim.ts";
@@ -52,6 +53,8 @@ export interface ClientOptions {
   readonly version: string;
   /** `restore` only: what to restore, forget or list. */
   readonly restore?: RestoreRequest;
+  /** `web` only (src/web/view.ts). */
+  readonly web?: WebRequest;
 }
 
 export async function runClient(options: ClientOptions): Promise<number> {
@@ -114,6 +117,15 @@ export async function runClient(options: ClientOptions): Promise<number> {
     cwd: Deno.cwd(),
     ...(options.mode === "restore"
       ? { restore: options.restore ?? { all: false, forget: false, names: [] } }
+      : {}),
+    ...(options.mode === "web"
+      ? {
+        web: {
+          rotate: options.web?.rotate === true,
+          off: options.web?.off === true,
+          qr: Deno.stdout.isTerminal(),
+        },
+      }
       : {}),
   };
   const tty = options.mode === "attach" && env.LAZYSHELL_CLIENT_RELAY !== "1"

@@ -55,6 +55,17 @@ export const configSchema = z.object({
     branch_prefix: z.string().regex(/^[A-Za-z0-9._/-]*$/, "letters, digits, . _ / - only")
       .default(""),
   }).prefault({}),
+  /** The web view (docs/web.md): off unless enabled here or by `lazyshell web`. */
+  web: z.object({
+    enabled: z.boolean().default(false),
+    /** The address to listen on: loopback unless it says otherwise (then put it behind TLS). */
+    listen: z.string().min(1).default("127.0.0.1"),
+    port: z.number().int().min(0).max(65535).default(7690),
+    /** Shows, never answers or types. */
+    read_only: z.boolean().default(false),
+    /** Host names the page may be reached by besides loopback and `listen` (a tailnet name). */
+    hosts: z.array(z.string().min(1).max(253)).default([]),
+  }).prefault({}),
   /** Session size used when no terminal size is known (serve). */
   default_size: z.object({ cols: positiveInt(1000), rows: positiveInt(500) }).prefault({
     cols: 120,

@@ -35,6 +35,7 @@ import { canConnect } from "./spawn.ts";
 import { runtimeProblems } from "./problems.ts";
 import { type ProjectSource, reload, type ReloadReport, serialized } from "./reload.ts";
 import { Trimmer } from "../util/memory_trim.ts";
+import { WebView } from "../web/view.ts";
 
 export interface ServerOptions {
   readonly project?: string | undefined;
@@ -119,6 +120,8 @@ export async function runServer(options: ServerOptions): Promise<number> {
     clients?.announce(report.message);
     return report;
   });
+  // The web view (docs/web.md): on when web.enabled, or once `lazyshell web` asks.
+  await using web = await WebView.start(runtime, logTo(runtime.env));
   await using attach = await AttachServer.listen({
     runtime,
     name,
@@ -129,6 +132,7 @@ export async function runServer(options: ServerOptions): Promise<number> {
     restore,
     reload: reloadNow,
     instanceDir: sockets.dir,
+    web: (request) => web.command(request),
   });
   clients = attach;
   // Freed memory back to the system, after start-up and every 10 s (util/memory_trim.ts).

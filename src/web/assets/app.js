@@ -1,0 +1,324 @@
+// The web view's page (docs/web.md): the session list from the live connection, a
+// session's screen in xterm.js, a blocked agent's options as buttons, a line to send.
+// Loaded by its URL on the page (not a path of this checkout: type checks leave it alone).
+const XTERM = "/assets/xterm.mjs";
+const { Terminal } = await import(XTERM);
+
+const $ = (id) => document.getElementById(id);
+const sessions = new Map();
+let order = [];
+let readOnly = true;
+let skew = 0;
+let selected = null;
+let socket = null;
+let nextReq = 1;
+const pending = new Map();
+let term = null;
+let termFor = null;
+let retry = 0;
+let ended = false;
+
+const LIMITED = new Set(["rate_limit", "quota", "overloaded"]);
+function urgency(s) {
+  if (s.status === "exited") return 9;
+  if (s.state === "blocked") return 0;
+  if (s.state === "error") return s.kind && LIMITED.has(s.kind) ? 1 : 2;
+  return { done: 3, working: 4, idle: 5 }[s.state] ?? 6;
+}
+
+function stateOf(s) {
+  if (s.status === "exited") return s.exitCode ? `exited ${s.exitCode}` : "exited";
+  if (s.state === "error" && s.kind) return `error: ${s.kind.replace("_", " ")}`;
+  return s.state ?? (s.agent ? "…" : "shell");
+}
+
+function duration(ms) {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, "0")}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor(s / 60) % 60).padStart(2, "0")}m`;
+}
+
+function timer(s) {
+  const now = Date.now() + skew;
+  if (s.turn.startedAt !== null) return `turn ${duration(now - s.turn.startedAt)}`;
+  if (s.turn.lastMs !== null) return `last turn ${duration(s.turn.lastMs)}`;
+  return "";
+}
+
+function status(text, bad = false) {
+  $("status").textContent = text;
+  $("status").classList.toggle("bad", bad);
+}
+
+function sorted() {
+  return [...sessions.values()].sort((a, b) =>
+    urgency(a) - urgency(b) || order.indexOf(a.id) - order.indexOf(b.id)
+  );
+}
+
+function renderList() {
+  const ul = $("sessions");
+  const items = sorted().map((s) => {
+    const li = document.createElement("li");
+    li.dataset.id = s.id;
+    li.dataset.state = s.status === "exited" ? "exited" : s.state ?? "none";
+    if (s.id === selected) li.classList.add("selected");
+    const name = document.createElement("span");
+    name.className = "name";
+    name.textContent = s.name;
+    const badge = document.createElement("span");
+    badge.className = `state ${s.status === "exited" ? "exited" : s.state ?? ""}`;
+    badge.textContent = stateOf(s);
+    const meta = document.createElement("span");
+    meta.className = "meta";
+    meta.dataset.timer = "";
+    meta.textContent = [
+      s.agent,
+      s.group && `group ${s.group}`,
+      s.worktree && `⎇ ${s.worktree}`,
+      timer(s),
+    ].filter(Boolean).join(" · ");
+    li.append(name, badge, meta);
+    if (s.prompt) {
+      const ask = document.createElement("span");
+      ask.className = "ask";
+      ask.textContent = s.prompt.question + (s.prompt.subject ? ` — ${s.prompt.subject}` : "");
+      li.append(ask);
+    }
+    li.addEventListener("click", () => select(s.id));
+    return li;
+  });
+  ul.replaceChildren(...items);
+}
+
+function renderDetail() {
+  const s = selected && sessions.get(selected);
+  $("detail").hidden = !s;
+  document.body.classList.toggle("viewing", !!s);
+  if (!s) return;
+  $("title").textContent = `${s.name} · ${stateOf(s)}`;
+  const p = s.prompt;
+  $("prompt").hidden = !p;
+  if (p) {
+    const shown = JSON.stringify([p.question, p.options]);
+    if ($("prompt").dataset.shown !== shown) {
+      $("prompt").dataset.shown = shown;
+      $("question").textContent = p.question;
+      $("subject").textContent = p.subject ?? "";
+      const buttons = p.options.map((label, i) => {
+        if (readOnly) {
+          const div = document.createElement("div");
+          div.textContent = `${i + 1}. ${label}`;
+          return div;
+        }
+        const b = document.createElement("button");
+        b.type = "button";
+        b.className = "option";
+        b.textContent = `${i + 1}. ${label}`;
+        b.addEventListener("click", () => answer(s.id, p, i + 1));
+        return b;
+      });
+      $("options").replaceChildren(...buttons);
+    }
+  } else {
+    delete $("prompt").dataset.shown;
+  }
+  $("input").hidden = readOnly || s.status === "exited";
+}
+
+function select(id) {
+  if (selected !== id) $("receipt").hidden = true;
+  selected = id;
+  renderList();
+  renderDetail();
+  send({ t: "watch", id });
+}
+
+function receipt(text, ok) {
+  $("receipt").hidden = false;
+  $("receipt").textContent = text;
+  $("receipt").classList.toggle("bad", !ok);
+}
+
+function request(m) {
+  const req = nextReq++;
+  send({ ...m, req });
+  return new Promise((resolve) => pending.set(req, resolve));
+}
+
+async function answer(id, prompt, option) {
+  for (const b of $("options").querySelectorAll("button")) b.disabled = true;
+  receipt(`Answering ${option}. ${prompt.options[option - 1]}…`, true);
+  const r = await request({
+    t: "answer",
+    id,
+    option,
+    question: prompt.question,
+    options: prompt.options,
+  });
+  receipt(r.text, r.ok);
+  for (const b of $("options").querySelectorAll("button")) b.disabled = false;
+}
+
+$("input").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  if (!selected) return;
+  const text = $("line").value;
+  $("line").value = "";
+  const r = await request({ t: "send", id: selected, text, enter: true });
+  receipt(r.text, r.ok);
+});
+
+$("back").addEventListener("click", () => {
+  selected = null;
+  send({ t: "watch", id: null });
+  renderList();
+  renderDetail();
+});
+
+function fontFor(cols) {
+  const width = $("screen").clientWidth - 8;
+  return Math.max(5, Math.min(14, Math.floor(width / (cols * 0.6))));
+}
+
+function screen(m) {
+  if (!term || termFor !== m.id) {
+    term?.dispose();
+    term = new Terminal({
+      cols: m.cols,
+      rows: m.rows,
+      fontSize: fontFor(m.cols),
+      scrollback: 2000,
+      disableStdin: true,
+      convertEol: false,
+      cursorBlink: false,
+    });
+    term.open($("screen"));
+    termFor = m.id;
+  } else {
+    term.reset();
+    term.resize(m.cols, m.rows);
+    term.options.fontSize = fontFor(m.cols);
+  }
+  term.write(m.data);
+}
+
+// Notifications while the page is open: blocked, done, failed.
+function notify(before, s) {
+  if (!("Notification" in globalThis) || Notification.permission !== "granted") return;
+  const was = before?.status === "exited" ? "exited" : before?.state;
+  const now = s.status === "exited" ? (s.exitCode ? "failed" : "exited") : s.state;
+  if (was === now || !["blocked", "done", "error", "failed"].includes(now)) return;
+  const body = now === "blocked" && s.prompt
+    ? s.prompt.question
+    : now === "done"
+    ? "finished its turn"
+    : s.msg ?? "failed";
+  const n = new Notification(`${s.name}: ${now === "error" ? "failed" : now}`, {
+    body,
+    tag: s.id,
+  });
+  n.onclick = () => {
+    globalThis.focus();
+    select(s.id);
+  };
+}
+
+function setupNotify() {
+  const b = $("notify");
+  if (!("Notification" in globalThis) || Notification.permission !== "default") return;
+  b.hidden = false;
+  b.addEventListener("click", async () => {
+    await Notification.requestPermission();
+    b.hidden = Notification.permission !== "default";
+  });
+}
+
+function onMessage(m) {
+  switch (m.t) {
+    case "hello":
+      readOnly = m.readOnly;
+      skew = m.now - Date.now();
+      sessions.clear();
+      order = m.sessions.map((s) => s.id);
+      for (const s of m.sessions) sessions.set(s.id, s);
+      status(`${m.sessions.length} sessions${readOnly ? " · read-only" : ""}`);
+      if (selected && !sessions.has(selected)) selected = null;
+      renderList();
+      renderDetail();
+      if (selected) send({ t: "watch", id: selected });
+      break;
+    case "session": {
+      const before = sessions.get(m.session.id);
+      if (!before) order.push(m.session.id);
+      sessions.set(m.session.id, m.session);
+      notify(before, m.session);
+      status(`${sessions.size} sessions${readOnly ? " · read-only" : ""}`);
+      renderList();
+      if (m.session.id === selected) renderDetail();
+      break;
+    }
+    case "removed":
+      sessions.delete(m.id);
+      if (selected === m.id) selected = null;
+      renderList();
+      renderDetail();
+      break;
+    case "screen":
+      if (m.id === selected) screen(m);
+      break;
+    case "rows":
+      if (m.id === selected && term) term.write(m.data);
+      break;
+    case "reply":
+      pending.get(m.req)?.(m);
+      pending.delete(m.req);
+      if (m.req === -1) status(m.text, true);
+      break;
+    case "bye":
+      ended = true;
+      status(m.reason, true);
+      break;
+  }
+}
+
+function send(m) {
+  if (socket?.readyState === WebSocket.OPEN) socket.send(JSON.stringify(m));
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}/live`);
+  socket.onopen = () => {
+    retry = 0;
+  };
+  socket.onmessage = (e) => onMessage(JSON.parse(e.data));
+  socket.onclose = () => {
+    for (const resolve of pending.values()) resolve({ ok: false, text: "Connection lost" });
+    pending.clear();
+    if (ended) return;
+    retry = Math.min(retry + 1, 5);
+    status(`disconnected: retrying in ${retry * 2} s`, true);
+    setTimeout(connect, retry * 2000);
+  };
+}
+
+// Turn timers tick on the page; the server sends only changes.
+setInterval(() => {
+  for (const li of $("sessions").children) {
+    const s = sessions.get(li.dataset.id);
+    const meta = li.querySelector(".meta");
+    if (s && meta && s.turn.startedAt !== null) {
+      meta.textContent = [
+        s.agent,
+        s.group && `group ${s.group}`,
+        s.worktree && `⎇ ${s.worktree}`,
+        timer(s),
+      ].filter(Boolean).join(" · ");
+    }
+  }
+}, 1000);
+
+setupNotify();
+connect();
