@@ -22,6 +22,7 @@ const BENCHES: readonly string[] = [
   "server",
   "plugin_host",
   "memory",
+  "web",
 ];
 
 const only = Deno.args.filter((a) => !a.startsWith("-"));

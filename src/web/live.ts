@@ -19,7 +19,7 @@ import type { ScreenReader } from "../session/screen_read.ts";
 import { answerPrompt } from "../control/answer.ts";
 import { label } from "../control/entry.ts";
 import { delay } from "../util/async.ts";
-import { ansiCursor, ansiRows } from "./ansi.ts";
+import { ansiCursor, ansiRow, ansiRows } from "./ansi.ts";
 import type { WebLimits } from "./limits.ts";
 import { type PageMessage, parsePageMessage, type ServerMessage, webSession } from "./wire.ts";
 
@@ -62,6 +62,7 @@ export class LiveConnection implements Disposable {
     reader: ScreenReader<Cells>;
     grid: Cells | null;
     sent: string[];
+    cursor: string;
     dirty: boolean;
   } | null = null;
   #timer: ReturnType<typeof setTimeout> | null = null;
@@ -195,7 +196,7 @@ export class LiveConnection implements Disposable {
     // deno-lint-ignore no-control-regex -- a line's control characters must not drive the page
     const data = above.map((l) => l.replace(/[\x00-\x1f\x7f]/g, "") + "\r\n").join("") +
       "\r\n".repeat(grid.rows) + rows.join("") + ansiCursor(grid);
-    this.#watched = { id, reader, grid, sent: rows, dirty: false };
+    this.#watched = { id, reader, grid, sent: rows, cursor: ansiCursor(grid), dirty: false };
     this.#send({ t: "screen", id, cols: grid.cols, rows: grid.rows, data });
   }
 
@@ -234,13 +235,19 @@ export class LiveConnection implements Disposable {
       // The screen changed size: drawn from scratch.
       return this.#watch(w.id);
     }
-    const rows = ansiRows(read.grid);
+    // Only the rows the reader read again (a spinner: one of them), and of those the ones
+    // that differ from what the page has.
+    const [from, to] = read.rows ?? [0, read.grid.rows];
     let data = "";
-    for (let y = 0; y < rows.length; y++) {
-      if (rows[y] !== w.sent[y]) data += rows[y];
+    for (let y = from; y < to; y++) {
+      const row = ansiRow(read.grid, y);
+      if (row !== w.sent[y]) data += row;
+      w.sent[y] = row;
     }
-    w.sent = rows;
-    this.#send({ t: "rows", id: w.id, data: data + ansiCursor(read.grid) });
+    const cursor = ansiCursor(read.grid);
+    if (data === "" && cursor === w.cursor) return;
+    w.cursor = cursor;
+    this.#send({ t: "rows", id: w.id, data: data + cursor });
   }
 
   #behind(): boolean {

@@ -1,0 +1,107 @@
+/**
+ * One page's live connection against a real runtime and real PTYs, on a
+ * socket of the test's own (its bufferedAmount set by the test): the list
+ * and its changes, a watched screen's rows as output arrives (only the rows
+ * that changed), and the bound — a page that does not read gets no
+ * message until it drained, then one whole list instead of every change.
+ */
+
+import assert from "node:assert/strict";
+import { startInstance } from "./control_helpers.ts";
+import { LiveConnection, type LiveSocket } from "../src/web/live.ts";
+import { WEB_LIMITS } from "../src/web/limits.ts";
+import type { ServerMessage } from "../src/web/wire.ts";
+
+class Socket implements LiveSocket {
+  bufferedAmount = 0;
+  readyState = 1;
+  readonly sent: ServerMessage[] = [];
+  send(data: string): void {
+    this.sent.push(JSON.parse(data));
+  }
+  close(): void {
+    this.readyState = 3;
+  }
+}
+
+async function until(what: string, ok: () => boolean, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > deadline) throw new Error(`timed out: ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+Deno.test("live: the list, its changes, a watched screen's changed rows", async () => {
+  await using t = await startInstance();
+  const a = await t.ok<{ id: string }>("new", { name: "a", command: "exec cat" });
+  const socket = new Socket();
+  using live = new LiveConnection(t.runtime, socket, {
+    limits: WEB_LIMITS,
+    readOnly: false,
+    log: () => {},
+  });
+  live.open();
+  const hello = socket.sent[0]!;
+  assert.equal(hello.t, "hello");
+  assert.deepEqual(hello.t === "hello" && hello.sessions.map((s) => s.name), ["a"]);
+
+  live.message(JSON.stringify({ t: "watch", id: a.id }));
+  const screen = socket.sent.find((m) => m.t === "screen");
+  assert.ok(screen && screen.t === "screen" && screen.id === a.id);
+  const from = socket.sent.length;
+  t.runtime.sessions.get(a.id)!.write("hello web\r", false);
+  await until(
+    "rows with the echo",
+    () => socket.sent.slice(from).some((m) => m.t === "rows" && m.data.includes("hello web")),
+  );
+  const rows = socket.sent.slice(from).filter((m) => m.t === "rows");
+  // `cat` echoes the line and prints it again: two rows drawn, never the whole screen.
+  const drawn = rows.map((m) => m.t === "rows" ? m.data.split("\x1b[0m\x1b[K").length - 1 : 0);
+  assert.ok(Math.max(...drawn) <= 2, `rows per frame: ${drawn}`);
+
+  // Renamed: the change reaches the page as that session's new entry.
+  await t.ok("rename", { target: a.id, name: "renamed" });
+  await until(
+    "the rename",
+    () => socket.sent.some((m) => m.t === "session" && m.session.name === "renamed"),
+  );
+
+  // A line sent from the page is typed into the session (then Enter).
+  live.message(JSON.stringify({ t: "send", req: 7, id: a.id, text: "typed", enter: true }));
+  await until("the reply", () => socket.sent.some((m) => m.t === "reply" && m.req === 7));
+  const reply = socket.sent.find((m) => m.t === "reply" && m.req === 7);
+  assert.deepEqual(reply, { t: "reply", req: 7, ok: true, text: `Sent to ${a.id} (renamed)` });
+  await until(
+    "the typed line on screen",
+    () => socket.sent.some((m) => m.t === "rows" && m.data.includes("typed")),
+  );
+});
+
+Deno.test("live: a page that does not read gets one whole list once it drained", async () => {
+  await using t = await startInstance();
+  const socket = new Socket();
+  using live = new LiveConnection(t.runtime, socket, {
+    limits: { ...WEB_LIMITS, maxQueuedBytes: 1000 },
+    readOnly: true,
+    log: () => {},
+  });
+  live.open();
+  socket.bufferedAmount = 10_000; // the page stopped reading
+  for (let i = 0; i < 5; i++) await t.ok("new", { name: `s${i}`, command: "exec sleep 60" });
+  await new Promise((r) => setTimeout(r, 300));
+  assert.deepEqual(socket.sent.map((m) => m.t), ["hello"], "nothing queued while behind");
+  socket.bufferedAmount = 0;
+  await until("the list again", () => socket.sent.length > 1);
+  const next = socket.sent[1]!;
+  assert.equal(next.t, "hello");
+  assert.equal(next.t === "hello" && next.sessions.length, 5);
+  // Read-only: requests are refused, nothing typed.
+  live.message(JSON.stringify({ t: "send", req: 1, id: "session-1", text: "x", enter: false }));
+  assert.deepEqual(socket.sent.at(-1), {
+    t: "reply",
+    req: 1,
+    ok: false,
+    text: "The web view is read-only",
+  });
+});
