@@ -77,6 +77,19 @@ Deno.test({
   const browser = await launch();
   try {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    // Notifications allowed, and the ones the page shows recorded.
+    await context.grantPermissions(["notifications"]);
+    await context.addInitScript(() => {
+      const Real = globalThis.Notification;
+      const shown: [string, string | undefined][] = [];
+      Object.assign(globalThis, { shown });
+      globalThis.Notification = class extends Real {
+        constructor(title: string, options?: NotificationOptions) {
+          super(title, options);
+          shown.push([title, options?.body]);
+        }
+      };
+    });
     const page = await context.newPage();
     // What the server sends the page can be held back (a slow network): the page then shows a
     // prompt the agent no longer shows.
@@ -112,6 +125,15 @@ Deno.test({
     await row.waitFor({ timeout: WAIT });
     assert.equal(await page.locator("#sessions li").first().getAttribute("data-id"), id);
     assert.match(await row.innerText(), /Do you want to proceed\?/);
+    await page.waitForFunction(
+      () => (globalThis as unknown as { shown: unknown[] }).shown.length > 0,
+      null,
+      { timeout: WAIT },
+    );
+    assert.deepEqual(
+      await page.evaluate(() => (globalThis as unknown as { shown: unknown[] }).shown),
+      [["agent: blocked", "Do you want to proceed?"]],
+    );
 
     // Its options, as the runtime read them.
     await row.click();

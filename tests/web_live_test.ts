@@ -11,6 +11,7 @@ import { startInstance } from "./control_helpers.ts";
 import { LiveConnection, type LiveSocket } from "../src/web/live.ts";
 import { WEB_LIMITS } from "../src/web/limits.ts";
 import type { ServerMessage } from "../src/web/wire.ts";
+import { testRepo } from "../src/git/test_util.ts";
 
 class Socket implements LiveSocket {
   bufferedAmount = 0;
@@ -104,4 +105,26 @@ Deno.test("live: a page that does not read gets one whole list once it drained",
     ok: false,
     text: "The web view is read-only",
   });
+});
+
+Deno.test("live: a worktree session's changes, read-only too", async () => {
+  using repo = testRepo();
+  const dir = repo.worktree("feat");
+  repo.write(`${dir}/a.txt`, "one\ntwo changed\nthree\n");
+  await using t = await startInstance();
+  const s = await t.ok<{ id: string }>("new", { name: "feat", cwd: dir, command: "exec sleep 60" });
+  const socket = new Socket();
+  using live = new LiveConnection(t.runtime, socket, {
+    limits: WEB_LIMITS,
+    readOnly: true,
+    log: () => {},
+  });
+  live.open();
+  live.message(JSON.stringify({ t: "diff", req: 3, id: s.id }));
+  await until("the diff", () => socket.sent.some((m) => m.t === "reply" && m.req === 3));
+  const reply = socket.sent.find((m) => m.t === "reply" && m.req === 3);
+  assert.ok(reply?.t === "reply" && reply.ok, JSON.stringify(reply));
+  assert.match(reply.text, /^session-1 \(feat\): branch feat in .*, since main at [0-9a-f]{7}/);
+  assert.match(reply.text, /\nM a\.txt\n/);
+  assert.match(reply.text, /\n-two\n\+two changed\n/);
 });

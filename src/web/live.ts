@@ -19,6 +19,9 @@ import type { ScreenReader } from "../session/screen_read.ts";
 import { answerPrompt } from "../control/answer.ts";
 import { label } from "../control/entry.ts";
 import { delay } from "../util/async.ts";
+import { readChanges } from "../git/changes.ts";
+import { STATUS_LETTER } from "../git/parse.ts";
+import { describeBase, DIFF_MAX_BYTES, fit } from "../control/verbs/diff.ts";
 import { ansiCursor, ansiRow, ansiRows } from "./ansi.ts";
 import type { WebLimits } from "./limits.ts";
 import { type PageMessage, parsePageMessage, type ServerMessage, webSession } from "./wire.ts";
@@ -104,7 +107,8 @@ export class LiveConnection implements Disposable {
       return;
     }
     if (m.t === "watch") return this.#watch(m.id);
-    if (this.#readOnly) {
+    // Reading a worktree's changes writes nothing: read-only pages may.
+    if (this.#readOnly && m.t !== "diff") {
       return this.#send({ t: "reply", req: m.req, ok: false, text: "The web view is read-only" });
     }
     if (this.#inFlight >= this.#limits.maxInFlight) {
@@ -302,8 +306,22 @@ export class LiveConnection implements Disposable {
         }
         return `Sent to ${label(session)}`;
       }
-      case "diff":
-        throw new UserError("Not available yet");
+      case "diff": {
+        const changes = await readChanges(this.#runtime.view(session.id)?.cwd ?? session.cwd, {
+          maxDiffBytes: DIFF_MAX_BYTES,
+        });
+        const fitted = fit(changes.diff, DIFF_MAX_BYTES);
+        const lines = [`${label(session)}: ${describeBase(changes)}`];
+        if (changes.files.length === 0) lines.push("No changes");
+        for (const f of changes.files) {
+          lines.push(`${STATUS_LETTER[f.status]} ${f.oldPath ? `${f.oldPath} -> ` : ""}${f.path}`);
+        }
+        if (fitted.diff !== "") lines.push("", fitted.diff.replace(/\n$/, ""));
+        if (changes.truncated || fitted.cut) {
+          lines.push(`(diff cut: git -C ${changes.root} diff shows all of it)`);
+        }
+        return lines.join("\n");
+      }
     }
   }
 }

@@ -125,10 +125,36 @@ function renderDetail() {
     delete $("prompt").dataset.shown;
   }
   $("input").hidden = readOnly || s.status === "exited";
+  $("changes").hidden = !s.worktree;
 }
 
+// A worktree session's changes since its branch point (as `ctl diff`).
+$("changes").addEventListener("click", async () => {
+  if (!selected) return;
+  const pre = $("diff");
+  if (!pre.hidden) {
+    pre.hidden = true;
+    return;
+  }
+  const r = await request({ t: "diff", id: selected });
+  const lines = r.text.split("\n").map((line) => {
+    const span = document.createElement("span");
+    span.textContent = line + "\n";
+    if (/^\+(?!\+\+)/.test(line)) span.className = "add";
+    else if (/^-(?!--)/.test(line)) span.className = "del";
+    else if (/^@@/.test(line)) span.className = "hunk";
+    return span;
+  });
+  pre.replaceChildren(...lines);
+  pre.classList.toggle("bad", !r.ok);
+  pre.hidden = false;
+});
+
 function select(id) {
-  if (selected !== id) $("receipt").hidden = true;
+  if (selected !== id) {
+    $("receipt").hidden = true;
+    $("diff").hidden = true;
+  }
   selected = id;
   renderList();
   renderDetail();
@@ -205,16 +231,39 @@ function screen(m) {
 }
 
 // Notifications while the page is open: blocked, done, failed.
+/** Blocked sessions whose question is not read yet: notified once it is, or after 1 s. */
+const unread = new Map();
+
 function notify(before, s) {
   if (!("Notification" in globalThis) || Notification.permission !== "granted") return;
   const was = before?.status === "exited" ? "exited" : before?.state;
   const now = s.status === "exited" ? (s.exitCode ? "failed" : "exited") : s.state;
+  if (unread.has(s.id) && (now !== "blocked" || s.prompt)) {
+    clearTimeout(unread.get(s.id));
+    unread.delete(s.id);
+    if (now === "blocked") return show(s, now);
+  }
   if (was === now || !["blocked", "done", "error", "failed"].includes(now)) return;
-  const body = now === "blocked" && s.prompt
-    ? s.prompt.question
+  // The state often comes a moment before the question is read off the screen.
+  if (now === "blocked" && !s.prompt) {
+    unread.set(
+      s.id,
+      setTimeout(() => {
+        unread.delete(s.id);
+        show(sessions.get(s.id) ?? s, "blocked");
+      }, 1000),
+    );
+    return;
+  }
+  show(s, now);
+}
+
+function show(s, now) {
+  const body = now === "blocked"
+    ? s.prompt?.question ?? s.msg ?? "needs you"
     : now === "done"
     ? "finished its turn"
-    : s.msg ?? "failed";
+    : s.msg ?? (s.exitCode ? `exited with ${s.exitCode}` : "failed");
   const n = new Notification(`${s.name}: ${now === "error" ? "failed" : now}`, {
     body,
     tag: s.id,
