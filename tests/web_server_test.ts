@@ -12,6 +12,8 @@ import assert from "node:assert/strict";
 import { startInstance } from "./control_helpers.ts";
 import { WebView } from "../src/web/view.ts";
 import { lazyshell, startServe } from "../tools/abuse/server.ts";
+import { parseConfig } from "../src/config/config.ts";
+import { TEST_SHELL } from "../src/session/test_util.ts";
 
 /** One raw HTTP/1.1 request (headers as given: Host and Origin included); the response head. */
 async function raw(port: number, path: string, headers: Record<string, string>) {
@@ -133,3 +135,72 @@ Deno.test("web: `lazyshell web` turns it on in the running server, rotates, turn
   assert.equal(off.code, 0, off.stderr);
   await assert.rejects(fetch(next));
 });
+
+Deno.test("web: a reload starts, moves to read-only (pages told) and stops it", async () => {
+  await using t = await startInstance();
+  await using web = await WebView.start(t.runtime, () => {});
+  assert.equal(web.server.running, false);
+  const reload = async (yaml: string) => {
+    const loaded = parseConfig(`shell: ${TEST_SHELL}\n${yaml}`, "config.yml");
+    return await t.runtime.reconfigure({ loaded, catalog: t.runtime.catalog });
+  };
+  assert.deepEqual(await reload("web:\n  enabled: true\n  port: 0\n"), []);
+  assert.ok(web.server.running);
+  const port = web.server.port;
+  const host = `127.0.0.1:${port}`;
+  const entered = await get(
+    port,
+    `/?token=${new URL(web.server.url()).searchParams.get("token")}`,
+    {
+      host,
+    },
+  );
+  const cookie = /^set-cookie: ([^;]*)/im.exec(entered.head)![1]!;
+  const page = await raw(port, "/live", { host, cookie, origin: `http://${host}`, ...WS });
+  assert.equal(page.status, 101);
+  assert.equal(web.server.stats().connections, 1);
+  // Read-only from now on: the page open is closed with the reason (a close frame, opcode 8).
+  assert.deepEqual(await reload("web:\n  enabled: true\n  port: 0\n  read_only: true\n"), []);
+  assert.equal(web.server.port, port, "same address: the same listener");
+  const frames = await readUntil(page.conn, "The web view's mode changed");
+  assert.ok(frames.includes("The web view's mode changed"), frames);
+  assert.equal(web.server.stats().connections, 0);
+  // A port another program holds: the reload says so, the server goes on.
+  using holder = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const busy = (holder.addr as Deno.NetAddr).port;
+  const failed = await reload(`web:\n  enabled: true\n  port: ${busy}\n`);
+  assert.equal(failed.length, 1);
+  assert.match(failed[0]!, new RegExp(`^Cannot listen on 127\\.0\\.0\\.1:${busy}: .*in use`, "i"));
+  assert.equal(web.server.running, false);
+  assert.deepEqual(await reload("web:\n  enabled: false\n  port: 0\n"), []);
+  assert.equal(web.server.running, false);
+  // `lazyshell web` turns it on whatever the config says, and a reload leaves it on.
+  const cmd = await web.command({ rotate: false, off: false, qr: true });
+  assert.equal(cmd.code, 0, cmd.text);
+  assert.match(
+    cmd.text,
+    // deno-lint-ignore no-control-regex -- the QR code is drawn in colours
+    /^Open http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{43}\n\n\x1b\[97;40m[█▀▄ ]+/,
+  );
+  assert.deepEqual(await reload("web:\n  enabled: false\n  port: 0\n"), []);
+  assert.ok(web.server.running);
+  await web.command({ rotate: false, off: true, qr: false });
+  assert.equal(web.server.running, false);
+});
+
+/** What a connection receives until it holds `text` (the close frame's reason), at most 10 s. */
+async function readUntil(conn: Deno.Conn, text: string): Promise<string> {
+  let got = "";
+  const buf = new Uint8Array(65536);
+  const deadline = Date.now() + 10_000;
+  while (!got.includes(text) && Date.now() < deadline) {
+    const n = await Promise.race([
+      conn.read(buf).catch(() => null),
+      new Promise<null>((r) => setTimeout(() => r(null), 1000)),
+    ]);
+    if (n === null) continue;
+    got += new TextDecoder().decode(buf.subarray(0, n));
+  }
+  conn.close();
+  return got;
+}
