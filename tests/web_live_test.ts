@@ -128,3 +128,28 @@ Deno.test("live: a worktree session's changes, read-only too", async () => {
   assert.match(reply.text, /\nM a\.txt\n/);
   assert.match(reply.text, /\n-two\n\+two changed\n/);
 });
+
+Deno.test("live: a change the page would not see (the output clock) sends nothing", async () => {
+  await using t = await startInstance();
+  const s = await t.ok<{ id: string }>("new", {
+    name: "ticker",
+    command: "while :; do echo tick; sleep 0.2; done",
+  });
+  const socket = new Socket();
+  using live = new LiveConnection(t.runtime, socket, {
+    limits: WEB_LIMITS,
+    readOnly: true,
+    log: () => {},
+  });
+  let clock = 0;
+  using _sub = t.runtime.subscribe((c) => {
+    if (
+      c.type === "updated" && c.session.id === s.id && c.session.outputAt !== c.previous.outputAt
+    ) {
+      clock++;
+    }
+  });
+  live.open();
+  await until("the output clock moved twice", () => clock >= 2);
+  assert.deepEqual(socket.sent.filter((m) => m.t === "session"), []);
+});

@@ -60,6 +60,11 @@ export class LiveConnection implements Disposable {
   readonly #subs: Disposable[] = [];
   /** Changes not sent while the page was behind: the whole list goes once it drained. */
   #listBehind = false;
+  /**
+   * Each session as last sent: a change the page would not see (the output clock, focus)
+   * sends nothing.
+   */
+  readonly #shown = new Map<string, string>();
   #watched: {
     id: string;
     reader: ScreenReader<Cells>;
@@ -149,13 +154,10 @@ export class LiveConnection implements Disposable {
 
   #hello(): void {
     const state = this.#runtime.state;
-    this.#send({
-      t: "hello",
-      readOnly: this.#readOnly,
-      now: Date.now(),
-      seq: state.seq,
-      sessions: state.sessions.map(webSession),
-    });
+    const sessions = state.sessions.map(webSession);
+    this.#shown.clear();
+    for (const s of sessions) this.#shown.set(s.id, JSON.stringify(s));
+    this.#send({ t: "hello", readOnly: this.#readOnly, now: Date.now(), seq: state.seq, sessions });
   }
 
   #change(change: RuntimeChange): void {
@@ -170,6 +172,7 @@ export class LiveConnection implements Disposable {
       return this.#hello();
     }
     if (change.type === "removed") {
+      this.#shown.delete(change.previous.id);
       this.#send({ t: "removed", seq: change.seq, id: change.previous.id });
     } else {
       // A screen size change reaches the watched screen as a new one.
@@ -180,7 +183,11 @@ export class LiveConnection implements Disposable {
       ) {
         this.#watch(change.session.id);
       }
-      this.#send({ t: "session", seq: change.seq, session: webSession(change.session) });
+      const session = webSession(change.session);
+      const text = JSON.stringify(session);
+      if (this.#shown.get(session.id) === text) return;
+      this.#shown.set(session.id, text);
+      this.#send({ t: "session", seq: change.seq, session });
     }
   }
 
