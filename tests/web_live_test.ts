@@ -153,3 +153,25 @@ Deno.test("live: a change the page would not see (the output clock) sends nothin
   await until("the output clock moved twice", () => clock >= 2);
   assert.deepEqual(socket.sent.filter((m) => m.t === "session"), []);
 });
+
+Deno.test("live: a page that does not read cannot make the server queue screens or replies", async () => {
+  await using t = await startInstance();
+  const s = await t.ok<{ id: string }>("new", { name: "a", command: "exec sleep 60" });
+  const socket = new Socket();
+  using live = new LiveConnection(t.runtime, socket, {
+    limits: { ...WEB_LIMITS, maxQueuedBytes: 1000 },
+    readOnly: false,
+    log: () => {},
+  });
+  live.open();
+  socket.bufferedAmount = 10_000;
+  for (let i = 0; i < 100; i++) {
+    live.message(JSON.stringify({ t: "watch", id: s.id }));
+    live.message("not json");
+  }
+  assert.deepEqual(socket.sent.map((m) => m.t), ["hello"]);
+  assert.equal(live.ignored, 200);
+  socket.bufferedAmount = 0;
+  live.message(JSON.stringify({ t: "watch", id: s.id }));
+  assert.deepEqual(socket.sent.map((m) => m.t), ["hello", "screen"]);
+});

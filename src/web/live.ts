@@ -77,6 +77,8 @@ export class LiveConnection implements Disposable {
   #lastFrame = 0;
   #stalledSince: number | null = null;
   #inFlight = 0;
+  /** Messages of the page dropped because it was not reading (tests). */
+  #ignored = 0;
   #closed = false;
 
   constructor(
@@ -104,6 +106,12 @@ export class LiveConnection implements Disposable {
 
   /** A text frame from the page. */
   message(text: string): void {
+    // A page that does not take what it is sent gets nothing more for what it asks (its
+    // screen, a reply): what it may make the server hold stays bounded.
+    if (this.#behind()) {
+      this.#ignored++;
+      return;
+    }
     let m: PageMessage;
     try {
       m = parsePageMessage(text);
@@ -132,6 +140,10 @@ export class LiveConnection implements Disposable {
         this.#send({ t: "reply", req: m.req, ok: false, text: messageOf(error) });
       },
     ).finally(() => this.#inFlight--);
+  }
+
+  get ignored(): number {
+    return this.#ignored;
   }
 
   /** Ends it with a reason the page shows. */
