@@ -124,6 +124,7 @@ Deno.test({
     const row = page.locator(`#sessions li[data-id="${id}"][data-state="blocked"]`);
     await row.waitFor({ timeout: WAIT });
     assert.equal(await page.locator("#sessions li").first().getAttribute("data-id"), id);
+    assert.equal(await page.title(), "(1) lazyshell");
     assert.match(await row.innerText(), /Do you want to proceed\?/);
     await page.waitForFunction(
       () => (globalThis as unknown as { shown: unknown[] }).shown.length > 0,

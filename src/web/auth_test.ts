@@ -10,6 +10,7 @@ import {
   sameSecret,
   setCookie,
 } from "./auth.ts";
+import { exposureWarning } from "./server.ts";
 
 Deno.test("tokens are long, random, URL-safe; the cookie is derived, not the token", () => {
   const a = newToken();
@@ -69,4 +70,13 @@ Deno.test("Origin: the page's own only; cross-site fetches refused, links allowe
 Deno.test("loopback listen addresses", () => {
   for (const l of ["127.0.0.1", "localhost", "::1", "[::1]", "127.0.0.2"]) assert.ok(isLoopback(l));
   for (const l of ["0.0.0.0", "::", "100.64.0.1", "devbox"]) assert.ok(!isLoopback(l));
+});
+
+Deno.test("listening beyond loopback is warned about, with what to do", () => {
+  const web = { enabled: true, listen: "127.0.0.1", port: 7690, read_only: false, hosts: [] };
+  assert.equal(exposureWarning(web), null);
+  assert.match(
+    exposureWarning({ ...web, listen: "0.0.0.0" })!,
+    /^Warning: web\.listen is 0\.0\.0\.0, not loopback: .* unencrypted\. Put it behind TLS \(an SSH tunnel, Tailscale: docs\/web\.md\)/,
+  );
 });

@@ -90,6 +90,9 @@ function renderList() {
     return li;
   });
   ul.replaceChildren(...items);
+  // The tab says how many wait for you.
+  const waiting = [...sessions.values()].filter((s) => s.state === "blocked").length;
+  document.title = waiting ? `(${waiting}) lazyshell` : "lazyshell";
 }
 
 function renderDetail() {
