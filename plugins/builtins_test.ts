@@ -29,7 +29,17 @@ function session(over: Partial<SessionEntry>): SessionEntry {
 
 Deno.test("env masks secret-looking names until revealed on purpose", () => {
   for (
-    const name of ["GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY", "API_KEY", "PGPASSWORD", "DB_PASS"]
+    const name of [
+      "GITHUB_TOKEN",
+      "AWS_SECRET_ACCESS_KEY",
+      "API_KEY",
+      "PGPASSWORD",
+      "DB_PASS",
+      "MY_CRED",
+      "CREDS_FILE",
+      "SMTP_PASSCODE",
+      "X_AUTH_HEADER",
+    ]
   ) {
     assert.equal(isSecretName(name), true, name);
   }
@@ -144,7 +154,7 @@ Deno.test("watchers arms and disarms through requests, capturing while typing", 
     pattern: "ERR q",
   });
   assert.equal(tab.frame().capturing, false);
-  tab.handle(key("d"), send);
+  tab.handle(key("x"), send);
   assert.deepEqual(sent[1], { type: "disarm_watcher", requestId: "w2", session: "session-1" });
   tab.handle({ type: "result", requestId: "w2", ok: false, error: "No live watcher" }, send);
   assert.match(plain(tab.frame().view), /Refused: No live watcher/);

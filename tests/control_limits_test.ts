@@ -143,6 +143,35 @@ Deno.test("when no connection is idle a newcomer gets one line and ctl exits 2",
   }
 });
 
+Deno.test("pending waits have their own bound: past it a wait is refused and ctl still gets in", async () => {
+  const limits = { maxConnections: 8, maxWaits: 4, evictIdleMs: 100 };
+  await using t = await startInstance({ limits });
+  await t.ok("new", { name: "s", command: "sleep 60" });
+  const path = t.sockets.control!.path;
+  const waiting = [];
+  for (let i = 0; i < 8; i++) {
+    const c = await connect(path);
+    await c.send(`{"id":${i},"verb":"wait","args":{"target":"s","state":"done","timeout":60}}\n`);
+    waiting.push(c);
+  }
+  try {
+    await until("4 waits pending", () => t.sockets.control!.stats().inFlight === 4);
+    for (const c of waiting.slice(4)) {
+      assert.match(
+        JSON.parse((await c.line())!).error,
+        /^Too many pending waits \(4\): try again later$/,
+      );
+    }
+    await delay(150); // the refused ones are idle now, and may be closed for a newcomer
+    const { out, err, io } = captured();
+    assert.equal(await runCtl(["list"], { LAZYSHELL_CONTROL: path }, io), 0, err.join("\n"));
+    assert.match(out.join("\n"), /\bs\b/);
+    assert.equal(t.sockets.control!.stats().inFlight, 4, "the 4 waits still pending");
+  } finally {
+    for (const c of waiting) c.close();
+  }
+});
+
 Deno.test("a wait whose client went away is cancelled at once; a half-closed client still gets its reply", async () => {
   await using t = await startInstance({ limits: { probeMs: 100 } });
   await t.ok("new", { name: "s", command: "sleep 60" });

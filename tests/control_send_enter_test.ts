@@ -7,7 +7,8 @@
  */
 
 import assert from "node:assert/strict";
-import { waitForText } from "../src/session/test_util.ts";
+import { waitFor, waitForText } from "../src/session/test_util.ts";
+import { hookMessage, sendHook } from "../src/ipc/hook_client.ts";
 import { startInstance } from "./control_helpers.ts";
 
 const READER = `Deno.stdin.setRaw(true);
@@ -55,4 +56,26 @@ Deno.test("group-send --enter: each member gets the text, then Enter apart", asy
     const lines = s.terminal.visibleLines().filter((l) => l.startsWith("chunk"));
     assert.deepEqual(lines, ['chunk "go"', 'chunk "\\r"']);
   }
+});
+
+Deno.test("send --enter to a plain shell left in state done: typed, no receipt, no false failure", async () => {
+  await using t = await startInstance();
+  await t.ok("new", { name: "sh", command: "bash --norc --noprofile" });
+  const session = t.runtime.store.find("sh")!;
+  // A hook's done (a notify script, an agent that ran in it and exited) on a shell with no agent.
+  const sent = await sendHook(session.env.LAZYSHELL_SOCK!, hookMessage("done", null), 5_000);
+  assert.equal(sent, "acked");
+  await waitFor(
+    session,
+    () => t.runtime.view(session.id)?.agentStatus?.state === "done",
+    5_000,
+    "done",
+  );
+  assert.equal(t.runtime.view(session.id)?.agent, null);
+  const r = await t.call("send", { target: "sh", text: "echo typed-$((40+2))", enter: true });
+  assert.deepEqual(r.ok ? (r.result as { receipt: unknown }).receipt : r.error, null);
+  await waitForText(session, "typed-42", 15_000);
+  // Asked for, a receipt is still refused up front, nothing typed.
+  const asked = await t.error("send", { target: "sh", text: "x", enter: true, receipt: true });
+  assert.equal(asked, "session-1 (sh) runs no agent to take it: nothing sent");
 });

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { waitForText } from "../src/session/test_util.ts";
 import type { SessionEntry } from "../src/control/entry.ts";
 import { startInstance } from "./control_helpers.ts";
+import { hookMessage, sendHook } from "../src/ipc/hook_client.ts";
 
 const BASH = "bash --norc --noprofile";
 
@@ -174,4 +175,16 @@ Deno.test("read --tail replies are bounded: a 600,000-character line comes back 
   assert.equal(truncated, true);
   assert.ok(size <= 520 * 1024, `a reply of ${size} bytes`);
   assert.match(lines.at(-1)!, /a{1000}tail-end$/);
+});
+
+Deno.test("list --json: a hook's message reaches msg without its escape sequences", async () => {
+  await using t = await startInstance();
+  await t.ok<SessionEntry>("new", { name: "agent", command: BASH });
+  const sock = t.runtime.store.get("session-1")!.env.LAZYSHELL_SOCK!;
+  const message = "\x1b]0;pwned\x07\x1b[2J\x1b]52;c;ZXZpbA==\x07Allow \x1b[31mrm\x1b[0m?\u202e";
+  const sent = await sendHook(sock, hookMessage("blocked", "permission", { message }), 5_000);
+  assert.equal(sent, "acked");
+  const list = await t.ok<{ sessions: SessionEntry[] }>("list");
+  assert.equal(list.sessions[0]!.state, "blocked");
+  assert.equal(list.sessions[0]!.msg, "Allow rm?");
 });

@@ -7,6 +7,7 @@
  * design) and removes the dir.
  */
 
+import { shellQuote } from "../src/ipc/integrations.ts";
 import { SessionStore } from "../src/session/store.ts";
 import type { Session } from "../src/session/session.ts";
 import { TEST_SHELL, testEnv } from "../src/session/test_util.ts";
@@ -14,6 +15,10 @@ import { lazyshell } from "../tools/abuse/server.ts";
 
 export const ROOT = new URL("..", import.meta.url).pathname;
 export const MAIN = `${ROOT}main.ts`;
+/** Deno by its path, quoted for a shell: the PATH a test shell has may lack it. */
+export const DENO = shellQuote(Deno.execPath());
+/** `deno run -A -q main.ts` as a shell command line. */
+export const RUN_MAIN = `${DENO} run -A -q ${shellQuote(MAIN)}`;
 
 export interface Lab extends AsyncDisposable {
   readonly dir: string;
@@ -50,7 +55,7 @@ export function lab(prefix: string, size: { cols?: number; rows?: number } = {})
     store,
     client: (cols, rows, ...args) =>
       store.create({
-        command: `exec ${Deno.execPath()} run -A --quiet ${MAIN} ${args.join(" ")}`,
+        command: `exec ${RUN_MAIN} ${args.join(" ")}`,
         cols,
         rows,
       }),

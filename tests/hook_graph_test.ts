@@ -93,7 +93,7 @@ Deno.test("attaching to a running server loads no view: the splash draws it on d
   assert.ok(loaded.includes("src/tui/splash.ts"), loaded.join(" "));
   const view = loaded.filter((s) => s.startsWith("src/tui/view/") || s === "src/tui/keymap.ts");
   assert.deepEqual(view, []);
-  // Nor what identifies programs (src/session/proc_stat.ts is enough to see a server die), nor
+  // Nor what identifies programs (src/platform/liveness.ts is enough to see a server die), nor
   // the project file's search (only a server that starts needs it): 5 modules, ~0.75 ms.
   const starting = [
     "src/session/procinfo.ts",

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { SessionStore } from "../src/session/store.ts";
 import { screenText, TEST_SHELL, testEnv, waitFor, waitForText } from "../src/session/test_util.ts";
 
-const ROOT = new URL("..", import.meta.url).pathname;
+import { ROOT, RUN_MAIN } from "./e2e_lab.ts";
 const WAIT = 30_000;
 
 /** Live processes whose command line mentions `text` (zombies excluded). */
@@ -50,7 +50,7 @@ Deno.test("plugin tabs in the TUI: frames, keys, palette commands, failures, cle
       rows: 30,
       cwd: ROOT,
     });
-    const tui = store.create({ command: `deno run -A -q ${ROOT}main.ts` });
+    const tui = store.create({ command: RUN_MAIN });
     await waitForText(tui, "Hello", WAIT); // the tab bar lists the plugin
     await waitForText(tui, "Crash ✗", WAIT); // the failing plugin is marked, the TUI runs on
     // Tabs: 1 Sessions, 2 Agents, 3 Watchers, 4 Stats, 5 Env, 6 Changes, 7 Crash, 8 Hello.
@@ -67,9 +67,33 @@ Deno.test("plugin tabs in the TUI: frames, keys, palette commands, failures, cle
     tui.write("7");
     await waitForText(tui, "crash: Exited with code 3", WAIT);
     await waitForText(tui, "panic: something broke", WAIT);
-    tui.write("q");
-    await waitFor(tui, () => tui.status === "exited", WAIT, "lazyshell to exit");
+    // A session selected in the list is what the Env and Changes tabs show.
+    tui.write("1");
+    tui.write("n"); // a new shell, in terminal mode
+    await waitForText(tui, "ctrl+] back", WAIT); // terminal mode's hint bar
+    tui.write("\x1d"); // ctrl+]: back to the list, the session selected
+    tui.write("5");
+    await waitForText(tui, "Environment of ", WAIT);
+    const name = /Environment of (\S+)/.exec(screenText(tui))![1]!;
+    tui.write("6");
+    await waitFor(
+      tui,
+      () => !screenText(tui).includes("No session selected") && screenText(tui).includes(name),
+      WAIT,
+      `the Changes tab to show ${name}`,
+    );
+    // d detaches from a plugin tab too (it is lazyshell's key there, not the plugin's).
+    tui.write("d");
+    await waitFor(tui, () => tui.status === "exited", WAIT, "the client to detach");
     assert.equal(tui.exitCode, 0, screenText(tui));
+    // Attached again: the shell still runs; q asks, y ends everything.
+    const again = store.create({ command: `deno run -A -q ${ROOT}main.ts` });
+    await waitForText(again, "Hello", WAIT);
+    again.write("q");
+    await waitForText(again, "y end it and quit", WAIT); // the shell still runs
+    again.write("y");
+    await waitFor(again, () => again.status === "exited", WAIT, "lazyshell to exit");
+    assert.equal(again.exitCode, 0, screenText(again));
     await waitFor(tui, () => processesWith(plugins).length === 0, WAIT, "no plugin left");
   } finally {
     // A failed step leaves the lasting server (it outlives its client by design): end it.

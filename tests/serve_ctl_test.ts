@@ -142,3 +142,53 @@ Deno.test("serve --project starts its sessions; a SIGKILLed instance is not foun
     Deno.removeSync(base, { recursive: true });
   }
 });
+
+Deno.test("ctl talks to the server -L NAME or LAZYSHELL_SERVER names, else the default one", async () => {
+  const { base, env } = tempHome(true);
+  const first = await serve(env);
+  const other = await serve({ ...env, LAZYSHELL_SERVER: "other" });
+  const names = async (e: Record<string, string>, ...pre: string[]) => {
+    const r = await lazyshell(e, [...pre, "ctl", "list", "--json"]);
+    assert.equal(r.code, 0, r.stderr);
+    return JSON.parse(r.stdout).result.sessions.map((s: { name: string }) => s.name);
+  };
+  try {
+    const a = await ctl(env, "new", "--name", "in-default", "--command", "sleep 60");
+    assert.equal(a.code, 0, a.stderr);
+    const b = await lazyshell(env, [
+      "-L",
+      "other",
+      "ctl",
+      "new",
+      "--name",
+      "in-other",
+      "--command",
+      "sleep 60",
+    ]);
+    assert.equal(b.code, 0, b.stderr);
+    assert.deepEqual(await names(env), ["in-default"]);
+    assert.deepEqual(await names(env, "-L", "other"), ["in-other"]);
+    assert.deepEqual(await names({ ...env, LAZYSHELL_SERVER: "other" }), ["in-other"]);
+    assert.deepEqual(await names(env, "-L", "default"), ["in-default"]);
+    // Inside a session of the default server: -L still picks the other one.
+    const control = JSON.parse((await ctl(env, "list", "--json")).stdout);
+    assert.equal(control.ok, true);
+    const inSession = {
+      ...env,
+      LAZYSHELL_CONTROL: `${base}/run/lazyshell/${first.child.pid}/control.sock`,
+    };
+    assert.deepEqual(await names(inSession), ["in-default"]);
+    assert.deepEqual(await names(inSession, "-L", "other"), ["in-other"]);
+    const none = await lazyshell(env, ["-L", "nope", "ctl", "list"]);
+    assert.equal(none.code, 2);
+    assert.equal(
+      none.stderr,
+      "lazyshell ctl: No lazyshell server named nope is running (running: default, other): " +
+        "start it with `lazyshell -L nope`\n",
+    );
+  } finally {
+    await other.child.stop();
+    await first.child.stop();
+    Deno.removeSync(base, { recursive: true });
+  }
+});

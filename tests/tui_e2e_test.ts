@@ -13,7 +13,8 @@ import {
   waitForProcesses,
   waitForText,
 } from "../src/session/test_util.ts";
-import { type Lab as E2eLab, lab as e2eLab, MAIN } from "./e2e_lab.ts";
+import { shellQuote } from "../src/ipc/integrations.ts";
+import { DENO, type Lab as E2eLab, lab as e2eLab, MAIN, RUN_MAIN } from "./e2e_lab.ts";
 
 const WAIT = 30_000;
 /** A shell prompt: the test shell's fixed `$ ` (fixtures/shell/bash). */
@@ -53,7 +54,7 @@ const lines = (s: Session) => screenText(s).split("\n");
 Deno.test("the TUI starts, creates sessions, forwards typing, resizes and restores the terminal", async () => {
   await using l = await lab();
   const tui = l.outer;
-  type(tui, `deno run -A -q ${MAIN}\r`);
+  type(tui, `${RUN_MAIN}\r`);
   await waitForText(tui, "No sessions", WAIT);
   await waitForText(tui, "n new", WAIT);
 
@@ -105,7 +106,7 @@ Deno.test("the TUI starts, creates sessions, forwards typing, resizes and restor
 Deno.test("a failed command in a session you do not type into reaches the fallback command", async () => {
   await using l = await lab();
   const tui = l.outer;
-  type(tui, `deno run -A -q ${MAIN}\r`);
+  type(tui, `${RUN_MAIN}\r`);
   await waitForText(tui, "No sessions", WAIT);
   type(tui, "n");
   await waitFor(tui, () => lines(tui).some((l) => INNER_PROMPT.test(l)), WAIT, "the inner prompt");
@@ -146,7 +147,7 @@ Deno.test("a program declaring blocked (OSC 7501) shows ‼, B selects it, the f
     `${l.dir}/project.yml`,
     `sessions:\n  - name: shell\n  - name: api\n    group: agents\n    command: sh ${l.dir}/agent.sh\n`,
   );
-  type(tui, `deno run -A -q ${MAIN} --project ${l.dir}/project.yml\r`);
+  type(tui, `${RUN_MAIN} --project ${l.dir}/project.yml\r`);
   await waitForText(tui, /▌.*shell/, WAIT);
   await waitForText(tui, /api/, WAIT);
   type(tui, "j\r\r\x1d");
@@ -183,7 +184,7 @@ Deno.test("a new ./lazyshell.yml is shown and asked about before anything starts
     `${l.dir}/proj/lazyshell.yml`,
     `sessions:\n  - name: web\n    command: touch ${l.dir}/ran; exec bash --norc --noprofile -i\n`,
   );
-  type(tui, `cd ${l.dir}/proj && deno run -A ${MAIN}\r`);
+  type(tui, `cd ${l.dir}/proj && ${DENO} run -A ${shellQuote(MAIN)}\r`);
   await waitForText(tui, "lazyshell.yml is new or changed here. It starts:", WAIT);
   await waitForText(tui, /^ {2}web {2}touch \S+\/ran; exec bash/m, WAIT);
   await waitForText(tui, "Start these sessions? [y/N]", WAIT);
@@ -214,7 +215,7 @@ for (const signal of ["SIGTERM", "SIGHUP", "SIGINT"] as const) {
   Deno.test(`${signal} ends the client and restores the terminal; the sessions keep running until kill-server ends them and what they started`, async () => {
     await using l = await lab();
     const tui = l.outer;
-    type(tui, `deno run -A -q ${MAIN}\r`);
+    type(tui, `${RUN_MAIN}\r`);
     await waitForText(tui, "No sessions", WAIT);
     type(tui, "n");
     await waitFor(tui, () => lines(tui).some((l) => INNER_PROMPT.test(l)), WAIT, "inner prompt");

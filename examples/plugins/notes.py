@@ -41,7 +41,7 @@ def serve():
     width, height = 80, 24
 
     def frame():
-        lines = ["\x1b[1mNotes\x1b[0m  \x1b[2m(a add · d delete · e edit in $EDITOR · :notes git-log)\x1b[0m", ""]
+        lines = ["\x1b[1mNotes\x1b[0m  \x1b[2m(a add · x delete · e edit in $EDITOR · :notes git-log)\x1b[0m", ""]
         for i, note in enumerate(notes[: max(0, height - 5)]):
             text = note[: max(0, width - 4)]
             lines.append(("\x1b[7m> " + text + "\x1b[0m") if i == selected else "  " + text)
@@ -62,7 +62,7 @@ def serve():
             send({
                 "type": "manifest",
                 "title": "Notes",
-                "help": [{"title": "Notes", "keys": [["a", "add"], ["d", "delete"], ["j/k", "move"], ["e", "edit"]]}],
+                "help": [{"title": "Notes", "keys": [["a", "add"], ["x", "delete"], ["j/k", "move"], ["e", "edit"]]}],
                 "commands": [{"name": "git-log", "desc": "Show the last commits of the current directory"}],
                 "doctor": True,
                 "subscribe": ["visible"],
@@ -93,7 +93,7 @@ def serve():
                 selected = max(selected - 1, 0)
             elif key == "a":
                 field = ""
-            elif key == "d" and notes:
+            elif key == "x" and notes:
                 notes.pop(selected)
                 selected = max(0, min(selected, len(notes) - 1))
                 save(notes)

@@ -83,7 +83,7 @@ export class WatchersTab implements TabPlugin {
     if (key === "a") {
       this.input = "";
       this.status = "";
-    } else if (key === "d") {
+    } else if (key === "x") { // d is lazyshell's (detach), not sent to a tab
       send({ type: "disarm_watcher", requestId: this.#id(), session: session.id });
       this.status = `Disarming ${session.name}…`;
     }
@@ -110,7 +110,7 @@ export class WatchersTab implements TabPlugin {
     });
     lines.push("");
     if (this.input !== null) lines.push(`Pattern: ${this.input}${style.inverse(" ")}`);
-    else lines.push(style.dim("a arm · d disarm · j/k move"));
+    else lines.push(style.dim("a arm · x disarm · j/k move"));
     if (this.status) lines.push(this.status);
     return { view: lines.join("\n"), count: this.watchers.length, capturing: this.input !== null };
   }

@@ -9,7 +9,7 @@
  * SIGTERM). Killing it loses nothing: the server keeps every session
  * (docs/architecture.md, "Server and clients").
  *
- * Loads no npm package (tests/client_graph_test.ts): attaching costs about
+ * Loads no npm package (tests/hook_graph_test.ts): attaching costs about
  * a bare Deno start-up.
  */
 
@@ -18,7 +18,8 @@ import { UserError } from "../errors.ts";
 import { ensureRuntimeRoot } from "../ipc/runtime_dir.ts";
 import { checkOwnSocket } from "../ipc/private_path.ts";
 import { selfCommand } from "../plugin/self.ts";
-import { isAlive } from "../session/proc_stat.ts";
+import { isAlive } from "../platform/liveness.ts";
+import { ownTerminal } from "../platform/terminal.ts";
 import { HostTerminal } from "../tui/host.ts";
 import { leaveSplash, showSplash, splashHandedOver } from "../tui/splash.ts";
 import { serverName, serverPaths } from "../server/paths.ts";
@@ -33,12 +34,12 @@ import {
   parseWelcome,
   type RestoreRequest,
   SERVER_PROTOCOL,
-  type TerminalName,
   versionMismatch,
   type WebRequest,
 } from "../server/protocol.ts";
 import { canConnect, ensureServer } from "../server/spawn.ts";
 import { trimLater } from "../util/memory_trim.ts";
+import { clientEnvironment } from "../model/update_env.ts";
 import { delay, later } from "../util/async.ts";
 
 export interface ClientOptions {
@@ -116,7 +117,13 @@ export async function runClient(options: ClientOptions): Promise<number> {
     tmux: Boolean(env.TMUX),
     cwd: Deno.cwd(),
     ...(options.mode === "restore"
-      ? { restore: options.restore ?? { all: false, forget: false, names: [] } }
+      ? {
+        restore: {
+          ...(options.restore ?? { all: false, forget: false, names: [] }),
+          // Then a server that runs nothing once it answered ends: no side effect.
+          ...(started ? { started: true } : {}),
+        },
+      }
       : {}),
     ...(options.mode === "web"
       ? {
@@ -132,6 +139,8 @@ export async function runClient(options: ClientOptions): Promise<number> {
     ? ownTerminal()
     : null;
   if (tty) hello = { ...hello, tty };
+  // New sessions take the variables config lists from here (update_environment), as in tmux.
+  if (options.mode === "attach") hello = { ...hello, env: clientEnvironment(env) };
   // Run inside a lazyshell session: its server refuses to draw itself into it (src/server/nesting.ts).
   if (options.mode === "attach" && env.LAZYSHELL_SESSION_ID) {
     hello = {
@@ -164,8 +173,10 @@ async function oneShot(link: ClientLink, hello: HelloMessage, name: string): Pro
       for (const line of exit.message ? exit.message.split("\n") : []) {
         console.error(`lazyshell: ${line}`);
       }
-      // kill-server returns once the server is gone: its sessions, sockets and directory too.
-      if (hello.mode === "kill-server" && pid !== null) await gone(pid, 10_000);
+      // kill-server returns once the server is gone: its sessions, sockets and directory too;
+      // so does a restore that ended the server it started (its state file written).
+      const ends = hello.mode === "kill-server" || exit.reason === "server-exit";
+      if (ends && pid !== null) await gone(pid, 10_000);
       return exit.code;
     }
   }
@@ -273,7 +284,9 @@ async function attached(
   if ((end.reason === "server-exit" || end.reason === "killed") && serverPid !== null) {
     await gone(serverPid, 10_000);
   }
-  if (end.message) console.error(`lazyshell: ${end.message}`);
+  // `[detached (from session …, server …)]` on stdout, as tmux prints it; anything else is a problem.
+  if (end.reason === "detached" && end.message) console.log(end.message);
+  else if (end.message) console.error(`lazyshell: ${end.message}`);
   return end.code;
 }
 
@@ -291,23 +304,6 @@ async function forwardInput(link: ClientLink, stop: Promise<void>): Promise<void
     }
     if (n === null) return;
     link.send(FrameType.Input, buf.slice(0, n));
-  }
-}
-
-/**
- * This client's terminal, for the server to draw on and read itself
- * (src/server/client_tty.ts): Linux, stdin and stdout the same terminal
- * device. Null otherwise: the client relays.
- */
-function ownTerminal(): TerminalName | null {
-  if (Deno.build.os !== "linux") return null;
-  try {
-    const path = Deno.readLinkSync("/proc/self/fd/0");
-    if (!path.startsWith("/dev/") || Deno.readLinkSync("/proc/self/fd/1") !== path) return null;
-    const { rdev, dev } = Deno.statSync("/proc/self/fd/0");
-    return rdev === null ? null : { path, device: rdev, fs: dev };
-  } catch {
-    return null;
   }
 }
 

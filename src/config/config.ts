@@ -7,12 +7,17 @@
  * README's config reference.
  */
 
+import { DEFAULT_UPDATE_ENVIRONMENT, ENV_NAME } from "../model/update_env.ts";
 import { z } from "zod";
 import { ConfigError } from "../errors.ts";
 import { didYouMean } from "../util/nearest.ts";
 import { parseYaml } from "./yaml_file.ts";
 
 const positiveInt = (max: number) => z.number().int().min(1).max(max);
+
+/** `window_size`: how clients of different sizes size a session (src/runtime/window_size.ts). */
+export const WINDOW_SIZES = ["latest", "smallest", "largest", "manual"] as const;
+export type WindowSize = typeof WINDOW_SIZES[number];
 
 export const configSchema = z.object({
   /** Scrollback lines kept per session (S2). */
@@ -55,6 +60,17 @@ export const configSchema = z.object({
     branch_prefix: z.string().regex(/^[A-Za-z0-9._/-]*$/, "letters, digits, . _ / - only")
       .default(""),
   }).prefault({}),
+  /**
+   * The size of a session that clients of different sizes show (tmux's
+   * `window-size`; src/runtime/window_size.ts).
+   */
+  window_size: z.enum(WINDOW_SIZES).default("latest"),
+  /**
+   * tmux's update-environment: variables new sessions take from the client
+   * that attached last (absent there: removed), not from the server's start.
+   */
+  update_environment: z.array(z.string().regex(ENV_NAME, "a variable name")).max(256)
+    .default([...DEFAULT_UPDATE_ENVIRONMENT]),
   /** The web view (docs/web.md): off unless enabled here or by `lazyshell web`. */
   web: z.object({
     enabled: z.boolean().default(false),
@@ -81,7 +97,7 @@ export interface LoadedConfig {
   readonly config: Config;
   /**
    * Top-level keys the schema does not know, raw: plugin sections (P1) if
-   * a plugin has that id, else a mistake (src/cli/problems.ts says which).
+   * a plugin has that id, else a mistake (src/server/problems.ts says which).
    */
   readonly sections: Readonly<Record<string, unknown>>;
   /** One line each: unknown keys that are not a top-level (plugin) section. */

@@ -5,6 +5,7 @@ import type { Prompt } from "../model/prompt.ts";
 import type { SessionView } from "../model/session.ts";
 import type { Session } from "../session/session.ts";
 import type { ControlHost } from "./host.ts";
+import { plainText } from "../model/printable.ts";
 
 export interface SessionEntry {
   readonly id: string;
@@ -60,7 +61,8 @@ export function sessionEntry(view: SessionView): SessionEntry {
     ruleId: status?.ruleId ?? null,
     seq: status?.seq ?? null,
     since: status?.since ?? null,
-    msg: status?.msg ?? null,
+    // Whatever set it (a hook, OSC 7501, a rule): no escape sequence reaches a `--json` reader.
+    msg: status?.msg == null ? null : plainText(status.msg),
     capable: view.capable,
     prompt: view.prompt,
     conversation: view.conversation === null ? null : {

@@ -11,10 +11,13 @@
 import type { RuntimeChange } from "../model/runtime.ts";
 import type { SessionView } from "../model/session.ts";
 import type { Session } from "../session/session.ts";
+import type { WorktreeRegistry } from "../git/worktree_registry.ts";
 import type { SessionHandles, SessionSpec } from "../session/store.ts";
 
 export interface ControlHost {
   readonly sessions: SessionHandles;
+  /** The git worktrees lazyshell made (`ctl worktrees`, `ctl worktree-remove BRANCH`). */
+  readonly worktrees: WorktreeRegistry;
   /** One session as the runtime's state has it, or undefined. */
   view(id: string): SessionView | undefined;
   /** The runtime's change stream (`ctl wait` follows it). */

@@ -18,6 +18,13 @@ export interface ControlLimits {
   readonly stallMs: number;
   /** Nothing in flight and no request received for this long: the connection is closed. */
   readonly idleMs: number;
+  /**
+   * `wait`s pending at once, all connections together; past it a `wait` is
+   * refused at once. Below maxConnections, so waits alone never fill the
+   * socket: their connections are not idle and could not be closed for
+   * anyone else.
+   */
+  readonly maxWaits: number;
   /** After the client half-closed with requests in flight, how often to check it is still there. */
   readonly probeMs: number;
 }
@@ -26,6 +33,7 @@ export const CONTROL_LIMITS: ControlLimits = {
   maxConnections: 256,
   evictIdleMs: 1_000,
   maxInFlight: 32,
+  maxWaits: 64,
   maxQueuedBytes: 8 * 1024 * 1024,
   stallMs: 15_000,
   idleMs: 120_000,

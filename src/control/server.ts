@@ -58,6 +58,8 @@ export class ControlServer implements AsyncDisposable {
   readonly #loop: Promise<void>;
   readonly #log: (line: string) => void;
   readonly #limits: ControlLimits;
+  /** `wait` requests pending (limits.maxWaits). */
+  #waits = 0;
   #evicted = 0;
   #refused = 0;
   #crowdLogged = -Infinity;
@@ -126,6 +128,16 @@ export class ControlServer implements AsyncDisposable {
         error: `Unknown verb: ${request.verb} (expected ${VERBS.map((v) => v.name).join(", ")})`,
       };
     }
+    const waits = verb.name === "wait";
+    if (waits && this.#waits >= this.#limits.maxWaits) {
+      this.#crowded(`${this.#limits.maxWaits} waits pending: refusing more`);
+      return {
+        id: request.id,
+        ok: false,
+        error: `Too many pending waits (${this.#limits.maxWaits}): try again later`,
+      };
+    }
+    if (waits) this.#waits++;
     try {
       const args = checkArgs(verb, request.args);
       if (faults) faults.hit("verb", verb.name);
@@ -142,6 +154,8 @@ export class ControlServer implements AsyncDisposable {
         error,
       );
       return { id: request.id, ok: false, error: `Internal error: ${messageOf(error)}` };
+    } finally {
+      if (waits) this.#waits--;
     }
   }
 

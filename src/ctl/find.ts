@@ -1,8 +1,9 @@
 /**
- * Which lazyshell `ctl` talks to (docs/control-api.md): `$LAZYSHELL_CONTROL` (set in
- * every session of an instance with control on), else the single running
- * instance with a control socket. None, several, or control switched off
- * each get one clear line saying what to do. The runtime root is checked
+ * Which lazyshell `ctl` talks to (docs/control-api.md): with `-L NAME` or
+ * `$LAZYSHELL_SERVER`, the server of that name; else `$LAZYSHELL_CONTROL` (set
+ * in every session of an instance with control on); else the `default`
+ * server, or the single running instance with a control socket. None,
+ * several, or control switched off each get one clear line saying what to do. The runtime root is checked
  * like the server checks it (private_path.ts) before anything in it is
  * trusted: a directory planted by another user is named, never used.
  */
@@ -11,6 +12,7 @@ import { UserError } from "../errors.ts";
 import { configFile, currentUid, type Env, runtimeRoot } from "../config/paths.ts";
 import { listInstances } from "../ipc/runtime_dir.ts";
 import { checkPrivateDir } from "../ipc/private_path.ts";
+import { DEFAULT_SERVER, serverName } from "../server/paths.ts";
 
 export const ENABLE_HINT = "set `control: {enabled: true}` in";
 
@@ -18,10 +20,16 @@ export async function findControlSocket(
   env: Env,
   controlEnabled: () => Promise<boolean>,
 ): Promise<string> {
-  if (env.LAZYSHELL_CONTROL) return env.LAZYSHELL_CONTROL;
+  const named = Boolean(env.LAZYSHELL_SERVER);
+  if (!named && env.LAZYSHELL_CONTROL) return env.LAZYSHELL_CONTROL;
+  const name = serverName(env); // -L NAME is passed on as LAZYSHELL_SERVER (main.ts)
   const root = runtimeRoot(env, currentUid());
   if (exists(root)) checkPrivateDir(root);
-  const instances = listInstances(root);
+  const all = listInstances(root);
+  const flag = name === DEFAULT_SERVER ? "" : ` -L ${name}`;
+  // Named: only that server counts. Else the default server, or the only instance there is.
+  const ofName = all.filter((i) => i.server === name);
+  const instances = named || ofName.length > 0 ? ofName : all;
   const withControl = instances.filter((i) => i.control !== null);
   if (withControl.length === 1) return withControl[0]!.control!;
   if (withControl.length > 1) {
@@ -29,7 +37,17 @@ export async function findControlSocket(
       `Several lazyshell instances are running (pids ${
         withControl.map((i) => i.pid).join(", ")
       }): ` +
-        `set LAZYSHELL_CONTROL to one of ${withControl.map((i) => i.control).join(", ")}`,
+        `pick one with -L NAME, or set LAZYSHELL_CONTROL to one of ${
+          withControl.map((i) => i.control).join(", ")
+        }`,
+    );
+  }
+  if (named && instances.length === 0) {
+    const others = all.flatMap((i) => i.server === null ? [] : [i.server]).sort();
+    throw new UserError(
+      `No lazyshell server named ${name} is running` +
+        (others.length > 0 ? ` (running: ${others.join(", ")})` : "") +
+        `: start it with \`lazyshell${flag}\``,
     );
   }
   const file = configFile(env);
@@ -39,7 +57,7 @@ export async function findControlSocket(
       : "";
     throw new UserError(
       `The control API is off${running}: ${ENABLE_HINT} ${file}, then ` +
-        (instances.length > 0 ? "run `lazyshell reload`" : "start lazyshell"),
+        (instances.length > 0 ? `run \`lazyshell${flag} reload\`` : "start lazyshell"),
     );
   }
   throw new UserError("No running lazyshell instance: start `lazyshell` or `lazyshell serve`");

@@ -11,6 +11,7 @@ import { openedAt } from "../util/yaml_error.ts";
 import { AGENT_STATES, kindsOf, STATE_KINDS } from "../model/agent.ts";
 import type { AgentStateName, StateKind } from "../model/agent.ts";
 import { colorsTest, type ColorTest } from "./colors.ts";
+import { parseStoreTemplate, type StoreTemplate } from "./store_template.ts";
 import { compileRegex, type LinearRegex, RegexError, unionOf } from "./regex.ts";
 import type { InputReader, PromptReader } from "./prompt.ts";
 import { compileInput, compilePrompts, inputSchema, promptSchema } from "./prompt_manifest.ts";
@@ -74,6 +75,32 @@ export interface AgentIdentityHints {
 export interface ResumeSpec {
   /** A shell command line; `{id}` stands for the conversation id (inserted shell-quoted). */
   readonly command: string;
+  /** Where the agent keeps its conversations, or null (only hooks say which one runs). */
+  readonly store: ConversationStoreSpec | null;
+}
+
+/**
+ * The agent's own conversation store (docs/manifests.md, "Conversation
+ * store"): conversation files, each named by its first records, or a SQLite
+ * table; and a file the agent keeps per running process, when it has one.
+ */
+export interface ConversationStoreSpec {
+  /** Conversation files (`.jsonl`: records a line; else one JSON document). */
+  readonly files: StoreTemplate | null;
+  /** The key paths of a file's records: the id, the agent's cwd, when it was created. */
+  readonly id: string;
+  readonly cwd: string;
+  readonly created: string | null;
+  /** A SQLite database, and the query listing its conversations (columns id, cwd, created, modified). */
+  readonly sqlite: StoreTemplate | null;
+  readonly query: string | null;
+  /** The file the agent writes for each of its processes (`{pid}`), naming its conversation. */
+  readonly process: {
+    readonly file: StoreTemplate;
+    readonly id: string;
+    /** The key holding the process's start time (clock ticks since boot), or null. */
+    readonly start: string | null;
+  } | null;
 }
 
 export interface Manifest {
@@ -126,6 +153,32 @@ const ruleSchema = z.object({
   visible_blocker: z.boolean().default(false),
 }).strict();
 
+/** A key path into a JSON record: `sessionId`, `payload.cwd`. */
+const keyPath = z.string().regex(
+  /^[A-Za-z_][\w-]*(\.[A-Za-z_][\w-]*)*$/,
+  "A key path like payload.id",
+);
+
+const storeSchema = z.object({
+  files: z.string().min(1).optional(),
+  id: keyPath.default("id"),
+  cwd: keyPath.default("cwd"),
+  created: keyPath.optional(),
+  sqlite: z.string().min(1).optional(),
+  query: z.string().trim().regex(/^select\b/i, "The query is one SELECT").optional(),
+  process: z.object({
+    file: z.string().min(1),
+    id: keyPath.default("id"),
+    start: keyPath.optional(),
+  }).strict().optional(),
+}).strict()
+  .refine((s) => (s.files === undefined) !== (s.sqlite === undefined), {
+    message: "A store has files or sqlite (one of them)",
+  })
+  .refine((s) => (s.sqlite === undefined) === (s.query === undefined), {
+    message: "A sqlite store needs its query (and only it has one)",
+  });
+
 const manifestSchema = z.object({
   id: z.string().regex(ID, "Agent id must match [a-z0-9][a-z0-9_-]{0,31}"),
   name: z.string().min(1).optional(),
@@ -142,6 +195,7 @@ const manifestSchema = z.object({
       (c) => c.includes("{id}"),
       "The resume command needs {id} where the conversation id goes",
     ),
+    store: storeSchema.optional(),
   }).strict().optional(),
   rules: z.array(ruleSchema).default([]),
   prompts: z.array(promptSchema).default([]),
@@ -149,6 +203,35 @@ const manifestSchema = z.object({
 }).strict();
 
 type Path = readonly (string | number)[];
+
+/** A store's templates parsed (a bad one fails at its key's line). */
+function compileStore(
+  store: z.infer<typeof storeSchema> | undefined,
+  ctx: { fail: (path: Path, reason: string) => never },
+): ConversationStoreSpec | null {
+  if (store === undefined) return null;
+  const template = (source: string, path: Path): StoreTemplate => {
+    try {
+      return parseStoreTemplate(source);
+    } catch (error) {
+      return ctx.fail(path, `Invalid store path ${JSON.stringify(source)}: ${messageOf(error)}`);
+    }
+  };
+  const at = (...keys: string[]): Path => ["resume", "store", ...keys];
+  return {
+    files: store.files === undefined ? null : template(store.files, at("files")),
+    id: store.id,
+    cwd: store.cwd,
+    created: store.created ?? null,
+    sqlite: store.sqlite === undefined ? null : template(store.sqlite, at("sqlite")),
+    query: store.query ?? null,
+    process: store.process === undefined ? null : {
+      file: template(store.process.file, at("process", "file")),
+      id: store.process.id,
+      start: store.process.start ?? null,
+    },
+  };
+}
 
 /**
  * Parses one manifest. `file` names it in errors; `expectedId` (the file
@@ -289,7 +372,9 @@ export function parseManifest(text: string, file: string, expectedId?: string): 
       screen: compile(m.identity.screen, ["identity", "screen"]),
     },
     turnEnd: m.turn_end,
-    resume: m.resume ?? null,
+    resume: m.resume
+      ? { command: m.resume.command, store: compileStore(m.resume.store, ctx) }
+      : null,
     rules,
     prompts: compilePrompts(m.prompts, ctx),
     input: compileInput(m.input, ctx),

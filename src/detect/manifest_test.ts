@@ -129,6 +129,36 @@ const errorCases: [string, string, number | null, RegExp][] = [
     /resume\.command: The resume command needs \{id\}/,
   ],
   ["resume without a command", "id: demo\nresume:\n  cmd: x {id}\n", null, /resume\.command/],
+  [
+    "a store path that is not absolute",
+    "id: demo\nresume:\n  command: demo -r {id}\n  store:\n    files: .demo/*.jsonl\n",
+    5,
+    /Invalid store path ".demo\/\*\.jsonl": A store path starts with \//,
+  ],
+  [
+    "a store path with an unknown placeholder",
+    "id: demo\nresume:\n  command: demo -r {id}\n  store:\n    files: /x/{user}/*.jsonl\n",
+    5,
+    /Unknown placeholder/,
+  ],
+  [
+    "a store with files and sqlite",
+    "id: demo\nresume:\n  command: d {id}\n  store:\n    files: /x/*.jsonl\n    sqlite: /x.db\n",
+    5,
+    /files or sqlite \(one of them\)/,
+  ],
+  [
+    "a sqlite store without its query",
+    "id: demo\nresume:\n  command: d {id}\n  store:\n    sqlite: /x.db\n",
+    5,
+    /sqlite store needs its query/,
+  ],
+  [
+    "a store query that is not a SELECT",
+    "id: demo\nresume:\n  command: d {id}\n  store:\n    sqlite: /x.db\n    query: DELETE FROM session\n",
+    6,
+    /one SELECT/,
+  ],
   ["file name mismatch", "id: other\n", 1, /does not match its file name/],
 ];
 
@@ -174,15 +204,28 @@ Deno.test("manifest: the example in docs/manifests.md parses", async () => {
   const [, , , failed, block] = m.rules;
   assert.deepEqual(failed!.kinds.map((k) => k.kind), ["rate_limit", "overloaded"]);
   assert.equal(block!.cells.length, 1);
-  assert.deepEqual(m.resume, { command: "myagent --resume {id}" });
+  assert.deepEqual(m.resume, { command: "myagent --resume {id}", store: null });
 });
 
 Deno.test("manifest: claude, codex and opencode say how they resume a conversation", async () => {
   const dir = new URL("../../manifests/", import.meta.url);
   const resume = async (id: string) =>
     parseManifest(await Deno.readTextFile(new URL(`${id}.yml`, dir)), `${id}.yml`, id).resume;
-  assert.deepEqual(await resume("claude"), { command: "claude --resume {id}" });
-  assert.deepEqual(await resume("codex"), { command: "codex resume {id}" });
-  assert.deepEqual(await resume("opencode"), { command: "opencode --session {id}" });
+  const claude = await resume("claude");
+  assert.equal(claude?.command, "claude --resume {id}");
+  assert.equal(
+    claude?.store?.files?.source,
+    "${CLAUDE_CONFIG_DIR:-${HOME}/.claude}/projects/{cwd-slug}/*.jsonl",
+  );
+  assert.equal(
+    claude?.store?.process?.file.source,
+    "${CLAUDE_CONFIG_DIR:-${HOME}/.claude}/sessions/{pid}.json",
+  );
+  const codex = await resume("codex");
+  assert.equal(codex?.command, "codex resume {id}");
+  assert.equal(codex?.store?.id, "payload.id");
+  const opencode = await resume("opencode");
+  assert.equal(opencode?.command, "opencode --session {id}");
+  assert.match(opencode?.store?.query ?? "", /^SELECT id, directory AS cwd/);
   assert.equal(await resume("aider"), null);
 });

@@ -13,6 +13,7 @@
 
 import { isAgentState, isBlockedKind } from "../model/agent.ts";
 import type { AgentStateName, BlockedKind } from "../model/agent.ts";
+import { plainText } from "../model/printable.ts";
 
 export const MAX_RECORDS = 256;
 export const MAX_BURST_BYTES = 256 * 1024;
@@ -93,7 +94,9 @@ export function parseRecord(payload: string): Osc7501Record | null {
     ? Number(rawProgress)
     : null;
   const rawMsg = fields.get("msg");
-  const msg = rawMsg === undefined ? null : decodeBase64(rawMsg);
+  const decoded = rawMsg === undefined ? null : decodeBase64(rawMsg);
+  // Shown in the TUI, notifications and `ctl list`: no escape sequence goes on.
+  const msg = decoded === null ? null : plainText(decoded);
   const rawTitle = fields.get("title");
   const title = rawTitle === undefined ? null : (decodeBase64(rawTitle, 1024) ?? rawTitle);
   const app = fields.get("app") ?? null;

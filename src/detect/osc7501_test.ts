@@ -211,3 +211,10 @@ Deno.test("Bursts: a pause of lazyshell's own is no gap; a burst that never paus
   assert.equal(b.dueAt(), 1000 + BURST_SPAN_MS);
   assert.deepEqual(b.take(1000 + BURST_SPAN_MS, false).map((r) => r?.length), [11]);
 });
+
+Deno.test("osc7501: a msg's escape sequences and controls are not kept", () => {
+  const record = parseRecord(
+    `state=blocked:kind=question:msg=${b64("\x1b]0;x\x07Pick \x1b[1mone\x1b[0m\r\n")}`,
+  );
+  assert.equal(record?.msg, "Pick one  ");
+});

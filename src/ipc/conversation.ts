@@ -22,6 +22,15 @@ export type ConversationEvidence = Omit<ConversationRef, "agent">;
  */
 const ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 
+/**
+ * Whether `id` may go into a resume command line: the same rule for an id a
+ * hook sends, one found in the agent's own store and one read back from the state file (a hand-edited
+ * `--dangerously-skip-permissions` is no id).
+ */
+export function isConversationId(id: string): boolean {
+  return ID.test(id);
+}
+
 /** The conversation a hook message names, or null. */
 export function conversationOf(message: HookMessage): ConversationEvidence | null {
   const p = message.payload;
@@ -31,7 +40,7 @@ export function conversationOf(message: HookMessage): ConversationEvidence | nul
     : p.type === "agent-turn-complete" && p["thread-id"] !== undefined
     ? ["thread-id", p["thread-id"]]
     : [null, undefined];
-  if (key === null || id === undefined || !ID.test(id)) return null;
+  if (key === null || id === undefined || !isConversationId(id)) return null;
   return {
     id,
     source: `hook ${event}: ${key}`,

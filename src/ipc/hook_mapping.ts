@@ -25,6 +25,7 @@
 import { isBlockedKind, isErrorKind, type StateKind } from "../model/agent.ts";
 import type { ErrorKind } from "../model/agent.ts";
 import type { HookEvent } from "../model/events.ts";
+import { plainText } from "../model/printable.ts";
 import { forwardedPayload, hookMessage, parseHookArgs } from "./hook_client.ts";
 import {
   type HookMessage,
@@ -160,10 +161,13 @@ function messageFor(state: HookState, p: HookPayload): string | null {
   return null;
 }
 
-/** First line of a text, clipped for a notification. */
+/**
+ * First line of a text, clipped for a notification; escape sequences and
+ * controls removed (it is shown in the TUI, notifications and `ctl list`).
+ */
 function text(value: string | undefined): string | null {
   if (!value) return null;
-  const line = value.trim().split("\n")[0]!.trim();
+  const line = plainText(value.trim().split("\n")[0]!).trim();
   if (!line) return null;
   return line.length > MSG_LIMIT ? `${line.slice(0, MSG_LIMIT - 1)}…` : line;
 }

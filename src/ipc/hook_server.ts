@@ -10,7 +10,7 @@
  * dropped after an idle timeout. A bug while applying a message is that
  * connection's failure (util/guard.ts): logged with its stack, answered
  * with an error, the connection closed; the session and its next hooks go
- * on. Must not import tui/ or app/.
+ * on. Must not import tui/ or runtime/.
  */
 
 import { ProtocolError } from "../errors.ts";

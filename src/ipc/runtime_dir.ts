@@ -13,7 +13,7 @@
 
 import { UserError } from "../errors.ts";
 import { currentUid, type Env, runtimeRoot } from "../config/paths.ts";
-import { isAlive } from "../session/proc_stat.ts";
+import { isAlive } from "../platform/liveness.ts";
 import { checkPrivateDir } from "./private_path.ts";
 
 export { checkPrivateDir } from "./private_path.ts";
@@ -22,6 +22,8 @@ export { checkPrivateDir } from "./private_path.ts";
 const MAX_SOCKET_PATH = 107;
 
 export const CONTROL_SOCKET = "control.sock";
+/** In a lasting server's instance directory: its name (`-L NAME`), so `ctl` can find it by name. */
+export const SERVER_NAME_FILE = "server-name";
 
 function mkdirPrivate(path: string): void {
   try {
@@ -53,10 +55,12 @@ export interface InstanceInfo {
   readonly pid: number;
   /** The control socket path when that instance has one. */
   readonly control: string | null;
+  /** The lasting server's name (`-L NAME`), or null (not a lasting server, or an older one). */
+  readonly server: string | null;
 }
 
-/** Instances whose process is alive (dead ones' directories are skipped). */
-export function listInstances(root: string): InstanceInfo[] {
+/** Instances whose process is alive (dead ones' directories are skipped); `alive`: the platform's test. */
+export function listInstances(root: string, alive = isAlive): InstanceInfo[] {
   const out: InstanceInfo[] = [];
   let entries: Deno.DirEntry[];
   try {
@@ -67,7 +71,7 @@ export function listInstances(root: string): InstanceInfo[] {
   for (const entry of entries) {
     if (!entry.isDirectory || !/^\d+$/.test(entry.name)) continue;
     const pid = Number(entry.name);
-    if (!isAlive(pid)) continue;
+    if (!alive(pid)) continue;
     const dir = `${root}/${entry.name}`;
     let control: string | null = `${dir}/${CONTROL_SOCKET}`;
     try {
@@ -75,16 +79,30 @@ export function listInstances(root: string): InstanceInfo[] {
     } catch {
       control = null;
     }
-    out.push({ dir, pid, control });
+    out.push({ dir, pid, control, server: readServerName(dir) });
   }
   return out.sort((a, b) => a.pid - b.pid);
 }
 
-/** Removes directories of instances that are gone (killed without cleanup). */
-export function pruneDeadInstances(root: string): void {
+/** Records this instance's lasting-server name in its directory (0600). */
+export function writeServerName(dir: string, name: string): void {
+  Deno.writeTextFileSync(`${dir}/${SERVER_NAME_FILE}`, `${name}\n`, { mode: 0o600 });
+}
+
+function readServerName(dir: string): string | null {
+  try {
+    const name = Deno.readTextFileSync(`${dir}/${SERVER_NAME_FILE}`).trim();
+    return /^[A-Za-z0-9][A-Za-z0-9_.-]{0,31}$/.test(name) ? name : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Removes directories of instances that are gone (killed without cleanup); `alive`: the platform's test. */
+export function pruneDeadInstances(root: string, alive = isAlive): void {
   for (const entry of safeReadDir(root)) {
     if (!entry.isDirectory || !/^\d+$/.test(entry.name)) continue;
-    if (Number(entry.name) === Deno.pid || isAlive(Number(entry.name))) continue;
+    if (Number(entry.name) === Deno.pid || alive(Number(entry.name))) continue;
     try {
       Deno.removeSync(`${root}/${entry.name}`, { recursive: true });
     } catch { /* another instance may be pruning it too */ }

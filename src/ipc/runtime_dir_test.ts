@@ -6,8 +6,10 @@ import {
   ensureRuntimeRoot,
   listenPrivate,
   listInstances,
+  pruneDeadInstances,
   removeInstanceDir,
 } from "./runtime_dir.ts";
+import { aliveOn, hostLiveness } from "../platform/liveness.ts";
 
 function tempEnv(): { env: Record<string, string>; base: string } {
   const base = Deno.makeTempDirSync({ prefix: "lzs-rt-" });
@@ -63,7 +65,12 @@ Deno.test("a socket is 0600; a stale one is replaced, a live one refused", async
     const listener = await listenPrivate(path);
     assert.equal(Deno.statSync(path).mode! & 0o777, 0o600);
     await assert.rejects(listenPrivate(path), /already in use/);
-    assert.deepEqual(listInstances(`${base}/lazyshell`), [{ dir, pid: Deno.pid, control: path }]);
+    assert.deepEqual(listInstances(`${base}/lazyshell`), [{
+      dir,
+      pid: Deno.pid,
+      control: path,
+      server: null,
+    }]);
     listener.close();
     await assert.rejects(listenPrivate(`${dir}/${"x".repeat(120)}.sock`), /too long/);
   } finally {
@@ -81,6 +88,25 @@ Deno.test("directories of dead instances are pruned", async () => {
     assert.throws(() => Deno.statSync(`${base}/lazyshell/4194305`));
     assert.deepEqual(listInstances(`${base}/lazyshell`).map((i) => i.pid), [Deno.pid]);
   } finally {
+    Deno.removeSync(base, { recursive: true });
+  }
+});
+
+Deno.test("with macOS's liveness (no /proc) another live server's directory is kept", async () => {
+  const { env, base } = tempEnv();
+  const other = new Deno.Command("sleep", { args: ["30"] }).spawn();
+  try {
+    const root = ensureRuntimeRoot(env);
+    Deno.mkdirSync(`${root}/${other.pid}`, { mode: 0o700 });
+    Deno.mkdirSync(`${root}/4194305`, { mode: 0o700 });
+    const darwin = (pid: number) => aliveOn({ ...hostLiveness, os: "darwin" }, pid);
+    pruneDeadInstances(root, darwin);
+    assert.ok(Deno.statSync(`${root}/${other.pid}`).isDirectory, "the live server's directory");
+    assert.throws(() => Deno.statSync(`${root}/4194305`), "the dead one's is pruned");
+    assert.deepEqual(listInstances(root, darwin).map((i) => i.pid), [other.pid]);
+  } finally {
+    other.kill("SIGKILL");
+    await other.status;
     Deno.removeSync(base, { recursive: true });
   }
 });

@@ -70,11 +70,18 @@ export class Cells {
     this.cursor = other.cursor;
   }
 
-  /** Rows y0..y1 (exclusive) become a copy of `other`'s (same size); the cursor is left. */
+  /**
+   * Rows y0..y1 (exclusive) become a copy of `other`'s (same size); the
+   * cursor is left. The range is clipped to the grid: one of another size's
+   * rows copies what of it there is here, or nothing.
+   */
   copyRowsFrom(other: Cells, y0: number, y1: number): void {
     if (other.cols !== this.cols || other.rows !== this.rows) throw new Error("Grid size differs");
-    const from = this.index(0, Math.max(0, y0));
-    const to = this.index(0, Math.min(this.rows, y1));
+    const top = Math.max(0, Math.min(this.rows, Math.floor(y0)));
+    const end = Math.max(top, Math.min(this.rows, Math.floor(y1)));
+    if (top >= end) return;
+    const from = this.index(0, top);
+    const to = this.index(0, end);
     for (let i = from; i < to; i++) this.chars[i] = other.chars[i]!;
     this.widths.set(other.widths.subarray(from, to), from);
     this.fg.set(other.fg.subarray(from, to), from);

@@ -2,9 +2,10 @@
  * What a session name and a group name may be, in one place: the store
  * (every way of creating, renaming or grouping a session: `ctl`, the TUI,
  * a project file) and the project file's schema use these. At most 64
- * characters, and no control characters (C0, DEL, C1): names are printed by
- * `ctl list`, drawn in the sidebar and put in notifications, where an ESC
- * or a CR would drive the terminal. A group name is one word (no spaces);
+ * characters, and no control characters (C0, DEL, C1) nor bidirectional
+ * controls (U+202E …): names are printed by `ctl list`, drawn in the sidebar
+ * and put in notifications, where an ESC or a CR would drive the terminal and
+ * a right-to-left override would make one name read as another. A group name is one word (no spaces);
  * a session name may hold spaces but not start with one.
  */
 
@@ -17,18 +18,25 @@ export const MAX_NAME_LENGTH = 64;
 const GROUP_NAME = /^[^\s\x00-\x1f\x7f-\x9f]{1,64}$/u;
 // deno-lint-ignore no-control-regex -- see GROUP_NAME
 const SESSION_NAME = /^[^\s\x00-\x1f\x7f-\x9f][^\x00-\x1f\x7f-\x9f]{0,63}$/u;
+/**
+ * Bidirectional controls (ALM, LRM, RLM, the embeddings and overrides, the
+ * isolates): U+202E makes `session-1` print as `1-noisses` and a name look
+ * like another in the list, a notification or `ctl list`.
+ */
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 const RESERVED = /^session-\d+$/;
 
-export const GROUP_NAME_RULE = "1–64 characters, no spaces or control characters";
+export const GROUP_NAME_RULE =
+  "1–64 characters, no spaces, control characters or bidirectional controls";
 export const SESSION_NAME_RULE =
-  "1–64 characters, no control characters, not starting with a space";
+  "1–64 characters, no control characters or bidirectional controls, not starting with a space";
 
 export function isGroupName(name: string): boolean {
-  return GROUP_NAME.test(name);
+  return GROUP_NAME.test(name) && !BIDI.test(name);
 }
 
 export function isSessionName(name: string): boolean {
-  return SESSION_NAME.test(name);
+  return SESSION_NAME.test(name) && !BIDI.test(name);
 }
 
 /** `session-N` is an id, never a name. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { hasControls, printable } from "./printable.ts";
+import { hasControls, plainText, printable } from "./printable.ts";
 
 Deno.test("printable() escapes ESC, CR, BEL, DEL and C1 controls, keeps newlines, tabs and text", () => {
   assert.equal(
@@ -7,6 +7,7 @@ Deno.test("printable() escapes ESC, CR, BEL, DEL and C1 controls, keeps newlines
     "a\\x1b]0;pwned\\x07b\\x0dc\\x7fd\\u009b31me\tf\ng é ✓",
   );
   assert.equal(printable("plain"), "plain");
+  assert.equal(printable("a\u202eb\u2066c\u200fd שלום"), "a\\u202eb\\u2066c\\u200fd שלום");
 });
 
 Deno.test("hasControls() sees every C0, DEL and C1 control, not ordinary text", () => {
@@ -14,4 +15,21 @@ Deno.test("hasControls() sees every C0, DEL and C1 control, not ordinary text", 
     assert.ok(hasControls(`x${c}y`), JSON.stringify(c));
   }
   assert.ok(!hasControls("build-α ✓ 日本"));
+});
+
+Deno.test("plainText() drops escape sequences and controls, keeps the words", () => {
+  const cases: [string, string][] = [
+    ["\x1b]0;pwned\x07Allow Bash?", "Allow Bash?"],
+    ["\x1b[31mred\x1b[0m text", "red text"],
+    ["\x1b[2J\x1b[Hclear", "clear"],
+    ["osc 52 \x1b]52;c;ZXZpbA==\x1b\\done", "osc 52 done"],
+    ["\x9b31mC1 csi", "C1 csi"],
+    ["\x1bPdcs\x1b\\after", "after"],
+    ["a\rb\x07c\nd\te", "a b c d e"],
+    ["\u202eevil\u202c", "evil"],
+    ["unterminated \x1b]0;title", "unterminated "],
+    ["trailing \x1b", "trailing "],
+    ["plain é ✓ 日本", "plain é ✓ 日本"],
+  ];
+  for (const [input, want] of cases) assert.equal(plainText(input), want, JSON.stringify(input));
 });

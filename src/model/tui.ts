@@ -60,6 +60,17 @@ export type Overlay =
   /** `x` on a session running an agent or a program: say what ends, ask. */
   | { readonly type: "confirm-kill"; readonly target: string; readonly what: string }
   | { readonly type: "restart-choice"; readonly target: string; readonly group: string }
+  /**
+   * `x` on a session in a worktree lazyshell made: keep the worktree, remove it, or remove it
+   * and its branch (docs/changes.md); `running`: the session is ended first.
+   */
+  | {
+    readonly type: "worktree-choice";
+    readonly target: string;
+    readonly name: string;
+    readonly branch: string;
+    readonly running: boolean;
+  }
   /** Sessions an earlier server saved: restore all, none, or pick (`R`, and on attach). */
   | {
     readonly type: "restore";
@@ -67,6 +78,11 @@ export type Overlay =
     readonly index: number;
     /** The state file was damaged: what was set aside, one line. */
     readonly problem: string | null;
+    /**
+     * A key the offer does not take was typed (someone typing a command, unaware of the box):
+     * until an arrow key, only esc and the arrows act (docs/restore.md).
+     */
+    readonly typed?: boolean;
   }
   | NewAgentForm;
 

@@ -11,6 +11,12 @@
  *   when its evidence changes (Claude's PermissionRequest hook, then its
  *   Notification hook 6 s later with another text; a screen rule reading
  *   the half-drawn prompt as another kind, as fixtures/captures/qwen-ask).
+ *   With no input, one thing more ends it: the agent worked (`working`)
+ *   and then asked a prompt the episode has not shown — another kind, or
+ *   another msg where both have one. The first was answered elsewhere (the
+ *   agent's remote control or phone app, a hook that approves, another
+ *   tool); the second is news. The same prompt coming back after work is
+ *   a flap.
  * - A **done turn** opens when a session enters `done` while none is open,
  *   and closes once input arrived and after it the session entered
  *   `working`. A done that flaps with the screen stays one.
@@ -30,9 +36,18 @@ interface Open {
   moved: boolean;
 }
 
+/** A prompt as the episode rule tells prompts apart. */
+type Asked = Pick<AgentStatus, "kind" | "msg">;
+
+/** A blocked episode also keeps the prompts it showed, and whether work followed the last. */
+interface OpenBlocked extends Open {
+  prompts: Asked[];
+  worked: boolean;
+}
+
 interface SessionEpisodes {
   last: AgentStatus | null;
-  blocked: Open | null;
+  blocked: OpenBlocked | null;
   done: Open | null;
   error: Open | null;
 }
@@ -41,6 +56,16 @@ const closed = (e: Open | null) => e === null || e.moved;
 
 function same(a: AgentStatus | null, b: AgentStatus): boolean {
   return a !== null && a.state === b.state && a.kind === b.kind && a.msg === b.msg;
+}
+
+/**
+ * One of the prompts an episode showed, as far as the evidence tells: the same kind and the same
+ * msg; a msg missing on either side (a screen rule read the kind only) is no difference.
+ */
+function shown(prompts: readonly Asked[], b: Asked): boolean {
+  const kind = prompts.filter((p) => p.kind === b.kind);
+  if (kind.length === 0) return false;
+  return b.msg === null || kind.some((p) => p.msg === b.msg) || kind.every((p) => p.msg === null);
 }
 
 export class Episodes {
@@ -61,10 +86,29 @@ export class Episodes {
     const changed = !same(s.last, status);
     s.last = status;
     if (s.blocked?.input && changed) s.blocked.moved = true;
+    const open = s.blocked !== null && !s.blocked.moved ? s.blocked : null;
+    if (open && status.state === "working") open.worked = true;
+    if (open && status.state === "blocked") {
+      // Answered elsewhere: work, then a prompt this episode never showed.
+      if (open.worked && !shown(open.prompts, status)) open.moved = true;
+      else {
+        open.worked = false;
+        const known = open.prompts.some((p) => p.kind === status.kind && p.msg === status.msg);
+        // Bounded: a prompt whose text keeps changing forgets its oldest texts.
+        if (!known) {
+          open.prompts = [...open.prompts.slice(-15), { kind: status.kind, msg: status.msg }];
+        }
+      }
+    }
     if (s.done?.input && status.state === "working") s.done.moved = true;
     if (s.error?.input && status.state === "working") s.error.moved = true;
     if (status.state === "blocked" && closed(s.blocked)) {
-      s.blocked = { input: false, moved: false };
+      s.blocked = {
+        input: false,
+        moved: false,
+        prompts: [{ kind: status.kind, msg: status.msg }],
+        worked: false,
+      };
       return "blocked";
     }
     if (status.state === "done" && closed(s.done)) {

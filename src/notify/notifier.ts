@@ -13,7 +13,7 @@
  *
  * Invariants: `notify()` never throws and never waits; a fallback command
  * is killed past `commandTimeoutMs`, at most `maxPending` run at once, and
- * a failure is logged, not thrown. Must not import tui/ or app/.
+ * a failure is logged, not thrown. Must not import tui/ or runtime/.
  */
 
 import type { AgentStatus } from "../model/agent.ts";
@@ -63,6 +63,14 @@ export type Outcome = "sent" | "watching" | "limited" | "no-channel" | "busy";
 export interface SessionRef {
   readonly id: string;
   readonly name: string;
+  /** The agent it runs (catalog id), if any: the notification names it. */
+  readonly agent?: string | null;
+}
+
+/** Who a state notification is about: `claude (bash)` for a session running an agent. */
+export function whoOf(session: SessionRef): string {
+  const agent = session.agent;
+  return agent && agent !== session.name ? `${agent} (${session.name})` : session.name;
 }
 
 /** The settings a reload may change (config `notify.*`). */
@@ -114,7 +122,7 @@ export class Notifier implements AsyncDisposable {
       sessionId: session.id,
       sessionName: session.name,
       reason,
-      text: stateText(session.name, reason, status.msg, status.kind),
+      text: stateText(whoOf(session), reason, status.msg, status.kind),
       minIntervalMs: 0,
     });
   }

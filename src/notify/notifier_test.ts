@@ -96,7 +96,7 @@ Deno.test("Notifier: input alone, or work alone, does not end an episode", async
 });
 
 /**
- * The sequence of issue 20 (Claude driven through `ctl send --enter`): a
+ * The sequence of a Claude Code session driven through `ctl send --enter`: a
  * question, answered; an approval a few seconds later; two turns done 20 s
  * and 11 s apart. Each is news: one notification each, whoever typed.
  */
@@ -154,6 +154,29 @@ Deno.test("Notifier: the next prompt after an answer is news, even with no state
   t.notifier.input(api.id, false);
   assert.equal(t.notifier.agentState(api, status("blocked", "needs your permission", 2)), null);
   assert.equal(t.notifier.agentState(api, status("blocked", "approve Edit: a.ts", 3)), "sent");
+  await t.notifier[Symbol.asyncDispose]();
+});
+
+Deno.test("Notifier: a different prompt after work, answered elsewhere, is news; the same is not", async () => {
+  const t = setup();
+  const ask = (msg: string | null, kind: AgentStatus["kind"] = "permission", seq = 1) =>
+    t.notifier.agentState(api, status("blocked", msg, seq, kind));
+  const work = () => t.notifier.agentState(api, status("working"));
+  assert.equal(ask("approve Bash: ls"), "sent");
+  // Approved from the phone app: nobody typed here. The agent works, asks again.
+  work();
+  assert.equal(ask("approve Bash: ls"), null, "the same prompt back: a flap");
+  work();
+  assert.equal(ask(null), null, "the same kind, read without its text: the same prompt");
+  work();
+  assert.equal(ask("approve Edit: a.ts"), "sent", "another message after work");
+  work();
+  assert.equal(ask(null, "question"), "sent", "another kind after work");
+  // Without work in between another text is the same prompt's evidence changing.
+  assert.equal(ask("which file?", "question"), null);
+  assert.equal(ask("Which file should I edit?", "question"), null);
+  work();
+  assert.equal(ask("which file?", "question"), null, "a text it showed before: a flap");
   await t.notifier[Symbol.asyncDispose]();
 });
 

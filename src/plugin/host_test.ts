@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { isAlive } from "../session/procinfo.ts";
 import { fixture, TestHost } from "./test_util.ts";
+import { FRAME_INTERVAL_MS } from "./plugin_process.ts";
 
 const env = (extra: Record<string, string> = {}) => ({
   HOME: "/home/test",
@@ -256,4 +257,37 @@ Deno.test("a missing executable fails without throwing", async () => {
   host.start();
   assert.equal(host.state.phase, "failed");
   assert.match(host.state.error ?? "", /Cannot start: \/nonexistent\/plugin not found/);
+});
+
+Deno.test("a plugin flooding valid frames is passed on at the display rate, its last frame kept", async () => {
+  let changes = 0;
+  await using host = new TestHost({
+    path: fixture("flood_frames"),
+    env: env(),
+    onChange: () => changes++,
+  });
+  host.start();
+  await host.until((s) => s.frame !== null, 10_000, "first frame");
+  const c0 = changes;
+  const t0 = performance.now();
+  await new Promise((r) => setTimeout(r, 1000));
+  const told = changes - c0;
+  const ticks = (performance.now() - t0) / FRAME_INTERVAL_MS;
+  // A ceiling, not a timing: a loaded machine only tells fewer (on main: ~10^5 a second).
+  assert.ok(told <= ticks * 1.5 + 5, `${told} changes told in ${ticks.toFixed(0)} ticks`);
+  assert.equal(host.state.phase, "running");
+});
+
+Deno.test("coalesced frames keep their order with other messages and the last frame shows", async () => {
+  const requests: string[] = [];
+  await using host = new TestHost({
+    path: fixture("frames_then_request"),
+    env: env(),
+    onRequest: (r) => {
+      requests.push(`${r.type} ${"session" in r ? r.session : ""}`);
+    },
+  });
+  host.start();
+  await host.until((s) => s.frame?.view === "frame 2000", 20_000, "the last frame");
+  assert.deepEqual(requests, ["select_session session-7"]);
 });

@@ -6,6 +6,11 @@
  *
  * A run outlived by a newer generation (a restart) is stale: its lines and exit are ignored and
  * its group's leftovers killed when its leader exits.
+ *
+ * Frames reach the host at the display rate at most (FRAME_INTERVAL_MS): a frame followed by
+ * another frame, with no other message between, is dropped unparsed, and while a frame waits for
+ * its tick stdout is not read — a plugin redrawing in a busy loop blocks on its full pipe instead
+ * of costing the server a core. Every other message is passed on at once, in order.
  */
 
 import { messageOf } from "../errors.ts";
@@ -26,6 +31,12 @@ export interface RunListener {
   /** The leader exited (only reported while the run is current). */
   exited(exit: GroupStatus): void;
 }
+
+/** The TUI draws at most one frame a tick (src/tui/app.ts FRAME_MS): a plugin's frames no faster. */
+export const FRAME_INTERVAL_MS = 16;
+
+/** A line that is a frame message (`{"type":"frame",…`, as plugins write it): may be coalesced. */
+const FRAME_LINE = /^\s*\{\s*"type"\s*:\s*"frame"\s*[,}]/;
 
 /** How long a stop waits for stdout/stderr to end once the leader has exited. */
 const SETTLE_MS = 500;
@@ -137,16 +148,38 @@ export class PluginProcess {
 
   async #readStdout(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
     const splitter = new LineSplitter(MAX_LINE_BYTES);
+    // The latest frame not passed on yet, and when the last one was.
+    let held: string | null = null;
+    let lastFrame = -Infinity;
+    const passFrame = () => {
+      if (held !== null && this.listener.current()) this.listener.line(held);
+      held = null;
+      lastFrame = performance.now();
+    };
     try {
       while (true) {
         const { value, done } = await reader.read();
         const items = done ? splitter.end() : splitter.push(value);
         for (const item of items) {
           if (!this.listener.current()) continue;
+          if (item.type === "line" && FRAME_LINE.test(item.text)) {
+            held = item.text; // an earlier frame not passed on is superseded
+            continue;
+          }
+          if (held !== null) passFrame(); // in order: the frame before what follows it
           if (item.type === "oversize") this.listener.oversize(item.bytes);
           else this.listener.line(item.text);
         }
-        if (done) break;
+        if (done) {
+          passFrame();
+          break;
+        }
+        if (held !== null) {
+          const wait = lastFrame + FRAME_INTERVAL_MS - performance.now();
+          // Not reading meanwhile: a later frame replaces this one, or the pipe fills.
+          if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+          passFrame();
+        }
         if (this.listener.current() && this.listener.deaf()) {
           // Nothing it says counts any more: stop reading (a flood then blocks on
           // its full pipe instead of burning our CPU) until the kill lands.

@@ -137,6 +137,26 @@ function alive(pid: number): boolean {
   }
 }
 
+type Until = ReturnType<typeof onDemandTabs>["until"];
+
+/** On-demand plugin `id`, running, shown to a client of its own. */
+async function shown(tabs: PluginTabs, until: Until, id: string): Promise<string> {
+  tabs.show(`${id}-client`, id);
+  await until(`${id} to run`, () => tabs.get(id)!.state.phase === "running");
+  return id;
+}
+
+/**
+ * Hides the marker plugin now and resolves once it has stopped: a stop armed before it, with the
+ * same idle delay, has had its turn by then (timers of one delay fire in the order they were set).
+ * What the sleep of a fixed time stood for, as an event.
+ */
+async function hiddenUntilStopped(tabs: PluginTabs, until: Until, id: string): Promise<void> {
+  const marker = tabs.get(id)!;
+  tabs.show(`${id}-client`, null);
+  await until(`${id} to stop`, () => !marker.awake && marker.state.phase === "stopped");
+}
+
 const lazy = (id: string): PluginEntry => ({
   ...entry(id, "good"),
   onDemand: true,
@@ -154,16 +174,17 @@ const lazy = (id: string): PluginEntry => ({
 Deno.test("an on-demand plugin starts when a client shows its tab, stops once hidden, starts again", async () => {
   const { tabs, until } = onDemandTabs();
   await using _ = tabs;
-  tabs.start([lazy("lazy")]);
+  tabs.start([lazy("lazy"), lazy("marker")]);
   const host = tabs.get("lazy")!;
   assert.equal(host.pid, null, "not started at launch");
   assert.equal(host.manifest?.title, "Lazy", "its tab shows the known manifest meanwhile");
   tabs.show("client-1", "lazy");
   await until("its first frame", () => (host.state.frame?.view ?? "").includes('"type":"init"'));
   const first = host.pid!;
+  const marker = await shown(tabs, until, "marker");
   tabs.show("client-2", "lazy");
   tabs.show("client-1", null);
-  await new Promise((r) => setTimeout(r, 500));
+  await hiddenUntilStopped(tabs, until, marker);
   assert.ok(host.awake && alive(first), "another client still shows it");
   tabs.forget("client-2");
   await until("it to stop", () => !host.awake && host.state.phase === "stopped");
@@ -203,13 +224,14 @@ Deno.test("a plugin opts in with onDemand in its manifest; a v1 plugin keeps run
 Deno.test("a hidden on-demand plugin with an exec in flight is not stopped", async () => {
   const { tabs, until } = onDemandTabs(100);
   await using _ = tabs;
-  tabs.start([lazy("lazy")]);
+  tabs.start([lazy("lazy"), lazy("marker")]);
   const host = tabs.get("lazy")!;
   tabs.show("client-1", "lazy");
   await until("it to run", () => host.state.phase === "running");
+  const marker = await shown(tabs, until, "marker");
   host.key("l", "l"); // a long exec
   await until("the exec", () => host.busy);
   tabs.show("client-1", null);
-  await new Promise((r) => setTimeout(r, 600));
+  await hiddenUntilStopped(tabs, until, marker);
   assert.ok(host.awake, "still running: its exec has not finished");
 });

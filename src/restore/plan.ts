@@ -14,10 +14,13 @@
  *   (identity reads the foreground process: `sh -c 'agent; exec sh'` would
  *   leave the shell there), and the shell is back when it exits.
  * - An agent session without a known id (or whose transcript is gone)
- *   restarts the agent fresh, and says so.
+ *   restarts the agent fresh, and says so. An id read from the file passes
+ *   the rule a hook's id passes (src/ipc/conversation.ts) or is not used.
  */
 
 import { shellQuote } from "../ipc/integrations.ts";
+import { isConversationId } from "../ipc/conversation.ts";
+import { printable } from "../model/printable.ts";
 import { RESTORED_RULE, type SavedSession } from "./state_file.ts";
 
 export interface PlanContext {
@@ -80,7 +83,10 @@ export function planRestore(saved: SavedSession, ctx: PlanContext): RestorePlan 
   let why: string | null = null;
   if (agent !== null) {
     if (c === null || c.agent !== agent) why = "no conversation id was seen";
-    else if (template === null) why = `its manifest has no resume command`;
+    else if (!isConversationId(c.id)) {
+      // A hand-edited file: `--dangerously-skip-permissions` would be an option, not an id.
+      why = `the saved conversation id ${printable(JSON.stringify(c.id))} is not an id`;
+    } else if (template === null) why = `its manifest has no resume command`;
     else if (c.transcript !== null && !ctx.exists(c.transcript)) why = "its transcript is gone";
   }
   const resumed = agent !== null && why === null ? { agent, id: c!.id } : null;

@@ -84,6 +84,22 @@ Deno.test("planRestore(): an agent without a usable id restarts fresh and says w
   );
 });
 
+Deno.test("planRestore(): an id read from the file passes the hook's id rule or is not used", () => {
+  for (const id of ["--dangerously-skip-permissions", "-p", "a b", "x;rm -rf ~", "\x1b[2Jx"]) {
+    for (const command of [null, "claude"]) {
+      const plan = planRestore(
+        saved({ agent: "claude", command, conversation: { ...conversation, id } }),
+        ctx,
+      );
+      assert.equal(plan.resumed, null, id);
+      assert.equal(plan.command, command ?? undefined, "its own command, never a resume line");
+      assert.equal(plan.typed, command === null ? "claude" : undefined);
+      assert.match(plan.how, /^starts claude fresh: the saved conversation id .* is not an id$/);
+      assert.ok(!plan.how.includes("\x1b"), "printed escaped");
+    }
+  }
+});
+
 Deno.test("planRestore(): secrets come from the environment, a gone cwd falls back to home", () => {
   const plan = planRestore(
     saved({

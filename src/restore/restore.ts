@@ -21,6 +21,7 @@ import type { Runtime } from "../runtime/runtime.ts";
 import type { Session } from "../session/session.ts";
 import { type PlanContext, planRestore, type RestorePlan } from "./plan.ts";
 import { type RecorderOptions, SessionRecorder } from "./recorder.ts";
+import { ConversationFinder, type FinderOptions } from "./conversation_finder.ts";
 import { parseState, type SavedSession } from "./state_file.ts";
 
 /** `$XDG_STATE_HOME/lazyshell/sessions-<server name>.jsonl`. */
@@ -48,6 +49,8 @@ export interface RestoreOutcome {
 
 export interface RestoreOptions extends Omit<RecorderOptions, "file" | "pending"> {
   readonly file: string;
+  /** Timing of the search of the agents' own stores for conversation ids (conversation_finder.ts). */
+  readonly finder?: FinderOptions;
 }
 
 export interface LoadedState {
@@ -56,8 +59,48 @@ export interface LoadedState {
   readonly problem: string | null;
 }
 
-/** Reads the state file; a damaged one is renamed aside (its valid sessions are kept). */
+/**
+ * Why a state file (or its directory) is not trusted, or null: what it says
+ * is run at restore, so, as the runtime directory (src/ipc/private_path.ts),
+ * it must be ours and writable by nobody else — not a symlink, owned by
+ * `me`, no group or other write bit.
+ */
+export function untrusted(
+  info: Pick<Deno.FileInfo, "isSymlink" | "uid" | "mode">,
+  me: number | null,
+): string | null {
+  if (info.isSymlink) return "it is a symlink";
+  if (me !== null && info.uid !== null && info.uid !== me) {
+    return `owned by uid ${info.uid}, not ${me}`;
+  }
+  const mode = (info.mode ?? 0) & 0o777;
+  if ((mode & 0o022) !== 0) return `mode ${mode.toString(8)} lets others write it`;
+  return null;
+}
+
+/**
+ * Reads the state file; a damaged one is renamed aside (its valid sessions
+ * are kept), one another user could have written is renamed aside unread.
+ */
 export function loadState(file: string, now = new Date()): LoadedState {
+  const me = Deno.uid();
+  const dir = file.slice(0, file.lastIndexOf("/")) || "/";
+  for (const path of [dir, file]) {
+    let info: Deno.FileInfo;
+    try {
+      info = Deno.lstatSync(path);
+    } catch {
+      continue; // missing: nothing to trust (the read below says what else is wrong)
+    }
+    const why = untrusted(info, me);
+    if (why === null) continue;
+    const where = path === file ? `; ${setAside(file, "refused", now)}` : "";
+    return {
+      sessions: [],
+      problem: `Refusing the state ${path === file ? "file" : "directory"} ${path}: ${why}` +
+        `${where}; no session offered from it (it must be yours and writable by you alone)`,
+    };
+  }
   removeTemps(file);
   let text: string;
   try {
@@ -68,14 +111,7 @@ export function loadState(file: string, now = new Date()): LoadedState {
   }
   const parsed = parseState(text);
   if (parsed.problems.length === 0) return { sessions: parsed.sessions, problem: null };
-  const aside = `${file}.corrupt-${now.toISOString().replace(/[:.]/g, "-")}`;
-  let where: string;
-  try {
-    Deno.renameSync(file, aside);
-    where = `set aside as ${aside}`;
-  } catch (error) {
-    where = `could not be set aside (${messageOf(error)})`;
-  }
+  const where = setAside(file, "corrupt", now);
   const more = parsed.problems.length > 1 ? ` (and ${parsed.problems.length - 1} more)` : "";
   const kept = parsed.sessions.length;
   return {
@@ -83,6 +119,17 @@ export function loadState(file: string, now = new Date()): LoadedState {
     problem: `The state file ${file} is damaged: ${parsed.problems[0]}${more}; ${where}; ` +
       `${kept} session${kept === 1 ? "" : "s"} kept`,
   };
+}
+
+/** Renames the file to `<file>.<why>-<time>`; says where, or why not. */
+function setAside(file: string, why: string, now: Date): string {
+  const aside = `${file}.${why}-${now.toISOString().replace(/[:.]/g, "-")}`;
+  try {
+    Deno.renameSync(file, aside);
+    return `set aside as ${aside}`;
+  } catch (error) {
+    return `could not be set aside (${messageOf(error)})`;
+  }
 }
 
 /** Temporary files of a writer that was killed mid-write: never the state, always garbage. */
@@ -103,6 +150,8 @@ export class SessionRestore implements AsyncDisposable {
   /** The one line about a damaged state file, or null. */
   readonly problem: string | null;
   readonly recorder: SessionRecorder;
+  /** Each agent session's conversation, from the agent's own store (no hooks needed). */
+  readonly finder: ConversationFinder;
   readonly #runtime: Runtime;
   readonly #pending = new Map<string, SavedSession>();
   #problemSaid = false;
@@ -127,6 +176,10 @@ export class SessionRestore implements AsyncDisposable {
     });
     // The file now says what this server runs (and what is pending): a project started, a part set aside.
     this.recorder.changed();
+    this.finder = new ConversationFinder(runtime, {
+      ...(options.log ? { log: options.log } : {}),
+      ...options.finder,
+    });
   }
 
   /** The saved sessions not restored yet, in their saved order, with what restoring each does. */
@@ -167,6 +220,7 @@ export class SessionRestore implements AsyncDisposable {
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
+    this.finder[Symbol.dispose]();
     await this.recorder[Symbol.asyncDispose]();
   }
 
@@ -191,6 +245,17 @@ export class SessionRestore implements AsyncDisposable {
     }
     const id = session.id;
     if (plan.typed !== undefined) typeAtPrompt(session, plan.typed);
+    const c = saved.conversation;
+    if (plan.resumed && c) {
+      // Its conversation from now on: a server killed again before the agent writes a word
+      // still resumes it (hooks and the agent's store take over once they say more).
+      runtime.noteConversation(id, {
+        id: c.id,
+        source: `restored: ${c.source.replace(/^(restored: )+/, "")}`,
+        cwd: c.cwd,
+        transcript: c.transcript,
+      });
+    }
     this.#pending.delete(name);
     this.recorder.keep(id, { command: plan.savedCommand, secrets: plan.secrets });
     const notes = [...plan.notes];

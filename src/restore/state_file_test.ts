@@ -74,6 +74,11 @@ Deno.test("savedEnv() never keeps a value the env tab would mask", () => {
       DATABASE_URL: "postgres://u:p@db/x",
       UPSTREAM: "https://user:pw@example.com/",
       NOTE: "ghp_0123456789abcdefghij",
+      MY_CRED: "c",
+      GCP_CREDS: "c",
+      SMTP_PASSCODE: "p",
+      PROXY_AUTHORIZATION: "a",
+      PASSENGER: "not a secret",
     }),
     [
       { name: "PORT", value: "3000" },
@@ -81,6 +86,11 @@ Deno.test("savedEnv() never keeps a value the env tab would mask", () => {
       { name: "DATABASE_URL", secret: true },
       { name: "UPSTREAM", secret: true },
       { name: "NOTE", secret: true },
+      { name: "MY_CRED", secret: true },
+      { name: "GCP_CREDS", secret: true },
+      { name: "SMTP_PASSCODE", secret: true },
+      { name: "PROXY_AUTHORIZATION", secret: true },
+      { name: "PASSENGER", value: "not a secret" },
     ],
   );
 });

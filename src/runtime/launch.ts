@@ -62,6 +62,10 @@ export async function launchAgent(runtime: Runtime, spec: AgentLaunch): Promise<
     const made = await addWorktree(cwd, dir, branchName(config.branch_prefix, name));
     worktree = made;
     cwd = made.path;
+    // Listed past its session (`ctl worktrees`); the list is a help, never a reason to fail.
+    try {
+      runtime.worktrees.add(made, name);
+    } catch { /* unwritable state dir: the worktree is made all the same */ }
     env.LAZYSHELL_MAIN_CHECKOUT = made.repo;
     env.LAZYSHELL_WORKTREE = made.path;
   }
@@ -80,7 +84,12 @@ export async function launchAgent(runtime: Runtime, spec: AgentLaunch): Promise<
     });
   } catch (error) {
     // Nothing started in it: the new worktree and branch go again.
-    if (worktree) await undoWorktreeAdd(worktree).catch(() => {});
+    if (worktree) {
+      await undoWorktreeAdd(worktree).catch(() => {});
+      try {
+        runtime.worktrees.forget(worktree.path);
+      } catch { /* as above */ }
+    }
     throw error;
   }
   if (prompt) {

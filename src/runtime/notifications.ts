@@ -255,7 +255,7 @@ function followState(
     if (status === null || status === previous.agentStatus) return;
     // A program that declares or shows agent states is an agent for N2.
     if (status.state !== "idle") failed.agentSeen(session.id);
-    notifier.agentState({ id: session.id, name: session.name }, status);
+    notifier.agentState({ id: session.id, name: session.name, agent: session.agent }, status);
   });
 }
 

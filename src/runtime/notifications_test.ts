@@ -163,6 +163,26 @@ Deno.test("a real agent (identified claude) failing in bash does not notify; a p
   });
 });
 
+Deno.test("a notification names the agent a session runs: claude (bash), not bash", async () => {
+  await withBash(async ({ runtime, session, sent }) => {
+    const dir = session.cwd;
+    await Deno.writeTextFile(
+      `${dir}/claude`,
+      "#!/bin/bash\nprintf '✽ Whirring… (3s · ↓ 9 tokens)\\r\\n  esc to interrupt\\r\\n'\n" +
+        "read -r _\nprintf '\\033]7501;state=done\\033\\\\'\nread -r _\n",
+    );
+    await Deno.chmod(`${dir}/claude`, 0o755);
+    session.write(`./claude\n`);
+    await waitFor(session, () => runtime.view(session.id)?.agent === "claude", 15_000, "agent");
+    session.write("\n", false);
+    await waitFor(session, () => sent.length > 0, 15_000, "a notification");
+    assert.deepEqual(sent.map((n) => [n.reason, n.text, n.sessionName]), [
+      ["done", "claude (bash): done", "bash"],
+    ]);
+    session.write("\n", false);
+  });
+});
+
 Deno.test("OSC 7501 blocked then done in a plain session notifies each once, with the msg", async () => {
   await withBash(async ({ runtime, session, sent }) => {
     const b64 = btoa("approve Bash: touch lab-file.txt");
@@ -190,7 +210,7 @@ Deno.test("OSC 7501 blocked then done in a plain session notifies each once, wit
   });
 });
 
-Deno.test("a program driven by ctl send notifies every new request and turn once (issue 20)", async () => {
+Deno.test("a program driven by ctl send notifies every new request and turn once", async () => {
   await withBash(async ({ runtime, session, sent }) => {
     // Declares the states named on each line it reads, one burst each, then says so.
     await Deno.writeTextFile(

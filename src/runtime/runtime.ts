@@ -18,6 +18,8 @@
  * a copy of a setting follows `onReconfigure`. Must not import the TUI.
  */
 
+import { environmentUpdate } from "../model/update_env.ts";
+import { WorktreeRegistry } from "../git/worktree_registry.ts";
 import type { LoadedConfig } from "../config/config.ts";
 import { messageOf } from "../errors.ts";
 import { loadConfig } from "../config/load.ts";
@@ -48,6 +50,7 @@ import { type Catalog, loadCatalogSync } from "./catalog.ts";
 import { DetectionHub } from "./detection.ts";
 import { type EngineEvent, reduceRuntime } from "./state.ts";
 import { fault, type Owner } from "../util/guard.ts";
+import { policySize, type Size } from "./window_size.ts";
 
 export interface RuntimeOptions {
   readonly env?: Env;
@@ -94,6 +97,8 @@ export class Runtime implements AsyncDisposable {
   readonly store: SessionStore;
   /** The sessions' handles and verbs, for consumers (a screen to read, a PTY to write). */
   readonly sessions: SessionHandles;
+  /** The git worktrees lazyshell made, kept past their sessions (`ctl worktrees`). */
+  readonly worktrees: WorktreeRegistry;
   /** N1–N2: the notifier and what feeds it. */
   readonly #notifications: Notifications;
   /** Agent identity and state per session (src/runtime/detection.ts). */
@@ -111,9 +116,12 @@ export class Runtime implements AsyncDisposable {
   #resizedAt = new Map<string, number>();
   /** Which client a session's PTY size follows (tmux's "latest": who last typed into or focused it). */
   #sizeOwners = new Map<string, string>();
+  /** What each client shows (Runtime.show): session id → the pane's size. */
+  #shown = new Map<string, ReadonlyMap<string, Size>>();
 
   constructor(options: RuntimeOptions = {}) {
     this.env = options.env ?? Deno.env.toObject();
+    this.worktrees = new WorktreeRegistry(this.env);
     this.#setup = {
       loaded: options.config ?? loadConfig(this.env),
       catalog: loadCatalogSync({ env: this.env }),
@@ -168,6 +176,11 @@ export class Runtime implements AsyncDisposable {
     this.#setup = next;
     this.store.configure(this.#storeDefaults());
     if (next.catalog !== previous.catalog) this.#detection.setCatalog(next.catalog);
+    if (next.loaded.config.window_size !== previous.loaded.config.window_size) {
+      // The new policy sizes every session shown now (`latest`: from the next claim on).
+      this.#sizeOwners.clear();
+      for (const session of this.store.list()) this.#applyWindowSize(session.id);
+    }
     if (next.loaded.config.agent_stats_command !== previous.loaded.config.agent_stats_command) {
       // The old command's lines go; the new one's come as it runs (notifications.ts).
       for (const s of this.#state.sessions) {
@@ -225,23 +238,54 @@ export class Runtime implements AsyncDisposable {
   /** A client left: it looks at nothing, and the sessions it sized are free again. */
   forgetClient(client: string): void {
     for (const [id, owner] of this.#sizeOwners) if (owner === client) this.#sizeOwners.delete(id);
+    const shown = this.#shown.get(client);
+    this.#shown.delete(client);
+    for (const id of shown?.keys() ?? []) this.#applyWindowSize(id);
     this.#dispatch({ type: "client-left", client });
   }
 
   /**
    * The session's PTY takes this client's pane size from now on (the client
-   * typed into it or focused it): tmux's "latest" rule.
+   * typed into it or focused it): tmux's "latest" rule (config `window_size`;
+   * the other policies size sessions from what clients show, show()).
    */
   claimSize(id: string, client: string, cols: number, rows: number): void {
+    if (this.config.window_size !== "latest") return;
     this.#sizeOwners.set(id, client);
     this.store.get(id)?.resize(cols, rows);
   }
 
   /**
+   * The sessions a client shows now (its selected one, or its tiles) and
+   * the size of the pane each is shown in: `smallest` and `largest` size
+   * each session from the panes that show it (src/runtime/window_size.ts).
+   */
+  show(client: string, sessions: ReadonlyMap<string, Size>): void {
+    const before = this.#shown.get(client);
+    this.#shown.set(client, sessions);
+    for (const id of new Set([...(before?.keys() ?? []), ...sessions.keys()])) {
+      this.#applyWindowSize(id);
+    }
+  }
+
+  /** Session `id` takes the size `window_size` gives it from the panes that show it, if any. */
+  #applyWindowSize(id: string): void {
+    const sizes: Size[] = [];
+    for (const shown of this.#shown.values()) {
+      const size = shown.get(id);
+      if (size) sizes.push(size);
+    }
+    const size = policySize(this.config.window_size, sizes);
+    if (size) this.store.get(id)?.resize(size.cols, size.rows);
+  }
+
+  /**
    * A client's pane changed size: the sessions that follow it (or nobody
    * yet) follow, but those in `except` (sized on their own: its tiles).
+   * Under `window_size: latest` only.
    */
   resizeFor(client: string, cols: number, rows: number, except?: ReadonlySet<string>): void {
+    if (this.config.window_size !== "latest") return;
     for (const session of this.store.list()) {
       if (except?.has(session.id)) continue;
       const owner = this.#sizeOwners.get(session.id);
@@ -252,6 +296,15 @@ export class Runtime implements AsyncDisposable {
   /** A hook payload named the agent's conversation id (src/ipc/conversation.ts). */
   noteConversation(id: string, conversation: Omit<ConversationRef, "agent">): void {
     this.#dispatch({ type: "conversation", id, conversation });
+  }
+
+  /**
+   * A client attached with this environment (tmux's update-environment): the
+   * variables config `update_environment` lists are set, or removed, for the
+   * sessions started from now on (src/model/update_env.ts).
+   */
+  clientAttached(env: Readonly<Record<string, string>>): void {
+    this.store.updateEnvironment(environmentUpdate(this.config.update_environment, env));
   }
 
   createSession(spec: SessionSpec = {}): Session {

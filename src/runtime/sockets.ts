@@ -40,6 +40,7 @@ export async function startSockets(
   const startControl = async () => {
     control = await ControlServer.listen(`${dir}/${CONTROL_SOCKET}`, {
       sessions: runtime.sessions,
+      worktrees: runtime.worktrees,
       ...promptHost(runtime),
       createSession: (spec) => runtime.createSession(spec),
       launchAgent: (spec) =>

@@ -8,13 +8,14 @@
  * write(2). The client then only relays sizes and signals: each key and
  * each frame skips its process and one socket hop.
  *
- * Linux only (the reactor and /proc): elsewhere, or when the device cannot
+ * Linux only (the reactor and /proc: src/platform/terminal.ts): elsewhere, or when the device cannot
  * be opened or is not the client's, the client relays bytes over the socket
  * as before. Ends in order: reading stops first (what is typed after a
  * detach belongs to the shell), then what is queued is written (≤ 500 ms),
  * and only then does the client hear its Exit and restore the terminal.
  */
 
+import { fdPath } from "../platform/terminal.ts";
 import { libc } from "../session/libc.ts";
 import { ptyReactor } from "../session/pty_reactor.ts";
 import type { PtyHandle } from "../session/pty_reactor.ts";
@@ -58,7 +59,7 @@ export class ClientTty {
     if (fd < 0) return null;
     let same = false;
     try {
-      const opened = Deno.statSync(`/proc/self/fd/${fd}`);
+      const opened = Deno.statSync(fdPath("self", fd)!);
       same = lib.isatty(fd) && opened.rdev === device && opened.dev === fs;
     } catch { /* not ours to read */ }
     const writer = same ? PtyWriter.open(fd, MAX_QUEUED_BYTES) : null;

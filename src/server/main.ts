@@ -18,7 +18,7 @@
 
 import { dataDir } from "../config/paths.ts";
 import { messageOf, UserError } from "../errors.ts";
-import { ensureRuntimeRoot } from "../ipc/runtime_dir.ts";
+import { ensureRuntimeRoot, writeServerName } from "../ipc/runtime_dir.ts";
 import { startProject } from "../runtime/project.ts";
 import { approveProject } from "../runtime/project_trust.ts";
 import { logTo } from "../runtime/notifications.ts";
@@ -96,6 +96,8 @@ export async function runServer(options: ServerOptions): Promise<number> {
   runtime.setProblems(runtimeProblems(runtime));
   for (const problem of runtime.state.problems) log(`lazyshell: ${problem}`);
   const sockets = await startSockets(runtime, logTo(runtime.env));
+  // `lazyshell -L NAME ctl …` finds this instance's control socket by it (src/ctl/find.ts).
+  writeServerName(sockets.dir, name);
   // After the sockets: project sessions get LAZYSHELL_SOCK like any other.
   const started = project ? startProject(runtime, project) : [];
   // After the project: its sessions run, so their saved copies are not offered (docs/restore.md).
@@ -193,6 +195,8 @@ function goodbye(
           "its sessions ended with it",
         code: 0,
       };
+    case "restore-only":
+      return { reason: "server-exit", message: "", code: 0 };
     case "kill-server":
       return {
         reason: "killed",

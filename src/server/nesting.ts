@@ -15,6 +15,7 @@
  * these sessions, so it attaches: nesting two servers is allowed.
  */
 
+import { fdPath } from "../platform/terminal.ts";
 import type { HelloMessage, TerminalName } from "./protocol.ts";
 
 export interface SessionTerminal {
@@ -65,8 +66,10 @@ export function nestedMessage(session: { id: string; name: string }): string {
  */
 export function stdinTerminal(pid: number): TerminalId | null {
   for (const fd of [0, 1, 2]) {
+    const path = fdPath(pid, fd);
+    if (path === null) return null;
     try {
-      const { rdev, dev } = Deno.statSync(`/proc/${pid}/fd/${fd}`);
+      const { rdev, dev } = Deno.statSync(path);
       if (rdev) return { device: rdev, fs: dev };
     } catch { /* gone, or not ours to read */ }
   }

@@ -4,11 +4,13 @@
  * eventfd for the output reactor (pty_reactor.ts, Linux only), with the
  * struct pollfd arrays poll(2) takes (pollfds, revents). Loaded once,
  * lazily; null where FFI or libc is unavailable (Windows, no --allow-ffi),
- * and callers then keep node-pty's own streams.
+ * and callers then keep node-pty's own streams. The library, errno's values
+ * and the request numbers that differ by platform come from src/platform/.
  */
 
-export const EINTR = 4;
-export const EAGAIN = 11;
+import { type ErrnoCodes, errnoCodes } from "../platform/errno.ts";
+import { libcNames, openLibc } from "../platform/libc.ts";
+
 export const POLLIN = 0x1;
 export const POLLHUP = 0x10;
 /** revents that make an fd worth a read: data, an error, the other side closed. */
@@ -18,22 +20,15 @@ const POLLFD_BYTES = 8;
 /** fcntl commands and flags (same values on Linux and macOS). */
 const F_SETFD = 2;
 const FD_CLOEXEC = 1;
-/** Linux. */
-const F_DUPFD_CLOEXEC = 1030;
 /** setvbuf: unbuffered. */
 const IONBF = 2;
-/** ioctl: bytes waiting to be read (Linux, macOS). */
-const FIONREAD = Deno.build.os === "darwin" ? 0x4004667f : 0x541b;
-/** Linux: eventfd and fcntl flag values. */
+/** Linux: eventfd flag values. */
 const EFD_NONBLOCK = 0o4000;
 const EFD_CLOEXEC = 0o2000000;
-/** open(2) flags for a terminal the server draws on (Linux values; the reactor is Linux only). */
-const O_RDWR = 0o2;
-const O_NOCTTY = 0o400;
-const O_NONBLOCK = 0o4000;
-const O_CLOEXEC = 0o2000000;
 
 export interface Libc {
+  /** This platform's errno values, to compare errno() with. */
+  readonly codes: ErrnoCodes;
   write(fd: number, buf: Uint8Array, len: number): number;
   read(fd: number, buf: Uint8Array, len: number): number;
   close(fd: number): number;
@@ -101,107 +96,91 @@ export function libc(): Libc | null {
 }
 
 function open(): Libc | null {
-  const os = Deno.build.os;
-  if (os !== "linux" && os !== "darwin") return null;
-  const errnoSymbol = os === "linux" ? "__errno_location" : "__error";
-  try {
-    const lib = Deno.dlopen(
-      os === "linux" ? "libc.so.6" : "/usr/lib/libSystem.B.dylib",
-      {
-        write: { parameters: ["i32", "buffer", "usize"], result: "isize" },
-        read: { parameters: ["i32", "buffer", "usize"], result: "isize" },
-        close: { parameters: ["i32"], result: "i32" },
-        sched_yield: { parameters: [], result: "i32" },
-        // open is variadic; its mode argument is not passed (no O_CREAT).
-        open: { parameters: ["buffer", "i32"], result: "i32" },
-        isatty: { parameters: ["i32"], result: "i32" },
-        tcgetpgrp: { parameters: ["i32"], result: "i32" },
-        // ioctl is variadic; a pointer third argument is passed like a fixed one.
-        ioctl: { parameters: ["i32", "u64", "buffer"], result: "i32" },
-        poll: { parameters: ["buffer", "u64", "i32"], result: "i32" },
-        pollAsync: {
-          name: "poll",
-          parameters: ["buffer", "u64", "i32"],
-          result: "i32",
-          nonblocking: true,
-        },
-        // fcntl is variadic; its int third argument is passed like a fixed
-        // one on the ABIs the reactor runs on (Linux x86-64 and arm64).
-        fcntl: { parameters: ["i32", "i32", "i32"], result: "i32" },
-        fdopen: { parameters: ["i32", "buffer"], result: "pointer" },
-        setvbuf: { parameters: ["pointer", "pointer", "i32", "usize"], result: "i32" },
-        clearerr: { parameters: ["pointer"], result: "void" },
-        freadAsync: {
-          name: "fread",
-          parameters: ["buffer", "usize", "usize", "pointer"],
-          result: "usize",
-          nonblocking: true,
-        },
-        fclose: { parameters: ["pointer"], result: "i32" },
-        [errnoSymbol]: { parameters: [], result: "pointer" },
-      } as const,
-    );
-    const s = lib.symbols;
-    const errnoFn = (s as unknown as Record<string, () => Deno.PointerValue>)[errnoSymbol]!;
-    const eventfd = os === "linux" ? openEventfd() : null;
-    return {
-      write: (fd, buf, len) => Number(s.write(fd, buf, BigInt(len))),
-      read: (fd, buf, len) => Number(s.read(fd, buf, BigInt(len))),
-      close: (fd) => s.close(fd),
-      yieldCpu: () => void s.sched_yield(),
-      openTerminal: (path) =>
-        os === "linux"
-          ? s.open(
-            new TextEncoder().encode(`${path}\0`),
-            O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC,
-          )
-          : -1,
-      isatty: (fd) => s.isatty(fd) === 1,
-      tcgetpgrp: (fd) => s.tcgetpgrp(fd),
-      unread: (fd) => {
-        const count = new Int32Array(1);
-        return s.ioctl(fd, BigInt(FIONREAD), new Uint8Array(count.buffer)) === 0 ? count[0]! : 0;
+  const names = libcNames();
+  if (!names) return null;
+  const { errnoSymbol, F_DUPFD_CLOEXEC, FIONREAD, terminalOpenFlags } = names;
+  const s = openLibc(
+    {
+      write: { parameters: ["i32", "buffer", "usize"], result: "isize" },
+      read: { parameters: ["i32", "buffer", "usize"], result: "isize" },
+      close: { parameters: ["i32"], result: "i32" },
+      sched_yield: { parameters: [], result: "i32" },
+      // open is variadic; its mode argument is not passed (no O_CREAT).
+      open: { parameters: ["buffer", "i32"], result: "i32" },
+      isatty: { parameters: ["i32"], result: "i32" },
+      tcgetpgrp: { parameters: ["i32"], result: "i32" },
+      // ioctl is variadic; a pointer third argument is passed like a fixed one.
+      ioctl: { parameters: ["i32", "u64", "buffer"], result: "i32" },
+      poll: { parameters: ["buffer", "u64", "i32"], result: "i32" },
+      pollAsync: {
+        name: "poll",
+        parameters: ["buffer", "u64", "i32"],
+        result: "i32",
+        nonblocking: true,
       },
-      setCloexec: (fd) => void s.fcntl(fd, F_SETFD, FD_CLOEXEC),
-      poll: (fds, count, timeoutMs) => s.poll(fds, BigInt(count), timeoutMs),
-      pollAsync: (fds, count, timeoutMs) => s.pollAsync(fds, BigInt(count), timeoutMs),
-      eventfd: () => eventfd ? eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC) : -1,
-      openStream: (fd) => {
-        const copy = s.fcntl(fd, F_DUPFD_CLOEXEC, 0);
-        if (copy < 0) return null;
-        const stream = s.fdopen(copy, new TextEncoder().encode("r\0"));
-        if (stream === null) {
-          s.close(copy);
-          return null;
-        }
-        s.setvbuf(stream, null, IONBF, 0n);
-        return stream;
+      // fcntl is variadic; its int third argument is passed like a fixed
+      // one on the ABIs the reactor runs on (Linux x86-64 and arm64).
+      fcntl: { parameters: ["i32", "i32", "i32"], result: "i32" },
+      fdopen: { parameters: ["i32", "buffer"], result: "pointer" },
+      setvbuf: { parameters: ["pointer", "pointer", "i32", "usize"], result: "i32" },
+      clearerr: { parameters: ["pointer"], result: "void" },
+      freadAsync: {
+        name: "fread",
+        parameters: ["buffer", "usize", "usize", "pointer"],
+        result: "usize",
+        nonblocking: true,
       },
-      readAllAsync: async (stream, buf, len) => {
-        s.clearerr(stream);
-        return Number(await s.freadAsync(buf, 1n, BigInt(len), stream));
-      },
-      closeStream: (stream) => void s.fclose(stream),
-      errno: () => {
-        const p = errnoFn();
-        return p === null ? 0 : new Deno.UnsafePointerView(p).getInt32();
-      },
-    };
-  } catch {
-    return null;
-  }
+      fclose: { parameters: ["pointer"], result: "i32" },
+      [errnoSymbol]: { parameters: [], result: "pointer" },
+    } as const,
+  );
+  if (!s) return null;
+  const errnoFn = (s as unknown as Record<string, () => Deno.PointerValue>)[errnoSymbol]!;
+  const eventfd = names.eventfd ? openEventfd() : null;
+  return {
+    codes: errnoCodes(),
+    write: (fd, buf, len) => Number(s.write(fd, buf, BigInt(len))),
+    read: (fd, buf, len) => Number(s.read(fd, buf, BigInt(len))),
+    close: (fd) => s.close(fd),
+    yieldCpu: () => void s.sched_yield(),
+    openTerminal: (path) =>
+      terminalOpenFlags === null
+        ? -1
+        : s.open(new TextEncoder().encode(`${path}\0`), terminalOpenFlags),
+    isatty: (fd) => s.isatty(fd) === 1,
+    tcgetpgrp: (fd) => s.tcgetpgrp(fd),
+    unread: (fd) => {
+      const count = new Int32Array(1);
+      return s.ioctl(fd, BigInt(FIONREAD), new Uint8Array(count.buffer)) === 0 ? count[0]! : 0;
+    },
+    setCloexec: (fd) => void s.fcntl(fd, F_SETFD, FD_CLOEXEC),
+    poll: (fds, count, timeoutMs) => s.poll(fds, BigInt(count), timeoutMs),
+    pollAsync: (fds, count, timeoutMs) => s.pollAsync(fds, BigInt(count), timeoutMs),
+    eventfd: () => eventfd ? eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC) : -1,
+    openStream: (fd) => {
+      const copy = s.fcntl(fd, F_DUPFD_CLOEXEC, 0);
+      if (copy < 0) return null;
+      const stream = s.fdopen(copy, new TextEncoder().encode("r\0"));
+      if (stream === null) {
+        s.close(copy);
+        return null;
+      }
+      s.setvbuf(stream, null, IONBF, 0n);
+      return stream;
+    },
+    readAllAsync: async (stream, buf, len) => {
+      s.clearerr(stream);
+      return Number(await s.freadAsync(buf, 1n, BigInt(len), stream));
+    },
+    closeStream: (stream) => void s.fclose(stream),
+    errno: () => {
+      const p = errnoFn();
+      return p === null ? 0 : new Deno.UnsafePointerView(p).getInt32();
+    },
+  };
 }
 
 function openEventfd(): ((initval: number, flags: number) => number) | null {
-  try {
-    const lib = Deno.dlopen(
-      "libc.so.6",
-      {
-        eventfd: { parameters: ["u32", "i32"], result: "i32" },
-      } as const,
-    );
-    return (initval, flags) => lib.symbols.eventfd(initval, flags);
-  } catch {
-    return null;
-  }
+  const s = openLibc({ eventfd: { parameters: ["u32", "i32"], result: "i32" } } as const);
+  return s ? (initval, flags) => s.eventfd(initval, flags) : null;
 }

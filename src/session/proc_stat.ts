@@ -1,8 +1,6 @@
 /**
- * One process's line of the OS process table, and whether it is alive
- * (Linux: /proc/<pid>/stat). Apart from procinfo.ts, which also identifies
- * programs: the client and the runtime directory need only this, and load
- * nothing else for it (tests/hook_graph_test.ts).
+ * One process's line of the OS process table (Linux: /proc/<pid>/stat),
+ * apart from procinfo.ts, which also identifies programs.
  */
 
 import { readTextOrNull } from "../util/fs.ts";
@@ -47,8 +45,5 @@ export function readProcStat(pid: number): ProcStat | null {
   return text === null ? null : parseProcStat(text);
 }
 
-/** True while `pid` exists and is not a zombie (PID 1 here does not reap). */
-export function isAlive(pid: number): boolean {
-  const stat = readProcStat(pid);
-  return stat !== null && stat.state !== "Z" && stat.state !== "X";
-}
+/** Liveness is the platform's question (Linux reads /proc, elsewhere kill(pid, 0)). */
+export { isAlive } from "../platform/liveness.ts";

@@ -4,7 +4,7 @@
  * is closed) from "nothing more for now". Apart so the reactor keeps only scheduling.
  */
 
-import { EAGAIN, EINTR, type Libc, pollfds, POLLHUP, revents } from "./libc.ts";
+import { type Libc, pollfds, POLLHUP, revents } from "./libc.ts";
 
 /** A PTY read returns at most ~4 KiB; one this much smaller took all there was. */
 const SMALL_READ = 1024;
@@ -30,10 +30,10 @@ export function readPty(lib: Libc, fd: number, buffer: Uint8Array): PtyRead {
       continue;
     }
     const errno = r === 0 ? 0 : lib.errno();
-    if (errno === EINTR) continue;
+    if (errno === lib.codes.EINTR) continue;
     // EOF, or EIO once the child side is closed. errno is read after the
     // call returned to JS: confirm with poll(2) before giving up on the fd.
-    if (errno !== EAGAIN) hungUp = r === 0 || closedOnOtherSide(lib, fd);
+    if (errno !== lib.codes.EAGAIN) hungUp = r === 0 || closedOnOtherSide(lib, fd);
     break;
   }
   return { bytes: n, hungUp };

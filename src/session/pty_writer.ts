@@ -16,7 +16,7 @@
  * delivered.
  */
 
-import { EAGAIN, EINTR, type Libc, libc } from "./libc.ts";
+import { type Libc, libc } from "./libc.ts";
 
 const RETRY_MIN_MS = 1;
 const RETRY_MAX_MS = 50;
@@ -45,11 +45,15 @@ export class PtyWriter {
 
   /**
    * A writer for this fd, or null when FFI is not available (use node-pty's
-   * write). `limit`: bytes that may wait for the reader (default MAX_QUEUED_INPUT).
+   * write). `limit`: bytes that may wait for the reader (default MAX_QUEUED_INPUT);
+   * `lib`: the libc to write with (default this platform's).
    */
-  static open(fd: number | undefined, limit = MAX_QUEUED_INPUT): PtyWriter | null {
+  static open(
+    fd: number | undefined,
+    limit = MAX_QUEUED_INPUT,
+    lib: Libc | null = libc(),
+  ): PtyWriter | null {
     if (typeof fd !== "number" || fd < 0) return null;
-    const lib = libc();
     return lib ? new PtyWriter(fd, lib, limit) : null;
   }
 
@@ -103,8 +107,8 @@ export class PtyWriter {
       const n = this.#libc.write(this.#fd, head, head.length);
       if (n < 0) {
         const errno = this.#libc.errno();
-        if (errno === EINTR) continue;
-        if (errno !== EAGAIN) return this.close();
+        if (errno === this.#libc.codes.EINTR) continue;
+        if (errno !== this.#libc.codes.EAGAIN) return this.close();
         this.#timer = setTimeout(() => this.#flush(), this.#delay);
         this.#delay = Math.min(RETRY_MAX_MS, this.#delay * 2);
         return;

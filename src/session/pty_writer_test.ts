@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { delay } from "../util/async.ts";
 import { spawnPty } from "./pty.ts";
 import { PtyWriter } from "./pty_writer.ts";
+import type { Libc } from "./libc.ts";
+import { type ErrnoCodes, errnoCodes } from "../platform/errno.ts";
 
 Deno.test("a PTY write of 1 MiB reaches a child that reads slowly, complete and in order", async () => {
   const dir = Deno.makeTempDirSync();
@@ -43,4 +45,53 @@ Deno.test("a PTY write of 1 MiB reaches a child that reads slowly, complete and 
 Deno.test("PtyWriter.open() refuses a missing fd (the caller keeps node-pty's write)", () => {
   assert.equal(PtyWriter.open(undefined), null);
   assert.equal(PtyWriter.open(-1), null);
+});
+
+/** A libc whose write(2) says "would block" (the platform's errno `busy`) once, then takes all. */
+function blockingOnce(codes: ErrnoCodes, busy: number) {
+  const written: number[] = [];
+  let errno = 0;
+  let calls = 0;
+  const impl: Partial<Libc> = {
+    codes,
+    write: (_fd, buf, len) => {
+      if (calls++ === 0) {
+        errno = busy;
+        return -1;
+      }
+      written.push(...buf.subarray(0, len));
+      return len;
+    },
+    errno: () => errno,
+  };
+  const lib = new Proxy(impl as Libc, {
+    get: (target, key) => {
+      if (key in target) return target[key as keyof Libc];
+      throw new Error(`unexpected libc.${String(key)}`);
+    },
+  });
+  return { lib, written };
+}
+
+Deno.test("macOS's EAGAIN (35) makes the writer wait and retry, not drop the input", async () => {
+  const darwin = errnoCodes("darwin");
+  assert.equal(darwin.EAGAIN, 35);
+  const { lib, written } = blockingOnce(darwin, darwin.EAGAIN);
+  const writer = PtyWriter.open(7, 1024, lib)!;
+  assert.equal(writer.write("hello"), true);
+  assert.equal(writer.pending, 5, "the full buffer keeps the bytes queued");
+  await writer.drained();
+  assert.equal(new TextDecoder().decode(new Uint8Array(written)), "hello");
+  assert.equal(writer.write("!"), true, "the writer is still open");
+  assert.equal(writer.pending, 0);
+});
+
+Deno.test("an errno that is not the platform's EAGAIN closes the writer (the child is gone)", () => {
+  // Linux's values with macOS's 35: what the writer did on macOS when EAGAIN was hard-coded 11.
+  const { lib, written } = blockingOnce(errnoCodes("linux"), 35);
+  const writer = PtyWriter.open(7, 1024, lib)!;
+  writer.write("hello");
+  assert.equal(writer.pending, 0, "the queue is dropped");
+  assert.deepEqual(written, []);
+  assert.equal(writer.write("!"), false, "closed: nothing more is accepted");
 });

@@ -45,6 +45,14 @@ export function act(s: TuiState, action: string, key: KeyEvent | null, fx: TuiEf
       return s;
     case "kill":
       if (!row) return s;
+      if (row.worktree !== null) {
+        const running = row.status === "running";
+        const { branch } = row.worktree;
+        return {
+          ...s,
+          overlay: { type: "worktree-choice", target: row.id, name: row.name, branch, running },
+        };
+      }
       fx.push({ type: row.status === "running" ? "kill" : "remove", id: row.id });
       return s;
     case "rename":

@@ -27,6 +27,14 @@ import { layout, type Rect, sessionSize } from "./layout.ts";
 import { anythingSpins } from "./view/marker.ts";
 import { repaintPane, view } from "./view/mod.ts";
 import { anythingStarting } from "./view/pane.ts";
+import {
+  hidesSomething,
+  type PaneWindow,
+  paneWindow,
+  sameWindow,
+  windowAtBottom,
+  windowRows,
+} from "./view/pane_window.ts";
 import type { Tab } from "./tab.ts";
 import type { Cursor } from "../model/snapshot.ts";
 import { initialTuiState, type TuiState } from "../model/tui.ts";
@@ -111,6 +119,10 @@ export class TuiApp implements Disposable {
   #spare: Frame | null = null;
   /** Frame rows where #spare may differ from #prev, [from, to); null: any. */
   #spareBehind: readonly [number, number] | null = null;
+  /** What #reportShown() last told the runtime. */
+  #shownKey = "";
+  /** The window of the selected session's screen the last frame showed (not tiled). */
+  #window: PaneWindow | null = null;
   /** The last pane size #paneSize() worked out, and for which state and session. */
   #sized: { state: TuiState; id: string | undefined; size: PaneSize } | null = null;
   /** Reads the shown sessions' screens (only the rows redrawn since their last read). */
@@ -163,6 +175,7 @@ export class TuiApp implements Disposable {
       tabs: () => this.#tabs,
       dispatch: (e) => this.dispatch(e),
       paneSize: (id) => this.#paneSize(id),
+      windowOf: (id) => this.#windowOf(id),
       bodySize: () => layout(this.state.cols, this.state.rows).body,
       scrollOf: (id) => this.state.scroll[id] ?? 0,
       quit: (code) => this.quit(code),
@@ -192,12 +205,18 @@ export class TuiApp implements Disposable {
     this.#watchTabs();
     this.#syncRows();
     if (this.#resume) this.dispatch({ type: "resume", ...this.#resume });
+    this.#reportShown();
     const restore = this.#effects.restore;
     const problem = restore?.unsaidProblem() ?? null;
     if (restore && (restore.pendingCount > 0 || problem)) {
       this.dispatch(offerEvent(restore, problem));
     }
     this.#render();
+  }
+
+  /** The last frame drawn: what this client's terminal shows (tests compare it). */
+  get frame(): Frame | null {
+    return this.#prev;
   }
 
   /** Where this client is now (kept by the server for the next attach). */
@@ -247,8 +266,38 @@ export class TuiApp implements Disposable {
     }
     this.state = state;
     for (const fx of effects) runEffect(this.#effects, fx);
-    if (changed) this.#invalidate();
+    if (changed) {
+      this.#reportShown();
+      this.#invalidate();
+    }
     this.#syncClock();
+  }
+
+  /**
+   * Tells the runtime which sessions this client shows and at what pane size,
+   * when that changed (config `window_size`: src/runtime/window_size.ts).
+   */
+  #reportShown(): void {
+    if (!this.#started || this.#disposed) return;
+    const s = this.state;
+    const sizes = new Map<string, { cols: number; rows: number }>();
+    for (const t of tileSizes(s)) sizes.set(t.id, { cols: t.cols, rows: t.rows });
+    if (s.selected !== null && !sizes.has(s.selected)) {
+      sizes.set(s.selected, sessionSize(s.cols, s.rows));
+    }
+    const key = JSON.stringify([...sizes]);
+    if (key === this.#shownKey) return;
+    this.#shownKey = key;
+    this.#runtime.show(this.#effects.client, sizes);
+  }
+
+  /** Where session `id`'s pane here starts in its screen, as last drawn (pane_window.ts). */
+  #windowOf(id: string): { top: number; left: number } {
+    const s = this.state;
+    const grid = this.#screens.last(id);
+    const rect = isTiled(s) ? focusedRectOf(s, id) : layout(s.cols, s.rows).pane;
+    if (!grid || !rect) return { top: 0, left: 0 };
+    return paneWindow(grid, rect.width, rect.height, windowAtBottom(s, id));
   }
 
   /** The size of the pane session `id` is shown in here (each key claims it: kept per state). */
@@ -332,6 +381,7 @@ export class TuiApp implements Disposable {
     this.#screens = new Screens((id) => this.#runtime.sessions.get(id));
     this.#prev = this.#spare = null;
     this.#spareBehind = null;
+    this.#window = null;
     this.#sized = null;
     this.#drawn = null;
     this.#invalidate();
@@ -385,7 +435,14 @@ export class TuiApp implements Disposable {
     if (id === null || !prev || this.#drawn !== s || this.#echoFrame || this.#disposed) return;
     if (this.#frameTimer !== undefined || this.#immediate || this.#midUpdate !== undefined) return;
     const pane = echoPane(s, id);
-    if (!pane || !recordEchoAhead(prev, pane, text, at)) return;
+    if (!pane) return;
+    // A pane showing a window of a bigger screen: the cells of the window, its cursor there. Not
+    // on the row of the corner that says what is hidden.
+    const w = this.#window;
+    if (w && hidesSomething(w) && at.y === w.top) return;
+    const shown = w ? { ...pane, width: w.cols, height: w.rows } : pane;
+    const cursor = w ? { x: at.x - w.left, y: at.y - w.top } : at;
+    if (!recordEchoAhead(prev, shown, text, cursor)) return;
     this.#write(text);
     this.#afterEcho?.();
     // The row written now differs from the frame before last too.
@@ -475,6 +532,14 @@ export class TuiApp implements Disposable {
       const body = layout(s.cols, s.rows).body;
       tabLines = this.#tabs[s.tab - 1]?.render(body.width, body.height) ?? null;
     }
+    // This client's window of the session's screen (pane_window.ts): the rows the session
+    // redrew are rows of the pane only while it shows the same window as the last frame did.
+    const pane = layout(s.cols, s.rows).pane;
+    const window = screen && !screens && s.selected
+      ? paneWindow(screen, pane.width, pane.height, windowAtBottom(s, s.selected))
+      : null;
+    const dirty = sameWindow(window, this.#window) ? rows : null;
+    this.#window = window;
     // Same state as the last frame: only the session's screen can have changed.
     const paneOnly = this.#prev && sameDrawing(this.#drawn, s)
       ? repaintPane(
@@ -482,7 +547,7 @@ export class TuiApp implements Disposable {
         this.#prev,
         screen,
         this.#spare,
-        rows ?? undefined,
+        dirty ?? undefined,
         this.keymap,
         screens,
         this.#spareBehind,
@@ -495,9 +560,7 @@ export class TuiApp implements Disposable {
         this.#spare,
       );
     this.#drawn = s;
-    const changed = paneOnly && rows && !screens
-      ? paneRows(layout(s.cols, s.rows).pane, rows)
-      : null;
+    const changed = paneOnly && dirty && window ? paneRows(pane, windowRows(window, dirty)) : null;
     const out = diff(this.#prev, frame, {
       sync: this.#sync,
       // Only frames (and pen- and cursor-neutral OSCs) reach the terminal between two frames;
@@ -544,7 +607,13 @@ export class TuiApp implements Disposable {
 
 type PaneSize = { readonly cols: number; readonly rows: number };
 
-/** Screen rows [from, to) as frame rows of the pane, clipped to it. */
+/** The inside of session `id`'s tile, when it is tiled. */
+function focusedRectOf(s: TuiState, id: string): Rect | null {
+  return tiles(s).find((t) => t.id === id)?.inner ?? null;
+}
+
+/** Rows [from, to) of the pane as frame rows, clipped to it. */
 function paneRows(pane: Rect, rows: readonly [number, number]): [number, number] {
-  return [pane.y + rows[0], pane.y + Math.min(rows[1], pane.height)];
+  const from = Math.max(0, Math.min(pane.height, rows[0]));
+  return [pane.y + from, pane.y + Math.max(from, Math.min(pane.height, rows[1]))];
 }

@@ -92,6 +92,8 @@ export type TuiEffect =
   /** `x`: ends the session, unless it runs something worth asking about (then asks). */
   | { readonly type: "kill"; readonly id: string; readonly confirmed?: boolean }
   | { readonly type: "remove"; readonly id: string }
+  /** End (if running) and remove the session, then remove its worktree (and branch unless kept). */
+  | { readonly type: "finish-worktree"; readonly id: string; readonly keepBranch: boolean }
   | { readonly type: "rename"; readonly id: string; readonly name: string }
   | { readonly type: "restart"; readonly ids: readonly string[] }
   | { readonly type: "watch"; readonly id: string; readonly pattern: string | null }

@@ -5,6 +5,7 @@
  */
 
 import { didYouMean } from "../util/nearest.ts";
+import { KEY_NAMES, keyNameProblem } from "./keys.ts";
 import { stringWidth } from "../util/width.ts";
 
 /** Where a key applies: the list, a focused session, copy mode, the restore offer (docs/restore.md). */
@@ -46,7 +47,7 @@ export const BINDINGS: readonly Binding[] = [
   {
     action: "kill",
     keys: ["x"],
-    help: "Kill the selected session; remove it once exited",
+    help: "Kill the selected session; remove it once exited (in a worktree: keep or remove it)",
     scope: "navigation",
     hint: "kill",
   },
@@ -278,9 +279,18 @@ export function resolveKeymap(
   const bindings = table.map((b) => {
     const o = overrides[b.action];
     if (o === undefined) return b;
-    const keys = (typeof o === "string" ? [o] : [...o]).map((k) => k.trim()).filter(Boolean);
+    const given = (typeof o === "string" ? [o] : [...o]).map((k) => k.trim()).filter(Boolean);
+    // A name no terminal key decodes to would never fire: said, one line each, and left out.
+    const bad = given.map((k) => [k, keyNameProblem(k)] as const).filter(([, p]) => p !== null);
+    const keys = given.filter((k) => !bad.some(([b]) => b === k));
+    const kept = `default ${b.keys.join(", ")} kept`;
+    for (const [k, problem] of bad) {
+      const write = problem!.includes(": write ");
+      const hint = write ? "" : didYouMean(k, KEY_NAMES) || " (key names: docs/tui.md, Input)";
+      warn(b.action, `${problem}${hint} (${keys.length === 0 ? kept : "ignored"})`);
+    }
     if (keys.length === 0) {
-      warn(b.action, `No key given (default ${b.keys.join(", ")} kept)`);
+      if (bad.length === 0) warn(b.action, `No key given (${kept})`);
       return b;
     }
     const reserved = keys.find((k) => RESERVED_TERMINAL_KEYS.has(k));

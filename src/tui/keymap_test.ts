@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { BINDINGS, hints, keysMarkdown, resolveKeymap, withKeysSection } from "./keymap.ts";
+import { isKeyName, KeyDecoder } from "./keys.ts";
 
 Deno.test("the default keymap has the keys the README lists", () => {
   const { keymap, warnings } = resolveKeymap();
@@ -80,4 +81,99 @@ Deno.test("README.md's Keys section is generated from the keymap (run tools/read
   const readme = Deno.readTextFileSync(new URL("../../README.md", import.meta.url));
   assert.ok(readme.includes(keysMarkdown(BINDINGS)), "README Keys section is stale");
   assert.equal(withKeysSection(readme), readme);
+});
+
+Deno.test("key names no terminal key decodes to are named and left out, defaults kept", () => {
+  const { keymap, warnings } = resolveKeymap({
+    new: "enterr",
+    kill: ["foo", "X"],
+    rename: "ctrl+",
+    unfocus: "ctrl+zz",
+    help: "Enter",
+    search: "ctrl+i",
+  });
+  assert.deepEqual(warnings.map((w) => w.text), [
+    'keys.new: "enterr" is not a key name: did you mean enter? (default n kept)',
+    'keys.kill: "foo" is not a key name (key names: docs/tui.md, Input) (ignored)',
+    'keys.rename: "ctrl+" is not a key name: did you mean ctrl+@? (default r kept)',
+    'keys.search: "ctrl+i" is not a key name: write tab (default / kept)',
+    'keys.help: "Enter" is not a key name: write enter (default ? kept)',
+    'keys.unfocus: "ctrl+zz" is not a key name: did you mean ctrl+z? (default ctrl+] kept)',
+  ]);
+  assert.equal(keymap.navigation.get("n"), "new");
+  assert.equal(keymap.navigation.get("X"), "kill", "the valid key of a list is kept");
+  assert.equal(keymap.terminal.get("ctrl+]"), "unfocus");
+});
+
+Deno.test("isKeyName(): every name the decoder emits, and nothing else", () => {
+  const valid = [
+    "a",
+    "A",
+    "é",
+    "/",
+    "?",
+    "]",
+    "space",
+    "enter",
+    "tab",
+    "shift+tab",
+    "esc",
+    "backspace",
+    "ctrl+a",
+    "ctrl+z",
+    "ctrl+]",
+    "ctrl+\\",
+    "ctrl+@",
+    "ctrl+_",
+    "alt+x",
+    "alt+enter",
+    "alt+ctrl+a",
+    "up",
+    "ctrl+up",
+    "ctrl+alt+shift+left",
+    "shift+f5",
+    "f20",
+    "pgdown",
+    "home",
+    "delete",
+  ];
+  for (const name of valid) assert.equal(isKeyName(name), true, name);
+  const invalid = [
+    "",
+    "enterr",
+    "foo",
+    "ctrl+",
+    "ctrl+zz",
+    "Enter",
+    "ctrl+i",
+    "ctrl+m",
+    "shift+ctrl+up",
+    "f21",
+    "alt+",
+    "ab",
+    " ",
+    "\x1b",
+    "\u009b",
+    "super+a",
+    "ctrl+A",
+  ];
+  for (const name of invalid) assert.equal(isKeyName(name), false, JSON.stringify(name));
+  // What the decoder actually emits for a sample of inputs is accepted.
+  const decoder = new KeyDecoder();
+  const bytes = [
+    "a",
+    "\x01",
+    "\x1d",
+    "\r",
+    "\t",
+    "\x7f",
+    "\x1b[A",
+    "\x1b[1;5C",
+    "\x1b[15~",
+    "\x1bx",
+    " ",
+  ];
+  for (const b of bytes) {
+    for (const e of decoder.feed(b)) if (e.type === "key") assert.ok(isKeyName(e.name), e.name);
+  }
 });

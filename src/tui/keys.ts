@@ -336,3 +336,63 @@ export function keyBytes(key: KeyEvent, appCursor: boolean): string {
   }
   return key.raw;
 }
+
+/** Every name a plain byte can decode to (plainKey): C0 controls, space, DEL. */
+const CONTROL_NAMES: ReadonlySet<string> = new Set(
+  [...Array(32).keys(), 127].map((code) => controlName(code)).concat("space"),
+);
+/** Keys with a name of their own that take ctrl/alt/shift modifiers (CSI sequences). */
+const MODIFIABLE: ReadonlySet<string> = new Set([
+  ...Object.values(CSI_LETTERS),
+  ...Object.values(CSI_TILDE),
+]);
+/** Names a terminal can never send apart: what it sends instead. */
+const ALIASES: Readonly<Record<string, string>> = {
+  "ctrl+i": "tab",
+  "ctrl+m": "enter",
+  "ctrl+j": "ctrl+j (a terminal sends enter as ctrl+m: enter)",
+  "ctrl+[": "esc",
+  "ctrl+?": "backspace",
+  "return": "enter",
+  "escape": "esc",
+  "spacebar": "space",
+  "pageup": "pgup",
+  "pagedown": "pgdown",
+  "del": "delete",
+  "ins": "insert",
+};
+
+/**
+ * Whether KeyDecoder can ever produce `name`: a printable character, a
+ * control's name (`enter`, `ctrl+x`, `ctrl+]`), `alt+` one of those, or a
+ * named key (`up`, `pgdown`, `f5`) with `ctrl+`, `alt+`, `shift+` in that order.
+ */
+export function isKeyName(name: string): boolean {
+  const plain = (k: string) =>
+    CONTROL_NAMES.has(k) || ([...k].length === 1 && k.codePointAt(0)! > 32 && k !== "\x7f" &&
+      !(k.codePointAt(0)! >= 0x80 && k.codePointAt(0)! < 0xa0));
+  if (plain(name) || name === "shift+tab") return true;
+  if (name.startsWith("alt+") && plain(name.slice(4))) return true;
+  const m = /^(ctrl\+)?(alt\+)?(shift\+)?([a-z0-9]+)$/.exec(name);
+  return m !== null && MODIFIABLE.has(m[4]!);
+}
+
+/** Why `name` is no key name, with what to write instead when known; null when it is one. */
+export function keyNameProblem(name: string): string | null {
+  if (isKeyName(name)) return null;
+  const alias = ALIASES[name.toLowerCase()];
+  if (alias !== undefined && alias !== name) {
+    return `${JSON.stringify(name)} is not a key name: write ${alias}`;
+  }
+  if (isKeyName(name.toLowerCase())) {
+    return `${JSON.stringify(name)} is not a key name: write ${name.toLowerCase()}`;
+  }
+  return `${JSON.stringify(name)} is not a key name`;
+}
+
+/** The names a user may write (for suggestions): controls, named keys and their usual forms. */
+export const KEY_NAMES: readonly string[] = [
+  ...CONTROL_NAMES,
+  ...MODIFIABLE,
+  "shift+tab",
+];

@@ -87,6 +87,19 @@ export function overlayInput(
       }
       return s;
     }
+    case "worktree-choice":
+      // k: the session goes as any other (the worktree stays, `ctl worktrees` lists it).
+      if (name === "k") {
+        fx.push(
+          o.running
+            ? { type: "kill", id: o.target, confirmed: true }
+            : { type: "remove", id: o.target },
+        );
+      }
+      if (name === "w" || name === "b") {
+        fx.push({ type: "finish-worktree", id: o.target, keepBranch: name === "w" });
+      }
+      return ["k", "w", "b", "n", "esc"].includes(name) ? close : s;
     case "confirm-kill":
       if (name === "y" || name === "Y") fx.push({ type: "kill", id: o.target, confirmed: true });
       return ["y", "Y", "n", "N", "esc"].includes(name) ? close : s;

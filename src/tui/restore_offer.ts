@@ -37,7 +37,18 @@ export function restoreInput(
   if (ev.type !== "key") return s;
   const names = (pick: (c: RestoreChoice) => boolean) => o.items.filter(pick).map((c) => c.name);
   const close = { ...s, overlay: null };
-  switch (keymap.restore.get(ev.name) ?? keymap.navigation.get(ev.name)) {
+  const own = keymap.restore.get(ev.name);
+  const nav = keymap.navigation.get(ev.name);
+  const action = own ?? (nav === "up" || nav === "down" ? nav : undefined);
+  // The offer takes only its own keys; any other means the user is typing elsewhere in mind
+  // (`claude`, whose `a` is restore-all): from then on only esc and the arrows act, and an
+  // arrow key (never typed in a word) gives the offer its keys back.
+  if (action === undefined) return o.typed ? s : { ...s, overlay: { ...o, typed: true } };
+  if (o.typed && action !== "restore-later") {
+    if (ev.name !== "up" && ev.name !== "down") return s;
+    o = { ...o, typed: false };
+  }
+  switch (action) {
     case "down":
       return { ...s, overlay: { ...o, index: Math.min(o.items.length - 1, o.index + 1) } };
     case "up":

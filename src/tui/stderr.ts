@@ -10,8 +10,10 @@
  * same. Done with dup/dup2 through FFI; without FFI nothing changes.
  */
 
+import { libcNames, openLibc } from "../platform/libc.ts";
+
 /** fcntl: duplicate, close-on-exec (a server this client starts must not hold its terminal). */
-const F_DUPFD_CLOEXEC = Deno.build.os === "darwin" ? 67 : 1030;
+const F_DUPFD_CLOEXEC = libcNames()?.F_DUPFD_CLOEXEC ?? -1;
 
 interface Libc {
   creat(path: Uint8Array, mode: number): number;
@@ -25,23 +27,15 @@ let saved = -1;
 
 function load(): Libc | null {
   if (libc !== undefined) return libc;
-  libc = null;
-  if (Deno.build.os !== "linux" && Deno.build.os !== "darwin") return libc;
-  try {
-    const lib = Deno.dlopen(
-      Deno.build.os === "linux" ? "libc.so.6" : "/usr/lib/libSystem.B.dylib",
-      {
-        creat: { parameters: ["buffer", "u32"], result: "i32" },
-        // fcntl is variadic; its int third argument is passed like a fixed one.
-        fcntl: { parameters: ["i32", "i32", "i32"], result: "i32" },
-        dup2: { parameters: ["i32", "i32"], result: "i32" },
-        close: { parameters: ["i32"], result: "i32" },
-      } as const,
-    );
-    libc = lib.symbols;
-  } catch {
-    libc = null;
-  }
+  libc = openLibc(
+    {
+      creat: { parameters: ["buffer", "u32"], result: "i32" },
+      // fcntl is variadic; its int third argument is passed like a fixed one.
+      fcntl: { parameters: ["i32", "i32", "i32"], result: "i32" },
+      dup2: { parameters: ["i32", "i32"], result: "i32" },
+      close: { parameters: ["i32"], result: "i32" },
+    } as const,
+  );
   return libc;
 }
 

@@ -32,8 +32,19 @@ export interface Update {
   readonly effects: readonly TuiEffect[];
 }
 
-/** Keys that reach a plugin tab only while it captures (P3). */
-const GLOBAL_ACTIONS = new Set(["quit", "help", "palette", "next-tab", "prev-tab", "goto-tab"]);
+/**
+ * Keys that reach a plugin tab only while it captures (P3): the ones that mean "leave" (detach,
+ * quit, another tab) work on every tab.
+ */
+const GLOBAL_ACTIONS = new Set([
+  "quit",
+  "detach",
+  "help",
+  "palette",
+  "next-tab",
+  "prev-tab",
+  "goto-tab",
+]);
 const WHEEL_LINES = 3;
 
 export function update(state: TuiState, event: TuiEvent, keymap: Keymap): Update {
@@ -124,7 +135,9 @@ function settle(prev: TuiState, s: TuiState, fx: TuiEffect[]): TuiState {
   if (seen !== null && (s.unseenDone[seen] || s.activity[seen])) {
     s = { ...s, unseenDone: without(s.unseenDone, seen), activity: without(s.activity, seen) };
   }
-  const focusOf = (t: TuiState) => [t.tab === 0 ? t.selected : null, t.mode === "terminal"];
+  // The selected session stays the focus on every tab: the plugin tabs (Changes, Env, Stats)
+  // show the session selected in the list (docs/plugin-protocol.md, `selected`, `env`).
+  const focusOf = (t: TuiState) => [t.selected, t.mode === "terminal"];
   const [a, b] = [focusOf(prev), focusOf(s)];
   if (a[0] !== b[0] || a[1] !== b[1]) {
     fx.push({ type: "focus", selected: b[0] as string | null, terminal: b[1] as boolean });

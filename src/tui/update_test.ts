@@ -242,10 +242,21 @@ Deno.test("tabs switch with tab, shift+tab and digits; plugin tabs get other key
   assert.equal(run(capturing, key("q")).effects[0]?.type, "tab-key");
 });
 
-Deno.test("leaving the Sessions tab reports that no session is looked at", () => {
-  const tabs = [{ title: "agents", capturing: false, commands: [] }];
-  const s = withSessions([row("a")], { tabs });
-  assert.deepEqual(run(s, key("2")).effects, [{ type: "focus", selected: null, terminal: false }]);
+Deno.test("on a plugin tab the session selected in the list stays the focus", () => {
+  const tabs = [{ title: "env", capturing: false, commands: [] }];
+  const s = withSessions([row("a"), row("b")], { tabs });
+  // Nothing changes what is selected: no focus change to report (it stays "a").
+  assert.deepEqual(run(s, key("2")).effects, []);
+  // Selecting from the tab (a plugin's select_session) reports the new selection.
+  const onTab = run(s, key("2")).state;
+  assert.deepEqual(run(onTab, { type: "select", id: "b" }).effects, [
+    { type: "focus", selected: "b", terminal: false },
+  ]);
+  // Leaving terminal mode for a tab reports it, the session still selected.
+  const typing = run(s, key("\r")).state;
+  assert.deepEqual(run(typing, key("\x1d"), key("2")).effects, [
+    { type: "focus", selected: "a", terminal: false },
+  ]);
 });
 
 Deno.test("the palette filters commands and runs the chosen one", () => {
@@ -459,4 +470,40 @@ Deno.test("the restore offer: R asks for it; pick with space, enter restores the
     problem: "The state file x is damaged",
   });
   assert.deepEqual(damaged.state.message, { text: "The state file x is damaged", error: true });
+});
+
+Deno.test("keys that mean leave work on a plugin tab: d detaches, q quits, 1 goes back", () => {
+  const tabs = [{ title: "changes", capturing: false, commands: [] }];
+  const s = withSessions([row("a", { status: "exited" })], { tabs, tab: 1 });
+  assert.deepEqual(run(s, key("d")).effects, [{ type: "detach" }]);
+  assert.deepEqual(run(s, key("q")).effects, [{ type: "quit" }]);
+  assert.equal(run(s, key("1")).state.tab, 0);
+  // A tab that captures (a text field) gets them all.
+  const capturing = { ...s, tabs: [{ ...tabs[0]!, capturing: true }] };
+  assert.deepEqual(run(capturing, key("d")).effects, [{
+    type: "tab-key",
+    tab: 1,
+    key: { type: "key", name: "d", text: "d", raw: "d" },
+  }]);
+});
+
+Deno.test("the restore offer takes only its own keys: typing `claude` neither detaches nor restores", () => {
+  const items = [
+    { name: "web", group: null, how: "starts npm run dev" },
+    { name: "agent", group: null, how: "resumes claude" },
+  ];
+  const s = withSessions([row("a")]);
+  const offered = run(s, { type: "restore-offer", items, problem: null }).state;
+  const typed = run(offered, ...[..."claude\r"].map(key));
+  assert.deepEqual(typed.effects, [], "no detach, no restore");
+  assert.equal(typed.state.overlay?.type, "restore", "the offer stays open");
+  assert.equal(typed.state.overlay?.type === "restore" && typed.state.overlay.typed, true);
+  // An arrow gives the offer its keys back; esc always closes it.
+  const back = run(typed.state, key("\x1b[B"), key("a"));
+  assert.deepEqual(back.effects, [{ type: "restore", names: ["web", "agent"], forget: [] }]);
+  assert.equal(run(typed.state, key("\x1b")).state.overlay, null);
+  // Its own keys act at once when nothing else was typed.
+  assert.deepEqual(run(offered, key("a")).effects, [
+    { type: "restore", names: ["web", "agent"], forget: [] },
+  ]);
 });

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { within } from "./async.ts";
 import { Gate } from "./gate.ts";
 
 Deno.test("Gate lets `size` holders in at once, the next in order as each releases", async () => {
@@ -21,7 +22,22 @@ Deno.test("Gate lets `size` holders in at once, the next in order as each releas
 
 Deno.test("Gate takes a place back from a holder that never releases, after holdMs", async () => {
   const gate = new Gate(1, 20);
-  await gate.enter(); // never released by hand
-  const release = await gate.enter();
+  const stale = await gate.enter(); // never released by hand (until too late)
+  let second = false;
+  const entered = gate.enter().then((release) => ((second = true), release));
+  await Promise.resolve();
+  assert.equal(second, false, "the one place is held");
+  // holdMs is 20: 10 s bounds a gate that never gives the place back (a failure, not a timing).
+  assert.ok(await within(entered, 10_000), "the place came back from the stale holder");
+  const release = await entered;
+  assert.equal(second, true);
+  // The timed-out holder's late release gives no second place: the next one still waits.
+  stale();
+  let third = false;
+  const next = gate.enter().then((r) => ((third = true), r));
+  await Promise.resolve();
+  assert.equal(third, false, "a late release frees nothing");
   release();
+  (await next)();
+  assert.equal(third, true);
 });

@@ -10,23 +10,16 @@
  * npm import: the client uses it too.
  */
 
+import { libcNames, openLibc } from "../platform/libc.ts";
 import { later } from "./async.ts";
 
 let trim: (() => void) | null | undefined;
 
 function open(): (() => void) | null {
-  if (Deno.build.os !== "linux") return null;
-  try {
-    const lib = Deno.dlopen(
-      "libc.so.6",
-      {
-        malloc_trim: { parameters: ["usize"], result: "i32" },
-      } as const,
-    );
-    return () => void lib.symbols.malloc_trim(0n);
-  } catch {
-    return null; // not glibc, or no FFI permission
-  }
+  if (!libcNames()?.mallocTrim) return null;
+  // Null when not glibc, or without FFI permission.
+  const s = openLibc({ malloc_trim: { parameters: ["usize"], result: "i32" } } as const);
+  return s ? () => void s.malloc_trim(0n) : null;
 }
 
 /** Returns freed memory to the system now; false when this platform cannot. */

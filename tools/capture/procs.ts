@@ -90,12 +90,12 @@ export async function endProcesses(pids: readonly number[], graceMs = 800): Prom
       // already gone
     }
   };
-  const live = pids.filter(isAlive);
+  const live = pids.filter((pid) => isAlive(pid));
   live.forEach((pid) => signal(pid, "SIGTERM"));
   const deadline = Date.now() + graceMs;
-  while (Date.now() < deadline && live.some(isAlive)) {
+  while (Date.now() < deadline && live.some((pid) => isAlive(pid))) {
     await new Promise((r) => setTimeout(r, 50));
   }
-  live.filter(isAlive).forEach((pid) => signal(pid, "SIGKILL"));
+  live.filter((pid) => isAlive(pid)).forEach((pid) => signal(pid, "SIGKILL"));
   return live;
 }

@@ -57,12 +57,16 @@ export async function main(argv: string[]): Promise<number> {
       out: { type: "string" },
       answer: { type: "string" },
       "send-receipt": { type: "boolean", default: false },
+      typed: { type: "boolean", default: false },
     },
   });
   const [agentId, scenarioArg = "tool"] = positionals;
   if (scenarioArg === "restore") {
     const { runRestore } = await import("./restore.ts");
-    return await runRestore(agentId ?? "", values.lab, Number(values["hard-limit"]));
+    return await runRestore(agentId ?? "", values.lab, Number(values["hard-limit"]), {
+      hooks: values.hooks,
+      typed: values.typed,
+    });
   }
   const agent = agentId ? AGENTS[agentId] : undefined;
   if (!agent) {

@@ -3,11 +3,13 @@
  * agent CLI continues its conversation after its lazyshell server was
  * killed (docs/restore.md). Against the capture mock on 127.0.0.1:
  *
- * 1. `lazyshell serve` (control API on, lazyshell's hooks installed as
- *    `--hooks` does), the agent in a session, a first turn whose prompt
- *    carries a marker word;
- * 2. the conversation id reaches the session (hook evidence: `ctl list`'s
- *    `conversation`) and the state file;
+ * 1. `lazyshell serve` (control API on; with `--hooks`, lazyshell's hooks
+ *    installed as `--hooks` does, else the default config and the CLI's
+ *    plain command line), the agent in a session — its command, or with
+ *    `--typed` typed at the prompt of the session's shell — and a first
+ *    turn whose prompt carries a marker word;
+ * 2. the conversation id reaches the session (`ctl list`'s `conversation`:
+ *    from a hook, or from the agent's own store) and the state file;
  * 3. SIGKILL to the server; a new server; `lazyshell restore --all`;
  * 4. a second prompt to the restored agent: PASS when that turn's request
  *    to the mock carries the first turn's marker — the mock sees the
@@ -32,7 +34,19 @@ import {
 import { lazyshell } from "../abuse/server.ts";
 import { parseState, RESTORED_RULE } from "../../src/restore/state_file.ts";
 
-export async function runRestore(agentId: string, lab: string, hardLimitS: number) {
+export interface RestoreRun {
+  /** lazyshell's hooks installed (else the default config: the agent's own store tells). */
+  readonly hooks: boolean;
+  /** The agent typed at the prompt of the session's shell (else the session's command). */
+  readonly typed: boolean;
+}
+
+export async function runRestore(
+  agentId: string,
+  lab: string,
+  hardLimitS: number,
+  run: RestoreRun = { hooks: true, typed: false },
+) {
   const agent = AGENTS[agentId];
   if (!agent || !["claude", "codex", "opencode"].includes(agentId)) {
     console.error("Usage: deno task live <claude|codex|opencode> restore");
@@ -53,14 +67,21 @@ export async function runRestore(agentId: string, lab: string, hardLimitS: numbe
       }
     },
   });
-  const name = `live-${agent.id}-restore`;
+  const name = `live-${agent.id}-restore${run.hooks ? "-hooks" : ""}${run.typed ? "-typed" : ""}`;
   const spec = await setupAgent(agent, lab, mock, "tool", name);
   const home = spec.env.HOME!;
   const tmp = Deno.makeTempDirSync({ prefix: "lazyshell-live-restore-" });
   Deno.mkdirSync(`${tmp}/run`, { mode: 0o700 });
-  writeConfig(home, "control:\n  enabled: true\nagents:\n  claude:\n    inject_hooks: true\n");
-  // lazyshell's hooks, as `--hooks` installs them: the conversation ids come from them.
-  const command = agentCommand(agent.id, spec, true);
+  writeConfig(
+    home,
+    run.hooks
+      ? "control:\n  enabled: true\nagents:\n  claude:\n    inject_hooks: true\n"
+      : "control:\n  enabled: true\n",
+  );
+  // With --hooks, lazyshell's hooks as `--hooks` installs them: the conversation ids come from
+  // them. Without, nothing of lazyshell's in the CLI's config, and Claude without the lab's
+  // logging settings: its plain command line.
+  const command = run.hooks ? agentCommand(agent.id, spec, true) : plainCommand(agent.id, spec);
   const env = liveEnv(spec.env, `${tmp}/run`);
   const stateFile = `${home}/.local/state/lazyshell/sessions-default.jsonl`;
   let serve: LiveServe | null = null;
@@ -70,17 +91,30 @@ export async function runRestore(agentId: string, lab: string, hardLimitS: numbe
     if (serve) serve.child.kill("SIGKILL");
   }, hardLimitS * 1000);
   try {
-    log(`${name} (${spec.version}): serve + ${command} (mock ${mock.url})`);
+    log(
+      `${name} (${spec.version}): serve + ${command}${
+        run.typed ? " typed" : ""
+      } (mock ${mock.url})`,
+    );
     serve = await startServe(env, spec.cwd);
     const s1 = serve;
     const call: Call = (verb, a) => s1.call(verb, a);
-    const entry = await call("new", { command, cwd: spec.cwd, name: agent.id });
+    const entry = await call("new", {
+      ...(run.typed ? {} : { command }),
+      cwd: spec.cwd,
+      name: agent.id,
+    });
     const target = String(entry.id);
+    if (run.typed) {
+      await waitScreen(call, target, /[$#] *$/m, 30_000, "the shell's prompt", log);
+      await call("send", { target, text: `${command}\r` });
+    }
     await waitScreen(call, target, agent.idleRe, 300_000, "the agent's prompt", log);
     await typePrompt(call, target, `Remember the word ${marker} for later, please`);
     await submitted(call, target, () => bodies.some((b) => b.text.includes(marker)), log);
+    // None in 90 s: still killed and restored, to show what the restore does then.
     const conversation = await waitConversation(call, target, log);
-    log(`conversation ${conversation.id} (${conversation.source})`);
+    if (conversation) log(`conversation ${conversation.id} (${conversation.source})`);
     // The answer streamed (a turn end, or a request the mock answers at once), the CLI idle again.
     await sleep(3000);
     const idle = (screen: string) => agent.idleRe.test(screen) && !agent.busyRe?.test(screen);
@@ -89,7 +123,9 @@ export async function runRestore(agentId: string, lab: string, hardLimitS: numbe
       () => {
         try {
           const saved = parseState(Deno.readTextFileSync(stateFile)).sessions;
-          return saved.some((s) => s.conversation?.id === conversation.id);
+          return saved.some((s) =>
+            conversation ? s.conversation?.id === conversation.id : s.name === agent.id
+          );
         } catch {
           return false;
         }
@@ -97,8 +133,9 @@ export async function runRestore(agentId: string, lab: string, hardLimitS: numbe
       20_000,
       "the conversation in the state file",
     );
-    log("state file holds the conversation; kill -9 the server");
+    log(`state file holds the ${conversation ? "conversation" : "session"}; kill -9 the server`);
     serve.child.kill("SIGKILL");
+    const killedAt = Date.now();
     await serve.child.status;
     await sleep(1000);
 
@@ -126,6 +163,7 @@ export async function runRestore(agentId: string, lab: string, hardLimitS: numbe
     const next = bodies.slice(before).find((b) => b.text.includes("What was the word"))!;
     const carried = next.text.includes(marker);
     log(`the resumed agent's request ${carried ? "carries" : "does NOT carry"} ${marker}`);
+    log(`resumed ${((Date.now() - killedAt) / 1000).toFixed(1)} s after the kill`);
     verdict = carried && /resumes/.test(restoredText) ? "PASS" : "FAIL";
   } catch (error) {
     log(`error: ${(error as Error).message}`);
@@ -141,6 +179,17 @@ export async function runRestore(agentId: string, lab: string, hardLimitS: numbe
   }
   console.log(`\n== ${name} (${spec.version}): ${verdict}`);
   return verdict === "PASS" ? 0 : 1;
+}
+
+/** The CLI's command line as the lab sets it up, Claude without the lab's logging settings. */
+function plainCommand(agent: string, spec: { file: string; args: readonly string[] }): string {
+  const args = agent === "claude"
+    ? spec.args.filter((a, i, all) => a !== "--settings" && all[i - 1] !== "--settings")
+    : spec.args;
+  return [spec.file, ...args].map((s) =>
+    /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`
+  )
+    .join(" ");
 }
 
 type Call = (verb: string, a: Record<string, unknown>) => Promise<Record<string, unknown>>;
@@ -205,8 +254,8 @@ async function waitConversation(call: Call, target: string, log: (line: string) 
     if (c) return c;
     await sleep(300);
   }
-  log("no conversation id reached the session");
-  throw new Error("no conversation id in 90 s");
+  log("no conversation id reached the session in 90 s");
+  return null;
 }
 
 async function until(test: () => boolean, ms: number, what: string): Promise<void> {

@@ -22,12 +22,14 @@ export function registerInit(program: Command): void {
         const { agentsText } = await import("../init_agents.ts");
         const { stableCommand } = await import("../../plugin/self.ts");
         const self = stableCommand();
+        // Built first: an unknown agent is its one-line error, with no warning before it.
+        const text = agentsText(shell, self.command);
         if (self.cache !== null && shell !== "opencode") {
           console.error(
             `lazyshell: warning: these hooks run ${self.cache}, inside a package-manager cache that may be emptied: install the lazyshell command (README: Install) and print them again with it`,
           );
         }
-        console.log(agentsText(shell, self.command));
+        console.log(text);
         return;
       }
       if (shell === undefined) {

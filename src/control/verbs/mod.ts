@@ -20,6 +20,7 @@ import wait from "./wait.ts";
 import answer from "./answer.ts";
 import diff from "./diff.ts";
 import worktreeRemove from "./worktree_remove.ts";
+import worktrees from "./worktrees.ts";
 
 export const VERBS: readonly Verb[] = [
   list,
@@ -36,6 +37,7 @@ export const VERBS: readonly Verb[] = [
   answer,
   diff,
   worktreeRemove,
+  worktrees,
 ];
 
 export function findVerb(name: string): Verb | undefined {

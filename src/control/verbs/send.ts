@@ -127,7 +127,10 @@ export function receiptWanted(
   }
   if (asked && !enter) throw new UserError("--receipt needs --enter: nothing sent");
   const view = host.view(session.id);
-  const agent = view !== undefined && (view.agent !== null || view.agentStatus !== null);
+  // What can show the text taken: an agent in the foreground, or a program that declares its own
+  // state (OSC 7501). A state left on a plain shell (a hook's done, an agent that exited) cannot:
+  // waiting on it was a false "not taken".
+  const agent = view !== undefined && (view.agent !== null || view.capable);
   if (asked && !agent && !group) {
     throw new UserError(`${label(session)} runs no agent to take it: nothing sent`);
   }

@@ -1,50 +1,48 @@
 /**
- * `worktree-remove TARGET [--force] [--keep-branch]`: finishes the worktree
- * the session ran in (docs/changes.md, "Removing a worktree"): `git worktree
- * remove`, then its branch when merged. Refused while a session still runs
- * inside it, for the main checkout (always), with uncommitted changes or
- * unmerged commits (unless --force, which says what it deleted).
+ * `worktree-remove TARGET [--force] [--keep-branch]`: finishes a worktree
+ * (docs/changes.md, "Removing a worktree"): `git worktree remove`, then its
+ * branch when merged. TARGET is a session (its folder), a worktree folder,
+ * or the branch of a worktree lazyshell made: no live session is needed.
+ * Refused while a session still runs inside it, for the main checkout
+ * (always), with uncommitted changes or unmerged commits (unless --force,
+ * which says what it deleted).
  */
 
-import { UserError } from "../../errors.ts";
-import { findRepo } from "../../git/changes.ts";
-import {
-  describeRemoval,
-  insideWorktree,
-  type RemovalReport,
-  removeWorktree,
-} from "../../git/worktree_remove.ts";
-import { defineVerb, flag, str, TARGET_ARG } from "../verb.ts";
-import { resolveTarget } from "../targets.ts";
-import { label } from "../entry.ts";
+import { describeRemoval } from "../../git/worktree_remove.ts";
+import { defineVerb, flag, str } from "../verb.ts";
+import { type FinishReport, finishWorktree, worktreeTarget } from "../worktree_finish.ts";
 
 export default defineVerb({
   name: "worktree-remove",
-  summary: "Remove a session's git worktree and its merged branch (refuses to lose work)",
+  summary: "Remove a git worktree and its merged branch (refuses to lose work)",
   args: [
-    TARGET_ARG,
+    {
+      name: "target",
+      type: "string",
+      positional: true,
+      required: true,
+      meta: "TARGET",
+      help: "session id or exact name, worktree folder (absolute), or branch of one lazyshell made",
+    },
     { name: "force", type: "bool", help: "discard uncommitted changes and unmerged commits" },
     { name: "keepBranch", type: "bool", help: "remove the folder only; keep the branch" },
   ],
-  async run({ host }, args): Promise<RemovalReport & { id: string; name: string }> {
-    const session = resolveTarget(host.sessions, str(args, "target")!);
-    const cwd = host.view(session.id)?.cwd ?? session.cwd;
-    const { root, isMain } = await findRepo(cwd);
-    // The main checkout is refused by removeWorktree, whoever runs in it.
-    const running = !isMain &&
-      host.sessions.list().find((s) => s.status === "running" && insideWorktree(s.cwd, root));
-    if (running) {
-      throw new UserError(
-        `${label(running)} still runs in ${root}: end it first (lazyshell ctl kill ${running.id})`,
-      );
-    }
-    const report = await removeWorktree(cwd, {
+  async run(
+    { host },
+    args,
+  ): Promise<FinishReport & { id: string | null; name: string | null }> {
+    const target = worktreeTarget(host, str(args, "target")!);
+    const report = await finishWorktree(host, target, {
       force: flag(args, "force"),
       keepBranch: flag(args, "keepBranch"),
     });
-    return { id: session.id, name: session.name, ...report };
+    return { id: target.session?.id ?? null, name: target.session?.name ?? null, ...report };
   },
   format(result) {
+    if (result.wasGone) {
+      return `Forgot worktree ${result.root}: its folder was gone already\n` +
+        `Kept branch ${result.keptBranch} (git branch -D ${result.keptBranch} deletes it)`;
+    }
     return describeRemoval(result);
   },
 });

@@ -12,6 +12,7 @@ import { clipLine, type Frame, type Span, type StyledLine } from "../frame.ts";
 import { bindingOf, type Keymap } from "../keymap.ts";
 import type { Rect } from "../layout.ts";
 import { box, centered } from "./overlays.ts";
+import { stringWidth, truncate } from "../../util/width.ts";
 import { theme } from "./theme.ts";
 
 /** Options shown in the panel; more are listed by the answer overlay. */
@@ -47,19 +48,18 @@ function keyLabel(keys: readonly string[]): string {
   return keys.length === 1 ? keys[0]! : keys.join(" ");
 }
 
-function promptLines(prompt: Prompt, max: number): StyledLine[] {
+/** The prompt's lines, `width` columns wide: a long option label is cut, never its keys. */
+function promptLines(prompt: Prompt, max: number, width: number): StyledLine[] {
   const lines: StyledLine[] = [[{ text: ` ${prompt.question}`, style: theme.bold }]];
   if (prompt.subject) lines.push([{ text: `   ${prompt.subject}`, style: theme.dim }]);
   prompt.options.slice(0, max).forEach((o, i) => {
     const tags: Span[] = [];
     if (prompt.approve === i + 1) tags.push({ text: "  (y)", style: theme.dim });
     if (prompt.deny === i + 1) tags.push({ text: "  (n)", style: theme.dim });
-    lines.push([
-      { text: `   ${i + 1} `, style: theme.key },
-      { text: o.label },
-      { text: `  [${keyLabel(o.keys)}]`, style: theme.hint },
-      ...tags,
-    ]);
+    const head = { text: `   ${i + 1} `, style: theme.key };
+    const keys = { text: `  [${keyLabel(o.keys)}]`, style: theme.hint };
+    const fixed = [head, keys, ...tags].reduce((w, s) => w + stringWidth(s.text), 0);
+    lines.push([head, { text: truncate(o.label, Math.max(1, width - fixed)) }, keys, ...tags]);
   });
   if (prompt.options.length > max) {
     lines.push([{ text: `   … ${prompt.options.length - max} more (o)`, style: theme.dim }]);
@@ -75,16 +75,23 @@ export function drawAnswerPanel(frame: Frame, r: Rect, row: SessionView, keymap:
   if (!answerable(row) || r.height < 4 || r.width < 10) return;
   const answer = bindingOf(keymap, "answer")?.keys[0] ?? "o";
   const inbox = bindingOf(keymap, "inbox")?.keys[0] ?? "I";
-  const body = promptLines(row.prompt, PANEL_OPTIONS);
-  const hint: StyledLine = [
+  const body = promptLines(row.prompt, PANEL_OPTIONS, r.width);
+  // The longest wording that fits: every key stays readable in a narrow pane.
+  const hints = (here: string, all: string, type: string): StyledLine => [
     { text: " " },
     { text: answer, style: theme.key },
-    { text: " answer here · " },
+    { text: here },
     { text: inbox, style: theme.key },
-    { text: " every blocked session · " },
+    { text: all },
     { text: "enter", style: theme.key },
-    { text: " type into it" },
+    { text: type },
   ];
+  const hint = [
+    hints(" answer here · ", " every blocked session · ", " type into it"),
+    hints(" answer · ", " inbox · ", " type into it"),
+    hints(" answer · ", " inbox · ", " type"),
+  ].find((h) => h.reduce((w, s) => w + stringWidth(s.text), 0) <= r.width) ??
+    hints(" answer · ", " inbox · ", " type");
   const lines = [...body, hint];
   const height = Math.min(lines.length + 1, Math.floor(r.height / 2));
   const top = r.y + r.height - height;
@@ -103,7 +110,8 @@ export function drawAnswerOverlay(frame: Frame, body: Rect, state: TuiState): vo
   const o = state.overlay;
   if (o?.type !== "answer" || body.width < 12 || body.height < 5) return;
   const row = state.sessions.find((s) => s.id === o.target);
-  const lines = promptLines(o.prompt, 9);
+  const width = Math.min(body.width, 72);
+  const lines = promptLines(o.prompt, 9, width - 2);
   const keys: Span[] = [{ text: " " }, {
     text: `1–${Math.min(9, o.prompt.options.length)}`,
     style: theme.key,
@@ -118,7 +126,6 @@ export function drawAnswerOverlay(frame: Frame, body: Rect, state: TuiState): vo
   }
   keys.push({ text: " · " }, { text: "esc", style: theme.key }, { text: " close" });
   lines.push([], keys);
-  const width = Math.min(body.width, 72);
   box(frame, centered(body, width, lines.length + 2), `Answer ${row?.name ?? o.target}`, lines);
 }
 

@@ -75,17 +75,14 @@ export function drawHintBar(frame: Frame, r: Rect, state: TuiState, keymap: Keym
   }
   if (o?.type === "confirm-quit") {
     const n = o.running;
+    const them = n === 1 ? "it" : "them";
+    // Fits 80 columns whole (up to 99 sessions): every key is readable.
     frame.line(r.x, y, r.width, [
-      {
-        text: `${n} session${n === 1 ? "" : "s"} still running. End ${
-          n === 1 ? "it" : "them"
-        } and quit? `,
-        style: theme.messageError,
-      },
+      { text: `${n} session${n === 1 ? "" : "s"} still running: `, style: theme.messageError },
       { text: "y", style: theme.key },
-      { text: " end · " },
+      { text: ` end ${them} and quit · ` },
       { text: "d", style: theme.key },
-      { text: " detach (keep running) · " },
+      { text: ` detach (keep ${them}) · ` },
       { text: "n", style: theme.key },
       { text: " cancel" },
     ]);
@@ -99,6 +96,26 @@ export function drawHintBar(frame: Frame, r: Rect, state: TuiState, keymap: Keym
       { text: "n", style: theme.key },
       { text: " keep it" },
     ]);
+    return;
+  }
+  if (o?.type === "worktree-choice") {
+    const keys: Span[] = [
+      { text: "k", style: theme.key },
+      { text: " keep · " },
+      { text: "w", style: theme.key },
+      { text: " remove · " },
+      { text: "b", style: theme.key },
+      { text: " remove + branch · " },
+      { text: "esc", style: theme.key },
+      { text: " cancel" },
+    ];
+    // The keys always show whole: a long session name is what gets cut.
+    const verb = `${o.running ? "End" : "Remove"} `;
+    const tail = "; its worktree: ";
+    const room = r.width - stringWidth(verb + tail) -
+      keys.reduce((w, s) => w + stringWidth(s.text), 0);
+    const name = truncate(o.name, Math.max(1, room));
+    frame.line(r.x, y, r.width, [{ text: verb + name + tail, style: theme.messageError }, ...keys]);
     return;
   }
   if (o?.type === "restart-choice") {

@@ -12,18 +12,28 @@ import type { Cells } from "../../model/cells.ts";
 import type { Frame, Style } from "../frame.ts";
 import type { Rect } from "../layout.ts";
 import { theme } from "./theme.ts";
+import type { PaneWindow } from "./pane_window.ts";
 
-/** Marks rows of `screen` drawn at `r` (the screen shows lines `offset`.. up from the last row). */
+/**
+ * Marks rows of `screen` drawn at `r` (the screen shows lines `offset`.. up
+ * from the last row), through the window `w` of it the pane shows.
+ */
 export function drawCopyMarks(
   frame: Frame,
   r: Rect,
   copy: CopyState,
   screen: Cells,
   offset: number,
+  w: Pick<PaneWindow, "top" | "left" | "rows" | "cols"> = {
+    top: 0,
+    left: 0,
+    rows: Math.min(r.height, screen.rows),
+    cols: Math.min(r.width, screen.cols),
+  },
 ): void {
-  const rows = Math.min(r.height, screen.rows);
-  const width = Math.min(r.width, screen.cols);
-  const lineOf = (y: number) => offset + screen.rows - 1 - y;
+  const rows = Math.min(r.height, w.rows);
+  const width = Math.min(r.width, w.cols);
+  const lineOf = (y: number) => offset + screen.rows - 1 - (w.top + y);
   const anchor = copy.anchor;
   const pattern = copy.search ? searchPattern(copy.search.query) : null;
   const hit = copy.search?.hit ?? null;
@@ -36,23 +46,21 @@ export function drawCopyMarks(
       paint(frame, r.x, r.y + y, width, selected ? theme.searchMatch : theme.copyCursor);
     }
     if (pattern) {
-      const { text, cols } = rowText(screen, y);
+      const { text, cols } = rowText(screen, w.top + y);
       for (const [from, to] of matchSpans(pattern, text)) {
         const x0 = cols[from];
         const x1 = cols[to - 1];
         if (x0 === undefined || x1 === undefined) continue;
-        const end = Math.min(width, x1 + Math.max(1, screen.widths[y * screen.cols + x1]!));
-        paint(frame, r.x + x0, r.y + y, Math.max(0, end - x0), theme.searchMatch);
+        const end = x1 + Math.max(1, screen.widths[(w.top + y) * screen.cols + x1]!);
+        const a = Math.max(0, x0 - w.left);
+        const b = Math.min(width, end - w.left);
+        if (b > a) paint(frame, r.x + a, r.y + y, b - a, theme.searchMatch);
       }
     }
-    if (hit && hit.line === line && hit.col < width) {
-      paint(
-        frame,
-        r.x + hit.col,
-        r.y + y,
-        Math.min(hit.cells, width - hit.col),
-        theme.searchCurrent,
-      );
+    const col = hit ? hit.col - w.left : -1;
+    if (hit && hit.line === line && col + hit.cells > 0 && col < width) {
+      const a = Math.max(0, col);
+      paint(frame, r.x + a, r.y + y, Math.min(col + hit.cells, width) - a, theme.searchCurrent);
     }
   }
 }

@@ -1,7 +1,8 @@
 /**
  * The state marker of one session (README: Using the TUI): `·` idle, `…` working (a
- * spinner unless reduce_motion), `‼` blocked, `✓` done (kept until the
- * user views the session), `✗` error, `●` output in a plain session since
+ * spinner unless reduce_motion), `‼` blocked, `✓` done (bright until the
+ * user views the session, dim after: the state is still `done`, as `ctl list`
+ * says, until the next input), `✗` error, `●` output in a plain session since
  * the user last looked, a dim "no status" mark for an agent without rules.
  */
 
@@ -39,7 +40,9 @@ export function markerOf(
   if (state.unseenDone[row.id]) {
     return { text: STATE_MARKERS.done, style: theme.done, label: "done" };
   }
-  if (s === "idle" || s === "done") {
+  // Seen: still done (the agent's state, which ctl list and ctl wait read), only no longer news.
+  if (s === "done") return { text: STATE_MARKERS.done, style: theme.dim, label: "done" };
+  if (s === "idle") {
     return { text: STATE_MARKERS.idle, style: theme.dim, label: "idle" };
   }
   if (row.agent !== null) {

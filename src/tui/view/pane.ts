@@ -14,6 +14,13 @@ import { theme } from "./theme.ts";
 import { answerable, drawAnswerPanel } from "./answer.ts";
 import { type Keymap, resolveKeymap } from "../keymap.ts";
 import { drawCopyMarks } from "./copy_marks.ts";
+import {
+  type PaneWindow,
+  paneWindow,
+  windowAtBottom,
+  windowLabel,
+  windowRows,
+} from "./pane_window.ts";
 
 const DEFAULT_KEYMAP = resolveKeymap().keymap;
 
@@ -35,19 +42,30 @@ export function anythingStarting(state: Pick<TuiState, "sessions">): boolean {
   return state.sessions.some(startingShell);
 }
 
-/** Copies rows `firstRow`..`endRow` (exclusive) of `src` into `dst` at the rectangle's origin, clipped to it. */
-export function blit(dst: Frame, r: Rect, src: Frame, firstRow = 0, endRow = src.rows): void {
-  const h = Math.min(r.height, src.rows, dst.rows - r.y, endRow);
-  const w = Math.min(r.width, src.cols, dst.cols - r.x);
+/**
+ * Copies rows `firstRow`..`endRow` (exclusive) of the window `w` of `src` into
+ * `dst` at the rectangle's origin, clipped to it. A wide character cut by
+ * the window's left or right edge is drawn as a space: whole or not at all.
+ */
+export function blit(
+  dst: Frame,
+  r: Rect,
+  src: Frame,
+  firstRow = 0,
+  endRow = src.rows,
+  w: PaneWindow = paneWindow(src, r.width, r.height),
+): void {
+  const h = Math.min(w.rows, dst.rows - r.y, endRow);
+  const width = Math.min(w.cols, dst.cols - r.x);
   for (let y = Math.max(0, firstRow); y < h; y++) {
-    const from = y * src.cols;
+    const from = (w.top + y) * src.cols + w.left;
     const to = (r.y + y) * dst.cols + r.x;
-    for (let x = 0; x < w; x++) {
+    for (let x = 0; x < width; x++) {
       const i = from + x;
       const j = to + x;
-      const wide = src.widths[i] === 2 && x + 1 >= w;
-      dst.chars[j] = wide ? " " : src.chars[i]!;
-      dst.widths[j] = wide ? 1 : src.widths[i]!;
+      const cut = (src.widths[i] === 2 && x + 1 >= width) || (src.widths[i] === 0 && x === 0);
+      dst.chars[j] = cut ? " " : src.chars[i]!;
+      dst.widths[j] = cut ? 1 : src.widths[i]!;
       dst.fg[j] = src.fg[i]!;
       dst.bg[j] = src.bg[i]!;
       dst.attrs[j] = src.attrs[i]!;
@@ -57,7 +75,8 @@ export function blit(dst: Frame, r: Rect, src: Frame, firstRow = 0, endRow = src
 
 /**
  * `rows` [from, to) of the screen: only those changed since `frame` was
- * drawn with the same state and the previous read of the same screen.
+ * drawn with the same state, the previous read of the same screen and the
+ * same window of it (pane_window.ts; the caller checks).
  * `focused` false (a tile the keys do not go to): no cursor, no answer panel.
  */
 export function drawPane(
@@ -78,17 +97,21 @@ export function drawPane(
     frame.text(x, r.y + Math.floor(r.height / 2), text, theme.dim, r.x + r.width);
     return;
   }
-  const [from, to] = rows ?? [0, r.height];
-  const y0 = Math.max(0, from);
-  const y1 = Math.min(r.height, to);
+  // A screen bigger than the pane (another client's size): the rows around the cursor.
+  const w = paneWindow(screen, r.width, r.height, windowAtBottom(state, row.id));
+  const [y0, y1] = rows ? windowRows(w, rows) : [0, r.height];
   if (y0 < y1) frame.fill(r.x, r.y + y0, r.width, y1 - y0);
-  blit(frame, r, screen, y0, y1);
+  blit(frame, r, screen, y0, y1, w);
   if (state.copy?.id === row.id) {
-    drawCopyMarks(frame, r, state.copy, screen, state.scroll[row.id] ?? 0);
+    drawCopyMarks(frame, r, state.copy, screen, state.scroll[row.id] ?? 0, w);
   }
   const scrolled = (state.scroll[row.id] ?? 0) > 0;
-  if (scrolled) {
-    const label = ` ↑ ${state.scroll[row.id]} lines · pgdown `;
+  const scrollLabel = scrolled ? ` ↑ ${state.scroll[row.id]} lines · pgdown ` : "";
+  const room = r.width - stringWidth(scrollLabel);
+  const hidden = windowLabel(w, screen, room);
+  if (scrolled || hidden) {
+    // What the pane cannot show, on its top-right corner (with the scrollback's place).
+    const label = scrollLabel + hidden;
     const x = r.x + Math.max(0, r.width - stringWidth(label));
     frame.text(x, r.y, label, theme.tabActive, r.x + r.width);
   }
@@ -112,7 +135,9 @@ export function drawPane(
     drawAnswerPanel(frame, r, row, keymap ?? DEFAULT_KEYMAP);
   }
   const c = screen.cursor;
-  if (state.mode === "terminal" && c && !scrolled && c.x < r.width && c.y < r.height) {
-    frame.cursor = { x: r.x + c.x, y: r.y + c.y };
+  const x = c ? c.x - w.left : -1;
+  const y = c ? c.y - w.top : -1;
+  if (state.mode === "terminal" && c && !scrolled && x >= 0 && y >= 0 && x < w.cols && y < w.rows) {
+    frame.cursor = { x: r.x + x, y: r.y + y };
   }
 }

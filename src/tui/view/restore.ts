@@ -29,6 +29,12 @@ export function drawRestore(frame: Frame, body: Rect, o: RestoreOverlay, keymap:
     ]);
   }
   lines.push([]);
+  if (o.typed) {
+    lines.push([{
+      text: " Typed keys do nothing here: ↑ or ↓ first, esc closes",
+      style: theme.messageError,
+    }]);
+  }
   const keys: Span[] = [{ text: " " }];
   for (const h of hints(keymap, "restore")) {
     keys.push({ text: h.key, style: theme.key }, { text: ` ${h.label}  `, style: theme.hint });
@@ -42,5 +48,11 @@ export function drawRestore(frame: Frame, body: Rect, o: RestoreOverlay, keymap:
   const room = r.height - 2 - (lines.length - n - first);
   const skip = Math.max(0, Math.min(o.index - room + 1, n - room));
   const shown = skip > 0 ? [...lines.slice(0, first), ...lines.slice(first + skip)] : lines;
+  // A blank cell around the box (within the body): the pane's text never runs up to its border.
+  const x0 = Math.max(body.x, r.x - 1);
+  const y0 = Math.max(body.y, r.y - 1);
+  const x1 = Math.min(body.x + body.width, r.x + r.width + 1);
+  const y1 = Math.min(body.y + body.height, r.y + r.height + 1);
+  frame.fill(x0, y0, x1 - x0, y1 - y0);
   box(frame, r, title, shown, first + o.index - skip);
 }

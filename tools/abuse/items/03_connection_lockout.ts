@@ -1,5 +1,5 @@
 /**
- * Issue 17 item 3: 256 idle connections locked every `ctl list` out
+ * Item 03: 256 idle connections locked every `ctl list` out
  * (`Broken pipe`, rc 1); a `wait` whose client went away held its
  * connection until its own timeout. Bounds: the longest idle connection
  * makes room for a newcomer; when all are busy the newcomer is refused in
