@@ -219,6 +219,18 @@ Deno.test({
       ),
     );
     assert.deepEqual(keysIn(log), [String(notNow)]);
+
+    // The token rotated: the open page is told, tries again, and says it is signed out.
+    web.server.rotate();
+    await page.waitForFunction(
+      () => /Signed out/.test(document.querySelector("#status")?.textContent ?? ""),
+      null,
+      { timeout: WAIT },
+    );
+    assert.match(
+      await page.locator("#status").innerText(),
+      /^The web view's token was rotated: open the new URL\. Signed out \(a new server or token\)/,
+    );
   } finally {
     await browser.close();
   }

@@ -172,7 +172,7 @@ export class WebServer implements AsyncDisposable {
       origin: request.headers.get("origin"),
       fetchSite: request.headers.get("sec-fetch-site"),
       fetchMode: request.headers.get("sec-fetch-mode"),
-    }, live || request.method !== "GET");
+    }, live || (request.method !== "GET" && request.method !== "HEAD"));
     if (from) {
       this.#refused++;
       return refuse(403, `Refused: ${from}`);

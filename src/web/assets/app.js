@@ -17,6 +17,7 @@ let term = null;
 let termFor = null;
 let retry = 0;
 let ended = false;
+let byeReason = null;
 
 const LIMITED = new Set(["rate_limit", "quota", "overloaded"]);
 function urgency(s) {
@@ -329,7 +330,9 @@ function onMessage(m) {
       if (m.req === -1) status(m.text, true);
       break;
     case "bye":
-      ended = true;
+      // Said before the server closes: shown while the page tries again (a mode change, a
+      // server that comes back), and kept when it cannot (a rotated token).
+      byeReason = m.reason;
       status(m.reason, true);
       break;
   }
@@ -344,6 +347,7 @@ function connect() {
   socket = new WebSocket(`${scheme}://${location.host}/live`);
   socket.onopen = () => {
     retry = 0;
+    byeReason = null;
   };
   socket.onmessage = (e) => onMessage(JSON.parse(e.data));
   socket.onclose = () => {
@@ -351,9 +355,24 @@ function connect() {
     pending.clear();
     if (ended) return;
     retry = Math.min(retry + 1, 5);
-    status(`disconnected: retrying in ${retry * 2} s`, true);
-    setTimeout(connect, retry * 2000);
+    status(`${byeReason ?? "disconnected"}: retrying in ${retry * 2} s`, true);
+    setTimeout(retryOrStop, retry * 2000);
   };
+}
+
+/** A new server (or token) voided this page's cookie: say so instead of retrying for ever. */
+async function retryOrStop() {
+  const r = await fetch("/", { method: "HEAD", cache: "no-store" }).catch(() => null);
+  if (r?.status === 401 || r?.status === 403) {
+    ended = true;
+    status(
+      `${byeReason ? `${byeReason}. ` : ""}Signed out (a new server or token): ` +
+        "open the URL `lazyshell web` prints",
+      true,
+    );
+    return;
+  }
+  connect();
 }
 
 // Turn timers tick on the page; the server sends only changes.
