@@ -239,7 +239,7 @@ export class LiveConnection implements Disposable {
       const now = performance.now();
       this.#stalledSince ??= now;
       if (now - this.#stalledSince > this.#limits.stallMs) {
-        this.#log("web: a page took nothing for 30 s: closed");
+        this.#log(`web: a page took nothing for ${this.#limits.stallMs / 1000} s: closed`);
         return this.bye("Closed: the page took nothing for too long");
       }
       return this.#schedule();

@@ -97,7 +97,9 @@ export class WebView implements AsyncDisposable {
     const lines = [
       `Open ${url}`,
       ...(request.qr ? ["", ...qrText(url), ""] : []),
-      web.read_only ? "Read-only (web.read_only): the page shows, it cannot answer or type." : "",
+      ...(web.read_only
+        ? ["Read-only (web.read_only): the page shows, it cannot answer or type."]
+        : []),
       "The token in it is a password: who has the URL can " +
       (web.read_only ? "read your sessions" : "type into your sessions") +
       ". `lazyshell web --rotate` voids it; `lazyshell web --off` stops the view.",
@@ -111,7 +113,7 @@ export class WebView implements AsyncDisposable {
           "(docs/web.md)",
       );
     }
-    return { text: lines.filter((l, i) => l !== "" || i > 0).join("\n") + "\n", code: 0 };
+    return { text: lines.join("\n") + "\n", code: 0 };
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
