@@ -135,6 +135,23 @@ Deno.test({
       await page.evaluate(() => (globalThis as unknown as { shown: unknown[] }).shown),
       [["agent: blocked", "Do you want to proceed?"]],
     );
+    // A turn that ends, a command that fails: notified too.
+    await t.ok("new", {
+      name: "job",
+      command: "printf '\\033]7501;state=working\\033\\\\'; sleep 1; " +
+        "printf '\\033]7501;state=done\\033\\\\'; exec sleep 600",
+    });
+    await t.ok("new", { name: "fails", command: "sleep 1; exit 3" });
+    await page.waitForFunction(
+      () => (globalThis as unknown as { shown: unknown[] }).shown.length >= 3,
+      null,
+      { timeout: WAIT },
+    );
+    assert.deepEqual(
+      (await page.evaluate(() => (globalThis as unknown as { shown: string[][] }).shown)).slice(1)
+        .sort(),
+      [["fails: failed", "exited with 3"], ["job: done", "finished its turn"]],
+    );
 
     // Its options, as the runtime read them.
     await row.click();
