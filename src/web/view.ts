@@ -65,7 +65,16 @@ export class WebView implements AsyncDisposable {
 
   async #follow(web: WebSettings): Promise<void> {
     const on = web.enabled || this.#forced;
+    const before = this.server.running ? this.server.port : null;
     await this.server.apply(on ? { ...web, enabled: true } : null);
+    const after = this.server.running ? this.server.port : null;
+    if (after !== before) {
+      this.#log(
+        after === null
+          ? "lazyshell web: off"
+          : `lazyshell web: listening on ${web.listen}:${after} (\`lazyshell web\` prints the URL)`,
+      );
+    }
     if (on) {
       const warning = exposureWarning(web);
       if (warning) this.#log(`lazyshell web: ${warning}`);
