@@ -237,6 +237,25 @@ Deno.test({
     );
     assert.deepEqual(keysIn(log), [String(notNow)]);
 
+    // The line at the bottom types into the session shown, then Enter.
+    await t.ok("new", { name: "echo", command: "exec cat" });
+    await page.locator("#sessions li", { hasText: "echo" }).click();
+    await page.locator("#line").fill("typed from the page");
+    await page.locator("#input button").click();
+    await page.waitForFunction(
+      () => /^Sent to /.test(document.querySelector("#receipt")?.textContent ?? ""),
+      null,
+      { timeout: WAIT },
+    );
+    await page.waitForFunction(
+      () =>
+        (document.querySelector("#screen .xterm-rows")?.textContent ?? "")
+          .split("typed from the page").length >= 3, // the echo, and cat's line
+      null,
+      { timeout: WAIT },
+    );
+    assert.equal(await page.locator("#line").inputValue(), "");
+
     // The token rotated: the open page is told, tries again, and says it is signed out.
     web.server.rotate();
     await page.waitForFunction(
