@@ -175,3 +175,48 @@ Deno.test("live: a page that does not read cannot make the server queue screens 
   live.message(JSON.stringify({ t: "watch", id: s.id }));
   assert.deepEqual(socket.sent.map((m) => m.t), ["hello", "screen"]);
 });
+
+Deno.test("live: an answer about another subject than the page showed is refused, nothing typed", async () => {
+  await using t = await startInstance();
+  const script = `${t.base}/claude.ts`;
+  Deno.copyFileSync(new URL("./testdata/prompt_agent.ts", import.meta.url), script);
+  const log = `${t.base}/claude.log`;
+  const captures = new URL("../fixtures/captures/", import.meta.url).pathname;
+  const s = await t.ok<{ id: string }>("new", {
+    name: "agent",
+    command: `exec ${Deno.execPath()} run -A --quiet ${script} ${captures}claude-tool 13978 ${log}`,
+  });
+  await until(
+    "blocked with its prompt",
+    () => t.runtime.view(s.id)?.prompt?.subject != null,
+    30_000,
+  );
+  const prompt = t.runtime.view(s.id)!.prompt!;
+  const socket = new Socket();
+  using live = new LiveConnection(t.runtime, socket, {
+    limits: WEB_LIMITS,
+    readOnly: false,
+    log: () => {},
+  });
+  live.open();
+  live.message(JSON.stringify({
+    t: "answer",
+    req: 5,
+    id: s.id,
+    option: 1,
+    question: prompt.question,
+    subject: "rm -rf ~",
+    options: prompt.options.map((o) => o.label),
+  }));
+  await until("the refusal", () => socket.sent.some((m) => m.t === "reply" && m.req === 5));
+  assert.deepEqual(socket.sent.find((m) => m.t === "reply" && m.req === 5), {
+    t: "reply",
+    req: 5,
+    ok: false,
+    text: `The prompt of ${s.id} (agent) changed since it was read (now about ` +
+      `${JSON.stringify(prompt.subject)}): nothing typed`,
+  });
+  await new Promise((r) => setTimeout(r, 300));
+  const keys = Deno.readTextFileSync(log).split("\n").filter((l) => l.includes('"key"'));
+  assert.deepEqual(keys, []);
+});

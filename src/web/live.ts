@@ -11,7 +11,7 @@
 
 import { messageOf, UserError } from "../errors.ts";
 import type { RuntimeChange, RuntimeState } from "../model/runtime.ts";
-import type { Prompt } from "../model/prompt.ts";
+import { type Prompt, samePrompt } from "../model/prompt.ts";
 import type { SessionView } from "../model/session.ts";
 import { Cells } from "../model/cells.ts";
 import type { Session } from "../session/session.ts";
@@ -298,6 +298,19 @@ export class LiveConnection implements Disposable {
           approve: null,
           deny: null,
         };
+        // The same question may come back about something else (another command to run): the
+        // subject the page showed must still be the one on screen. In the same turn of the
+        // event loop as answerPrompt's own reading: the screen cannot change in between.
+        if (m.subject !== undefined) {
+          this.#runtime.classifyNow(session.id);
+          const now = this.#runtime.view(session.id)?.prompt ?? null;
+          if (now !== null && samePrompt(now, shown) && now.subject !== m.subject) {
+            throw new UserError(
+              `The prompt of ${label(session)} changed since it was read (now about ` +
+                `${JSON.stringify(now.subject)}): nothing typed`,
+            );
+          }
+        }
         const r = await answerPrompt(
           {
             view: (id) => this.#runtime.view(id),

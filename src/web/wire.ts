@@ -114,8 +114,9 @@ export type PageMessage =
     readonly id: string;
     /** 1-based option, as shown. */
     readonly option: number;
-    /** The question and the option labels the page showed: the server re-checks them. */
+    /** The question, subject and option labels the page showed: the server re-checks them. */
     readonly question: string;
+    readonly subject?: string | null;
     readonly options: readonly string[];
   }
   | {
@@ -164,6 +165,9 @@ export function parsePageMessage(text: string): PageMessage {
         id: str("id", 64),
         option: int("option"),
         question: str("question"),
+        ...(m.subject === null || typeof m.subject === "string"
+          ? { subject: m.subject === null ? null : str("subject", 16 * 1024) }
+          : {}),
         options: options as string[],
       };
     }

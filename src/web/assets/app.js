@@ -185,6 +185,7 @@ async function answer(id, prompt, option) {
     id,
     option,
     question: prompt.question,
+    subject: prompt.subject,
     options: prompt.options,
   });
   receipt(r.text, r.ok);
