@@ -80,7 +80,9 @@ export const configSchema = z.object({
     /** Shows, never answers or types. */
     read_only: z.boolean().default(false),
     /** Host names the page may be reached by besides loopback and `listen` (a tailnet name). */
-    hosts: z.array(z.string().min(1).max(253)).default([]),
+    hosts: z.array(
+      z.string().max(253).regex(/^[A-Za-z0-9.-]+$/, "a host name, without scheme or port"),
+    ).default([]),
   }).prefault({}),
   /** Session size used when no terminal size is known (serve). */
   default_size: z.object({ cols: positiveInt(1000), rows: positiveInt(500) }).prefault({

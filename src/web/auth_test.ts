@@ -11,6 +11,7 @@ import {
   setCookie,
 } from "./auth.ts";
 import { exposureWarning } from "./server.ts";
+import { parseConfig } from "../config/config.ts";
 
 Deno.test("tokens are long, random, URL-safe; the cookie is derived, not the token", () => {
   const a = newToken();
@@ -79,4 +80,21 @@ Deno.test("listening beyond loopback is warned about, with what to do", () => {
     exposureWarning({ ...web, listen: "0.0.0.0" })!,
     /^Warning: web\.listen is 0\.0\.0\.0, not loopback: .* unencrypted\. Put it behind TLS \(an SSH tunnel, Tailscale: docs\/web\.md\)/,
   );
+});
+
+Deno.test("web.hosts takes host names only: a URL or a port would never match a Host", () => {
+  assert.throws(
+    () => parseConfig('web:\n  hosts: ["https://box.ts.net:443"]\n', "config.yml"),
+    /^Error: config\.yml:2: web\.hosts\[0\]: a host name, without scheme or port$|config\.yml:2: web\.hosts\[0\]: a host name, without scheme or port/,
+  );
+  assert.deepEqual(parseConfig("web:\n  hosts: [box.tail1.ts.net]\n", "c").config.web.hosts, [
+    "box.tail1.ts.net",
+  ]);
+  assert.deepEqual(parseConfig("", "c").config.web, {
+    enabled: false,
+    listen: "127.0.0.1",
+    port: 7690,
+    read_only: false,
+    hosts: [],
+  });
 });
