@@ -6,6 +6,8 @@ import {
   MAX_CLIENT_ENV_BYTES,
 } from "./update_env.ts";
 import { parseConfig } from "../config/config.ts";
+import { Runtime } from "../runtime/runtime.ts";
+import { TEST_SHELL, testEnv } from "../session/test_util.ts";
 
 Deno.test("environmentUpdate(): a listed variable the client has is set, one it lacks removed", () => {
   assert.deepEqual(
@@ -47,4 +49,27 @@ Deno.test("config update_environment: tmux's list and the agents' keys by defaul
     () => parseConfig('update_environment: ["A B"]\n', "config.yml"),
     /update_environment/,
   );
+});
+
+Deno.test("update_environment: new sessions get the attaching client's variables, a reload's list at once", async () => {
+  const env = testEnv({ SSH_AUTH_SOCK: "/run/server-agent", MY_TOKEN: "server" });
+  await using runtime = new Runtime({
+    env,
+    config: parseConfig(`shell: ${TEST_SHELL}\n`, "config.yml"),
+    cwd: "/",
+  });
+  const childEnv = (name: string) => runtime.createSession({ name, command: "sleep 30" }).env;
+  runtime.clientAttached({ ANTHROPIC_API_KEY: "sk-client", MY_TOKEN: "client" });
+  const first = childEnv("first");
+  assert.equal(first.ANTHROPIC_API_KEY, "sk-client", "a listed variable the client has");
+  assert.equal(first.SSH_AUTH_SOCK, undefined, "a listed variable the client lacks is removed");
+  assert.equal(first.MY_TOKEN, "server", "an unlisted one stays the server's");
+  await runtime.reconfigure({
+    loaded: parseConfig(`shell: ${TEST_SHELL}\nupdate_environment: [MY_TOKEN]\n`, "config.yml"),
+    catalog: runtime.catalog,
+  });
+  const second = childEnv("second");
+  assert.equal(second.MY_TOKEN, "client", "the new list, from the same client");
+  assert.equal(second.SSH_AUTH_SOCK, "/run/server-agent", "no longer listed: the server's again");
+  assert.equal(first.ANTHROPIC_API_KEY, "sk-client", "a running session keeps its environment");
 });

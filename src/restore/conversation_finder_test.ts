@@ -69,7 +69,9 @@ async function fakeThatWrote(t: Awaited<ReturnType<typeof setup>>, name: string)
   return { session, id };
 }
 
-Deno.test("finder: a fake claude's transcript becomes the session's conversation", async () => {
+Deno.test("finder: a fake claude's transcript becomes the session's conversation", {
+  ignore: Deno.build.os !== "linux",
+}, async () => {
   await using t = await setup();
   const { session, id } = await fakeThatWrote(t, "a");
   assert.equal(t.runtime.view(session.id)?.conversation, null);
@@ -87,7 +89,9 @@ Deno.test("finder: a fake claude's transcript becomes the session's conversation
   });
 });
 
-Deno.test("finder: an id a hook named is never replaced by the store's", async () => {
+Deno.test("finder: an id a hook named is never replaced by the store's", {
+  ignore: Deno.build.os !== "linux",
+}, async () => {
   await using t = await setup();
   const { session } = await fakeThatWrote(t, "a");
   const hook = {

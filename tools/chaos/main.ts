@@ -128,7 +128,15 @@ export interface ChaosReport {
   readonly cpu: number;
   readonly list: { answered: number; failed: number; p50: number; p95: number; max: number };
   /** The slowest answers over SLOW_LIST_MS, each with what happened from 1.5 s before it was asked. */
-  readonly slowLists: readonly { ms: number; at: number; during: readonly string[] }[];
+  readonly slowLists: readonly {
+    ms: number;
+    at: number;
+    during: readonly string[];
+    /** The server's CPU seconds while it was waited for. */
+    cpu: number;
+    /** The longest this process's own loop was held meanwhile, in ms. */
+    lag: number;
+  }[];
   readonly verbs: Record<string, { ok: number; failed: number }>;
   readonly verbErrors: readonly string[];
   readonly load: readonly [number, number];
@@ -201,7 +209,7 @@ export async function runChaos(
     if (events.length > 2000) events.splice(0, 1000);
   };
   /** The slowest `list` answers, with what happened while they waited. */
-  const slow: { ms: number; at: number; during: string[] }[] = [];
+  const slow: ChaosReport["slowLists"][number][] = [];
 
   // --- the server: started again after a death, so that the run goes on counting.
   const stderrOut = Deno.openSync(stderrFile, { write: true, create: true, append: true });
@@ -322,9 +330,20 @@ export async function runChaos(
   })();
 
   // --- ctl load: `list` every 100 ms, measured; other verbs at random; sessions replaced.
+  // This process's own loop lag: a slow answer while it was held is this process's, not the server's.
+  let lag = 0;
+  const lagger = (async () => {
+    while (going()) {
+      const t = performance.now();
+      await delay(100);
+      lag = Math.max(lag, performance.now() - t - 100);
+    }
+  })();
   const lister = (async () => {
     while (going()) {
       const t = performance.now();
+      const cpuBefore = cpuSeconds(server.pid);
+      lag = 0;
       try {
         const r = await call("list", {}, 30_000);
         const ms = performance.now() - t;
@@ -335,7 +354,8 @@ export async function runChaos(
           const during = events.filter(([at]) => at >= from && at <= t - t0 + 500).map((
             [at, what],
           ) => `${(at / 1000).toFixed(1)}s ${what}`);
-          slow.push({ ms, at: t - t0, during });
+          const cpu = cpuSeconds(server.pid) - cpuBefore;
+          slow.push({ ms, at: t - t0, during, cpu, lag });
           slow.sort((a, b) => b.ms - a.ms);
           slow.length = Math.min(slow.length, 3);
         }
@@ -503,7 +523,7 @@ export async function runChaos(
   };
   const slots = Array.from({ length: options.clients }, (_, n) => slot(n));
 
-  await Promise.all([watchdog, lister, verbLoad, churn, reloader, ...slots]);
+  await Promise.all([watchdog, lagger, lister, verbLoad, churn, reloader, ...slots]);
   running = false;
   rssPeak = Math.max(rssPeak, status("VmHWM"));
   rssEnd = status("VmRSS");
@@ -741,7 +761,9 @@ export function printReport(r: ChaosReport, log: (line: string) => void = consol
   );
   for (const s of r.slowLists) {
     log(
-      `                ${ms(s.ms)} asked at ${(s.at / 1000).toFixed(1)}s, ` +
+      `                ${ms(s.ms)} asked at ${(s.at / 1000).toFixed(1)}s (server CPU ${
+        s.cpu.toFixed(1)
+      } s meanwhile, this process held up to ${ms(s.lag)}), ` +
         `around it: ${s.during.slice(0, 12).join("; ") || "nothing of the clients"}`,
     );
   }
