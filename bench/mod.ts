@@ -25,6 +25,7 @@ const BENCHES: readonly string[] = [
   "plugin_frames_serve",
   "hook_sender",
   "memory",
+  "web",
 ];
 
 const only = Deno.args.filter((a) => !a.startsWith("-"));

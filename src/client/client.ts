@@ -35,6 +35,7 @@ import {
   type RestoreRequest,
   SERVER_PROTOCOL,
   versionMismatch,
+  type WebRequest,
 } from "../server/protocol.ts";
 import { canConnect, ensureServer } from "../server/spawn.ts";
 import { trimLater } from "../util/memory_trim.ts";
@@ -53,6 +54,8 @@ export interface ClientOptions {
   readonly version: string;
   /** `restore` only: what to restore, forget or list. */
   readonly restore?: RestoreRequest;
+  /** `web` only (src/web/view.ts). */
+  readonly web?: WebRequest;
 }
 
 export async function runClient(options: ClientOptions): Promise<number> {
@@ -119,6 +122,15 @@ export async function runClient(options: ClientOptions): Promise<number> {
           ...(options.restore ?? { all: false, forget: false, names: [] }),
           // Then a server that runs nothing once it answered ends: no side effect.
           ...(started ? { started: true } : {}),
+        },
+      }
+      : {}),
+    ...(options.mode === "web"
+      ? {
+        web: {
+          rotate: options.web?.rotate === true,
+          off: options.web?.off === true,
+          qr: Deno.stdout.isTerminal(),
         },
       }
       : {}),

@@ -71,6 +71,19 @@ export const configSchema = z.object({
    */
   update_environment: z.array(z.string().regex(ENV_NAME, "a variable name")).max(256)
     .default([...DEFAULT_UPDATE_ENVIRONMENT]),
+  /** The web view (docs/web.md): off unless enabled here or by `lazyshell web`. */
+  web: z.object({
+    enabled: z.boolean().default(false),
+    /** The address to listen on: loopback unless it says otherwise (then put it behind TLS). */
+    listen: z.string().min(1).default("127.0.0.1"),
+    port: z.number().int().min(0).max(65535).default(7690),
+    /** Shows, never answers or types. */
+    read_only: z.boolean().default(false),
+    /** Host names the page may be reached by besides loopback and `listen` (a tailnet name). */
+    hosts: z.array(
+      z.string().max(253).regex(/^[A-Za-z0-9.-]+$/, "a host name, without scheme or port"),
+    ).default([]),
+  }).prefault({}),
   /** Session size used when no terminal size is known (serve). */
   default_size: z.object({ cols: positiveInt(1000), rows: positiveInt(500) }).prefault({
     cols: 120,

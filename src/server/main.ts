@@ -36,6 +36,7 @@ import { runtimeProblems } from "./problems.ts";
 import { type ProjectSource, reload, type ReloadReport, serialized } from "./reload.ts";
 import { Trimmer } from "../util/memory_trim.ts";
 import { ticker } from "../util/ticker.ts";
+import { WebView } from "../web/view.ts";
 
 export interface ServerOptions {
   readonly project?: string | undefined;
@@ -122,6 +123,8 @@ export async function runServer(options: ServerOptions): Promise<number> {
     clients?.announce(report.message);
     return report;
   });
+  // The web view (docs/web.md): on when web.enabled, or once `lazyshell web` asks.
+  await using web = await WebView.start(runtime, logTo(runtime.env));
   await using attach = await AttachServer.listen({
     runtime,
     name,
@@ -132,6 +135,7 @@ export async function runServer(options: ServerOptions): Promise<number> {
     restore,
     reload: reloadNow,
     instanceDir: sockets.dir,
+    web: (request) => web.command(request),
   });
   clients = attach;
   // Freed memory back to the system, after start-up and 10 s after activity: the grid fires
