@@ -1,0 +1,195 @@
+/**
+ * `lazyshell -H` against a real sshd (src/remote/test_sshd.ts: Debian's
+ * openssh-server on 127.0.0.1, a throw-away host key and user key): the
+ * remote lazyshell is this checkout behind a wrapper script with a home of
+ * its own, named by `hosts[].command`; ssh is `$LAZYSHELL_SSH`. Skipped with
+ * one line where no sshd is installed.
+ */
+
+import assert from "node:assert/strict";
+import { type RemoteHome, type Sshd, sshdMissing, startSshd } from "../src/remote/test_sshd.ts";
+import { TEST_SHELL } from "../src/session/test_util.ts";
+
+const MAIN = new URL("../main.ts", import.meta.url).pathname;
+const FAKE = new URL("./testdata/prompt_agent.ts", import.meta.url).pathname;
+const CAPTURES = new URL("../fixtures/captures/", import.meta.url).pathname;
+const missing = sshdMissing();
+if (missing) console.log(`tests/remote_ssh_test.ts: ${missing}`);
+
+/** The local side: a home with no server of its own, `hosts:` naming the remote homes. */
+function localEnv(sshd: Sshd, hosts: Record<string, RemoteHome>): Record<string, string> {
+  const base = `${sshd.dir}/local`;
+  Deno.mkdirSync(`${base}/config/lazyshell`, { recursive: true });
+  Deno.mkdirSync(`${base}/run`, { recursive: true, mode: 0o700 });
+  const entries = Object.entries(hosts).map(([name, home]) =>
+    `  - name: ${name}\n    destination: 127.0.0.1\n    command: ${home.command}\n`
+  );
+  Deno.writeTextFileSync(
+    `${base}/config/lazyshell/config.yml`,
+    `hosts:${entries.length ? `\n${entries.join("")}` : " []\n"}`,
+  );
+  return {
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    HOME: base,
+    XDG_CONFIG_HOME: `${base}/config`,
+    XDG_RUNTIME_DIR: `${base}/run`,
+    XDG_STATE_HOME: `${base}/state`,
+    XDG_DATA_HOME: `${base}/data`,
+    LAZYSHELL_SSH: sshd.sshCommand,
+    NO_COLOR: "1",
+    ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR")! } : {}),
+  };
+}
+
+async function lz(env: Record<string, string>, ...args: string[]) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", MAIN, ...args],
+    env,
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const d = new TextDecoder();
+  return { code: out.code, stdout: d.decode(out.stdout), stderr: d.decode(out.stderr) };
+}
+
+const remoteConfig = `control:\n  enabled: true\nshell: ${TEST_SHELL}\n`;
+
+Deno.test({
+  name: "-H: ls, ctl new/send/list/read, kill-server on the remote server through ssh",
+  ignore: missing !== null,
+  async fn() {
+    await using sshd = await startSshd();
+    const home = sshd.remoteHome("a", remoteConfig);
+    const env = localEnv(sshd, { box: home });
+
+    // No server there yet: ls says so (it starts none), with the host's name.
+    const none = await lz(env, "-H", "box", "ls");
+    assert.equal(none.code, 2);
+    assert.match(none.stderr, /^lazyshell: on box: No lazyshell server is running \(/);
+
+    // ctl starts it, as `lazyshell` would, and drives it.
+    const created = await lz(
+      env,
+      "-H",
+      "box",
+      "ctl",
+      "new",
+      "--name",
+      "r1",
+      "--command",
+      "bash --norc --noprofile",
+    );
+    assert.deepEqual([created.code, created.stdout.trim(), created.stderr], [0, "session-1", ""]);
+    const sent = await lz(
+      env,
+      "-H",
+      "box",
+      "ctl",
+      "send",
+      "r1",
+      "echo remote-$((40+2))",
+      "--enter",
+    );
+    assert.equal(sent.code, 0, sent.stderr);
+    const listed = await lz(env, "-H", "box", "ctl", "list", "--json");
+    const response = JSON.parse(listed.stdout);
+    assert.deepEqual(response.result.sessions.map((s: { name: string }) => s.name), ["r1"]);
+    let screen = "";
+    for (let i = 0; i < 50 && !screen.includes("remote-42"); i++) {
+      screen = (await lz(env, "-H", "box", "ctl", "read", "r1")).stdout;
+    }
+    assert.match(screen, /^remote-42$/m);
+    const ls = await lz(env, "-H", "box", "ls");
+    assert.equal(ls.code, 0, ls.stderr);
+    assert.match(ls.stdout, /^session-1 r1: running/m);
+
+    // The remote server's sockets keep their rules: a 0700 folder, 0600 sockets.
+    const root = `${home.base}/run/lazyshell`;
+    assert.equal(Deno.statSync(root).mode! & 0o777, 0o700);
+    const sock = Deno.statSync(`${root}/server-default.sock`);
+    assert.equal(sock.mode! & 0o077, 0);
+    // Nothing listens locally: no runtime folder, no socket of a local server.
+    assert.deepEqual([...Deno.readDirSync(env.XDG_RUNTIME_DIR!)], []);
+
+    const killed = await lz(env, "-H", "box", "kill-server");
+    assert.equal(killed.code, 0, killed.stderr);
+    const after = await lz(env, "-H", "box", "ls");
+    assert.equal(after.code, 2);
+  },
+});
+
+Deno.test({
+  name: "-H: no lazyshell on the host, a bad host, ssh failing: one line each",
+  ignore: missing !== null,
+  async fn() {
+    await using sshd = await startSshd();
+    const env = localEnv(sshd, {});
+    // 127.0.0.1 itself: the remote shell has no `lazyshell` on its PATH.
+    const none = await lz(env, "-H", "127.0.0.1", "ls");
+    assert.deepEqual([none.code, none.stdout, none.stderr], [
+      2,
+      "",
+      "lazyshell: lazyshell not found on 127.0.0.1: install it there (npm install -g lazyshell) " +
+      "or set hosts[].command\n",
+    ]);
+    const ctl = await lz(env, "-H", "127.0.0.1", "ctl", "list");
+    assert.equal(ctl.code, 2);
+    assert.match(
+      ctl.stderr,
+      /^lazyshell ctl: lazyshell not found on 127\.0\.0\.1: install it there/,
+    );
+    // An option-like host never reaches ssh; an escape in a host is never printed raw.
+    const option = await lz(env, "-H", "-oProxyCommand=touch x", "ls");
+    assert.equal(option.code, 2);
+    assert.match(option.stderr, /it would be read as an ssh option\n$/);
+    const escape = await lz(env, "-H", "dev\x1b]0;pwned\x07", "ls");
+    assert.equal(escape.code, 2);
+    assert.ok(!escape.stderr.includes("\x1b"), escape.stderr);
+    // ssh's own failure (nothing listens there): its last line, said as ssh's.
+    await sshd.stop();
+    const down = await lz(env, "-H", "127.0.0.1", "ls");
+    assert.equal(down.code, 2);
+    assert.match(down.stderr, /^lazyshell: ssh to 127\.0\.0\.1 failed: .*Connection refused\n$/);
+  },
+});
+
+Deno.test({
+  name: "-H: ctl answer types into a blocked fake agent on the remote host",
+  ignore: missing !== null,
+  async fn() {
+    await using sshd = await startSshd();
+    const home = sshd.remoteHome("a", remoteConfig);
+    const env = localEnv(sshd, { box: home });
+    const script = `${home.base}/claude.ts`;
+    Deno.copyFileSync(FAKE, script);
+    const log = `${home.base}/c1.log`;
+    const command =
+      `exec ${Deno.execPath()} run -A --quiet ${script} ${CAPTURES}claude-tool 13978 ${log}`;
+    const created = await lz(env, "-H", "box", "ctl", "new", "--name", "c1", "--command", command);
+    assert.equal(created.code, 0, created.stderr);
+    const waited = await lz(
+      env,
+      "-H",
+      "box",
+      "ctl",
+      "wait",
+      "c1",
+      "--state",
+      "blocked",
+      "--timeout",
+      "30",
+    );
+    assert.equal(waited.code, 0, waited.stderr);
+    const listed = JSON.parse((await lz(env, "-H", "box", "ctl", "list", "--json")).stdout);
+    assert.equal(listed.result.sessions[0].prompt.question, "Do you want to proceed?");
+    const answered = await lz(env, "-H", "box", "ctl", "answer", "c1", "--option", "2", "--json");
+    assert.equal(answered.code, 0, answered.stderr);
+    const a = JSON.parse(answered.stdout).result;
+    assert.deepEqual([a.option, a.keys, a.receipt.left], [2, ["2"], true]);
+    const keys = Deno.readTextFileSync(log).split("\n").filter(Boolean).map((l) => JSON.parse(l))
+      .filter((e) => "key" in e).map((e) => e.key);
+    assert.deepEqual(keys, ["2"]);
+  },
+});
