@@ -8,7 +8,9 @@
 
 import assert from "node:assert/strict";
 import { type RemoteHome, type Sshd, sshdMissing, startSshd } from "../src/remote/test_sshd.ts";
-import { TEST_SHELL } from "../src/session/test_util.ts";
+import { screenText, TEST_SHELL, waitFor, waitForText } from "../src/session/test_util.ts";
+import { SessionStore } from "../src/session/store.ts";
+import { shellQuote } from "../src/ipc/integrations.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const FAKE = new URL("./testdata/prompt_agent.ts", import.meta.url).pathname;
@@ -191,5 +193,48 @@ Deno.test({
     const keys = Deno.readTextFileSync(log).split("\n").filter(Boolean).map((l) => JSON.parse(l))
       .filter((e) => "key" in e).map((e) => e.key);
     assert.deepEqual(keys, ["2"]);
+  },
+});
+
+Deno.test({
+  name: "-H attach: a real PTY draws the remote server's sessions; typing reaches them; d detaches",
+  ignore: missing !== null,
+  async fn() {
+    await using sshd = await startSshd();
+    const home = sshd.remoteHome("a", remoteConfig);
+    const env = localEnv(sshd, { box: home });
+    const created = await lz(
+      env,
+      "-H",
+      "box",
+      "ctl",
+      "new",
+      "--name",
+      "far",
+      "--command",
+      "bash --norc --noprofile",
+    );
+    assert.equal(created.code, 0, created.stderr);
+    await using store = new SessionStore({ shell: TEST_SHELL, env, cwd: sshd.dir });
+    const client = store.create({
+      command: `exec ${shellQuote(Deno.execPath())} run -A --quiet ${shellQuote(MAIN)} -H box`,
+      cols: 120,
+      rows: 30,
+    });
+    // The remote server draws its list: the session made there.
+    await waitFor(client, () => /▌\s*far/.test(screenText(client)), 30_000, "the remote list");
+    client.write("\r"); // focus the session
+    client.write("echo typed-$((6*7))\r");
+    await waitForText(client, /^.*│typed-42\s*$/m, 30_000);
+    // The remote session's own screen has it: the keys went there, not here.
+    const read = await lz(env, "-H", "box", "ctl", "read", "far");
+    assert.match(read.stdout, /^typed-42$/m);
+    client.write("\x1d"); // unfocus
+    client.write("d");
+    await client.exited;
+    assert.equal(client.exitCode, 0, screenText(client));
+    // Detached: the session goes on there.
+    const ls = await lz(env, "-H", "box", "ls");
+    assert.match(ls.stdout, /^session-1 far: running/m);
   },
 });
