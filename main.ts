@@ -36,6 +36,15 @@ async function main(args: string[]): Promise<number> {
     const { runBuiltin } = await import("./plugins/mod.ts");
     return await runBuiltin(args.slice(1));
   }
+  if (first === "ctl" && args[1] === "list" && args.includes("--all-hosts")) {
+    // This host's list and every hosts: entry's, over ssh (docs/remote.md).
+    const { runAllHosts } = await import("./src/remote/all_hosts.ts");
+    const { printable } = await import("./src/model/printable.ts");
+    return await runAllHosts(args.slice(2), Deno.env.toObject(), {
+      out: (t) => console.log(printable(t)),
+      err: (t) => console.error(printable(t)),
+    });
+  }
   if (first === "ctl") {
     // A thin client: no commander (its argv is the verb table's, C2).
     const { runCtl } = await import("./src/ctl/client.ts");

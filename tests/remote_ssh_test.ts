@@ -11,6 +11,7 @@ import { type RemoteHome, type Sshd, sshdMissing, startSshd } from "../src/remot
 import { screenText, TEST_SHELL, waitFor, waitForText } from "../src/session/test_util.ts";
 import { SessionStore } from "../src/session/store.ts";
 import { shellQuote } from "../src/ipc/integrations.ts";
+import { spawnServe } from "../tools/abuse/server.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const FAKE = new URL("./testdata/prompt_agent.ts", import.meta.url).pathname;
@@ -19,7 +20,11 @@ const missing = sshdMissing();
 if (missing) console.log(`tests/remote_ssh_test.ts: ${missing}`);
 
 /** The local side: a home with no server of its own, `hosts:` naming the remote homes. */
-function localEnv(sshd: Sshd, hosts: Record<string, RemoteHome>): Record<string, string> {
+function localEnv(
+  sshd: Sshd,
+  hosts: Record<string, RemoteHome>,
+  extra = "",
+): Record<string, string> {
   const base = `${sshd.dir}/local`;
   Deno.mkdirSync(`${base}/config/lazyshell`, { recursive: true });
   Deno.mkdirSync(`${base}/run`, { recursive: true, mode: 0o700 });
@@ -28,7 +33,7 @@ function localEnv(sshd: Sshd, hosts: Record<string, RemoteHome>): Record<string,
   );
   Deno.writeTextFileSync(
     `${base}/config/lazyshell/config.yml`,
-    `hosts:${entries.length ? `\n${entries.join("")}` : " []\n"}`,
+    `${extra}hosts:${entries.length ? `\n${entries.join("")}` : " []\n"}`,
   );
   return {
     PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
@@ -236,5 +241,65 @@ Deno.test({
     // Detached: the session goes on there.
     const ls = await lz(env, "-H", "box", "ls");
     assert.match(ls.stdout, /^session-1 far: running/m);
+  },
+});
+
+Deno.test({
+  name:
+    "ctl list --all-hosts: local and two hosts in one list; a host down is shown down, then back",
+  ignore: missing !== null,
+  async fn() {
+    await using sshd = await startSshd();
+    const one = sshd.remoteHome("one", remoteConfig);
+    const two = sshd.remoteHome("two", remoteConfig);
+    const env = localEnv(sshd, { one, two }, remoteConfig);
+    await using local = spawnServe(env);
+    await local.ready;
+    const make = async (host: string | null, name: string) => {
+      const args = ["ctl", "new", "--name", name, "--command", "bash --norc --noprofile"];
+      const r = await lz(env, ...(host ? ["-H", host] : []), ...args);
+      assert.equal(r.code, 0, r.stderr);
+    };
+    await Promise.all([make(null, "here"), make("one", "api"), make("two", "gpu")]);
+
+    const all = await lz(env, "ctl", "list", "--all-hosts", "--json");
+    assert.equal(all.code, 0, all.stderr);
+    const hosts = JSON.parse(all.stdout).result.hosts as {
+      host: string;
+      up: boolean;
+      sessions?: { name: string }[];
+    }[];
+    assert.deepEqual(
+      hosts.map((h) => [h.host, h.up, h.sessions?.map((s) => s.name)]),
+      [["local", true, ["here"]], ["one", true, ["api"]], ["two", true, ["gpu"]]],
+    );
+    const table = await lz(env, "ctl", "list", "--all-hosts");
+    assert.match(table.stdout, /^HOST\s+ID\s+NAME/);
+    assert.match(table.stdout, /^two\s+session-1\s+gpu\s+-\s+running/m);
+
+    // sshd gone: both hosts are down, tried 3 times; the local list still answers.
+    await sshd.stop();
+    const t0 = performance.now();
+    const down = JSON.parse((await lz(env, "ctl", "list", "--all-hosts", "--json")).stdout)
+      .result.hosts;
+    const took = performance.now() - t0;
+    assert.deepEqual(down.map((h: { up: boolean }) => h.up), [true, false, false]);
+    assert.match(down[1].error, /^ssh to one failed: .*Connection refused/);
+    assert.equal(down[1].tries, 3);
+    console.log(`all hosts down: answered in ${Math.round(took)} ms (3 tries each, backoff)`);
+    const human = await lz(env, "ctl", "list", "--all-hosts");
+    assert.match(human.stdout, /^one: down \(ssh to one failed: .*; 3 tries\)$/m);
+    assert.match(human.stdout, /^local\s+session-1\s+here/m);
+
+    // Back: the same sessions, as they were (the remote servers never stopped).
+    await sshd.start();
+    const back = JSON.parse((await lz(env, "ctl", "list", "--all-hosts", "--json")).stdout)
+      .result.hosts;
+    assert.deepEqual(
+      back.map((h: { host: string; up: boolean }) => [h.host, h.up]),
+      [["local", true], ["one", true], ["two", true]],
+    );
+    assert.equal(back[2].sessions[0].name, "gpu");
+    await local.stop();
   },
 });

@@ -35,6 +35,11 @@ export async function bridgeTarget(dest: string, env: Env, version: string): Pro
   };
 }
 
+/** The `hosts:` of config.yml. */
+export async function hostList(env: Env): Promise<readonly HostEntry[]> {
+  return (await sshSettings(env)).hosts;
+}
+
 /** `$LAZYSHELL_SSH`, `ssh.command` and `hosts:`; config.yml read only when it exists. */
 async function sshSettings(env: Env): Promise<{ ssh: string; hosts: readonly HostEntry[] }> {
   const { configFile } = await import("../config/paths.ts");

@@ -128,7 +128,18 @@ export async function openBridge(
   } catch { /* ssh is gone */ }
   const status = await child.status;
   await stderr.done;
-  throw new UserError(noGreeting(status.code, stderr.text, stderr.lastLine(), label));
+  // 255: ssh's own failure (no route, refused, authentication): the host is down to us.
+  throw new BridgeError(
+    noGreeting(status.code, stderr.text, stderr.lastLine(), label),
+    status.code === 255,
+  );
+}
+
+/** Not reached; `down` when ssh itself failed (worth trying again later), else an answer. */
+export class BridgeError extends UserError {
+  constructor(message: string, readonly down: boolean) {
+    super(message);
+  }
 }
 
 /** The one line for a bridge that answered but cannot be used; null when it can. */
