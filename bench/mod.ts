@@ -19,6 +19,7 @@ const BENCHES: readonly string[] = [
   "watchers",
   "tui_cpu",
   "tui_latency",
+  "remote_latency",
   "server",
   "plugin_host",
   "memory",

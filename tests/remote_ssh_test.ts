@@ -8,7 +8,13 @@
 
 import assert from "node:assert/strict";
 import { type RemoteHome, type Sshd, sshdMissing, startSshd } from "../src/remote/test_sshd.ts";
-import { screenText, TEST_SHELL, waitFor, waitForText } from "../src/session/test_util.ts";
+import {
+  processesWith,
+  screenText,
+  TEST_SHELL,
+  waitFor,
+  waitForText,
+} from "../src/session/test_util.ts";
 import { SessionStore } from "../src/session/store.ts";
 import { shellQuote } from "../src/ipc/integrations.ts";
 import { spawnServe } from "../tools/abuse/server.ts";
@@ -301,5 +307,42 @@ Deno.test({
     );
     assert.equal(back[2].sessions[0].name, "gpu");
     await local.stop();
+  },
+});
+
+Deno.test({
+  name:
+    "-H attach: a dropped link gives the terminal back with one line; the remote session goes on",
+  ignore: missing !== null,
+  async fn() {
+    await using sshd = await startSshd();
+    const home = sshd.remoteHome("a", remoteConfig);
+    const env = localEnv(sshd, { box: home });
+    const created = await lz(env, "-H", "box", "ctl", "new", "--name", "far", "--command", "cat");
+    assert.equal(created.code, 0, created.stderr);
+    await using store = new SessionStore({ shell: TEST_SHELL, env, cwd: sshd.dir });
+    const client = store.create({
+      command: `${shellQuote(Deno.execPath())} run -A --quiet ${shellQuote(MAIN)} -H box; ` +
+        `echo "client-exit=$?"; sleep 30`,
+      cols: 120,
+      rows: 30,
+    });
+    await waitFor(client, () => /▌\s*far/.test(screenText(client)), 30_000, "the remote list");
+    // The link drops: the local ssh process ends (as when its TCP connection is reset).
+    const ssh = processesWith("bridge attach").filter((p) =>
+      /^(\S*\/)?ssh /.test(p.cmdline) && p.cmdline.includes(sshd.dir)
+    );
+    assert.equal(ssh.length, 1, JSON.stringify(ssh));
+    Deno.kill(ssh[0]!.pid, "SIGKILL");
+    await waitForText(client, /client-exit=\d/, 30_000);
+    const text = screenText(client);
+    assert.match(
+      text,
+      /lazyshell: lost the connection to box: the sessions there go on \(run the same command to attach again\)/,
+    );
+    assert.match(text, /client-exit=1/);
+    assert.ok(!text.includes("n new"), "the alternate screen was left");
+    const ls = await lz(env, "-H", "box", "ls");
+    assert.match(ls.stdout, /^session-1 far: running/m);
   },
 });
