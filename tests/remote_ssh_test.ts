@@ -346,3 +346,36 @@ Deno.test({
     assert.match(ls.stdout, /^session-1 far: running/m);
   },
 });
+
+Deno.test({
+  name: "-H attach: a blocked remote agent's notification reaches the local terminal, once",
+  ignore: missing !== null,
+  async fn() {
+    await using sshd = await startSshd();
+    const home = sshd.remoteHome("a", remoteConfig);
+    const env = localEnv(sshd, { box: home });
+    const first = await lz(env, "-H", "box", "ctl", "new", "--name", "sh", "--command", "cat");
+    assert.equal(first.code, 0, first.stderr);
+    await using store = new SessionStore({ shell: TEST_SHELL, env, cwd: sshd.dir });
+    const client = store.create({
+      command: `exec ${shellQuote(Deno.execPath())} run -A --quiet ${shellQuote(MAIN)} -H box`,
+      cols: 120,
+      rows: 30,
+    });
+    let raw = "";
+    using _tap = client.tap((d) => (raw += d));
+    await waitFor(client, () => /▌\s*sh/.test(screenText(client)), 30_000, "the remote list");
+    // Declared blocked (OSC 7501) by a session nobody types into.
+    const blocked =
+      "sleep 0.5; printf '\\033]7501;state=blocked:kind=permission:msg=QXBwbHk/\\033\\\\'; sleep 600";
+    const later = await lz(env, "-H", "box", "ctl", "new", "--name", "later", "--command", blocked);
+    assert.equal(later.code, 0, later.stderr);
+    const osc = "\x1b]9;later: needs you — Apply?";
+    await waitFor(client, () => raw.includes(osc), 30_000, "OSC 9 over the link");
+    await new Promise((r) => setTimeout(r, 2000));
+    assert.equal(raw.split(osc).length - 1, 1, "notified once");
+    client.write("d");
+    await client.exited;
+    assert.equal(client.exitCode, 0);
+  },
+});
