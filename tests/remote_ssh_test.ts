@@ -379,3 +379,26 @@ Deno.test({
     assert.equal(client.exitCode, 0);
   },
 });
+
+Deno.test({
+  name: "-H ssh://host:PORT: the port reaches ssh (no -p in LAZYSHELL_SSH)",
+  ignore: missing !== null,
+  async fn() {
+    await using sshd = await startSshd();
+    const env = localEnv(sshd, {});
+    const noPort = sshd.sshArgv.slice(0, -2); // without -p PORT
+    assert.deepEqual(sshd.sshArgv.slice(-2), ["-p", String(sshd.port)]);
+    const r = await lz(
+      { ...env, LAZYSHELL_SSH: noPort.join(" ") },
+      "-H",
+      `ssh://127.0.0.1:${sshd.port}`,
+      "ls",
+    );
+    // Logged in (ssh did not fail), the remote shell found no lazyshell: the one line.
+    assert.equal(
+      r.stderr,
+      `lazyshell: lazyshell not found on ssh://127.0.0.1:${sshd.port}: install it there ` +
+        "(npm install -g lazyshell) or set hosts[].command\n",
+    );
+  },
+});
