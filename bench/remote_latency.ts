@@ -61,9 +61,11 @@ async function freshLine(t: Target): Promise<void> {
   await sleep(20);
 }
 
+/** `count` keys on a fresh line (targets showing the same `cat` take turns, never mid-line). */
 async function typeAndTime(t: Target, count: number): Promise<void> {
+  await freshLine(t);
   for (let i = 0; i < count; i++) {
-    if (t.line === "" || t.line.length >= 40) await freshLine(t);
+    if (t.line.length >= 40) await freshLine(t);
     const c = LETTERS[(t.echo.length + i) * 7 % LETTERS.length]!;
     t.line += c;
     const want = t.line;
@@ -178,9 +180,37 @@ try {
     await sleep(500);
     const a: Target = { name: "lazyshell -H", host: lz, line: "", echo: [], list: [] };
     const b: Target = { name: "ssh -t tmux attach", host: tm, line: "", echo: [], list: [] };
+    // With no delay, the same two without ssh: where the link's own cost shows.
+    const refs: Target[] = [];
+    if (d === 0) {
+      const relay = store.create({
+        command: `exec ${shellQuote(home.command)}`,
+        env: { ...env, ...home.env, TERM: "xterm-256color", LAZYSHELL_CLIENT_RELAY: "1" },
+      });
+      await waitFor(
+        relay,
+        () => /catl/.test(screenText(relay)) && /n new/.test(screenText(relay)),
+        60_000,
+      );
+      relay.write("\r");
+      await waitFor(relay, () => /TERMINAL|ctrl\+\]/i.test(screenText(relay)), 30_000, "focus");
+      const local = store.create({ command: `exec tmux -L ${TMUX} -f /dev/null attach -t b` });
+      await waitFor(local, () => /\[b\]/.test(screenText(local)), 60_000, "the tmux status line");
+      await sleep(500);
+      refs.push({ name: "local relay client", host: relay, line: "", echo: [], list: [] });
+      refs.push({ name: "local tmux attach", host: local, line: "", echo: [], list: [] });
+    }
     for (let r = 0; r < ROUNDS; r++) {
       await typeAndTime(a, Math.ceil(KEYS / ROUNDS));
       await typeAndTime(b, Math.ceil(KEYS / ROUNDS));
+      for (const t of refs) await typeAndTime(t, Math.ceil(KEYS / ROUNDS));
+    }
+    for (const t of refs) {
+      console.log(`  (no ssh) ${t.name.padEnd(20)} echo ${fmt(t.echo)}`);
+      t.host.write(t.name.includes("tmux") ? "\x02d" : "\x1d");
+      await sleep(100);
+      if (!t.name.includes("tmux")) t.host.write("d");
+      await t.host.exited;
     }
     const control = await findControlSocket(home.env, () => Promise.resolve(true));
     const rename = async (target: string, name: string) => {
