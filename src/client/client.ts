@@ -304,8 +304,12 @@ async function attached(
     const flag = name === "default" ? "" : ` -L ${name}`;
     console.error(
       remote !== null
-        ? `lazyshell: lost the connection to ${remote}${
-          welcomed ? "" : " before attaching"
+        ? `lazyshell: lost the connection to ${remote}${welcomed ? "" : " before attaching"}${
+          link.unanswered > 0
+            ? ` (${link.unanswered} input${
+              link.unanswered === 1 ? "" : "s"
+            } typed after its last answer may not have arrived)`
+            : ""
         }: the sessions there go on (run the same command to attach again)`
         : welcomed
         ? `lazyshell: lost the server (it was killed or crashed; see its crash log in ` +
@@ -385,6 +389,8 @@ class ClientLink {
   #chain: Promise<void> = Promise.resolve();
   #inFlight = 0;
   #closed = false;
+  /** Input frames sent since the server last sent anything: not known to have arrived. */
+  #unanswered = 0;
 
   constructor(conn: Duplex) {
     this.#conn = conn;
@@ -397,6 +403,7 @@ class ClientLink {
    * waiting for a microtask.
    */
   send(type: FrameType, payload: Uint8Array | object): void {
+    if (type === FrameType.Input) this.#unanswered++;
     if (this.#closed) return;
     const data = frame(type, payload);
     const write = async () => {
@@ -424,8 +431,13 @@ class ClientLink {
         return;
       }
       if (n === null) return;
+      this.#unanswered = 0;
       yield* reader.push(buf.subarray(0, n));
     }
+  }
+
+  get unanswered(): number {
+    return this.#unanswered;
   }
 
   close(): void {
