@@ -78,11 +78,17 @@ async function typeAndTime(t: Target, count: number): Promise<void> {
 }
 
 /** From just before the rename is sent (the request written; tmux's client spawned). */
-async function timeRename(t: Target, rename: (name: string) => Promise<void>, name: string) {
+async function timeRename(
+  targets: Target[],
+  rename: (name: string) => Promise<void>,
+  name: string,
+) {
   const t0 = performance.now();
   await rename(name);
-  await waitFor(t.host, () => screenText(t.host).includes(name), 20_000, `the name ${name}`);
-  t.list.push(performance.now() - t0);
+  await Promise.all(targets.map(async (t) => {
+    await waitFor(t.host, () => screenText(t.host).includes(name), 20_000, `the name ${name}`);
+    t.list.push(performance.now() - t0);
+  }));
 }
 
 function tmux(...args: string[]): Promise<Deno.CommandOutput> {
@@ -205,13 +211,7 @@ try {
       await typeAndTime(b, Math.ceil(KEYS / ROUNDS));
       for (const t of refs) await typeAndTime(t, Math.ceil(KEYS / ROUNDS));
     }
-    for (const t of refs) {
-      console.log(`  (no ssh) ${t.name.padEnd(20)} echo ${fmt(t.echo)}`);
-      t.host.write(t.name.includes("tmux") ? "\x02d" : "\x1d");
-      await sleep(100);
-      if (!t.name.includes("tmux")) t.host.write("d");
-      await t.host.exited;
-    }
+
     const control = await findControlSocket(home.env, () => Promise.resolve(true));
     const rename = async (target: string, name: string) => {
       const { response } = await request(control, "rename", { target, name }, 10_000, home.env);
@@ -219,18 +219,27 @@ try {
     };
     for (let i = 0; i < 5; i++) {
       await timeRename(
-        a,
+        [a, ...refs.filter((t) => !t.name.includes("tmux"))],
         (n) => rename(i === 0 ? "catl" : `catl${d}x${i - 1}`, n),
         `catl${d}x${i}`,
       );
       await timeRename(
-        b,
+        [b, ...refs.filter((t) => t.name.includes("tmux"))],
         (n) => tmux("rename-window", "-t", "b", n).then(() => {}),
         `catt${d}x${i}`,
       );
     }
     await rename(`catl${d}x4`, "catl");
     console.log(`\n+${d} ms each way (${load()})`);
+    for (const t of refs) {
+      console.log(
+        `  (no ssh) ${t.name.padEnd(20)} echo ${fmt(t.echo)}; list update ${fmt(t.list)}`,
+      );
+      t.host.write(t.name.includes("tmux") ? "\x02d" : "\x1d");
+      await sleep(100);
+      if (!t.name.includes("tmux")) t.host.write("d");
+      await t.host.exited;
+    }
     console.log(
       `  attach → first frame: lazyshell ${attachMs.toFixed(0)} ms, tmux ${
         tmuxAttachMs.toFixed(0)
