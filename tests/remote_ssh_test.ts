@@ -126,10 +126,22 @@ Deno.test({
     // Nothing listens locally: no runtime folder, no socket of a local server.
     assert.deepEqual([...Deno.readDirSync(env.XDG_RUNTIME_DIR!)], []);
 
+    const reloaded = await lz(env, "-H", "box", "reload");
+    assert.equal(reloaded.code, 0, reloaded.stderr);
+    const saved = await lz(env, "-H", "box", "restore");
+    assert.equal(saved.code, 0, saved.stderr);
+
     const killed = await lz(env, "-H", "box", "kill-server");
     assert.equal(killed.code, 0, killed.stderr);
     const after = await lz(env, "-H", "box", "ls");
     assert.equal(after.code, 2);
+    // The next server there offers r1 back: `restore` over -H lists it, then restores it.
+    const offered = await lz(env, "-H", "box", "restore");
+    assert.equal(offered.code, 0, offered.stderr);
+    assert.match(offered.stdout, /r1/);
+    const restored = await lz(env, "-H", "box", "restore", "--all");
+    assert.equal(restored.code, 0, restored.stderr);
+    assert.match((await lz(env, "-H", "box", "ls")).stdout, /r1: running/);
   },
 });
 
