@@ -20,6 +20,7 @@ const BENCHES: readonly string[] = [
   "tui_cpu",
   "tui_latency",
   "remote_latency",
+  "remote_flood",
   "server",
   "plugin_host",
   "memory",
