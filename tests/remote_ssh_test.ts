@@ -366,7 +366,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: "-H attach: a blocked remote agent's notification reaches the local terminal, once",
+  name:
+    "-H attach: a blocked remote agent's notification reaches the local terminal once, with the host",
   ignore: missing !== null,
   async fn() {
     await using sshd = await startSshd();
@@ -388,10 +389,12 @@ Deno.test({
       "sleep 0.5; printf '\\033]7501;state=blocked:kind=permission:msg=QXBwbHk/\\033\\\\'; sleep 600";
     const later = await lz(env, "-H", "box", "ctl", "new", "--name", "later", "--command", blocked);
     assert.equal(later.code, 0, later.stderr);
-    const osc = "\x1b]9;later: needs you — Apply?";
+    // With the host's name (hosts: box), as the OSC 777 title too.
+    const osc = "\x1b]9;box: later: needs you — Apply?";
     await waitFor(client, () => raw.includes(osc), 30_000, "OSC 9 over the link");
     await new Promise((r) => setTimeout(r, 2000));
     assert.equal(raw.split(osc).length - 1, 1, "notified once");
+    assert.ok(raw.includes("\x1b]777;notify;box: lazyshell;later: needs you"), "OSC 777");
     client.write("d");
     await client.exited;
     assert.equal(client.exitCode, 0);

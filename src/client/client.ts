@@ -62,6 +62,8 @@ export interface ClientOptions {
   readonly remote?: {
     readonly label: string;
     open(start: boolean): Promise<{ conn: Duplex; cwd: string }>;
+    /** What the terminal gets of each Output frame (the host's name in notifications). */
+    shown?(bytes: Uint8Array): Uint8Array;
   };
 }
 
@@ -159,7 +161,7 @@ async function speak(
   if (options.mode !== "attach") return await oneShot(link, hello, name, remote);
   // What starting (a server too, maybe) left in the heap goes back to the system (~9 MB).
   trimLater();
-  return await attached(link, host, hello, name, env, remote);
+  return await attached(link, host, hello, name, env, remote, options.remote?.shown);
 }
 
 /** `ls`, `kill-server`, `restore` and `reload`: print what the server says, exit with its code. */
@@ -219,6 +221,7 @@ async function attached(
   name: string,
   env: Env,
   remote: string | null,
+  shown?: (bytes: Uint8Array) => Uint8Array,
 ): Promise<number> {
   let exit: ExitMessage | null = null;
   let welcomed = false;
@@ -253,7 +256,7 @@ async function attached(
     const reading = (async () => {
       for await (const f of link.frames()) {
         if (f.type === FrameType.Output) {
-          host.writeBytes(f.payload);
+          host.writeBytes(shown ? shown(f.payload) : f.payload);
           if (!quiet) host.quietStderr(dataDir(env));
           quiet = true;
         } else if (f.type === FrameType.Welcome) {

@@ -12,6 +12,7 @@ import { printable } from "../model/printable.ts";
 import { serverName } from "../server/paths.ts";
 import { parseDestination, splitWords } from "./ssh_command.ts";
 import { type BridgeTarget, openBridge } from "./transport.ts";
+import { labelNotifications, notifyLabel } from "./notify_label.ts";
 
 export interface HostEntry {
   readonly name: string;
@@ -80,6 +81,7 @@ export async function runRemote(dest: string, args: string[], version: string): 
     );
   }
   const { runClient } = await import("../client/client.ts");
+  const label = notifyLabel(target.dest.label);
   return await runClient({
     ...client,
     version,
@@ -90,6 +92,8 @@ export async function runRemote(dest: string, args: string[], version: string): 
         const bridge = await openBridge(target, "attach", start || client.mode === "attach");
         return { conn: bridge.conn, cwd: bridge.cwd };
       },
+      // Notifications from there say where they come from.
+      shown: (bytes) => labelNotifications(bytes, label),
     },
   });
 }
