@@ -45,6 +45,8 @@ export function ctlHelp(): string {
     ...VERBS.map((v) => `  ${usage(v).padEnd(width)}  ${v.summary}`),
     "",
     "lazyshell ctl <verb> --help describes a verb's arguments.",
+    "lazyshell -H DEST ctl … drives another host's lazyshell over ssh; ctl list --all-hosts",
+    "lists this host's sessions and every hosts: entry's in one table (docs/remote.md).",
   ].join("\n");
 }
 
