@@ -150,7 +150,21 @@ Deno.test({
   ignore: missing !== null,
   async fn() {
     await using sshd = await startSshd();
-    const env = localEnv(sshd, {});
+    // A host whose shell start-up prints on stdout before lazyshell runs.
+    const home = sshd.remoteHome("noisy", remoteConfig);
+    const noisy = `${home.base}/noisy`;
+    Deno.writeTextFileSync(noisy, `#!/bin/sh\necho "Welcome to box!"\nexec ${home.command} "$@"\n`);
+    Deno.chmodSync(noisy, 0o755);
+    const env = localEnv(sshd, { noisy: { ...home, command: noisy } });
+    const greeted = await lz(env, "-H", "noisy", "ls");
+    assert.equal(greeted.code, 2);
+    assert.match(greeted.stderr, /^lazyshell: on noisy: No lazyshell server is running \(/);
+    // A relative path means this folder, which is not on that host: refused before ssh runs.
+    const relative = await lz(env, "-H", "noisy", "ctl", "new", "--cwd", "api");
+    assert.deepEqual([relative.code, relative.stderr], [
+      2,
+      "lazyshell ctl: --cwd must be an absolute path on noisy (this folder is not there)\n",
+    ]);
     // 127.0.0.1 itself: the remote shell has no `lazyshell` on its PATH.
     const none = await lz(env, "-H", "127.0.0.1", "ls");
     assert.deepEqual([none.code, none.stdout, none.stderr], [

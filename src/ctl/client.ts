@@ -25,6 +25,8 @@ import { deadline } from "../util/async.ts";
 import type { Duplex } from "../ipc/duplex.ts";
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+/** Stands for the caller's folder under -H, to find the relative paths given. */
+const REMOTE_CWD = "\0remote";
 
 export interface CtlIo {
   out(text: string): void;
@@ -81,7 +83,17 @@ export async function runCtl(
         `Unknown verb: ${name} (expected ${VERBS.map((v) => v.name).join(", ")})`,
       );
     }
-    const parsed = parseVerbArgv(verb, rest, Deno.cwd());
+    // On another host this folder means nothing: a relative path there is refused, not guessed.
+    const parsed = parseVerbArgv(verb, rest, remote ? REMOTE_CWD : Deno.cwd());
+    if (remote) {
+      for (const [key, value] of Object.entries(parsed.args)) {
+        if (typeof value === "string" && value.startsWith(`${REMOTE_CWD}/`)) {
+          throw new UserError(
+            `--${key} must be an absolute path on ${remote.label} (this folder is not there)`,
+          );
+        }
+      }
+    }
     if (parsed.help) {
       io.out(verbHelp(verb));
       return 0;
