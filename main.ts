@@ -15,7 +15,9 @@ export const VERSION: string = denoJson.version;
 
 async function main(args: string[]): Promise<number> {
   const first = args[0];
-  if (first === "hook") {
+  // `hook --help` (a person asking, never an agent's hook): commander's help below.
+  const help = (a: string | undefined) => a === "--help" || a === "-h";
+  if (first === "hook" && !help(args[1])) {
     // Exits 0 in every case, within a few hundred ms (docs/hooks.md).
     try {
       const { hookMain } = await import("./src/cli/hook.ts");

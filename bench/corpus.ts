@@ -1,6 +1,6 @@
 /** Synthetic terminal workloads shared by benchmarks (the corpora of docs/architecture.md, The emulator). */
 
-export type Workload = "plain" | "sgr" | "spinner" | "inkframe";
+export type Workload = "plain" | "sgr" | "spinner" | "inkframe" | "fullframe";
 export const WORKLOADS: readonly Workload[] = ["plain", "sgr", "spinner", "inkframe"];
 
 /** Deterministic pseudo-random numbers (mulberry32). */
@@ -75,11 +75,29 @@ function inkBlock(r: () => number): string {
   return out;
 }
 
+/**
+ * Full-screen redraws, each a synchronized update repainting all 60 rows of a 200-column
+ * screen (~14 KB a frame), the way Claude Code and opencode draw.
+ */
+function fullFrameBlock(r: () => number): string {
+  let out = "";
+  for (let i = 0; i < 4; i++) {
+    out += "\x1b[?2026h";
+    for (let y = 1; y <= 60; y++) {
+      const n = Math.floor(r() * 256);
+      out += `\x1b[${y};1H\x1b[38;5;${n}m${B64[n % 64]!.repeat(150)}\x1b[0m row ${y} ${n}\x1b[K`;
+    }
+    out += "\x1b[?2026l";
+  }
+  return out;
+}
+
 const BLOCKS: Record<Workload, (r: () => number) => string> = {
   plain: plainBlock,
   sgr: sgrBlock,
   spinner: spinnerBlock,
   inkframe: inkBlock,
+  fullframe: fullFrameBlock,
 };
 
 /** Writes `bytes` of the workload to `path` (deterministic). */

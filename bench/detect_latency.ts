@@ -1,5 +1,5 @@
 /**
- * Detection latency (issue #3, "Measurements"): a fake agent that draws like
+ * Detection latency (docs/detection.md "Checking it"): a fake agent that draws like
  * Claude Code (bench/fake_claude.ts) runs in a real PTY under a real
  * SessionStore, watched by the detector; a bot answers each permission prompt
  * 1–3 s after it appears and types the next task 0.3–1 s after a turn ends.

@@ -1,5 +1,5 @@
 /**
- * Memory (issue #18), each figure against a reference measured in the same
+ * Memory (docs/architecture.md "The emulator"), each figure against a reference measured in the same
  * run on the same machine:
  *
  * 1. Floors: a bare `deno run` of an idle script, and tmux's server with one

@@ -1,5 +1,5 @@
 /**
- * Plugin host figures (issue #6, docs/plugin-protocol.md):
+ * Plugin host figures (docs/plugin-protocol.md):
  * - start → manifest: spawn to manifest for a sh plugin, a Deno plugin and
  *   a built-in tab (`lazyshell __plugin stats serve`), against spawning
  *   `sh -c true` to its exit (the cost of any process start);

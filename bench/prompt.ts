@@ -1,5 +1,5 @@
 /**
- * Prompt reading cost (issue 15) beside the classification it follows:
+ * Prompt reading cost (docs/manifests.md "Prompts") beside the classification it follows:
  * every blocked label of fixtures/captures, its screen replayed into the
  * real emulator at the capture's size, then, many times over:
  *

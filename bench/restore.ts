@@ -1,5 +1,5 @@
 /**
- * Restore and the state file (issue 14, docs/restore.md), in one process
+ * Restore and the state file (docs/restore.md), in one process
  * with a real runtime and real PTYs:
  *
  * 1. Restore of 16 saved sessions, 8 of them agents that ran in a shell

@@ -1,5 +1,5 @@
 /**
- * Rule cost (issue #3): 20 manifest rules on a 200x60 screen, p50/p95 µs.
+ * Rule cost (docs/architecture.md "Detection rules"): 20 manifest rules on a 200x60 screen, p50/p95 µs.
  *
  * - rules: the 20 rules on a screen already extracted (Snapshot lines),
  *   regions read lazily (bottom N non-empty rows, title);

@@ -1,5 +1,5 @@
 /**
- * The lasting server and its clients (issue "Sessions that outlive the
+ * The lasting server and its clients (README "Sessions that outlive the
  * terminal"), each figure against a reference measured in the same run:
  *
  * - attach: a server with 16 sessions, each holding 5000 lines of

@@ -1,5 +1,5 @@
 /**
- * CPU of the TUI (issue #5): lazyshell with 8 sessions each running a
+ * CPU of the TUI (docs/tui.md "What bounds the figures"): lazyshell with 8 sessions each running a
  * 10 Hz spinner, for BENCH_SECONDS (default 30), against tmux running the
  * same 8 spinners (8 windows, one client attached) in the same run, both
  * in a 120x32 PTY. Figures: CPU % of one core of lazyshell's server +

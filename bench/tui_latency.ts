@@ -1,5 +1,5 @@
 /**
- * Input latency and first frame of the TUI (issues #5 and #13), against tmux
+ * Input latency and first frame of the TUI (docs/tui.md "What bounds the figures"), against tmux
  * and two bare-Deno floors in the same run, each in a 120x32 PTY read
  * through the headless emulator:
  *

@@ -1,5 +1,5 @@
 /**
- * Watcher cost (issue #7): a 50 MB log streamed through a lazyshell session
+ * Watcher cost (docs/notifications.md "Pattern watchers"): a 50 MB log streamed through a lazyshell session
  * with no watcher and with 20 pattern watchers, alternating in one run.
  * Each run is timed from spawn until every byte is parsed by the emulator
  * (so the line tests, which run inside parsing, are included).

@@ -97,17 +97,41 @@ function resolve(from: string, spec: string): string {
   return parts.join("/");
 }
 
+/** What a module at `path` imports: static, side-effect-only (`import "x";`) and dynamic. */
+function importsOf(path: string, text: string): string[] {
+  return [
+    ...text.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s+["']([^"']+)["']/gms),
+    ...text.matchAll(/^\s*import\s*["']([^"']+)["']/gm),
+    ...text.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g),
+  ].map((m) => resolve(path, m[1] ?? ""));
+}
+
 function sources(): SourceFile[] {
   const files = ["main.ts", ...walk("src/")];
   return files.map((path) => {
     const text = Deno.readTextFileSync(`${ROOT}${path}`);
-    const specs = [
-      ...text.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s+["']([^"']+)["']/gms),
-      ...text.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g),
-    ].map((m) => resolve(path, m[1] ?? ""));
-    return { path, text, imports: specs };
+    return { path, text, imports: importsOf(path, text) };
   });
 }
+
+Deno.test("every form of import is read: a side-effect import does not slip past the rules", () => {
+  const text = [
+    'import "../tui/app.ts";',
+    'import { a } from "./a.ts";',
+    "import type {",
+    "  B,",
+    '} from "../model/b.ts";',
+    'export * from "./c.ts";',
+    'const d = await import("../session/d.ts");',
+  ].join("\n");
+  assert.deepEqual(importsOf("src/runtime/x.ts", text).sort(), [
+    "src/model/b.ts",
+    "src/runtime/a.ts",
+    "src/runtime/c.ts",
+    "src/session/d.ts",
+    "src/tui/app.ts",
+  ]);
+});
 
 const within = (path: string, prefixes: readonly string[]) =>
   prefixes.some((p) => (p.endsWith("/") ? path.startsWith(p) : path === p));
@@ -197,7 +221,7 @@ Deno.test("the emulator (xterm) stays in the session layer: others read screens 
 });
 
 /**
- * One truth per fact (issue 20): a fact written twice drifts (two width
+ * One truth per fact (docs/architecture.md, Conventions): a fact written twice drifts (two width
  * tables disagreed on 935 code points). Each of these is defined in one file.
  */
 Deno.test("each shared fact is defined once", () => {

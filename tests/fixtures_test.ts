@@ -45,7 +45,7 @@ function replayed(
 
 /**
  * Every label's state (and kind, when named), and on blocked labels what the
- * screen asks (issue 15): question, subject, options with their keys,
+ * screen asks (docs/manifests.md "Prompts"): question, subject, options with their keys,
  * cancel, approve/deny — exactly the truth's `prompt`. With the screen rules
  * alone the subject may differ (an OSC 7501 msg is the subject in the full
  * pipeline); everything else must not.

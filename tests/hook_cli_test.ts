@@ -97,6 +97,17 @@ Deno.test("hook done with Codex's JSON argument skips the hidden title request",
   assert.deepEqual(t.events.map((e) => [e.state, e.event]), [["done", "agent-turn-complete"]]);
 });
 
+Deno.test("hook --help prints its usage, sends nothing, exits 0", async () => {
+  await using t = await listening();
+  for (const flag of ["--help", "-h"]) {
+    const run = await hook([flag], { sock: t.sock });
+    assert.equal(run.code, 0);
+    assert.match(run.stdout, /^Usage: lazyshell hook \[options\] <state> \[json\]\n/);
+    assert.match(run.stdout, /--kind <kind>/);
+  }
+  assert.deepEqual(t.events, []);
+});
+
 Deno.test("hook exits 0 on bad arguments and sends nothing", async () => {
   await using t = await listening();
   for (const args of [[], ["sleepy"], ["working", "--kind", "nope"], ["blocked", "--kind"]]) {

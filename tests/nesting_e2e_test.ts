@@ -62,7 +62,7 @@ Deno.test("lazyshell inside its own session is refused in one line; forced, or a
   await waitForText(a, /other-exit=\d/, WAIT);
   assert.match(paneText(a), /other-exit=0/);
   a.write(CTRL_RIGHT_BRACKET + "q");
-  await waitForText(a, "End", WAIT);
+  await waitForText(a, "and quit", WAIT);
   a.write("y");
   await a.exited;
 });

@@ -1,5 +1,5 @@
 /**
- * Notifications counted on real captured bytes (issue 20, docs/notifications.md):
+ * Notifications counted on real captured bytes (docs/notifications.md):
  * every capture in fixtures/captures is replayed through the real emulator
  * and detector (src/replay/replay.ts) at each point a live hub would
  * classify, the user's keys (input.jsonl) reach the notifier where they

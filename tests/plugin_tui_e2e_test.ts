@@ -82,11 +82,18 @@ Deno.test("plugin tabs in the TUI: frames, keys, palette commands, failures, cle
       WAIT,
       `the Changes tab to show ${name}`,
     );
-    tui.write("q");
-    await waitForText(tui, "y end it and quit", WAIT); // the shell still runs
-    tui.write("y");
-    await waitFor(tui, () => tui.status === "exited", WAIT, "lazyshell to exit");
+    // d detaches from a plugin tab too (it is lazyshell's key there, not the plugin's).
+    tui.write("d");
+    await waitFor(tui, () => tui.status === "exited", WAIT, "the client to detach");
     assert.equal(tui.exitCode, 0, screenText(tui));
+    // Attached again: the shell still runs; q asks, y ends everything.
+    const again = store.create({ command: `deno run -A -q ${ROOT}main.ts` });
+    await waitForText(again, "Hello", WAIT);
+    again.write("q");
+    await waitForText(again, "y end it and quit", WAIT); // the shell still runs
+    again.write("y");
+    await waitFor(again, () => again.status === "exited", WAIT, "lazyshell to exit");
+    assert.equal(again.exitCode, 0, screenText(again));
     await waitFor(tui, () => processesWith(plugins).length === 0, WAIT, "no plugin left");
   } finally {
     // A failed step leaves the lasting server (it outlives its client by design): end it.

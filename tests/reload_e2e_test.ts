@@ -148,7 +148,7 @@ Deno.test("reload and SIGHUP: keys and notify.fallback_command change in a runni
   assert.equal(log.match(/ready \(pid/g)?.length, 1, "one server start");
   assert.match(log, /lazyshell reload: Reloaded /);
   a.write("q");
-  await waitForText(a, "End", WAIT);
+  await waitForText(a, "and quit", WAIT);
   a.write("y");
   await a.exited;
   await b.exited;

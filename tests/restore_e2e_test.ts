@@ -13,6 +13,9 @@ import assert from "node:assert/strict";
 import { request } from "../src/ctl/client.ts";
 import { parseEnviron } from "../src/plugin/session_env.ts";
 import { controlSocket, lazyshell, type ServeChild, spawnServe } from "../tools/abuse/server.ts";
+import { formatState, parseState } from "../src/restore/state_file.ts";
+import { savedSession } from "../src/restore/test_util.ts";
+import { canConnect } from "../src/server/spawn.ts";
 
 interface Server {
   readonly serve: ServeChild;
@@ -136,6 +139,59 @@ Deno.test("kill -9 the server, then `lazyshell restore`: names, groups, cwds, en
     server = null;
   } finally {
     if (server) await killHard(server).catch(() => {});
+    await Deno.remove(base, { recursive: true });
+  }
+});
+
+Deno.test("`lazyshell restore` listing, --forget or an unknown name leaves no server behind", async () => {
+  const base = await Deno.makeTempDir({ prefix: "lzs-restore-quiet-" });
+  await Deno.mkdir(`${base}/config/lazyshell`, { recursive: true });
+  await Deno.mkdir(`${base}/state/lazyshell`, { recursive: true, mode: 0o700 });
+  await Deno.mkdir(`${base}/run`, { mode: 0o700 });
+  await Deno.writeTextFile(`${base}/config/lazyshell/config.yml`, "shell: /bin/sh\n");
+  const env: Record<string, string> = {
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    HOME: base,
+    XDG_CONFIG_HOME: `${base}/config`,
+    XDG_DATA_HOME: `${base}/data`,
+    XDG_STATE_HOME: `${base}/state`,
+    XDG_RUNTIME_DIR: `${base}/run`,
+    NO_COLOR: "1",
+  };
+  const file = `${base}/state/lazyshell/sessions-default.jsonl`;
+  const saved = (name: string) => ({ ...savedSession(name, { cwd: base }), pending: true });
+  await Deno.writeTextFile(file, formatState([saved("web"), saved("api")], 1));
+  const socket = `${base}/run/lazyshell/server-default.sock`;
+  const noServer = async (what: string) => {
+    const left = [...Deno.readDirSync(`${base}/run/lazyshell`)].map((e) => e.name);
+    assert.deepEqual(left.filter((n) => n !== "server-default.lock"), [], `${what}: ${left}`);
+    assert.equal(await canConnect(socket), false, what);
+  };
+  try {
+    const listed = await lazyshell(env, ["restore"]);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.match(listed.stdout, /^Saved sessions not running:\n {2}web: shell in /);
+    await noServer("after listing");
+    assert.deepEqual(parseState(await Deno.readTextFile(file)).sessions.map((s) => s.name), [
+      "web",
+      "api",
+    ]);
+    const unknown = await lazyshell(env, ["restore", "ghost"]);
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.stdout, /ghost/);
+    await noServer("after an unknown name");
+    const forgot = await lazyshell(env, ["restore", "--forget", "web"]);
+    assert.equal(forgot.stdout, "Forgot 1 saved session\n");
+    await noServer("after --forget");
+    assert.deepEqual(parseState(await Deno.readTextFile(file)).sessions.map((s) => s.name), [
+      "api",
+    ]);
+    // Restoring one starts a server that stays: it runs the session.
+    const restored = await lazyshell(env, ["restore", "api"]);
+    assert.equal(restored.code, 0, restored.stderr);
+    assert.equal(await canConnect(socket), true, "the server runs the restored session");
+  } finally {
+    await lazyshell(env, ["kill-server"]).catch(() => {});
     await Deno.remove(base, { recursive: true });
   }
 });

@@ -69,124 +69,131 @@ function transcriptIn(dir: string): { id: string; file: string } | null {
   return null;
 }
 
-Deno.test("no hooks: kill -9, then `lazyshell restore` resumes claude from its own transcript (command and typed)", async () => {
-  const base = await Deno.makeTempDir({ prefix: "lzs-resume-e2e-" });
-  const bin = `${base}/bin`;
-  await Deno.mkdir(bin);
-  await Deno.writeTextFile(`${bin}/claude`, FAKE_CLAUDE, { mode: 0o755 });
-  await Deno.mkdir(`${base}/config/lazyshell`, { recursive: true });
-  await Deno.mkdir(`${base}/run`, { mode: 0o700 });
-  // Two folders: one agent each (the command one, the typed one).
-  const [app, typedApp] = [`${base}/src/my_app`, `${base}/src/typed.app`];
-  await Deno.mkdir(app, { recursive: true });
-  await Deno.mkdir(typedApp, { recursive: true });
-  // The default config but the control API: no inject_hooks, nothing installed in the agent;
-  // bash, which runs a `-c` command in its own place (dash would stay the foreground process).
-  await Deno.writeTextFile(
-    `${base}/config/lazyshell/config.yml`,
-    "shell: /bin/bash\ncontrol:\n  enabled: true\n",
-  );
-  const env: Record<string, string> = {
-    PATH: `${bin}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`,
-    HOME: base,
-    SHELL: "/bin/bash",
-    XDG_CONFIG_HOME: `${base}/config`,
-    XDG_DATA_HOME: `${base}/data`,
-    XDG_STATE_HOME: `${base}/state`,
-    XDG_RUNTIME_DIR: `${base}/run`,
-    NO_COLOR: "1",
-  };
-  const file = `${base}/state/lazyshell/sessions-default.jsonl`;
-  const read = () => Deno.readTextFile(file).catch(() => "");
-  const projects = `${base}/.claude/projects`;
-  let server: Server | null = null;
-  try {
-    server = await serve(env, base);
-    const cmd = String((await ctl(server, "new", { name: "cmd", command: "claude", cwd: app })).id);
-    const typed = String((await ctl(server, "new", { name: "typed", cwd: typedApp })).id);
-    await until(() => screen(server!, cmd), (s) => s.includes("> "), "the fake's prompt");
-    await until(() => screen(server!, typed), (s) => /[$#] *$/m.test(s), "the shell's prompt");
-    await ctl(server, "send", { target: typed, text: "claude\r" });
-    await until(() => screen(server!, typed), (s) => s.includes("fake claude"), "claude typed");
-    for (const target of [cmd, typed]) await ctl(server, "send", { target, text: "hello\r" });
-    const first = await until(
-      () => transcriptIn(`${projects}/${app.replace(/[^A-Za-z0-9]/g, "-")}`),
-      (t) => t !== null,
-      "the command agent's transcript",
+Deno.test(
+  "no hooks: kill -9, then `lazyshell restore` resumes claude from its own transcript (command and typed)",
+  { ignore: Deno.build.os !== "linux" },
+  async () => {
+    const base = await Deno.makeTempDir({ prefix: "lzs-resume-e2e-" });
+    const bin = `${base}/bin`;
+    await Deno.mkdir(bin);
+    await Deno.writeTextFile(`${bin}/claude`, FAKE_CLAUDE, { mode: 0o755 });
+    await Deno.mkdir(`${base}/config/lazyshell`, { recursive: true });
+    await Deno.mkdir(`${base}/run`, { mode: 0o700 });
+    // Two folders: one agent each (the command one, the typed one).
+    const [app, typedApp] = [`${base}/src/my_app`, `${base}/src/typed.app`];
+    await Deno.mkdir(app, { recursive: true });
+    await Deno.mkdir(typedApp, { recursive: true });
+    // The default config but the control API: no inject_hooks, nothing installed in the agent;
+    // bash, which runs a `-c` command in its own place (dash would stay the foreground process).
+    await Deno.writeTextFile(
+      `${base}/config/lazyshell/config.yml`,
+      "shell: /bin/bash\ncontrol:\n  enabled: true\n",
     );
-    const second = await until(
-      () => transcriptIn(`${projects}/${typedApp.replace(/[^A-Za-z0-9]/g, "-")}`),
-      (t) => t !== null,
-      "the typed agent's transcript",
-    );
-    // The state file names both conversations: from the agent's store, not a hook.
-    const saved = await until(
-      read,
-      (t) => t.includes(first!.id) && t.includes(second!.id),
-      "both conversations in the state file",
-    );
-    assert.match(
-      saved,
-      new RegExp(`"source":"claude transcript ~/\\.claude/projects/[^"]*${first!.id}\\.jsonl"`),
-    );
-    await server.serve.stop("SIGKILL");
+    const env: Record<string, string> = {
+      PATH: `${bin}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`,
+      HOME: base,
+      SHELL: "/bin/bash",
+      XDG_CONFIG_HOME: `${base}/config`,
+      XDG_DATA_HOME: `${base}/data`,
+      XDG_STATE_HOME: `${base}/state`,
+      XDG_RUNTIME_DIR: `${base}/run`,
+      NO_COLOR: "1",
+    };
+    const file = `${base}/state/lazyshell/sessions-default.jsonl`;
+    const read = () => Deno.readTextFile(file).catch(() => "");
+    const projects = `${base}/.claude/projects`;
+    let server: Server | null = null;
+    try {
+      server = await serve(env, base);
+      const cmd = String(
+        (await ctl(server, "new", { name: "cmd", command: "claude", cwd: app })).id,
+      );
+      const typed = String((await ctl(server, "new", { name: "typed", cwd: typedApp })).id);
+      await until(() => screen(server!, cmd), (s) => s.includes("> "), "the fake's prompt");
+      await until(() => screen(server!, typed), (s) => /[$#] *$/m.test(s), "the shell's prompt");
+      await ctl(server, "send", { target: typed, text: "claude\r" });
+      await until(() => screen(server!, typed), (s) => s.includes("fake claude"), "claude typed");
+      for (const target of [cmd, typed]) await ctl(server, "send", { target, text: "hello\r" });
+      const first = await until(
+        () => transcriptIn(`${projects}/${app.replace(/[^A-Za-z0-9]/g, "-")}`),
+        (t) => t !== null,
+        "the command agent's transcript",
+      );
+      const second = await until(
+        () => transcriptIn(`${projects}/${typedApp.replace(/[^A-Za-z0-9]/g, "-")}`),
+        (t) => t !== null,
+        "the typed agent's transcript",
+      );
+      // The state file names both conversations: from the agent's store, not a hook.
+      const saved = await until(
+        read,
+        (t) => t.includes(first!.id) && t.includes(second!.id),
+        "both conversations in the state file",
+      );
+      assert.match(
+        saved,
+        new RegExp(`"source":"claude transcript ~/\\.claude/projects/[^"]*${first!.id}\\.jsonl"`),
+      );
+      await server.serve.stop("SIGKILL");
 
-    server = await serve(env, base);
-    const restored = await lazyshell(env, ["restore", "--all"]);
-    assert.equal(restored.code, 0, restored.stderr);
-    assert.match(
-      restored.stdout,
-      new RegExp(
-        `^cmd: resumes claude conversation ${
-          first!.id
-        } \\(claude transcript ~/\\.claude/projects/-[^ ]*-src-my-app/${
-          first!.id
-        }\\.jsonl\\) \\(session-1\\)\\n`,
-      ),
-    );
-    assert.match(
-      restored.stdout,
-      new RegExp(`\\ntyped: resumes claude conversation ${second!.id} `),
-    );
-    const list = (await ctl(server, "list")).sessions as {
-      id: string;
-      name: string;
-      cwd: string;
-    }[];
-    const again = Object.fromEntries(list.map((s) => [s.name, s]));
-    assert.equal(again.cmd?.cwd, app);
-    await until(
-      () => screen(server!, again.cmd!.id),
-      (s) => s.includes(`fake claude --resume ${first!.id}`),
-      "the command agent resumed",
-    );
-    // Typed at the new shell's prompt: the agent runs in the shell's foreground, as before.
-    await until(
-      () => screen(server!, again.typed!.id),
-      (s) => s.includes(`fake claude --resume ${second!.id}`),
-      "the typed agent resumed",
-    );
-    // Killed again before the resumed agents wrote a word: still the same conversations.
-    await until(
-      read,
-      (t) => {
-        const saved = parseState(t).sessions;
-        return saved.length === 2 &&
-          saved.every((s) =>
-            s.agent === "claude" && s.conversation?.source.startsWith("restored: claude transcript")
-          );
-      },
-      "the resumed agents and their conversations in the state file",
-    );
-    await server.serve.stop("SIGKILL");
-    server = await serve(env, base);
-    const third = await lazyshell(env, ["restore", "--all"]);
-    assert.match(third.stdout, new RegExp(`^cmd: resumes claude conversation ${first!.id} `));
-    assert.match(third.stdout, new RegExp(`\ntyped: resumes claude conversation ${second!.id} `));
-    await server.serve.stop();
-    server = null;
-  } finally {
-    if (server) await server.serve.stop("SIGKILL").catch(() => {});
-    await Deno.remove(base, { recursive: true });
-  }
-});
+      server = await serve(env, base);
+      const restored = await lazyshell(env, ["restore", "--all"]);
+      assert.equal(restored.code, 0, restored.stderr);
+      assert.match(
+        restored.stdout,
+        new RegExp(
+          `^cmd: resumes claude conversation ${
+            first!.id
+          } \\(claude transcript ~/\\.claude/projects/-[^ ]*-src-my-app/${
+            first!.id
+          }\\.jsonl\\) \\(session-1\\)\\n`,
+        ),
+      );
+      assert.match(
+        restored.stdout,
+        new RegExp(`\\ntyped: resumes claude conversation ${second!.id} `),
+      );
+      const list = (await ctl(server, "list")).sessions as {
+        id: string;
+        name: string;
+        cwd: string;
+      }[];
+      const again = Object.fromEntries(list.map((s) => [s.name, s]));
+      assert.equal(again.cmd?.cwd, app);
+      await until(
+        () => screen(server!, again.cmd!.id),
+        (s) => s.includes(`fake claude --resume ${first!.id}`),
+        "the command agent resumed",
+      );
+      // Typed at the new shell's prompt: the agent runs in the shell's foreground, as before.
+      await until(
+        () => screen(server!, again.typed!.id),
+        (s) => s.includes(`fake claude --resume ${second!.id}`),
+        "the typed agent resumed",
+      );
+      // Killed again before the resumed agents wrote a word: still the same conversations.
+      await until(
+        read,
+        (t) => {
+          const saved = parseState(t).sessions;
+          return saved.length === 2 &&
+            saved.every((s) =>
+              s.agent === "claude" &&
+              s.conversation?.source.startsWith("restored: claude transcript")
+            );
+        },
+        "the resumed agents and their conversations in the state file",
+      );
+      await server.serve.stop("SIGKILL");
+      server = await serve(env, base);
+      const third = await lazyshell(env, ["restore", "--all"]);
+      assert.match(third.stdout, new RegExp(`^cmd: resumes claude conversation ${first!.id} `));
+      assert.match(third.stdout, new RegExp(`\ntyped: resumes claude conversation ${second!.id} `));
+      await server.serve.stop();
+      server = null;
+    } finally {
+      if (server) await server.serve.stop("SIGKILL").catch(() => {});
+      await Deno.remove(base, { recursive: true });
+    }
+  },
+);

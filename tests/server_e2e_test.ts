@@ -27,6 +27,17 @@ Deno.test("sessions outlive their clients: detach, ls, attach at another size, S
   await using l = lab();
   const a = l.client(100, 30);
   await waitForText(a, "No sessions", WAIT);
+  // The splash may show before the server listens: ls once it answers.
+  let none = await l.run("ls");
+  for (const end = Date.now() + WAIT; none.code === 2 && Date.now() < end;) {
+    await new Promise((r) => setTimeout(r, 100));
+    none = await l.run("ls");
+  }
+  assert.deepEqual([none.code, none.stdout, none.stderr], [
+    0,
+    "",
+    "lazyshell: No sessions on server default\n",
+  ]);
   // Two sessions: a shell that prints, and a program declaring it is blocked.
   a.write("n");
   await waitFor(a, () => innerPrompt(a), WAIT, "first shell");
@@ -45,6 +56,8 @@ Deno.test("sessions outlive their clients: detach, ls, attach at another size, S
     /lazyshell/,
     "the terminal is given back (no alternate screen)",
   );
+  // As tmux says it, once the terminal is given back.
+  assert.match(screenText(a), /\[detached \(from session bash-2, server default\)\]/);
 
   const ls = await l.run("ls");
   assert.equal(ls.code, 0, ls.stderr);
@@ -178,7 +191,12 @@ Deno.test("with no client attached, ctl and notifications keep working; kill-ser
   assert.equal(isAlive(pid), false, "kill-server returns once the server is gone");
   const left = [...Deno.readDirSync(`${l.dir}/run/lazyshell`)].map((e) => e.name);
   assert.deepEqual(left, []);
-  const none = await l.run("ls");
+  // The splash may show before the server listens: ls once it answers.
+  let none = await l.run("ls");
+  for (const end = Date.now() + WAIT; none.code === 2 && Date.now() < end;) {
+    await new Promise((r) => setTimeout(r, 100));
+    none = await l.run("ls");
+  }
   assert.equal(none.code, 2);
   assert.match(none.stderr, /^lazyshell: No lazyshell server is running/);
 });
@@ -237,4 +255,45 @@ Deno.test("notifications reach each attached client's terminal, tmux-wrapped whe
   b.write(CTRL_RIGHT_BRACKET + "d");
   a.write("d");
   await Promise.all([a.exited, b.exited]);
+});
+
+Deno.test("new sessions take SSH_AUTH_SOCK and API keys from the client that attached last", async () => {
+  await using l = lab();
+  const client = (env: string, mode = "") =>
+    l.store.create({
+      command: `exec env ${env} ${Deno.execPath()} run -A --quiet ${MAIN} ${mode}`,
+      cols: 100,
+      rows: 30,
+    });
+  const show = 'echo "k=[$ANTHROPIC_API_KEY] s=[$SSH_AUTH_SOCK]"\r';
+  // The server starts with the first client's environment: an agent socket, no key.
+  const a = client("-u ANTHROPIC_API_KEY SSH_AUTH_SOCK=/run/old-agent");
+  await waitForText(a, "No sessions", WAIT);
+  a.write("n");
+  await waitFor(a, () => innerPrompt(a), WAIT, "first shell");
+  a.write(show);
+  await waitForText(a, "k=[] s=[/run/old-agent]", WAIT);
+  a.write(CTRL_RIGHT_BRACKET + "d");
+  await a.exited;
+  // A key exported later, from another terminal without the agent: new sessions follow it.
+  const b = client("-u SSH_AUTH_SOCK ANTHROPIC_API_KEY=sk-later", "attach");
+  await waitForText(b, "bash", WAIT);
+  b.write("n");
+  await waitForText(b, "bash-2", WAIT);
+  await waitFor(b, () => innerPrompt(b), WAIT, "second shell");
+  b.write(show);
+  await waitForText(b, "k=[sk-later] s=[]", WAIT);
+  // A session already running keeps what it had.
+  b.write(CTRL_RIGHT_BRACKET + "k\r");
+  await waitFor(b, () => innerPrompt(b), WAIT, "first shell again");
+  b.write(show);
+  await waitFor(
+    b,
+    () =>
+      screenText(b).split("\n").filter((r) => r.includes("k=[] s=[/run/old-agent]")).length >= 2,
+    WAIT,
+    "the first session unchanged",
+  );
+  b.write(CTRL_RIGHT_BRACKET + "d");
+  await b.exited;
 });

@@ -1,5 +1,5 @@
 /**
- * Answering from the list in the TUI (issue 15), on a real Runtime with a
+ * Answering from the list in the TUI (docs/tui.md "Answering a blocked session"), on a real Runtime with a
  * fake agent in a real PTY that draws a real captured prompt
  * (tests/testdata/prompt_agent.ts): the selected blocked session shows its
  * question and options in its pane; `o` then a digit types that option's

@@ -49,7 +49,7 @@ Deno.test("terminal mode forwards Esc, Ctrl+C, function keys, Alt combos, a 1 Mi
   assert.equal(app.state.mode, "terminal");
 
   app.feed("\x1b"); // a lone Esc: sent once the Esc timeout says it is not a sequence
-  await delay(100);
+  assert.equal(await waitForFile(file, 1), "\x1b", "the lone Esc, alone");
   const paste = "0123456789abcdef\n".repeat(61681).slice(0, 1 << 20);
   const keys = ["\x03", "\x1b[15~", "\x1bx", "\x1b[A", "\x1bOP", "\x1b[1;5C"];
   for (const k of keys) app.feed(k);

@@ -48,7 +48,7 @@ Deno.test("x on a worktree session: k keeps the worktree, w removes it, b remove
   }).toText().split("\n").at(-1)!;
   assert.equal(
     bar.trimEnd(),
-    "End keep; its worktree: k keep · w remove · b remove + branch keep · esc cancel",
+    "End keep; its worktree: k keep · w remove · b remove + branch · esc cancel",
   );
   app.feed("k");
   await until(() => keep.s.status === "exited", "keep to exit");

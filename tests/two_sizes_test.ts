@@ -88,6 +88,36 @@ Deno.test("two clients of 100×30 and 160×45 on one shell: `seq 1 100` then typ
   }
 });
 
+Deno.test("`lazyshell reload` to window_size: smallest sizes a shell shown by 100×30 and 160×45 clients to the smaller pane at once", async () => {
+  await using l = lab("lazyshell-two-sizes-reload-");
+  const config = `${l.dir}/config/lazyshell/config.yml`;
+  Deno.writeTextFileSync(config, "control:\n  enabled: true\n");
+  await using serve = spawnServe(l.env, { cwd: l.dir });
+  await serve.ready;
+  const ctl = async (...args: string[]) => {
+    const r = await l.run("ctl", ...args);
+    assert.equal(r.code, 0, `ctl ${args.join(" ")}: ${r.stderr}`);
+    return r.stdout;
+  };
+  await ctl("new", "--name", "bash");
+  const small = l.client(100, 30, "attach");
+  await waitForText(small, "bash", WAIT);
+  const big = l.client(160, 45, "attach");
+  await waitForText(big, "bash", WAIT);
+  await ctl("send", "bash", "stty size", "--enter");
+  await waitForText(big, /│43 119\s*$/m, WAIT); // latest: the big client's pane
+  Deno.writeTextFileSync(config, "control:\n  enabled: true\nwindow_size: smallest\n");
+  const reloaded = await l.run("reload");
+  assert.equal(reloaded.code, 0, reloaded.stderr);
+  await ctl("send", "bash", "clear; stty size", "--enter");
+  await waitForText(big, /│28 74\s*$/m, WAIT); // smallest: the small client's pane
+  await waitForText(small, /│28 74\s*$/m, WAIT);
+  for (const c of [small, big]) {
+    c.write("d");
+    await c.exited;
+  }
+});
+
 Deno.test("four relaying clients of mixed sizes, four sessions printing, 10 s of moving and resizing: no death, no client dropped, crash.log empty", async () => {
   await using a = await attachLab();
   // Output of every kind a pane redraws part of: one row rewritten at the bottom, rows written

@@ -1,5 +1,5 @@
 /**
- * One width everywhere (issue 20 item 11): the session emulator's cells,
+ * One width everywhere (docs/tui.md "Frames and the diff"): the session emulator's cells,
  * the TUI frame and plugin view clipping all measure text with the table
  * generated from the emulator (src/util/width.ts). Emoji, CJK, combining
  * marks and a zero-width joiner sequence.
@@ -34,7 +34,7 @@ Deno.test("the width table is the emulator's, for every code point", () => {
     }
   }
   assert.deepEqual(wrong, [], "regenerate: deno run -A tools/width_table.ts");
-  // What issue 20 found drawn one column wide by the emulator (xterm's default Unicode 6).
+  // Drawn one column wide by the emulator before it took Unicode 11 widths (xterm's default is 6).
   assert.deepEqual(["🚀", "✅", "⚡"].map((c) => emulator(c.codePointAt(0)!)), [2, 2, 2]);
 });
 

@@ -10,7 +10,7 @@ import { parseConfig } from "../src/config/config.ts";
 import { Runtime } from "../src/runtime/runtime.ts";
 import { testEnv } from "../src/session/test_util.ts";
 import { TuiApp } from "../src/tui/app.ts";
-import { sessionSize } from "../src/tui/layout.ts";
+import { layout, sessionSize } from "../src/tui/layout.ts";
 
 const SMALL = sessionSize(100, 30);
 const BIG = sessionSize(160, 45);
@@ -91,5 +91,39 @@ Deno.test("window_size: a value it does not know is refused with its line", () =
   assert.throws(
     () => parseConfig("scrollback: 10\nwindow_size: biggest\n", "config.yml"),
     /config\.yml:2: .*window_size.*latest.*smallest.*largest.*manual/,
+  );
+});
+
+Deno.test("a click in a client smaller than the session reaches the session's cell it shows there", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "lazyshell-window-click-" });
+  const env = testEnv({ XDG_CONFIG_HOME: `${dir}/c`, XDG_DATA_HOME: `${dir}/d` });
+  const config = parseConfig("window_size: manual\n", "config.yml");
+  await using runtime = new Runtime({ env, config, cwd: dir });
+  // Asks for SGR mouse reports, fills its 43 rows, then shows what it reads (cat -v).
+  const session = runtime.createSession({
+    command:
+      "printf '\\033[?1000h\\033[?1006h'; seq 1 60; stty raw -echo; printf ready; exec cat -v",
+    cols: 120,
+    rows: 43,
+  });
+  using app = new TuiApp({ runtime, write: () => {}, client: "c0", cols: 100, rows: 30 });
+  app.start();
+  const deadline = performance.now() + 10_000;
+  const until = async (check: () => boolean, what: string) => {
+    while (!check()) {
+      if (performance.now() > deadline) throw new Error(`no ${what}: ${session.visibleLines()}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+  await until(() => session.visibleLines().some((l) => l === "ready"), "seq output");
+  app.feed("\r"); // terminal mode
+  app.flush();
+  const pane = layout(100, 30).pane;
+  const top = 43 - pane.height; // the window ends at the cursor, on the last row
+  // Host cell (pane.x + 3, pane.y + 2), 1-based in the report: the session's cell (3, top + 2).
+  app.feed(`\x1b[<0;${pane.x + 4};${pane.y + 3}M`);
+  await until(
+    () => session.visibleLines().some((l) => l.includes(`^[[<0;4;${top + 3}M`)),
+    `a press at 4;${top + 3}`,
   );
 });

@@ -129,11 +129,13 @@ async function pluginCheck(): Promise<string> {
   const { builtinEntry } = await import("../plugin/discovery.ts");
   const { handshake } = await import("../plugin/doctor.ts");
   const { groupSpawner } = await import("../plugin/procgroup.ts");
+  const { pluginTheme } = await import("../tui/view/theme.ts");
   const entry = builtinEntry("env");
   const result = await handshake(entry, {
     env: Deno.env.toObject(),
     sections: {},
     spawn: await groupSpawner(),
+    theme: pluginTheme(),
   });
   if (result.manifest === null) throw new Error(`${entry.command.join(" ")}: ${result.error}`);
   return `${entry.command.join(" ")} answered its handshake ("${result.manifest.title}")`;

@@ -2,13 +2,13 @@
  * `lazyshell --version`: the version from deno.json and the commit this copy
  * was built from. A git checkout reads its `.git` directly (no `git`
  * process: `--version` stays a light command, see main.ts). An installed
- * copy has no `.git`: tools/pack.ts and tools/compile.ts record the commit
+ * copy has no `.git`: tools/dist/pack.ts and tools/dist/compile.ts record the commit
  * in `build.json` beside main.ts when they build it.
  */
 
 import { exists, readTextOrNull } from "../util/fs.ts";
 
-/** The file tools/pack.ts and tools/compile.ts write beside main.ts. */
+/** The file tools/dist/pack.ts and tools/dist/compile.ts write beside main.ts. */
 export const BUILD_FILE = "build.json";
 
 export interface BuildInfo {
@@ -26,7 +26,7 @@ export function versionLine(version: string, root: URL | string = ROOT): string 
   return `lazyshell ${version} (${what}${modified ? ", modified" : ""})`;
 }
 
-/** What build.json records (tools/pack.ts, tools/compile.ts). */
+/** What build.json records (tools/dist/pack.ts, tools/dist/compile.ts). */
 export interface BuildFile {
   readonly version: string;
   readonly commit: string | null;

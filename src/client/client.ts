@@ -9,7 +9,7 @@
  * SIGTERM). Killing it loses nothing: the server keeps every session
  * (docs/architecture.md, "Server and clients").
  *
- * Loads no npm package (tests/client_graph_test.ts): attaching costs about
+ * Loads no npm package (tests/hook_graph_test.ts): attaching costs about
  * a bare Deno start-up.
  */
 
@@ -38,6 +38,7 @@ import {
 } from "../server/protocol.ts";
 import { canConnect, ensureServer } from "../server/spawn.ts";
 import { trimLater } from "../util/memory_trim.ts";
+import { clientEnvironment } from "../model/update_env.ts";
 import { delay, later } from "../util/async.ts";
 import type { Duplex } from "../ipc/duplex.ts";
 import { printable } from "../model/printable.ts";
@@ -77,7 +78,8 @@ export async function runClient(options: ClientOptions): Promise<number> {
   }
   if (options.remote) {
     const { conn, cwd } = await options.remote.open(options.start === true);
-    return await speak(options, env, name, new ClientLink(conn), cwd, options.remote.label);
+    const link = new ClientLink(conn);
+    return await speak(options, env, name, link, cwd, options.remote.label, false);
   }
   let started = false;
   if (options.start) {
@@ -119,7 +121,7 @@ export async function runClient(options: ClientOptions): Promise<number> {
   if (options.project && !started) {
     console.error(`lazyshell: a server is already running: --project ${options.project} ignored`);
   }
-  return await speak(options, env, name, new ClientLink(conn), Deno.cwd(), null);
+  return await speak(options, env, name, new ClientLink(conn), Deno.cwd(), null, started);
 }
 
 /** The hello, then the mode's exchange, over a socket or (`remote`: its label) a bridge. */
@@ -130,6 +132,7 @@ async function speak(
   link: ClientLink,
   cwd: string,
   remote: string | null,
+  started: boolean,
 ): Promise<number> {
   const host = new HostTerminal();
   const size = host.size;
@@ -142,7 +145,13 @@ async function speak(
     tmux: Boolean(env.TMUX),
     cwd,
     ...(options.mode === "restore"
-      ? { restore: options.restore ?? { all: false, forget: false, names: [] } }
+      ? {
+        restore: {
+          ...(options.restore ?? { all: false, forget: false, names: [] }),
+          // Then a server that runs nothing once it answered ends: no side effect.
+          ...(started ? { started: true } : {}),
+        },
+      }
       : {}),
   };
   // A remote server cannot open this terminal: it relays.
@@ -150,6 +159,11 @@ async function speak(
     ? ownTerminal()
     : null;
   if (tty) hello = { ...hello, tty };
+  // New sessions take the variables config lists from here (update_environment), as in tmux;
+  // not on another host: this one's SSH_AUTH_SOCK, DISPLAY or keys mean nothing there.
+  if (options.mode === "attach" && remote === null) {
+    hello = { ...hello, env: clientEnvironment(env) };
+  }
   // Run inside a lazyshell session: its server refuses to draw itself into it (src/server/nesting.ts).
   if (options.mode === "attach" && env.LAZYSHELL_SESSION_ID && remote === null) {
     hello = {
@@ -194,9 +208,11 @@ async function oneShot(
       for (const line of exit.message ? exit.message.split("\n") : []) {
         console.error(`lazyshell: ${shown(line)}`);
       }
-      // kill-server returns once the server is gone: its sessions, sockets and directory too.
+      // kill-server returns once the server is gone: its sessions, sockets and directory too;
+      // so does a restore that ended the server it started (its state file written).
       // (On another host the bridge's end says so: ssh's stdout closes.)
-      if (hello.mode === "kill-server" && pid !== null) {
+      const ends = hello.mode === "kill-server" || exit.reason === "server-exit";
+      if (ends && pid !== null) {
         if (remote === null) await gone(pid, 10_000);
         else {
           ended = exit.code;
@@ -328,9 +344,11 @@ async function attached(
   ) {
     await gone(serverPid, 10_000);
   }
-  if (end.message) {
-    console.error(`lazyshell: ${remote === null ? end.message : printable(end.message)}`);
-  }
+  // What another host says is shown, never obeyed.
+  const message = remote === null ? end.message : printable(end.message);
+  // `[detached (from session …, server …)]` on stdout, as tmux prints it; anything else is a problem.
+  if (end.reason === "detached" && message) console.log(message);
+  else if (message) console.error(`lazyshell: ${message}`);
   return end.code;
 }
 

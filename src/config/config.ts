@@ -7,6 +7,7 @@
  * README's config reference.
  */
 
+import { DEFAULT_UPDATE_ENVIRONMENT, ENV_NAME } from "../model/update_env.ts";
 import { z } from "zod";
 import { ConfigError } from "../errors.ts";
 import { didYouMean } from "../util/nearest.ts";
@@ -64,6 +65,12 @@ export const configSchema = z.object({
    * `window-size`; src/runtime/window_size.ts).
    */
   window_size: z.enum(WINDOW_SIZES).default("latest"),
+  /**
+   * tmux's update-environment: variables new sessions take from the client
+   * that attached last (absent there: removed), not from the server's start.
+   */
+  update_environment: z.array(z.string().regex(ENV_NAME, "a variable name")).max(256)
+    .default([...DEFAULT_UPDATE_ENVIRONMENT]),
   /** `lazyshell -H DEST …` (docs/remote.md): the ssh command, split into words as sh would. */
   ssh: z.object({
     command: z.string().min(1).nullable().default(null),
@@ -91,7 +98,7 @@ export interface LoadedConfig {
   readonly config: Config;
   /**
    * Top-level keys the schema does not know, raw: plugin sections (P1) if
-   * a plugin has that id, else a mistake (src/cli/problems.ts says which).
+   * a plugin has that id, else a mistake (src/server/problems.ts says which).
    */
   readonly sections: Readonly<Record<string, unknown>>;
   /** One line each: unknown keys that are not a top-level (plugin) section. */

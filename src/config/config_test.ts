@@ -46,7 +46,7 @@ Deno.test("unknown nested keys are warned with the nearest key; top-level ones a
     "hello:\n  greeting: hi\ncontrol:\n  enabeld: true\ncontrl: {}\n",
     "c.yml",
   );
-  // Whether a plugin has that id is for src/cli/problems.ts to say (contrl: none has).
+  // Whether a plugin has that id is for src/server/problems.ts to say (contrl: none has).
   assert.deepEqual(sections, { hello: { greeting: "hi" }, contrl: {} });
   assert.equal(keyLines.contrl, 5);
   assert.deepEqual(warnings, [

@@ -1,5 +1,5 @@
 /**
- * Which project files the user trusts (issue #17): a `lazyshell.yml` found
+ * Which project files the user trusts (README "Project file"): a `lazyshell.yml` found
  * in the current directory runs its commands at start, so — as direnv does
  * with `.envrc` — each file is trusted by its absolute path and the SHA-256
  * of its content, and a changed file must be trusted again. The answers

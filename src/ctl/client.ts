@@ -42,6 +42,8 @@ export function ctlHelp(): string {
     "",
     "Drive a running lazyshell through its control socket (off unless control.enabled: true).",
     "TARGET is a session id (session-2) or an exact name. --json prints the raw response.",
+    "Which server: `lazyshell -L NAME ctl …` or $LAZYSHELL_SERVER, else $LAZYSHELL_CONTROL,",
+    "else the default one.",
     "",
     "Verbs:",
     ...VERBS.map((v) => `  ${usage(v).padEnd(width)}  ${v.summary}`),

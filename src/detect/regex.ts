@@ -1,6 +1,6 @@
 /**
  * User-supplied regexes (manifest rules, watchers) matched in linear time
- * (issue #17: `(a+)+$` against `aaaa…a!` hung the server in V8's
+ * (docs/manifests.md "Regexes": `(a+)+$` against `aaaa…a!` hung the server in V8's
  * backtracking engine). Every pattern is judged by RE2 (re2js: a pure-JS
  * port of RE2, linear in the text whatever the pattern). RE2 is slower
  * than V8 on text with no literal to skip to, so each pattern also gets a

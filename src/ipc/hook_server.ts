@@ -10,7 +10,7 @@
  * dropped after an idle timeout. A bug while applying a message is that
  * connection's failure (util/guard.ts): logged with its stack, answered
  * with an error, the connection closed; the session and its next hooks go
- * on. Must not import tui/ or app/.
+ * on. Must not import tui/ or runtime/.
  */
 
 import { ProtocolError } from "../errors.ts";
@@ -24,6 +24,12 @@ import { faults } from "../util/fault_injection.ts";
 
 export interface HookSink {
   hook(id: string, event: HookEvent): void;
+  /**
+   * Why the process connected to session `id`'s socket may not speak for
+   * it (it belongs to another session: src/ipc/peer.ts), or null. Asked
+   * once a connection, before its first message is applied.
+   */
+  refuseSender?(id: string, path: string): string | null;
   /** The agent's conversation id, from a message that was applied (src/ipc/conversation.ts). */
   conversation?(id: string, conversation: ConversationEvidence): void;
 }
@@ -100,6 +106,7 @@ export class HookServer implements AsyncDisposable {
 
   async #serve(id: string, conn: Deno.UnixConn, interpreter: HookInterpreter): Promise<void> {
     let timer = setTimeout(() => closeQuietly(conn), IDLE_MS);
+    let checked = false;
     try {
       for await (const item of readLines(conn, HOOK_LINE_LIMIT)) {
         clearTimeout(timer);
@@ -108,6 +115,11 @@ export class HookServer implements AsyncDisposable {
           return;
         }
         if (!item.text.trim()) continue;
+        if (!checked) {
+          checked = true;
+          const refused = this.#sink.refuseSender?.(id, this.pathFor(id)) ?? null;
+          if (refused !== null) return await reply(conn, { error: refused });
+        }
         try {
           const message = parseHookMessage(item.text);
           if (faults) faults.hit("hook", id);

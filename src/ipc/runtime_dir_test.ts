@@ -9,7 +9,7 @@ import {
   pruneDeadInstances,
   removeInstanceDir,
 } from "./runtime_dir.ts";
-import { hostLiveness, isAlive } from "../platform/liveness.ts";
+import { aliveOn, hostLiveness } from "../platform/liveness.ts";
 
 function tempEnv(): { env: Record<string, string>; base: string } {
   const base = Deno.makeTempDirSync({ prefix: "lzs-rt-" });
@@ -99,7 +99,7 @@ Deno.test("with macOS's liveness (no /proc) another live server's directory is k
     const root = ensureRuntimeRoot(env);
     Deno.mkdirSync(`${root}/${other.pid}`, { mode: 0o700 });
     Deno.mkdirSync(`${root}/4194305`, { mode: 0o700 });
-    const darwin = (pid: number) => isAlive(pid, { ...hostLiveness, os: "darwin" });
+    const darwin = (pid: number) => aliveOn({ ...hostLiveness, os: "darwin" }, pid);
     pruneDeadInstances(root, darwin);
     assert.ok(Deno.statSync(`${root}/${other.pid}`).isDirectory, "the live server's directory");
     assert.throws(() => Deno.statSync(`${root}/4194305`), "the dead one's is pruned");

@@ -2,7 +2,7 @@
  * Agent state vocabulary shared by every layer (docs/detection.md).
  *
  * Plain data only: no runtime imports. `detect/` produces these values,
- * `app/` stores them, `tui/` and `control/` read them.
+ * `runtime/` stores them, `tui/` and `control/` read them.
  */
 
 export const AGENT_STATES = ["idle", "working", "blocked", "done", "error"] as const;

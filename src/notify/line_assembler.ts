@@ -3,7 +3,7 @@
  *
  * Why raw bytes and not the emulator's buffer: reading a line back from
  * xterm (`translateToString` at each line feed) cost more than the 10%
- * throughput budget of issue #7 (bench/watchers.ts); slicing the stream
+ * throughput budget for watchers (bench/watchers.ts); slicing the stream
  * the PTY already hands us costs a fraction of it. Each byte is seen once,
  * so each line is tested once, never on a redraw of the screen.
  *

@@ -13,7 +13,7 @@
  *
  * Invariants: `notify()` never throws and never waits; a fallback command
  * is killed past `commandTimeoutMs`, at most `maxPending` run at once, and
- * a failure is logged, not thrown. Must not import tui/ or app/.
+ * a failure is logged, not thrown. Must not import tui/ or runtime/.
  */
 
 import type { AgentStatus } from "../model/agent.ts";

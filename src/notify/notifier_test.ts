@@ -96,7 +96,7 @@ Deno.test("Notifier: input alone, or work alone, does not end an episode", async
 });
 
 /**
- * The sequence of issue 20 (Claude driven through `ctl send --enter`): a
+ * The sequence of a Claude Code session driven through `ctl send --enter`: a
  * question, answered; an approval a few seconds later; two turns done 20 s
  * and 11 s apart. Each is news: one notification each, whoever typed.
  */

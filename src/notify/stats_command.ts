@@ -7,7 +7,7 @@
  * Invariants: one run at a time; a run past `timeoutMs` is killed; a
  * failure (non-zero exit, command not found, timeout) becomes a one-word
  * marker (`stats:err`, `stats:timeout`) the screen draws dim — never an
- * exception. Must not import tui/ or app/.
+ * exception. Must not import tui/ or runtime/.
  */
 
 import { within } from "../util/async.ts";

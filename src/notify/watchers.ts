@@ -10,7 +10,7 @@
  * (bench/watchers.ts), so it went.
  *
  * Owns: the per-session watch lists and their taps (a session with no
- * watcher costs nothing). Must not import tui/ or app/.
+ * watcher costs nothing). Must not import tui/ or runtime/.
  */
 
 import type { Session } from "../session/session.ts";

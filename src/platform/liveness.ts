@@ -64,7 +64,12 @@ function kill0(pid: number): boolean {
 }
 
 /** True while `pid` exists and (where the OS tells) is not a zombie. */
-export function isAlive(pid: number, probe: LivenessProbe = hostLiveness): boolean {
+export function isAlive(pid: number): boolean {
+  return aliveOn(hostLiveness, pid);
+}
+
+/** isAlive as `probe` (an OS, its /proc and its kill) answers it. */
+export function aliveOn(probe: LivenessProbe, pid: number): boolean {
   // kill(0 or -n, 0) would ask about a process group, not a process.
   if (!Number.isInteger(pid) || pid <= 0) return false;
   if (probe.os === "linux" || probe.os === "android") {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { hostLiveness, isAlive, type LivenessProbe } from "./liveness.ts";
+import { aliveOn, hostLiveness, isAlive, type LivenessProbe } from "./liveness.ts";
 
 const stat = (state: string) => `4242 (a (b) c) ${state} 1 4242 4242 0 -1 ${"0 ".repeat(40)}`;
 
@@ -16,26 +16,26 @@ function probe(os: LivenessProbe["os"], stats: Record<number, string>, existing:
 
 Deno.test("Linux: /proc/<pid>/stat decides, and a zombie is not alive", () => {
   const { p, asked } = probe("linux", { 10: stat("S"), 11: stat("Z"), 12: stat("R") }, [11]);
-  assert.equal(isAlive(10, p), true);
-  assert.equal(isAlive(11, p), false, "a zombie: kill(pid, 0) would say it exists");
-  assert.equal(isAlive(12, p), true);
-  assert.equal(isAlive(13, p), false);
+  assert.equal(aliveOn(p, 10), true);
+  assert.equal(aliveOn(p, 11), false, "a zombie: kill(pid, 0) would say it exists");
+  assert.equal(aliveOn(p, 12), true);
+  assert.equal(aliveOn(p, 13), false);
   assert.deepEqual(asked, ["stat 10", "stat 11", "stat 12", "stat 13", "kill 13"]);
 });
 
 Deno.test("macOS: kill(pid, 0) decides, /proc is never read", () => {
   // The bug this replaces: with no /proc every pid read as gone, and start-up pruned live servers.
   const { p, asked } = probe("darwin", {}, [10]);
-  assert.equal(isAlive(10, p), true);
-  assert.equal(isAlive(11, p), false);
+  assert.equal(aliveOn(p, 10), true);
+  assert.equal(aliveOn(p, 11), false);
   assert.deepEqual(asked, ["kill 10", "kill 11"]);
 });
 
 Deno.test("pid 0 and negative pids (process groups to kill) are never alive", () => {
   const { p, asked } = probe("darwin", {}, [0, -1]);
-  assert.equal(isAlive(0, p), false);
-  assert.equal(isAlive(-1, p), false);
-  assert.equal(isAlive(1.5, p), false);
+  assert.equal(aliveOn(p, 0), false);
+  assert.equal(aliveOn(p, -1), false);
+  assert.equal(aliveOn(p, 1.5), false);
   assert.deepEqual(asked, []);
 });
 
@@ -44,8 +44,8 @@ Deno.test("this OS's probes: this process is alive, a reaped child is not, eithe
   await child.status;
   for (const os of ["linux", "darwin"] as const) {
     const p = { ...hostLiveness, os };
-    assert.equal(isAlive(Deno.pid, p), true, os);
-    assert.equal(isAlive(child.pid, p), false, os);
+    assert.equal(aliveOn(p, Deno.pid), true, os);
+    assert.equal(aliveOn(p, child.pid), false, os);
   }
 });
 

@@ -4,7 +4,7 @@
  * `--version`, where its manifest came from and its hook integration.
  *
  * Takes the catalog as plain data (the caller maps src/runtime/catalog.ts), so
- * this runtime module never imports app/.
+ * this module never imports runtime/.
  */
 
 import { type HookStatus, hookStatus, type ReadText } from "./hook_status.ts";

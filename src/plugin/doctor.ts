@@ -9,7 +9,7 @@ import type { Env } from "../config/paths.ts";
 import { type PluginEntry, pluginEnv } from "./discovery.ts";
 import { PluginHost } from "./host.ts";
 import type { GroupSpawner } from "./procgroup.ts";
-import { DOCTOR_TIMEOUT_MS, type Manifest, MANIFEST_TIMEOUT_MS } from "./protocol.ts";
+import { DOCTOR_TIMEOUT_MS, type Manifest, MANIFEST_TIMEOUT_MS, type Theme } from "./protocol.ts";
 
 export interface Finding {
   /** False: a problem (the line says what to do). */
@@ -21,6 +21,8 @@ export interface PluginCheckOptions {
   readonly env: Env;
   readonly sections: Readonly<Record<string, unknown>>;
   readonly spawn: GroupSpawner;
+  /** `init.theme`: the TUI's (src/tui/view/theme.ts pluginTheme), so a plugin starts as in its tab. */
+  readonly theme?: Theme;
   /** The plugin's own doctor limit (default 30 s). */
   readonly doctorTimeoutMs?: number;
 }
@@ -37,6 +39,7 @@ export async function handshake(
     entry,
     env: options.env,
     ...(config !== undefined ? { config } : {}),
+    ...(options.theme ? { theme: options.theme } : {}),
     width: 80,
     height: 24,
     spawn: options.spawn,

@@ -4,7 +4,7 @@
  * the per-launch `--settings`) need a path that outlives it.
  *
  * An installed lazyshell is started by a launcher (bin/lazyshell, or the
- * wrapper tools/install.ts writes for the compiled binary) that passes its
+ * wrapper tools/dist/install.ts writes for the compiled binary) that passes its
  * own stable path in LAZYSHELL_SELF, e.g. `~/.local/bin/lazyshell`. main.ts
  * adopts it first thing and removes it from the environment, so no session
  * or plugin inherits it. Otherwise the compiled binary is `Deno.execPath()`

@@ -33,11 +33,31 @@ function waitView(tabs: PluginTabs, id: string, text: string, changed: Set<() =>
   });
 }
 
+/**
+ * Resolves once the init line the `good` fixture kept in its data dir holds
+ * `text` (frames are taken at the display rate: the frame that echoed it may
+ * be replaced by the next one before it is read).
+ */
+async function waitInit(data: string, id: string, text: string): Promise<void> {
+  const file = `${data}/lazyshell/plugins/${id}/init.json`;
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    let init = "";
+    try {
+      init = Deno.readTextFileSync(file);
+    } catch { /* not written yet */ }
+    if (init.includes(text)) return;
+    if (Date.now() > deadline) throw new Error(`${id}: no "${text}" in ${file}: ${init}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 Deno.test("plugin tabs get agents, config sections, subscribed data and route requests", async () => {
   const requests: HostRequest[] = [];
   const changed = new Set<() => void>();
+  const data = Deno.makeTempDirSync({ prefix: "lazyshell-tabs-" });
   await using tabs = new PluginTabs({
-    env: { HOME: "/home/t", PATH: Deno.env.get("PATH") ?? "" },
+    env: { HOME: "/home/t", XDG_DATA_HOME: data, PATH: Deno.env.get("PATH") ?? "" },
     sections: { plain: { greeting: "hello" } },
     width: 80,
     height: 20,
@@ -67,7 +87,7 @@ Deno.test("plugin tabs get agents, config sections, subscribed data and route re
   });
   tabs.start([entry("plain", "good"), entry("sub", "subscriber")]);
   const plain = tabs.get("plain") as PluginHost;
-  await waitView(tabs, "plain", '"greeting":"hello"', changed); // init.config from the section
+  await waitInit(data, "plain", '"greeting":"hello"'); // init.config from the section
   await waitView(tabs, "plain", '"type":"agents"', changed);
   await waitView(tabs, "sub", '"type":"sessions"', changed);
   tabs.setActive("sub"); // neither subscribed to visible: nothing is sent
@@ -80,8 +100,9 @@ Deno.test("plugin tabs get agents, config sections, subscribed data and route re
   // A reload changed `plain:` only: it starts again with it; `sub` runs on untouched.
   const sub = tabs.get("sub")!.pid;
   assert.deepEqual(await tabs.setSections({ plain: { greeting: "bonjour" } }), ["plain"]);
-  await waitView(tabs, "plain", '"greeting":"bonjour"', changed);
+  await waitInit(data, "plain", '"greeting":"bonjour"');
   assert.equal(tabs.get("sub")!.pid, sub);
+  Deno.removeSync(data, { recursive: true });
 });
 
 /** PluginTabs with a quick idle stop and a change notifier to wait on. */

@@ -23,7 +23,7 @@ import type { ConversationStoreSpec } from "../detect/manifest.ts";
 import type { RuntimeChange } from "../model/runtime.ts";
 import type { SessionView } from "../model/session.ts";
 import type { Runtime } from "../runtime/runtime.ts";
-import { openFiles, readAgentProcess, startTicksOf } from "./agent_process.ts";
+import { openFiles, processGroups, readAgentProcess, startTicksOf } from "./agent_process.ts";
 import { pickConversations, type SessionEvidence, START_SLACK_MS } from "./conversation_pick.ts";
 import {
   conversationOfProcess,
@@ -132,6 +132,7 @@ export class ConversationFinder implements Disposable {
     const now = Date.now();
     const byAgent = new Map<string, SessionView[]>();
     for (const s of wanted) byAgent.set(s.agent!, [...(byAgent.get(s.agent!) ?? []), s]);
+    const groups = await processGroups();
     for (const [agent, views] of byAgent) {
       const spec = this.#store(agent)!;
       const evidence: SessionEvidence[] = [];
@@ -140,7 +141,7 @@ export class ConversationFinder implements Disposable {
         const session = this.#runtime.sessions.get(view.id);
         const fg = session?.foreground();
         if (!session || !fg) continue;
-        const proc = readAgentProcess(fg, session.pid);
+        const proc = readAgentProcess(fg, groups);
         if (proc === null) continue;
         const cwd = proc.cwd ?? view.cwd;
         const facts = { agent, env: proc.env, pid: proc.pid, cwd, now };
@@ -161,7 +162,7 @@ export class ConversationFinder implements Disposable {
           startedAt: proc.startedAt,
           current: view.conversation?.id ?? null,
           byProcess,
-          openFiles: byProcess === null && spec.files !== null ? openFiles(proc.pids) : [],
+          openFiles: byProcess === null && spec.files !== null ? await openFiles(proc.pids) : [],
         });
       }
       if (this.#disposed) return;

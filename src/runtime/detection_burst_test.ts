@@ -2,7 +2,7 @@
  * The OSC 7501 burst bound on a real PTY (docs/detection.md "Bursts"): a
  * program writing more than 256 KiB of records at once has them dropped
  * whole, though the PTY delivers them in several reads; a burst under the
- * bound is applied whole, in one step (issue 20 item 5).
+ * bound is applied whole, in one step.
  */
 
 import assert from "node:assert/strict";

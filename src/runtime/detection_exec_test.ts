@@ -2,7 +2,7 @@
  * An agent reached through a launcher chain (a shim script that `exec`s,
  * `env`, the agent) is identified even when it is quiet afterwards: exec
  * keeps the pid and the process group, so nothing but the process itself
- * says the program changed (issue 20 item 2). Real processes, a real PTY.
+ * says the program changed (docs/detection.md "Identity"). Real processes, a real PTY.
  */
 
 import assert from "node:assert/strict";
@@ -48,7 +48,7 @@ for (const quiet of [false, true]) {
       await using store = testStore();
       using watch = watchedHub(store, catalog);
       const session = store.create({ command: `${dir}/start-agent` });
-      // Before issue 20 the shim's answer was reused and nothing asked again: never.
+      // When the shim's answer was reused and nothing asked again, this never came.
       await identified(watch, session.id, "claude", 10_000);
       assert.equal(session.foreground()?.pid, session.pid, "exec kept the pid");
     } finally {

@@ -210,7 +210,7 @@ Deno.test("OSC 7501 blocked then done in a plain session notifies each once, wit
   });
 });
 
-Deno.test("a program driven by ctl send notifies every new request and turn once (issue 20)", async () => {
+Deno.test("a program driven by ctl send notifies every new request and turn once", async () => {
   await withBash(async ({ runtime, session, sent }) => {
     // Declares the states named on each line it reads, one burst each, then says so.
     await Deno.writeTextFile(

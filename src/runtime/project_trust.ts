@@ -1,5 +1,5 @@
 /**
- * The question before a project file starts anything (issue #17): an
+ * The question before a project file starts anything (README "Project file"): an
  * implicit `./lazyshell.yml` (a cloned repository's) runs only once the
  * user trusted that file with that content (config/trust.ts). `--project
  * FILE` names the file on purpose and counts as trusted; `--yes` answers

@@ -18,6 +18,7 @@
  * a copy of a setting follows `onReconfigure`. Must not import the TUI.
  */
 
+import { environmentUpdate } from "../model/update_env.ts";
 import { WorktreeRegistry } from "../git/worktree_registry.ts";
 import type { LoadedConfig } from "../config/config.ts";
 import { messageOf } from "../errors.ts";
@@ -93,6 +94,8 @@ export interface Setup {
 export class Runtime implements AsyncDisposable {
   readonly env: Env;
   /** The session store: the runtime's own wiring only (sockets, launch, restore). */
+  /** The environment of the client that attached last (update_environment), or null. */
+  #clientEnv: Readonly<Record<string, string>> | null = null;
   readonly store: SessionStore;
   /** The sessions' handles and verbs, for consumers (a screen to read, a PTY to write). */
   readonly sessions: SessionHandles;
@@ -174,6 +177,8 @@ export class Runtime implements AsyncDisposable {
     const previous = this.#setup;
     this.#setup = next;
     this.store.configure(this.#storeDefaults());
+    // A new update_environment list applies to the last attached client's variables at once.
+    if (this.#clientEnv !== null) this.clientAttached(this.#clientEnv);
     if (next.catalog !== previous.catalog) this.#detection.setCatalog(next.catalog);
     if (next.loaded.config.window_size !== previous.loaded.config.window_size) {
       // The new policy sizes every session shown now (`latest`: from the next claim on).
@@ -295,6 +300,16 @@ export class Runtime implements AsyncDisposable {
   /** A hook payload named the agent's conversation id (src/ipc/conversation.ts). */
   noteConversation(id: string, conversation: Omit<ConversationRef, "agent">): void {
     this.#dispatch({ type: "conversation", id, conversation });
+  }
+
+  /**
+   * A client attached with this environment (tmux's update-environment): the
+   * variables config `update_environment` lists are set, or removed, for the
+   * sessions started from now on (src/model/update_env.ts).
+   */
+  clientAttached(env: Readonly<Record<string, string>>): void {
+    this.#clientEnv = env;
+    this.store.updateEnvironment(environmentUpdate(this.config.update_environment, env));
   }
 
   createSession(spec: SessionSpec = {}): Session {

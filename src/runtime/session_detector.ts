@@ -75,7 +75,7 @@ export class SessionDetector implements Disposable {
   } | null = null;
   /** When the foreground was last looked at while nothing could be classified. */
   #identifiedAt = -Infinity;
-  /** What the screen asked at the last classification while blocked (issue 15). */
+  /** What the screen asked at the last classification while blocked (docs/manifests.md "Prompts"). */
   #prompt: Prompt | null = null;
   /** Since when a settled screen has been held back for being mid-update, or null. */
   #midUpdateSince: number | null = null;

@@ -11,6 +11,7 @@
 import { ControlServer } from "../control/server.ts";
 import type { ControlLimits } from "../control/limits.ts";
 import { HookServer } from "../ipc/hook_server.ts";
+import { otherSessionSender } from "../ipc/peer.ts";
 import { claudeSettings, isPlainClaudeCommand, shellQuote } from "../ipc/integrations.ts";
 import { CONTROL_SOCKET, createInstanceDir, removeInstanceDir } from "../ipc/runtime_dir.ts";
 import { stableCommand } from "../plugin/self.ts";
@@ -35,6 +36,13 @@ export async function startSockets(
   const hooks = new HookServer(dir, {
     hook: (id, event) => runtime.hook(id, event),
     conversation: (id, conversation) => runtime.noteConversation(id, conversation),
+    // A process of another session does not speak for this one (docs/hooks.md, the trust model).
+    refuseSender: (id, path) => {
+      const running = runtime.sessions.list().filter((s) => s.status === "running");
+      const other = otherSessionSender(path, id, running);
+      return other === null ? null : `Refused: pid ${other.pid} belongs to ${other.session}, ` +
+        `not ${id}: a hook speaks only for its own session`;
+    },
   });
   let control: ControlServer | null = null;
   const startControl = async () => {

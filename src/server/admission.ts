@@ -8,7 +8,8 @@
  * server keeps accepting, so the socket's backlog never fills (a client
  * that cannot connect would think no server runs). A real client's hello
  * is in as soon as it connects; `maxPending` leaves room for bursts of them
- * (the server may accept faster than it reads).
+ * (the server may accept faster than it reads). Time the server itself was
+ * busy (its loop held past the deadline) is not counted against a client.
  */
 
 import { type AttachLimits, connectionRefusal, helloTimeout } from "./attach_limits.ts";
@@ -16,6 +17,13 @@ import { Link } from "./link.ts";
 
 /** One log line per this long at most when newcomers are refused. */
 const CROWD_LOG_MS = 10_000;
+/**
+ * A hello timer that fires this much late says the server was busy (its
+ * loop held by a long task): a hello sent in time may be waiting unread in
+ * the socket, and the expired timer would run before the read that takes
+ * it. The timer then waits this long again, to let the read in first.
+ */
+export const HELLO_LATE_MS = 250;
 
 export class Admission implements Disposable {
   readonly limits: AttachLimits;
@@ -62,8 +70,18 @@ export class Admission implements Disposable {
       link.refuse(refusal);
       return null;
     }
-    this.#waiting.set(link, setTimeout(() => link.refuse(helloTimeout(limits)), limits.helloMs));
+    this.#wait(link, performance.now() + limits.helloMs);
     return link;
+  }
+
+  /** Refuses `link` at `due` unless its hello came, or later when the server was busy then. */
+  #wait(link: Link, due: number): void {
+    const timer = setTimeout(() => {
+      const now = performance.now();
+      if (now - due > HELLO_LATE_MS) this.#wait(link, now + HELLO_LATE_MS);
+      else link.refuse(helloTimeout(this.limits));
+    }, Math.max(0, due - performance.now()));
+    this.#waiting.set(link, timer);
   }
 
   /** The link's first frame is in (or it closed): its timer stops, its slot frees. */

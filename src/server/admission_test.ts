@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { Admission } from "./admission.ts";
 import { ATTACH_LIMITS } from "./attach_limits.ts";
 import { readToEnd, tempListener } from "./test_util.ts";
+import { frame, FrameType, SERVER_PROTOCOL } from "./protocol.ts";
 
 /** The line of the Exit a client's end reads before EOF, or null. */
 async function exitOf(conn: Deno.Conn): Promise<string | null> {
@@ -44,5 +45,30 @@ Deno.test("admission: newcomers past the caps are told why; one silent past hell
   } finally {
     admission[Symbol.dispose]();
     for (const c of clients) c.close();
+  }
+});
+
+Deno.test("admission: a hello sent in time is taken even when the server was too busy to read it before helloMs passed", async () => {
+  using listener = tempListener();
+  const limits = { ...ATTACH_LIMITS, helloMs: 300 };
+  const admission = new Admission(limits, () => {});
+  const { client, server } = await listener.connect();
+  try {
+    const link = admission.admit(server)!;
+    // As the server does: the hello's read is under way from the start.
+    const first = link.frames().next();
+    await client.write(frame(FrameType.Hello, { protocol: SERVER_PROTOCOL }));
+    // The server's loop is busy past helloMs (a resize reflowing every scrollback, measured
+    // at 6–13 s under load in the chaos run): the hello waits in the socket meanwhile.
+    const until = performance.now() + 3 * limits.helloMs;
+    while (performance.now() < until) { /* busy */ }
+    const f = await first;
+    admission.helloed(link);
+    assert.equal(f.value?.type, FrameType.Hello);
+    await new Promise((resolve) => setTimeout(resolve, 2 * limits.helloMs));
+    assert.ok(!link.leaving && !link.closed, "the client was refused for a hello it had sent");
+  } finally {
+    admission[Symbol.dispose]();
+    client.close();
   }
 });

@@ -191,6 +191,8 @@ function goodbye(
           "its sessions ended with it",
         code: 0,
       };
+    case "restore-only":
+      return { reason: "server-exit", message: "", code: 0 };
     case "kill-server":
       return {
         reason: "killed",

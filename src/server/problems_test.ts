@@ -1,7 +1,7 @@
 /**
  * Mistakes a user can make in their set-up are each reported once, with
  * file:line, by the one validation that doctor, the TUI and serve share
- * (issue 20 item 3). Real files in a temporary XDG_CONFIG_HOME.
+ * (README "Configuration"). Real files in a temporary XDG_CONFIG_HOME.
  */
 
 import assert from "node:assert/strict";
@@ -130,6 +130,25 @@ Deno.test("problems: a key name no key decodes to is named at its line, by docto
       const { lines, code } = await doctorLines(env);
       assert.equal(code, 1);
       for (const p of problems) assert.ok(lines.includes(`FAIL ${p}`), p);
+    },
+  );
+});
+
+Deno.test("doctor starts a plugin with the TUI's theme colours, as its tab does", async () => {
+  const good = new URL("../../fixtures/plugins/good", import.meta.url).pathname;
+  await withSetup(
+    { "config.yml": "shell: /bin/sh\n", "plugins/good": Deno.readTextFileSync(good) },
+    async (env, dir) => {
+      await Deno.chmod(`${dir}/plugins/good`, 0o755);
+      const lines: string[] = [];
+      await doctor(env, { print: (l) => lines.push(l) });
+      assert.ok(lines.some((l) => /good: handshake ok/.test(l)), lines.join("\n"));
+      const init = JSON.parse(
+        Deno.readTextFileSync(`${env.XDG_DATA_HOME}/lazyshell/plugins/good/init.json`),
+      );
+      assert.deepEqual(init.theme.id, "terminal");
+      assert.equal(init.theme.colors["ui.accent"], "ansi:6");
+      assert.equal(init.theme.colors["state.blocked"], "ansi:1");
     },
   );
 });

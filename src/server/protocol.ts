@@ -10,6 +10,8 @@
  * so in one line instead of misbehaving.
  */
 
+import { ENV_NAME } from "../model/update_env.ts";
+
 /** Bumped on any change to the frames or messages below. */
 export const SERVER_PROTOCOL = 4;
 
@@ -55,6 +57,12 @@ export interface RestoreRequest {
   /** Drop the named (or, with `all`, every) saved session instead of restoring it. */
   readonly forget: boolean;
   readonly names: readonly string[];
+  /**
+   * The client started this server only to ask: once answered, a server
+   * that runs no session ends (listing, `--forget` or an unknown name leave
+   * no server behind).
+   */
+  readonly started?: boolean;
 }
 
 export interface HelloMessage {
@@ -83,6 +91,12 @@ export interface HelloMessage {
    * own sessions (src/server/nesting.ts). Absent: not inside one, or forced.
    */
   readonly inside?: InsideSession;
+  /**
+   * Mode `attach`: the client's environment (src/model/update_env.ts
+   * clientEnvironment), of which new sessions take the variables config
+   * `update_environment` lists.
+   */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 /** The lazyshell session a client's environment says it runs in. */
@@ -241,7 +255,12 @@ function restoreRequest(v: unknown): RestoreRequest {
   ) {
     throw new FrameError("Bad restore names");
   }
-  return { all: m.all === true, forget: m.forget === true, names };
+  return {
+    all: m.all === true,
+    forget: m.forget === true,
+    names,
+    ...(m.started === true ? { started: true } : {}),
+  };
 }
 
 /**
@@ -267,7 +286,18 @@ export function parseHello(payload: Uint8Array): HelloMessage {
     ...(mode === "restore" ? { restore: restoreRequest(m.restore) } : {}),
     ...(m.tty !== undefined ? { tty: terminal(m.tty) } : {}),
     ...(m.inside !== undefined ? { inside: insideSession(m.inside) } : {}),
+    ...(m.env !== undefined ? { env: clientEnv(m.env) } : {}),
   };
+}
+
+function clientEnv(v: unknown): Record<string, string> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) throw new FrameError("Bad env");
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(v)) {
+    if (!ENV_NAME.test(name) || typeof value !== "string") throw new FrameError("Bad env");
+    out[name] = value;
+  }
+  return out;
 }
 
 function insideSession(v: unknown): InsideSession {

@@ -80,7 +80,9 @@ export interface AttachServerOptions {
 /** How the server was asked to end. */
 export type EndRequest =
   | { readonly why: "quit"; readonly by: string }
-  | { readonly why: "kill-server" };
+  | { readonly why: "kill-server" }
+  /** Started by `lazyshell restore` only to answer it, and it runs no session. */
+  | { readonly why: "restore-only" };
 
 interface Client {
   readonly id: string;
@@ -256,17 +258,33 @@ export class AttachServer implements AsyncDisposable {
     const tty = hello.mode === "attach" && hello.tty ? ClientTty.open(hello.tty) : null;
     link.send(FrameType.Welcome, tty ? { ...welcome, tty: true } : welcome);
     switch (hello.mode) {
-      case "ls":
-        link.send(FrameType.Output, sessionList(this.#options.runtime.state));
-        link.send(FrameType.Exit, { reason: "done", message: "", code: 0 } satisfies ExitMessage);
+      case "ls": {
+        const list = sessionList(this.#options.runtime.state);
+        // Said on stderr: stdout stays one session a line for scripts.
+        const message = list === "" ? `No sessions on server ${this.#options.name}` : "";
+        link.send(FrameType.Output, list);
+        link.send(FrameType.Exit, { reason: "done", message, code: 0 } satisfies ExitMessage);
         await link.flush();
         return link.close();
+      }
       case "restore": {
         const answer = answerRestore(this.#options.restore ?? null, hello.restore!);
+        // Started for this question and nothing to run: no server is left behind.
+        const ends = hello.restore!.started === true &&
+          this.#options.runtime.state.sessions.length === 0 && this.#clients.size === 0;
         link.send(FrameType.Output, answer.text);
-        link.send(FrameType.Exit, { reason: "done", message: "", code: answer.code });
+        link.send(
+          FrameType.Exit,
+          {
+            reason: ends ? "server-exit" : "done",
+            message: "",
+            code: answer.code,
+          } satisfies ExitMessage,
+        );
         await link.flush();
-        return link.close();
+        link.close();
+        if (ends) this.#ended.resolve({ why: "restore-only" });
+        return;
       }
       case "reload": {
         // Whatever happens, the client hears an answer (a reload that threw says why).
@@ -313,6 +331,8 @@ export class AttachServer implements AsyncDisposable {
     const id = `client-${this.#nextClient++}`;
     const runtime = this.#options.runtime;
     let client: Client | null = null;
+    // tmux's update-environment: new sessions take these from the client that attached last.
+    if (hello.env) runtime.clientAttached(hello.env);
     // Drawn at once, written once the client has its terminal in raw mode on the alternate
     // screen (Ready): the first frame is built while the client finishes starting.
     const output = new ClientOutput(link, tty, {
@@ -356,7 +376,15 @@ export class AttachServer implements AsyncDisposable {
       },
       // The kernel passes the echo to the terminal before the parse and the rest run.
       afterEcho: () => libc()?.yieldCpu(),
-      detach: () => void leave(),
+      // As tmux says it: what the client was attached to, on its terminal once it is given back.
+      detach: () => {
+        const selected = app.state.selected === null ? null : runtime.view(app.state.selected);
+        const from = selected ? `session ${selected.name}, ` : "";
+        void leave({
+          ...DETACHED,
+          message: `[detached (from ${from}server ${this.#options.name})]`,
+        });
+      },
       ...(this.#plugins ? { tabs: this.#plugins.tabs } : {}),
       ...(this.#options.restore ? { restore: this.#options.restore } : {}),
       resume: this.#place,
@@ -505,6 +533,7 @@ export class AttachServer implements AsyncDisposable {
   }
 }
 
+/** A client leaving without a word (its signal, its terminal hung up); `d` says where from. */
 const DETACHED: ExitMessage = { reason: "detached", message: "", code: 0 };
 
 /** An attach connection's handler failed: the connection is closed (its client, if any, left). */

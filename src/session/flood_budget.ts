@@ -1,5 +1,5 @@
 /**
- * The main thread's share for floods (issue #17: 16 sessions each printing
+ * The main thread's share for floods (tools/abuse item 04: 16 sessions each printing
  * 30 MB held `ctl list` up to 9 s). Every flooding session's bytes are
  * parsed on the one JavaScript thread; a turn of the event loop that parses
  * them all leaves the control socket, the hook sockets and the TUI's keys

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { writeCorpus } from "../../bench/corpus.ts";
-import { FlowControl, HIGH_WATER, LOW_WATER } from "./pty.ts";
+import { FlowControl, HIGH_WATER, LOW_WATER, spawnNodePty } from "./pty.ts";
 import { SessionStore } from "./store.ts";
 import { TEST_SHELL, testEnv } from "./test_util.ts";
 
@@ -63,4 +63,52 @@ Deno.test("a 50 MB flood through a session keeps its backlog and memory bounded"
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+/** A program drawing full-screen synchronized frames on a timer (bench/frame_writer.ts). */
+const FRAME_WRITER = new URL("../../bench/frame_writer.ts", import.meta.url).pathname;
+
+Deno.test("synchronized frames drawn faster than the grid reads are read at the writer's pace", async () => {
+  // 5–6 KiB frames, 1 ms apart: two fill the PTY (10–12 KiB), and the writer never writes
+  // while it is being read. Read once per grid point, this took 3–3.6× the bare reader.
+  const frames = 400;
+  const command = `${Deno.execPath()} run --quiet ${FRAME_WRITER} ${frames} 120 40 1`;
+  const spec = { cols: 120, rows: 40 };
+  // The same program read by node-pty's own stream, nothing parsed: the writer's pace.
+  const bare = async () => {
+    const t0 = performance.now();
+    const pty = spawnNodePty({
+      file: "/bin/sh",
+      args: ["-c", command],
+      cwd: "/tmp",
+      env: testEnv(),
+      ...spec,
+    });
+    let text = "";
+    pty.onData((data) => text = (text + data).slice(-64));
+    await new Promise((resolve) => pty.onExit(resolve));
+    assert.match(text, new RegExp(`last frame ${frames}`));
+    return performance.now() - t0;
+  };
+  const ours = async () => {
+    await using store = new SessionStore({ shell: TEST_SHELL, env: testEnv(), ...spec });
+    const t0 = performance.now();
+    const session = store.create({ command });
+    await session.exited;
+    const elapsed = performance.now() - t0;
+    assert.match(session.terminal.visibleLines().join("\n"), new RegExp(`last frame ${frames}`));
+    return elapsed;
+  };
+  let bareMs = Infinity;
+  let oursMs = Infinity;
+  for (let round = 0; round < 2; round++) {
+    bareMs = Math.min(bareMs, await bare());
+    oursMs = Math.min(oursMs, await ours());
+  }
+  const ratio = oursMs / bareMs;
+  assert.ok(
+    ratio < 2,
+    `the last frame came ${ratio.toFixed(2)}× later than to a bare reader ` +
+      `(${oursMs.toFixed(0)} ms against ${bareMs.toFixed(0)} ms): the reader stalls`,
+  );
 });

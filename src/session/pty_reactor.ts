@@ -3,7 +3,7 @@
  * (Linux), so that many busy sessions cost one event-loop wake-up per tick
  * rather than one per chunk. Why: a wake-up of Deno's event loop costs about
  * 0.1 ms of CPU, and 8 spinners at 10 Hz read through node-pty's streams were
- * 80 wake-ups a second before anything was parsed (issue #5, bench/tui_cpu.ts).
+ * 80 wake-ups a second before anything was parsed (bench/tui_cpu.ts, docs/tui.md).
  *
  * Two loops share the fds, each fd in one of them:
  * - live: fds written to in the last LIVE_MS (a typed key's echo, the answer
@@ -15,10 +15,11 @@
  *   latency budget is 100 ms at p95), with poll timeout 0 on this thread;
  *   after QUIET_TICKS empty ticks it is idle again, so an idle lazyshell
  *   does not wake at all.
- * A drain (pty_read.ts) of FLOOD_BYTES or more (a flood) hands the fd to a
- * read-ahead reader on a worker thread until the flood ends; what it reads
- * is parsed in pieces within a budget all floods share, so the rest of the
- * process is served between them (pty_flood.ts, flood_budget.ts).
+ * A drain (pty_read.ts) of FLOOD_BYTES or more (a flood: output faster than
+ * the grid reads it) hands the fd to a read-ahead reader on a worker thread
+ * until a grid period brings less than that; what it reads is parsed in
+ * pieces within a budget all floods share, so the rest of the process is
+ * served between them (pty_flood.ts, flood_budget.ts).
  *
  * An fd leaves through `remove()`, which resolves once no worker poll holds
  * it any more: only then may its owner close it.
@@ -28,14 +29,14 @@ import { ticker } from "../util/ticker.ts";
 import { fault, type Owner } from "../util/guard.ts";
 import { type Libc, libc, POLL_READY, pollfds, POLLIN, revents } from "./libc.ts";
 import { floodBudget } from "./flood_budget.ts";
-import { BUFFER_BYTES, FLOOD_BYTES, FloodParser, readFlood } from "./pty_flood.ts";
+import { BUFFER_BYTES, FLOOD_BYTES, FloodParser, type FloodRead, readFlood } from "./pty_flood.ts";
 import { readPty } from "./pty_read.ts";
 
 /** How long after a write an fd is read without batching. */
 export const LIVE_MS = 1000;
 const QUIET_TICKS = 3;
-/** The most one drain reads: a drain that fills it starts the flood reader. */
-const DRAIN_BYTES = 2 * FLOOD_BYTES;
+/** The most one drain reads (the rest is the flood reader's, or flush's next drain). */
+const DRAIN_BYTES = 32 * 1024;
 
 export interface PtySource {
   /** Bytes read from the fd; the array is only valid during the call. */
@@ -55,7 +56,7 @@ interface Entry {
   /** The owner is collecting the last bytes before removing the fd. */
   closing: boolean;
   /** The flood reader of this fd while it runs (then the loops leave the fd alone). */
-  flood: Promise<void> | null;
+  flood: FloodRead | null;
   stream: Deno.PointerValue;
   /** A pollfd of this fd alone, for awaitData (made once: it runs for every typed key). */
   readonly pollfd: Uint8Array;
@@ -144,12 +145,15 @@ export class PtyReactor {
         // The child is gone: a flood reader stops after the read in flight
         // (a grandchild still flooding must not hold the exit back).
         entry.closing = true;
-        await entry.flood;
+        await entry.flood?.done;
         // What is left, within the floods' budget like any other output.
         while (this.#drainOne(entry, true) >= DRAIN_BYTES) await this.#budget.ready();
       },
       remove: () => this.#remove(entry),
-      behind: () => !entry.gone && (entry.flood !== null || this.#libc.unread(fd) > 0),
+      // A flood waiting for its writer has nothing in flight: only the kernel's bytes count.
+      behind: () =>
+        !entry.gone &&
+        ((entry.flood !== null && !entry.flood.waiting) || this.#libc.unread(fd) > 0),
       awaitData: (ms) => {
         if (this.#delivering.length > 1 || this.#delivering.includes(entry)) return;
         if (entry.gone || entry.paused || entry.hungUp || entry.flood) return;
@@ -176,7 +180,7 @@ export class PtyReactor {
     if (this.#tick && this.#members(false).length === 0) this.#endTick();
     const holders = [this.#live, this.#batch].filter((l) => l.polled.has(entry.fd));
     return Promise.all([
-      entry.flood,
+      entry.flood?.done,
       ...holders.map((loop) =>
         new Promise<void>((resolve) => {
           loop.released.push(resolve);
@@ -336,11 +340,18 @@ export class PtyReactor {
     const stream = entry.stream;
     if (stream === null) return;
     const more = () => !entry.gone && !entry.paused && !entry.closing;
-    entry.flood = readFlood(this.#libc, stream, more, (bytes) => this.#floods.parse(entry, bytes))
-      .finally(() => {
-        entry.flood = null;
-        if (!entry.gone) this.#changed(this.#isLive(entry) ? this.#live : this.#batch);
-      });
+    const flood = readFlood(
+      this.#libc,
+      entry.fd,
+      stream,
+      more,
+      (bytes) => this.#floods.parse(entry, bytes),
+    );
+    entry.flood = flood;
+    void flood.done.finally(() => {
+      if (entry.flood === flood) entry.flood = null;
+      if (!entry.gone) this.#changed(this.#isLive(entry) ? this.#live : this.#batch);
+    });
   }
 
   #drainOne(entry: Entry, force: boolean): number {

@@ -81,18 +81,39 @@ Deno.test("eight busy sessions each get their own bytes, in order", async () => 
 });
 
 Deno.test("a paused PTY delivers nothing until resumed, then everything", async () => {
-  const pty = spawnPty(spec("stty -echo; read x; echo got-$x; read y; exit 0"));
+  const dir = Deno.makeTempDirSync();
+  const answered = `${dir}/answered`;
+  const pty = spawnPty(spec(`stty -echo; read x; echo got-$x; : > ${answered}; read y; exit 0`));
   const w = watch(pty);
+  // The marker: another PTY of the same reactor, which answers when told to.
+  const other = spawnPty(spec("stty -echo; read z; echo mark-$z; read z"));
+  const m = watch(other);
   pty.pause();
   pty.write("one\r");
-  // Absence cannot be awaited: give the child ample time to answer while paused.
-  await delay(400);
+  // The child has answered (it made the file after its echo): its bytes wait in the kernel.
+  for (let i = 0; i < 1500 && !exists(answered); i++) await delay(10);
+  assert.ok(exists(answered), "the child answered");
+  // An answer that comes later, on another PTY, is delivered; the paused one's is not.
+  other.write("1\r");
+  await m.until("mark-1");
   assert.doesNotMatch(w.out, /got-one/);
   pty.resume();
   await w.until("got-one");
   pty.write("two\r");
   await w.exit;
+  other.write("end\r");
+  await m.exit;
+  Deno.removeSync(dir, { recursive: true });
 });
+
+function exists(path: string): boolean {
+  try {
+    Deno.statSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 Deno.test("a grandchild holding the terminal does not hold back the exit", async () => {
   const pty = spawnPty(spec("sleep 60 & echo bg=$!; exit 3"));

@@ -4,7 +4,7 @@
  * unique, so a target is an id or an exact name.
  *
  * Owns: every Session and its PTY child. Disposing the store ends every
- * child and waits for it (no orphans). Must not import tui/ or app/.
+ * child and waits for it (no orphans). Must not import tui/ or runtime/.
  */
 
 import { UserError } from "../errors.ts";
@@ -114,6 +114,8 @@ export class SessionStore implements Disposable, AsyncDisposable {
   #nextId = 1;
   #listeners = new Set<(event: StoreEvent) => void>();
   #launchHooks: LaunchHook[] = [];
+  /** The attaching client's variables (update_environment): set, or null for removed. */
+  #updates: Readonly<Record<string, string | null>> = {};
   #options: StoreOptions;
   readonly #processes: ProcessTable;
 
@@ -348,8 +350,22 @@ export class SessionStore implements Disposable, AsyncDisposable {
     this.#listeners.clear();
   }
 
+  /**
+   * The variables new sessions take from the client that attached last
+   * (src/model/update_env.ts): a value sets one, null removes it. Running
+   * sessions keep theirs; a spec's own env still wins.
+   */
+  updateEnvironment(updates: Readonly<Record<string, string | null>>): void {
+    this.#updates = { ...updates };
+  }
+
   #baseEnv(): Record<string, string> {
-    return { ...(this.#options.env ?? Deno.env.toObject()) };
+    const env = { ...(this.#options.env ?? Deno.env.toObject()) };
+    for (const [name, value] of Object.entries(this.#updates)) {
+      if (value === null) delete env[name];
+      else env[name] = value;
+    }
+    return env;
   }
 
   #childEnv(

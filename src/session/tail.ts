@@ -2,7 +2,7 @@
  * The last lines of a terminal's history (`ctl read --tail N`), read from
  * the end backwards so that a read costs what it returns: the rows of the
  * lines it gives back, plus the blank rows below them — never the whole
- * scrollback (issue #17: 100 concurrent `--tail 5000` reads took 2 GB when
+ * scrollback (tools/abuse item 02: 100 concurrent `--tail 5000` reads took 2 GB when
  * every read walked all of it). The reply is bounded too: at most
  * `maxBytes` of JSON-encoded text; older lines are dropped first and a line
  * longer than the whole budget keeps its end (what was printed last).

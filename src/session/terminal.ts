@@ -2,7 +2,7 @@
  * One headless xterm per session (docs/architecture.md, Sessions): visible screen, bounded
  * scrollback, title, alternate-screen flag, cursor, query replies.
  *
- * Owns: the emulator and its OSC handlers. Must not import tui/ or app/.
+ * Owns: the emulator and its OSC handlers. Must not import tui/ or runtime/.
  * Invariant: the OSC 7501 `?` reply is written through `reply` synchronously
  * from the handler, so it reaches the PTY before the emulator's own DA1
  * reply to a probe sent in the same write (fixtures/captures/claude-tool-osc7501).

@@ -1,5 +1,5 @@
 /**
- * Test sessions never depend on the machine's shell set-up (issue 20): a
+ * Test sessions never depend on the machine's shell set-up: a
  * session started the way tests start them reads no rc file and shows the
  * fixed prompt, through a SessionStore and through a Runtime alike.
  */

@@ -27,7 +27,14 @@ import { layout, type Rect, sessionSize } from "./layout.ts";
 import { anythingSpins } from "./view/marker.ts";
 import { repaintPane, view } from "./view/mod.ts";
 import { anythingStarting } from "./view/pane.ts";
-import { type PaneWindow, paneWindow, sameWindow, windowRows } from "./view/pane_window.ts";
+import {
+  hidesSomething,
+  type PaneWindow,
+  paneWindow,
+  sameWindow,
+  windowAtBottom,
+  windowRows,
+} from "./view/pane_window.ts";
 import type { Tab } from "./tab.ts";
 import type { Cursor } from "../model/snapshot.ts";
 import { initialTuiState, type TuiState } from "../model/tui.ts";
@@ -168,6 +175,7 @@ export class TuiApp implements Disposable {
       tabs: () => this.#tabs,
       dispatch: (e) => this.dispatch(e),
       paneSize: (id) => this.#paneSize(id),
+      windowOf: (id) => this.#windowOf(id),
       bodySize: () => layout(this.state.cols, this.state.rows).body,
       scrollOf: (id) => this.state.scroll[id] ?? 0,
       quit: (code) => this.quit(code),
@@ -281,6 +289,15 @@ export class TuiApp implements Disposable {
     if (key === this.#shownKey) return;
     this.#shownKey = key;
     this.#runtime.show(this.#effects.client, sizes);
+  }
+
+  /** Where session `id`'s pane here starts in its screen, as last drawn (pane_window.ts). */
+  #windowOf(id: string): { top: number; left: number } {
+    const s = this.state;
+    const grid = this.#screens.last(id);
+    const rect = isTiled(s) ? focusedRectOf(s, id) : layout(s.cols, s.rows).pane;
+    if (!grid || !rect) return { top: 0, left: 0 };
+    return paneWindow(grid, rect.width, rect.height, windowAtBottom(s, id));
   }
 
   /** The size of the pane session `id` is shown in here (each key claims it: kept per state). */
@@ -418,7 +435,14 @@ export class TuiApp implements Disposable {
     if (id === null || !prev || this.#drawn !== s || this.#echoFrame || this.#disposed) return;
     if (this.#frameTimer !== undefined || this.#immediate || this.#midUpdate !== undefined) return;
     const pane = echoPane(s, id);
-    if (!pane || !recordEchoAhead(prev, pane, text, at)) return;
+    if (!pane) return;
+    // A pane showing a window of a bigger screen: the cells of the window, its cursor there. Not
+    // on the row of the corner that says what is hidden.
+    const w = this.#window;
+    if (w && hidesSomething(w) && at.y === w.top) return;
+    const shown = w ? { ...pane, width: w.cols, height: w.rows } : pane;
+    const cursor = w ? { x: at.x - w.left, y: at.y - w.top } : at;
+    if (!recordEchoAhead(prev, shown, text, cursor)) return;
     this.#write(text);
     this.#afterEcho?.();
     // The row written now differs from the frame before last too.
@@ -511,7 +535,9 @@ export class TuiApp implements Disposable {
     // This client's window of the session's screen (pane_window.ts): the rows the session
     // redrew are rows of the pane only while it shows the same window as the last frame did.
     const pane = layout(s.cols, s.rows).pane;
-    const window = screen && !screens ? paneWindow(screen, pane.width, pane.height) : null;
+    const window = screen && !screens && s.selected
+      ? paneWindow(screen, pane.width, pane.height, windowAtBottom(s, s.selected))
+      : null;
     const dirty = sameWindow(window, this.#window) ? rows : null;
     this.#window = window;
     // Same state as the last frame: only the session's screen can have changed.
@@ -580,6 +606,11 @@ export class TuiApp implements Disposable {
 }
 
 type PaneSize = { readonly cols: number; readonly rows: number };
+
+/** The inside of session `id`'s tile, when it is tiled. */
+function focusedRectOf(s: TuiState, id: string): Rect | null {
+  return tiles(s).find((t) => t.id === id)?.inner ?? null;
+}
 
 /** Rows [from, to) of the pane as frame rows, clipped to it. */
 function paneRows(pane: Rect, rows: readonly [number, number]): [number, number] {

@@ -13,6 +13,8 @@ import type { SearchDirection, SearchHit } from "../model/search.ts";
 import type { UserInput } from "./keys.ts";
 import type { Keymap } from "./keymap.ts";
 import type { TuiEffect, TuiEvent } from "./events.ts";
+import { layout } from "./layout.ts";
+import { focusedRect } from "./view/tiles.ts";
 
 /** Leaves copy mode: back to the live screen, as tmux does. */
 export function leaveCopy(s: TuiState): TuiState {
@@ -22,9 +24,15 @@ export function leaveCopy(s: TuiState): TuiState {
   return { ...s, mode: s.mode === "copy" ? "navigation" : s.mode, copy: null, scroll };
 }
 
-/** The session's rows: how many lines one view of it shows. */
+/**
+ * How many lines one view of the session shows here: its rows, or the
+ * pane's when the pane is smaller (it shows the screen's last rows then,
+ * view/pane_window.ts).
+ */
 function viewRows(s: TuiState, id: string): number {
-  return Math.max(1, s.sessions.find((r) => r.id === id)?.rows ?? 1);
+  const rows = s.sessions.find((r) => r.id === id)?.rows ?? 1;
+  const pane = focusedRect(s) ?? layout(s.cols, s.rows).pane;
+  return Math.max(1, Math.min(rows, pane.height));
 }
 
 /** Puts the cursor at `line` (clamped) and scrolls just enough to show it. */

@@ -164,3 +164,21 @@ Deno.test("the view marks the selection, the cursor line and the matches on scre
   assert.equal(f.bg[at(30, 5)], -1, "lines outside the selection keep their colours");
   assert.match(f.toText(), /COPY .* 2 lines · \/needle 1\/2/);
 });
+
+Deno.test("in a pane smaller than the session, the copy cursor stays among the rows the pane shows", () => {
+  // 40 session rows in a 12-row pane (100×14): a view here is the screen's last 12 rows.
+  const s0: TuiState = {
+    ...state(),
+    sessions: [sessionView("a", { cols: 60, rows: 40 })],
+  };
+  const pane = layout(100, 14).pane;
+  let s = run(s0, { type: "copy-started", id: "a", top: 999, cursor: 0 }).state;
+  for (let i = 0; i < 30; i++) {
+    s = run(s, key("k")).state;
+    const offset = s.scroll.a ?? 0;
+    const line = s.copy!.cursor;
+    assert.ok(line >= offset && line < offset + pane.height, `line ${line}, offset ${offset}`);
+  }
+  assert.equal(s.copy!.cursor, 30);
+  assert.equal(s.scroll.a, 30 - pane.height + 1);
+});

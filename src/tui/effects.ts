@@ -28,6 +28,11 @@ export interface EffectContext {
   dispatch(event: TuiEvent): void;
   /** The size session `id` gets here (its tile's inside when tiled); without id, the pane's. */
   paneSize(id?: string): { cols: number; rows: number };
+  /**
+   * The session cell at the top-left of session `id`'s pane here: the pane
+   * shows a window of a bigger screen (src/tui/view/pane_window.ts).
+   */
+  windowOf?(id: string): { top: number; left: number };
   /** The area plugin tabs draw in (the whole screen under the tab bar). */
   bodySize(): { width: number; height: number };
   /** Current scrollback offset of a session's view. */
@@ -74,10 +79,14 @@ export function runEffect(ctx: EffectContext, fx: TuiEffect): void {
           if (fx.event.kind === "wheel") scroll(ctx, fx.id, fx.event.button < 0 ? 3 : -3);
           return;
         }
-        if (fx.x >= s.cols || fx.y >= s.rows) return;
+        // Pane cells are the session's through this client's window of its screen.
+        const w = ctx.windowOf?.(fx.id) ?? { top: 0, left: 0 };
+        const x = fx.x + w.left;
+        const y = fx.y + w.top;
+        if (x >= s.cols || y >= s.rows) return;
         const bytes = modes.mouseEncoding === "DEFAULT"
-          ? encodeLegacyMouse(fx.event, fx.x, fx.y)
-          : encodeSgrMouse(fx.event, fx.x, fx.y);
+          ? encodeLegacyMouse(fx.event, x, y)
+          : encodeSgrMouse(fx.event, x, y);
         if (bytes) s.write(bytes);
         return;
       }

@@ -75,6 +75,11 @@ export class Screens implements Disposable {
     return { screen: read?.grid ?? null, rows: read?.rows ?? null };
   }
 
+  /** The grid session `id`'s screen was last read into, or null. */
+  last(id: string): Frame | null {
+    return this.#shown.get(id)?.grid ?? null;
+  }
+
   /** Session `id`'s screen `offset` lines up its scrollback, or null when it is gone. */
   read(id: string, offset: number): Read | null {
     const session = this.#get(id);

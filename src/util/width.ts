@@ -4,7 +4,7 @@
  * cells (@xterm/addon-unicode11, Unicode 11: emoji such as 🚀 ✅ ⚡ and CJK
  * are 2 columns, combining marks and zero-width joiners 0). The table is
  * generated from the emulator (width_table.ts, tools/width_table.ts) and
- * src/session/width_test.ts fails when the two disagree. Pure.
+ * tests/width_test.ts fails when the two disagree. Pure.
  */
 
 import { DOUBLE_WIDTH, ZERO_WIDTH } from "./width_table.ts";

@@ -14,7 +14,7 @@ import { delay } from "../../src/util/async.ts";
 
 /** One item: a file `items/NN_name.ts` whose default export this is. */
 export interface AbuseItem {
-  /** The number in issue 17's list ("01", "10a", ...): the order items run in. */
+  /** The number in the README's list ("01", "10a", ...): the order items run in. */
   readonly id: string;
   readonly title: string;
   /** False: the item brings no server of its own to measure (it may start its own, see serve()). */
@@ -23,7 +23,7 @@ export interface AbuseItem {
 }
 
 export interface Outcome {
-  /** Whether the bound the issue asks for held (survival and memory are checked apart). */
+  /** Whether the item's bound held (survival and memory are checked apart). */
   readonly ok: boolean;
   /** One line: what held, with figures ("disconnected after 15.0 s, 32 in flight at most"). */
   readonly bound: string;

@@ -1,5 +1,5 @@
 /**
- * The shape of one abuse (issue #17): an id (the issue's item number), a
+ * The shape of one abuse (tools/abuse/README.md): an id (its number in the README's list), a
  * title, and `run`, which replays the abuse against real `lazyshell serve`
  * processes it starts itself (`server: false`: it brings its own, with the
  * config, files or arguments the abuse needs) and says which bound held.

@@ -1,5 +1,5 @@
 /**
- * `deno task abuse [ID...]`: replays issue 17's attacks against a real
+ * `deno task abuse [ID...]`: replays the attacks of tools/abuse/README.md against a real
  * `lazyshell serve` (control on, temporary HOME and XDG directories) and
  * prints, per item, the bound that held: peak server RSS against before
  * (target ≤ 2×), `ctl list` p99 while the abuse runs, time to refuse, and

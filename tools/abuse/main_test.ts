@@ -11,3 +11,14 @@ Deno.test("every file of tools/abuse/items is an item with a unique id, in name 
   }
   assert.deepEqual(ids, [...ids].sort());
 });
+
+Deno.test("the README lists every item by its id and file", async () => {
+  const readme = await Deno.readTextFile(new URL("./README.md", import.meta.url));
+  const rows = [...readme.matchAll(/^\| (\w+) +\|.*\| `([\w.]+)` +\|$/gm)].map((m) =>
+    `${m[1]} ${m[2]}`
+  );
+  const files = [...Deno.readDirSync(new URL("./items/", import.meta.url))].map((e) => e.name)
+    .filter((n) => n.endsWith(".ts")).sort();
+  const items = await loadItems();
+  assert.deepEqual(rows, items.map((item, i) => `${item.id} ${files[i]}`));
+});

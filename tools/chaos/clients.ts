@@ -91,9 +91,15 @@ export function ptyClient(
     const said = plain.split(/\r?\n|\r/).map((l) =>
       l.trim()
     ).filter((l) => l.startsWith("lazyshell: ") || /^error: /i.test(l)).at(-1) ?? "";
+    // Nothing said and not a clean exit: the last of what the terminal showed says more.
+    const last = plain.replace(/\s+/g, " ").trim().slice(-160);
     ended.resolve({
       how: e.signal ? `signal ${e.signal}` : `exit ${e.exitCode}`,
-      message: said.replace(/^lazyshell: /, ""),
+      message: said
+        ? said.replace(/^lazyshell: /, "")
+        : e.exitCode !== 0 && last
+        ? `(said nothing; the terminal last showed ${JSON.stringify(last)})`
+        : "",
     });
   });
   const client: ChaosClient = {
@@ -132,14 +138,16 @@ export async function wireClient(
   const conn = await Deno.connect({ transport: "unix", path: setup.socket });
   let bytes = 0;
   let closed = false;
+  // One write at a time: a frame written in part must not have another's bytes in its middle.
+  let writing = Promise.resolve();
   const send = (type: FrameType, payload: Uint8Array | object) => {
     if (closed) return;
     const bytes = frame(type, payload);
-    void (async () => {
+    writing = writing.then(async () => {
       try {
-        for (let n = 0; n < bytes.length;) n += await conn.write(bytes.subarray(n));
+        for (let n = 0; n < bytes.length && !closed;) n += await conn.write(bytes.subarray(n));
       } catch { /* the server closed it */ }
-    })();
+    });
   };
   const close = () => {
     if (closed) return;

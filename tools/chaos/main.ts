@@ -24,6 +24,8 @@ import { KINDS, WORK_SCRIPT } from "./workloads.ts";
 const ROOT = new URL("../../", import.meta.url).pathname;
 const MAIN = `${ROOT}main.ts`;
 const MB = 1024 * 1024;
+/** A `list` slower than this is reported with what the clients did while it waited. */
+const SLOW_LIST_MS = 2000;
 
 export interface ChaosOptions {
   readonly seed: number;
@@ -110,15 +112,31 @@ export interface ChaosReport {
   readonly together: number;
   /** The most plugin-tab processes running at once. */
   readonly plugins: number;
+  /** Reloads asked (SIGHUP). */
+  readonly reloads: number;
   /** Clients that ended without being asked to (or did not end when asked): why. */
   readonly dropped: readonly string[];
+  /** The server's log about clients it let go (lazyshell.log), by reason: how many. */
+  readonly serverDrops: readonly [string, number][];
   readonly crashLog: string;
   readonly crashes: number;
   readonly unexpectedCrashes: number;
   readonly rssStartMb: number;
   readonly rssPeakMb: number;
   readonly rssEndMb: number;
+  /** The server's CPU (user + system) over the run, in cores (NaN after a death). */
+  readonly cpu: number;
   readonly list: { answered: number; failed: number; p50: number; p95: number; max: number };
+  /** The slowest answers over SLOW_LIST_MS, each with what happened from 1.5 s before it was asked. */
+  readonly slowLists: readonly {
+    ms: number;
+    at: number;
+    during: readonly string[];
+    /** The server's CPU seconds while it was waited for. */
+    cpu: number;
+    /** The longest this process's own loop was held meanwhile, in ms. */
+    lag: number;
+  }[];
   readonly verbs: Record<string, { ok: number; failed: number }>;
   readonly verbErrors: readonly string[];
   readonly load: readonly [number, number];
@@ -184,6 +202,14 @@ export async function runChaos(
   let rssPeak = 0;
   let rssEnd = 0;
   let plugins = 0;
+  /** What the clients and the load did lately (time in ms since the start, what). */
+  const events: [number, string][] = [];
+  const note = (what: string) => {
+    events.push([performance.now() - t0, what]);
+    if (events.length > 2000) events.splice(0, 1000);
+  };
+  /** The slowest `list` answers, with what happened while they waited. */
+  const slow: ChaosReport["slowLists"][number][] = [];
 
   // --- the server: started again after a death, so that the run goes on counting.
   const stderrOut = Deno.openSync(stderrFile, { write: true, create: true, append: true });
@@ -278,6 +304,8 @@ export async function runChaos(
   }
   await delay(1000);
   rssStart = status("VmRSS");
+  const cpu0 = cpuSeconds(server.pid);
+  const wall0 = performance.now();
 
   // --- the watchdog: memory, and a death noticed (then a new server, the sessions started again).
   let ticks = 0;
@@ -302,13 +330,35 @@ export async function runChaos(
   })();
 
   // --- ctl load: `list` every 100 ms, measured; other verbs at random; sessions replaced.
+  // This process's own loop lag: a slow answer while it was held is this process's, not the server's.
+  let lag = 0;
+  const lagger = (async () => {
+    while (going()) {
+      const t = performance.now();
+      await delay(100);
+      lag = Math.max(lag, performance.now() - t - 100);
+    }
+  })();
   const lister = (async () => {
     while (going()) {
       const t = performance.now();
+      const cpuBefore = cpuSeconds(server.pid);
+      lag = 0;
       try {
         const r = await call("list", {}, 30_000);
-        if (r.ok) latencies.push(performance.now() - t);
+        const ms = performance.now() - t;
+        if (r.ok) latencies.push(ms);
         else listFailed++;
+        if (ms > SLOW_LIST_MS) {
+          const from = t - t0 - 1500;
+          const during = events.filter(([at]) => at >= from && at <= t - t0 + 500).map((
+            [at, what],
+          ) => `${(at / 1000).toFixed(1)}s ${what}`);
+          const cpu = cpuSeconds(server.pid) - cpuBefore;
+          slow.push({ ms, at: t - t0, during, cpu, lag });
+          slow.sort((a, b) => b.ms - a.ms);
+          slow.length = Math.min(slow.length, 3);
+        }
       } catch {
         listFailed++;
       }
@@ -324,24 +374,56 @@ export async function runChaos(
       await delay(100 + verbRng() * 400);
       const target = sessionIds.length ? pick(verbRng, sessionIds) : null;
       if (!target) continue;
-      const which = pick(verbRng, ["read", "read", "send", "rename", "wait", "list-group"]);
+      const which = pick(verbRng, [
+        "read",
+        "read",
+        "send",
+        "rename",
+        "wait",
+        "list-group",
+        "group-send",
+      ]);
       const args: Record<string, unknown> = which === "read"
         ? { target, ...(verbRng() < 0.5 ? { tail: Math.floor(verbRng() * 3000) } : {}) }
         : which === "send"
         ? { target, text: `# chaos ${Math.floor(verbRng() * 1e6)} 漢字 👩‍💻`, enter: true }
         : which === "rename"
         ? { target, name: `renamed-${++renamed}` }
+        : which === "group-send"
+        ? {
+          group: `chaos-${Math.floor(verbRng() * 3)}`,
+          text: "# chaos, to the group",
+          enter: true,
+        }
         : which === "wait"
         ? { target, state: "idle", timeout: 0.5 }
         : { group: `chaos-${Math.floor(verbRng() * 3)}` };
       const verb = which === "list-group" ? "list" : which;
       try {
         const r = await call(verb, args, 30_000);
-        // `wait` timing out is an answer, not a failure.
-        count(verb, r.ok || (verb === "wait" && /timed? ?out/i.test(r.error)), r.ok ? "" : r.error);
+        // `wait` timing out, or on a session the churn ended, is an answer, not a failure.
+        count(
+          verb,
+          r.ok || (verb === "wait" && /timed? ?out|exited/i.test(r.error)),
+          r.ok ? "" : r.error,
+        );
       } catch (e) {
         count(verb, false, String(e));
       }
+    }
+  })();
+  // The config read again (SIGHUP, as `lazyshell reload` does), with every client drawing.
+  let reloads = 0;
+  const reloader = (async () => {
+    const rng = random(options.seed ^ 0x41d);
+    while (going()) {
+      await delay(20_000 + rng() * 40_000);
+      if (!going()) break;
+      try {
+        Deno.kill(server.pid, "SIGHUP");
+        reloads++;
+        note("the server reloads (SIGHUP)");
+      } catch { /* a death: the watchdog's */ }
     }
   })();
   const churn = (async () => {
@@ -356,6 +438,7 @@ export async function runChaos(
       }));
       count("kill", r.ok, r.ok ? "" : r.error);
       const id = await newSession(at);
+      note(`session ${sessionIds[at]} killed, ${id} started`);
       if (id) sessionIds[at] = id;
     }
   })();
@@ -379,6 +462,7 @@ export async function runChaos(
         continue;
       }
       attached[kind]!++;
+      note(`${kind} client ${id} attaches at ${cols}×${rows}`);
       maxTogether = Math.max(maxTogether, ++together);
       void client.ended.then(() => together--);
       let end: ClientEnd | null = null;
@@ -391,7 +475,7 @@ export async function runChaos(
         await delay(50);
       }
       while (!end && going() && performance.now() < lifetime) {
-        act(rng, client);
+        note(`${kind} client ${id} ${act(rng, client)}`);
         await delay(20 + rng() * 300);
       }
       if (end) {
@@ -411,6 +495,7 @@ export async function runChaos(
           await delay(300);
         }
       }
+      note(`${kind} client ${id} leaves by ${how}`);
       client.leave(how);
       let timer: ReturnType<typeof setTimeout> | undefined;
       const late = new Promise<null>((r) => (timer = setTimeout(r, 10_000, null)));
@@ -427,21 +512,24 @@ export async function runChaos(
           dropped.push(`${stamp()} ${kind} client ${id} did not end 20 s after ${how}`);
           client.leave("SIGKILL");
         } else leftAsAsked++;
-      } else {
-        leftAsAsked++;
-        if (how === "d" && !["detached", "exit 0"].includes(e.how) && e.how !== "closed") {
-          dropped.push(`${stamp()} ${kind} client ${id} left on d as ${e.how}: ${e.message}`);
-        }
-      }
+      } else if (e.message && !/^(detached|exit 0)$/.test(e.how)) {
+        // Asked to leave, it was cut off first (its line says why).
+        dropped.push(
+          `${stamp()} ${kind} client ${id} asked to leave by ${how}, ended as ${e.how}: ${e.message}`,
+        );
+      } else leftAsAsked++;
       await delay(200 + rng() * 2500);
     }
   };
   const slots = Array.from({ length: options.clients }, (_, n) => slot(n));
 
-  await Promise.all([watchdog, lister, verbLoad, churn, ...slots]);
+  await Promise.all([watchdog, lagger, lister, verbLoad, churn, reloader, ...slots]);
   running = false;
   rssPeak = Math.max(rssPeak, status("VmHWM"));
   rssEnd = status("VmRSS");
+  const cpu = deaths.length
+    ? NaN
+    : (cpuSeconds(server.pid) - cpu0) / ((performance.now() - wall0) / 1000);
   const finalAlive = alive();
   if (!finalAlive && !deaths.some((d) => d.includes(`pid ${server.pid} `))) {
     deaths.push(`${stamp()} pid ${server.pid} gone at the end`);
@@ -465,6 +553,16 @@ export async function runChaos(
     try {
       crashText += Deno.readTextFileSync(f);
     } catch { /* none */ }
+  }
+  let serverLog = "";
+  try {
+    serverLog = Deno.readTextFileSync(`${dir}/data/lazyshell/lazyshell.log`);
+  } catch { /* none written */ }
+  // What the server said about the clients it let go, by reason (numbers blurred).
+  const serverDrops = new Map<string, number>();
+  for (const m of serverLog.matchAll(/^\S+ client client-\d+: (.*)$/gm)) {
+    const why = m[1]!.replace(/\d+(\.\d+)?/g, "N");
+    serverDrops.set(why, (serverDrops.get(why) ?? 0) + 1);
   }
   const entries = parseCrashLog(crashText, ROOT);
   const groups = groupCrashes(entries);
@@ -494,13 +592,16 @@ export async function runChaos(
     leftAsAsked,
     together: maxTogether,
     plugins,
+    reloads,
     dropped,
+    serverDrops: [...serverDrops],
     crashLog: crashLines.join("\n"),
     crashes,
     unexpectedCrashes,
     rssStartMb: rssStart / MB,
     rssPeakMb: rssPeak / MB,
     rssEndMb: rssEnd / MB,
+    cpu,
     list: {
       answered: latencies.length,
       failed: listFailed,
@@ -508,6 +609,7 @@ export async function runChaos(
       p95: percentile(latencies, 95),
       max: Math.max(0, ...latencies),
     },
+    slowLists: slow,
     verbs,
     verbErrors,
     load: [load0, Deno.loadavg()[0]!],
@@ -516,6 +618,17 @@ export async function runChaos(
   if (!options.keep && failed.length === 0) Deno.removeSync(dir, { recursive: true });
   else log(`  kept ${dir} (serve.stderr, data/lazyshell/crash.log)`);
   return report;
+}
+
+/** A process's CPU time so far (user + system), in seconds. */
+function cpuSeconds(pid: number): number {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return NaN;
+  }
 }
 
 /** The server's children running a built-in plugin tab (`lazyshell __plugin ID`). */
@@ -574,19 +687,22 @@ const NAV_KEYS = [
  */
 const TEXT = "efhilmsu EFHLMSU 0123456789 漢字 👩‍💻 é ñ̃ ✅ -_=+[]{};'\",.<>|";
 
-function act(rng: () => number, client: ChaosClient): void {
+/** One thing a person does; what it was, in a few words. */
+function act(rng: () => number, client: ChaosClient): string {
   const x = rng();
   if (x < 0.03) {
     // A window dragged: a burst of sizes.
     for (let i = 0; i < 10; i++) {
       client.resize(Math.max(1, client.cols + i * 3 - 15), Math.max(1, client.rows + i - 5));
     }
+    return `resize burst to ${client.cols}×${client.rows}`;
   } else if (x < 0.2) {
     const [cols, rows] = rng() < 0.7 ? size(rng) : [
       Math.max(1, client.cols + Math.floor(rng() * 21) - 10),
       Math.max(1, client.rows + Math.floor(rng() * 11) - 5),
     ];
     client.resize(cols, rows);
+    return `resize ${cols}×${rows}`;
   } else if (x < 0.35) {
     // Type into the selected session, then back to the list.
     const n = 1 + Math.floor(rng() * 40);
@@ -596,12 +712,17 @@ function act(rng: () => number, client: ChaosClient): void {
     client.type(text);
     client.type(rng() < 0.5 ? "\r" : "");
     client.type("\x1d");
+    return "typed";
   } else if (x < 0.5) {
     // To the first or the last session, where the other clients meet it: two clients of
     // different sizes on one session, the one that typed or selected last giving its size.
-    client.type((rng() < 0.5 ? "k" : "j").repeat(20));
+    const key = rng() < 0.5 ? "k" : "j";
+    client.type(key.repeat(20));
+    return `${key}×20`;
   } else {
-    client.type(NAV_KEYS[Math.floor(rng() * NAV_KEYS.length)]!);
+    const keys = NAV_KEYS[Math.floor(rng() * NAV_KEYS.length)]!;
+    client.type(keys);
+    return `keys ${JSON.stringify(keys)}`;
   }
 }
 
@@ -618,6 +739,9 @@ export function printReport(r: ChaosReport, log: (line: string) => void = consol
   );
   for (const d of r.dropped.slice(0, 30)) log(`                ${d}`);
   if (r.dropped.length > 30) log(`                … and ${r.dropped.length - 30} more`);
+  for (const [why, n] of r.serverDrops) {
+    log(`                the server's log: ${n}× client-N: ${why}`);
+  }
   log(`plugin tabs     at most ${r.plugins} plugin processes running at once`);
   log(
     `crash.log       ${r.crashes} failure(s)${
@@ -635,6 +759,14 @@ export function printReport(r: ChaosReport, log: (line: string) => void = consol
       ms(r.list.p50)
     }, p95 ${ms(r.list.p95)}, max ${ms(r.list.max)}`,
   );
+  for (const s of r.slowLists) {
+    log(
+      `                ${ms(s.ms)} asked at ${(s.at / 1000).toFixed(1)}s (server CPU ${
+        s.cpu.toFixed(1)
+      } s meanwhile, this process held up to ${ms(s.lag)}), ` +
+        `around it: ${s.during.slice(0, 12).join("; ") || "nothing of the clients"}`,
+    );
+  }
   log(
     `ctl verbs       ${
       Object.entries(r.verbs).map(([v, c]) =>
@@ -644,6 +776,10 @@ export function printReport(r: ChaosReport, log: (line: string) => void = consol
     }`,
   );
   for (const e of r.verbErrors.slice(0, 5)) log(`                ${e}`);
+  log(
+    `server CPU      ${Number.isFinite(r.cpu) ? `${(r.cpu * 100).toFixed(0)}% of a core` : "n/a"}`,
+  );
+  log(`reloads         ${r.reloads} (SIGHUP, clients attached)`);
   log(`load            ${r.load[0].toFixed(1)} → ${r.load[1].toFixed(1)}`);
   log(
     `replay          deno task chaos --seed ${o.seed} --minutes ${o.minutes} --clients ${o.clients} ` +

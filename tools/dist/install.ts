@@ -23,7 +23,7 @@
 
 import { dataDir, type Env } from "../../src/config/paths.ts";
 import { shellQuote } from "../../src/ipc/integrations.ts";
-import { exists } from "../../src/util/fs.ts";
+import { exists, which } from "../../src/util/fs.ts";
 import { buildRecord, ROOT, run, VERSION, writeBuildRecord } from "./build.ts";
 import { compileArgs } from "./compile.ts";
 import { packTarball } from "./pack.ts";
@@ -75,6 +75,22 @@ export function wrapperScript(command: string, binary: string, version: string):
     `LAZYSHELL_SELF=${shellQuote(command)} exec ${shellQuote(binary)} "$@"`,
     "",
   ].join("\n");
+}
+
+/**
+ * How to run the set-up again, as this user can: `deno task setup` when a
+ * Deno of their own is on PATH, else through npx as the README's first
+ * command does (npx puts its own `deno` on PATH while it runs: not theirs).
+ */
+export function setupCommand(env: Env, find = which): string {
+  const deno = find("deno", env.PATH ?? "");
+  const own = deno !== null && !/\/_npx\/|\/node_modules\//.test(deno);
+  return own ? "deno task setup" : `npx --yes deno@${Deno.version.deno} task setup`;
+}
+
+export function upgradeHint(env: Env, root: string, find = which): string {
+  const setup = setupCommand(env, find);
+  return `Upgrade: run this again. Uninstall: ${setup} --uninstall, in ${root} (README: Install).`;
 }
 
 /** Whether `command` is absent or was put there by this set-up (so it may be replaced). */
@@ -271,7 +287,7 @@ if (import.meta.main) {
       say(`${options.binDir} is not on your PATH; add it:`);
       say(`  ${advice}`);
     }
-    say("Upgrade: run this again. Uninstall: deno task setup --uninstall (README: Install).");
+    say(upgradeHint(env, ROOT));
     if (options.start && Deno.stdin.isTerminal() && Deno.stdout.isTerminal()) {
       // `deno task` runs in the repository; lazyshell starts where you were.
       const status = await new Deno.Command(command, { cwd: env.INIT_CWD ?? Deno.cwd() })

@@ -1,5 +1,25 @@
 import assert from "node:assert/strict";
-import { ownsCommand, parseOptions, pathAdvice, wrapperScript } from "./install.ts";
+import {
+  ownsCommand,
+  parseOptions,
+  pathAdvice,
+  setupCommand,
+  upgradeHint,
+  wrapperScript,
+} from "./install.ts";
+
+Deno.test("upgradeHint: the uninstall command works for a user without deno", () => {
+  const v = Deno.version.deno;
+  const none = () => null;
+  assert.equal(
+    upgradeHint({ PATH: "/usr/bin" }, "/src/lazyshell", none),
+    `Upgrade: run this again. Uninstall: npx --yes deno@${v} task setup --uninstall, in /src/lazyshell (README: Install).`,
+  );
+  // npx's own deno, on PATH only while npx runs, is not the user's.
+  const npx = () => "/home/me/.npm/_npx/1a2b/node_modules/.bin/deno";
+  assert.equal(setupCommand({ PATH: "x" }, npx), `npx --yes deno@${v} task setup`);
+  assert.equal(setupCommand({ PATH: "x" }, () => "/home/me/.deno/bin/deno"), "deno task setup");
+});
 
 Deno.test("parseOptions: ~/.local/bin and $XDG_DATA_HOME/lazyshell unless told otherwise", () => {
   assert.deepEqual(parseOptions([], { HOME: "/h" }), {

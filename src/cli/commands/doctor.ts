@@ -25,6 +25,7 @@ import { discoverPlugins } from "../../plugin/discovery.ts";
 import { checkPlugin, type Finding } from "../../plugin/doctor.ts";
 import { setupProblems } from "../../server/problems.ts";
 import { groupSpawner } from "../../plugin/procgroup.ts";
+import { pluginTheme } from "../../tui/view/theme.ts";
 import { hookPathFindings } from "../../plugin/hook_paths.ts";
 import { opencodePlugin } from "../../ipc/opencode_plugin.ts";
 import { exists, readTextOrNull, which } from "../../util/fs.ts";
@@ -77,7 +78,7 @@ export async function doctor(env: Env, options: DoctorOptions = {}): Promise<num
     env,
     ...(options.commands ? { commands: options.commands } : {}),
   });
-  // The same list the TUI and serve show (src/cli/problems.ts).
+  // The same list the TUI and serve show (src/server/problems.ts).
   report(
     setupProblems({ env, config, catalog, plugins: discovered }).map((text) => ({
       ok: false,
@@ -94,7 +95,7 @@ export async function doctor(env: Env, options: DoctorOptions = {}): Promise<num
     const sections = loaded?.sections ?? {};
     // One at a time: each may take up to 30 s, and output stays in order.
     for (const entry of discovered.plugins) {
-      report(await checkPlugin(entry, { env, sections, spawn }));
+      report(await checkPlugin(entry, { env, sections, spawn, theme: pluginTheme() }));
     }
   }
 

@@ -13,7 +13,7 @@ import { Gate } from "../../util/gate.ts";
 /**
  * Tail replies built or being written at once (each up to TAIL_MAX_BYTES);
  * the others wait their turn, so 100 concurrent reads hold a few replies in
- * memory, not 100 (issue #17). A reply not written within 2 s (a client
+ * memory, not 100 (docs/control-api.md "Limits"). A reply not written within 2 s (a client
  * that does not read) gives its place up anyway.
  */
 const TAILS = new Gate(2, 2000);

@@ -99,20 +99,23 @@ export function drawHintBar(frame: Frame, r: Rect, state: TuiState, keymap: Keym
     return;
   }
   if (o?.type === "worktree-choice") {
-    frame.line(r.x, y, r.width, [
-      {
-        text: `${o.running ? "End" : "Remove"} ${o.name}; its worktree: `,
-        style: theme.messageError,
-      },
+    const keys: Span[] = [
       { text: "k", style: theme.key },
       { text: " keep · " },
       { text: "w", style: theme.key },
       { text: " remove · " },
       { text: "b", style: theme.key },
-      { text: ` remove + branch ${o.branch} · ` },
+      { text: " remove + branch · " },
       { text: "esc", style: theme.key },
       { text: " cancel" },
-    ]);
+    ];
+    // The keys always show whole: a long session name is what gets cut.
+    const verb = `${o.running ? "End" : "Remove"} `;
+    const tail = "; its worktree: ";
+    const room = r.width - stringWidth(verb + tail) -
+      keys.reduce((w, s) => w + stringWidth(s.text), 0);
+    const name = truncate(o.name, Math.max(1, room));
+    frame.line(r.x, y, r.width, [{ text: verb + name + tail, style: theme.messageError }, ...keys]);
     return;
   }
   if (o?.type === "restart-choice") {

@@ -107,3 +107,19 @@ Deno.test("the restore box keeps the pane's text off its edges: a blank cell all
     assert.equal(at(x, bottom + 1), " ", `(${x}, ${bottom + 1}) below the box`);
   }
 });
+
+Deno.test("at 80 columns the worktree question keeps its keys whole; a long name is cut", () => {
+  const overlay = {
+    type: "worktree-choice" as const,
+    target: "a",
+    name: "fix-the-login-redirect-after-the-oauth-callback",
+    branch: "agent/fix-the-login-redirect-after-the-oauth-callback",
+    running: true,
+  };
+  const bar = lines({ ...blocked(80, 24), overlay }).at(-1)!;
+  assert.match(
+    bar,
+    /^End fix-the-l…; its worktree: k keep · w remove · b remove \+ branch · esc cancel$/,
+    bar,
+  );
+});

@@ -14,7 +14,13 @@ import { theme } from "./theme.ts";
 import { answerable, drawAnswerPanel } from "./answer.ts";
 import { type Keymap, resolveKeymap } from "../keymap.ts";
 import { drawCopyMarks } from "./copy_marks.ts";
-import { type PaneWindow, paneWindow, windowLabel, windowRows } from "./pane_window.ts";
+import {
+  type PaneWindow,
+  paneWindow,
+  windowAtBottom,
+  windowLabel,
+  windowRows,
+} from "./pane_window.ts";
 
 const DEFAULT_KEYMAP = resolveKeymap().keymap;
 
@@ -72,6 +78,8 @@ export function blit(
  * drawn with the same state, the previous read of the same screen and the
  * same window of it (pane_window.ts; the caller checks).
  * `focused` false (a tile the keys do not go to): no cursor, no answer panel.
+ * `note`: where the pane says what it cannot show of a bigger screen (a
+ * tile's bottom border); default: over its top-right corner.
  */
 export function drawPane(
   frame: Frame,
@@ -82,6 +90,7 @@ export function drawPane(
   rows?: readonly [number, number],
   keymap?: Keymap,
   focused = true,
+  note?: Rect,
 ): void {
   if (r.width <= 0 || r.height <= 0) return;
   if (!row || !screen) {
@@ -92,7 +101,7 @@ export function drawPane(
     return;
   }
   // A screen bigger than the pane (another client's size): the rows around the cursor.
-  const w = paneWindow(screen, r.width, r.height);
+  const w = paneWindow(screen, r.width, r.height, windowAtBottom(state, row.id));
   const [y0, y1] = rows ? windowRows(w, rows) : [0, r.height];
   if (y0 < y1) frame.fill(r.x, r.y + y0, r.width, y1 - y0);
   blit(frame, r, screen, y0, y1, w);
@@ -101,13 +110,18 @@ export function drawPane(
   }
   const scrolled = (state.scroll[row.id] ?? 0) > 0;
   const scrollLabel = scrolled ? ` ↑ ${state.scroll[row.id]} lines · pgdown ` : "";
-  const room = r.width - stringWidth(scrollLabel);
+  // What the pane cannot show: on `note` (a tile's bottom border), else on its top-right corner
+  // with the scrollback's place.
+  const room = note ? note.width : r.width - stringWidth(scrollLabel);
   const hidden = windowLabel(w, screen, room);
-  if (scrolled || hidden) {
-    // What the pane cannot show, on its top-right corner (with the scrollback's place).
-    const label = scrollLabel + hidden;
+  const label = note ? scrollLabel : scrollLabel + hidden;
+  if (label) {
     const x = r.x + Math.max(0, r.width - stringWidth(label));
     frame.text(x, r.y, label, theme.tabActive, r.x + r.width);
+  }
+  if (note && hidden) {
+    const x = note.x + Math.max(0, note.width - stringWidth(hidden));
+    frame.text(x, note.y, hidden, theme.tabActive, note.x + note.width);
   }
   const quiet = state.now - row.createdAt;
   if (startingShell(row) && quiet >= SLOW_START_MS) {

@@ -5,11 +5,13 @@
  * policy made it so. The window keeps the cursor and the newest output in
  * view: its bottom is the lowest of the cursor's row and the last row with
  * something on it, and it moves right only as far as the cursor needs.
- * Pure: a function of the screen's cells and the pane's size.
+ * While the scrollback or copy mode is shown, the window is the screen's
+ * last rows. Pure: a function of the screen's cells and the pane's size.
  */
 
 import type { Cells } from "../../model/cells.ts";
 import { DEFAULT_COLOR } from "../../model/cells.ts";
+import type { TuiState } from "../../model/tui.ts";
 
 export interface PaneWindow {
   /** The screen row and column drawn at the pane's origin. */
@@ -32,10 +34,14 @@ function clipped(screen: Cells, width: number, height: number): PaneWindow {
   return { top: 0, left: 0, rows, cols, above: 0, below: 0, before: 0, after: 0 };
 }
 
-/** The lowest row with a character or a colour on it, or -1 when the screen is blank. */
-export function lastUsedRow(screen: Cells): number {
+/**
+ * The lowest row below `above` with a character or a colour on it, or
+ * `above` when there is none (-1: the screen is blank). Rows are read from
+ * the bottom up to the first used one.
+ */
+export function lastUsedRow(screen: Cells, above = -1): number {
   const cols = screen.cols;
-  for (let y = screen.rows - 1; y >= 0; y--) {
+  for (let y = screen.rows - 1; y > above; y--) {
     const from = y * cols;
     for (let i = from; i < from + cols; i++) {
       const ch = screen.chars[i];
@@ -44,19 +50,38 @@ export function lastUsedRow(screen: Cells): number {
       }
     }
   }
-  return -1;
+  return above;
 }
 
-/** The window of `screen` a pane of `width`×`height` shows. */
-export function paneWindow(screen: Cells, width: number, height: number): PaneWindow {
+/**
+ * Whether session `id`'s pane shows the bottom of the screen read (the
+ * scrollback is shown, or copy mode moves over it): its lines then count
+ * up from the pane's last row, as the scroll offset does.
+ */
+export function windowAtBottom(state: Pick<TuiState, "scroll" | "copy">, id: string): boolean {
+  return (state.scroll[id] ?? 0) > 0 || state.copy?.id === id;
+}
+
+/**
+ * The window of `screen` a pane of `width`×`height` shows; `bottom`: its
+ * last rows (windowAtBottom()).
+ */
+export function paneWindow(
+  screen: Cells,
+  width: number,
+  height: number,
+  bottom = false,
+): PaneWindow {
   width = Math.max(0, Math.floor(width));
   height = Math.max(0, Math.floor(height));
   const base = clipped(screen, width, height);
   if (screen.rows <= height && screen.cols <= width) return base;
   const c = screen.cursor;
   let top = 0;
-  if (screen.rows > height && height > 0) {
-    const bottom = Math.max(c?.y ?? -1, lastUsedRow(screen));
+  if (screen.rows > height && height > 0 && bottom) top = screen.rows - height;
+  else if (screen.rows > height && height > 0) {
+    // Only the rows below the cursor are read: the cursor's row is in view anyway.
+    const bottom = lastUsedRow(screen, c ? Math.min(c.y, screen.rows - 1) : -1);
     top = Math.max(0, Math.min(screen.rows - height, bottom - height + 1));
     if (c && c.y < top) top = Math.max(0, c.y);
   }

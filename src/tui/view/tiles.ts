@@ -33,6 +33,11 @@ export function drawTiles(
     const focused = tile.id === state.selected;
     drawBorder(frame, tile, state, focused, focused && hidden > 0 ? hidden : 0);
     const row = state.sessions.find((s) => s.id === tile.id) ?? null;
+    const o = tile.outer;
+    // What the tile cannot show of a bigger screen goes on its bottom border, inside the corners.
+    const note = o.width > tile.inner.width
+      ? { x: o.x + 2, y: o.y + o.height - 1, width: Math.max(0, o.width - 4), height: 1 }
+      : undefined;
     drawPane(
       frame,
       tile.inner,
@@ -42,6 +47,7 @@ export function drawTiles(
       undefined,
       keymap,
       focused,
+      note,
     );
   }
 }

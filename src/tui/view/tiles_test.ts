@@ -117,3 +117,26 @@ Deno.test("terminal mode: the cursor is the focused tile's, and repaintPane() ma
   assert.equal(fast.toText(), full.toText());
   assert.deepEqual(fast.cursor, full.cursor);
 });
+
+Deno.test("a tile smaller than its session's screen shows its last rows and says what it hides on its bottom border", () => {
+  const s = state(80, 24);
+  const big = new Map<string, Frame>();
+  for (const t of tiles(s)) {
+    // Another client sized it: 120×40, the prompt on the last row.
+    const f = new Frame(120, 40);
+    for (let y = 0; y < 40; y++) f.text(0, y, `${t.id} row ${y}`);
+    f.cursor = { x: 5, y: 39 };
+    big.set(t.id, f);
+  }
+  const frame = view(s, { keymap, screen: null, tabLines: null, screens: big });
+  for (const t of tiles(s)) {
+    const inner = t.inner;
+    const bottom = t.outer.y + t.outer.height - 1;
+    const last = frame.rowText(inner.y + inner.height - 1).slice(inner.x, inner.x + inner.width);
+    assert.match(last, new RegExp(`^${t.id} row 39`), t.id);
+    const border = frame.rowText(bottom).slice(t.outer.x, t.outer.x + t.outer.width);
+    assert.match(border, /↑\d+ →\d+ hidden/, `${t.id}: ${border}`);
+    const first = frame.rowText(inner.y).slice(inner.x, inner.x + inner.width);
+    assert.doesNotMatch(first, /hidden/, t.id);
+  }
+});

@@ -1,5 +1,5 @@
 /**
- * Issue 17 item 1: one connection pipelines `read --tail 5000` of a
+ * Item 01: one connection pipelines `read --tail 5000` of a
  * 5000-line session and never reads the replies (was: 4.3 GB at 25 s,
  * dead at 55 s). Bound: requests in flight and reply bytes per connection;
  * the client that does not read is disconnected.

@@ -1,5 +1,5 @@
 /**
- * Issue 17 item 6: 200 pipelined 900 KB `send`s to a session that never
+ * Item 06: 200 pipelined 900 KB `send`s to a session that never
  * reads (`sleep 1000`) all replied ok, nothing was delivered, RSS +272 MB.
  * Bound: the PTY input queue (4 MiB); a send that does not fit is refused
  * with one line and nothing of it is queued.

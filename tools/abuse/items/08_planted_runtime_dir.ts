@@ -1,5 +1,5 @@
 /**
- * Issue 17 item 8: with XDG_RUNTIME_DIR unset, another local user creates
+ * Item 08: with XDG_RUNTIME_DIR unset, another local user creates
  * `$TMPDIR/lazyshell-<uid>` first, with a control socket of their own: the
  * victim's `ctl send ... "export AWS_SECRET=…"` went to them, and the same
  * directory stopped `serve` from starting, silently. Bound: every client

@@ -1,5 +1,5 @@
 /**
- * Issue 17 item 9: a plugin writing 64 KiB chunks forever without a
+ * Item 09: a plugin writing 64 KiB chunks forever without a
  * newline was never stopped; the TUI burnt 98 % of a core showing nothing.
  * Bound: the 1 MiB line limit applies as bytes arrive — the plugin fails
  * with a clear error in its tab and its output is no longer read. Runs the

@@ -1,5 +1,5 @@
 /**
- * Issue 17 item 10: `ctl wait --timeout` of 2147484 s or more returned at
+ * Item 10a: `ctl wait --timeout` of 2147484 s or more returned at
  * once with a false "Timed out" (setTimeout overflows past 2^31-1 ms) and
  * the CLI failed earlier, at 2147469 s, rc 2. Bound: at most 604800 s,
  * refused alike by ctl (before connecting) and by the server.

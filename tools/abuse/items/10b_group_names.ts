@@ -1,5 +1,5 @@
 /**
- * Issue 17 item 10: group names accepted control characters and `ctl
+ * Item 10b: group names accepted control characters and `ctl
  * list`/`group` printed them raw (an ESC, a BEL, a CR reached the
  * terminal). Bound: names with control characters are refused, and ctl
  * never prints one raw.

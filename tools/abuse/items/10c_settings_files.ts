@@ -1,5 +1,5 @@
 /**
- * Issue 17 item 10: a YAML alias bomb in config.yml was "internal error"
+ * Item 10c: a YAML alias bomb in config.yml was "internal error"
  * with a stack trace; a 72 MB config did not start after 20 s, a FIFO
  * blocked start-up, a symlink to /dev/zero grew to 13.6 GB. Bound: a
  * settings file is a regular file of at most 256 KiB, refused in one line

@@ -1,5 +1,5 @@
 /**
- * Issue 17 item 10: the env tab showed DATABASE_URL, MONGODB_URI,
+ * Item 10d: the env tab showed DATABASE_URL, MONGODB_URI,
  * REDIS_URL, GITHUB_PAT, GH_PAT, CI_JOB_JWT, MYSQL_PWD, SLACK_WEBHOOK_URL
  * and STRIPE_SK unmasked. Bound: a rule (plugins/env/env.ts) masks them
  * and credentials in any variable's value, not PWD or PATH.
