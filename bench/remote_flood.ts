@@ -11,7 +11,7 @@
 
 import { SessionStore } from "../src/session/store.ts";
 import { screenText, waitFor } from "../src/session/test_util.ts";
-import { sshdMissing, startSshd } from "../src/remote/test_sshd.ts";
+import { sshdMissing, startSshd } from "../src/remote/test_util.ts";
 import { shellQuote } from "../src/ipc/integrations.ts";
 import { request } from "../src/ctl/client.ts";
 import { findControlSocket } from "../src/ctl/find.ts";

@@ -4,7 +4,7 @@
  * tmux in the same run (docs/remote.md, "Measured"):
  *
  * - lazyshell: `lazyshell -H box` in a 120x32 PTY, attached to the remote
- *   server (src/remote/test_sshd.ts: a real sshd on 127.0.0.1), a `cat`
+ *   server (src/remote/test_util.ts: a real sshd on 127.0.0.1), a `cat`
  *   session focused; tmux: `ssh -t … tmux attach` in the same kind of PTY,
  *   its window running `cat`. Both through the same proxy and sshd.
  * - echo: a letter written to the PTY → the letter on its screen, p50/p95
@@ -20,7 +20,7 @@
 import { SessionStore } from "../src/session/store.ts";
 import type { Session } from "../src/session/session.ts";
 import { screenText, waitFor } from "../src/session/test_util.ts";
-import { sshdMissing, startSshd } from "../src/remote/test_sshd.ts";
+import { sshdMissing, startSshd } from "../src/remote/test_util.ts";
 import { shellQuote } from "../src/ipc/integrations.ts";
 import { percentile } from "./tui_harness.ts";
 import { request } from "../src/ctl/client.ts";

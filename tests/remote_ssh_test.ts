@@ -1,5 +1,5 @@
 /**
- * `lazyshell -H` against a real sshd (src/remote/test_sshd.ts: Debian's
+ * `lazyshell -H` against a real sshd (src/remote/test_util.ts: Debian's
  * openssh-server on 127.0.0.1, a throw-away host key and user key): the
  * remote lazyshell is this checkout behind a wrapper script with a home of
  * its own, named by `hosts[].command`; ssh is `$LAZYSHELL_SSH`. Skipped with
@@ -7,7 +7,7 @@
  */
 
 import assert from "node:assert/strict";
-import { type RemoteHome, type Sshd, sshdMissing, startSshd } from "../src/remote/test_sshd.ts";
+import { type RemoteHome, type Sshd, sshdMissing, startSshd } from "../src/remote/test_util.ts";
 import {
   processesWith,
   screenText,
