@@ -38,10 +38,24 @@ async function main(args: string[]): Promise<number> {
     const { runBuiltin } = await import("./plugins/mod.ts");
     return await runBuiltin(args.slice(1));
   }
+  if (first === "ctl" && args[1] === "list" && args.includes("--all-hosts")) {
+    // This host's list and every hosts: entry's, over ssh (docs/remote.md).
+    const { runAllHosts } = await import("./src/remote/all_hosts.ts");
+    const { printable } = await import("./src/model/printable.ts");
+    return await runAllHosts(args.slice(2), Deno.env.toObject(), {
+      out: (t) => console.log(printable(t)),
+      err: (t) => console.error(printable(t)),
+    });
+  }
   if (first === "ctl") {
     // A thin client: no commander (its argv is the verb table's, C2).
     const { runCtl } = await import("./src/ctl/client.ts");
     return await runCtl(args.slice(1));
+  }
+  if (first === "bridge") {
+    // Run over ssh by `lazyshell -H` on another host (docs/remote.md): hidden.
+    const { runBridge } = await import("./src/remote/bridge.ts");
+    return await runBridge(args.slice(1), VERSION);
   }
   // The client (`lazyshell`, `attach`, `ls`, `kill-server`, `restore`, `reload`): no commander, no npm package.
   const { clientCommand } = await import("./src/client/main.ts");
@@ -54,14 +68,33 @@ async function main(args: string[]): Promise<number> {
   return await runProgram(args, VERSION);
 }
 
-/** `-L NAME` first (tmux's habit), then the command; user mistakes are one line, exit 2. */
+/**
+ * `-L NAME` and `-H DEST` first (tmux's habit), in either order, then the command; user
+ * mistakes are one line, exit 2.
+ */
 async function entry(argv: string[]): Promise<number> {
   try {
-    if (!argv[0]?.startsWith("-L")) return await main(argv);
+    if (!argv[0]?.startsWith("-L") && !argv[0]?.startsWith("-H")) return await main(argv);
     const { serverFlag } = await import("./src/client/main.ts");
-    const { name, rest } = serverFlag(argv);
-    // Every command below (serve, ctl, the client) reads it from there.
-    if (name !== null) Deno.env.set("LAZYSHELL_SERVER", name);
+    const { hostFlag } = await import("./src/remote/main.ts");
+    let rest = argv;
+    let dest: string | null = null;
+    for (let i = 0; i < 2; i++) {
+      if (rest[0]?.startsWith("-L")) {
+        const flag = serverFlag(rest);
+        rest = flag.rest;
+        // Every command below (serve, ctl, the client, -H's bridge) reads it from there.
+        if (flag.name !== null) Deno.env.set("LAZYSHELL_SERVER", flag.name);
+      } else if (rest[0]?.startsWith("-H") && dest === null) {
+        const flag = hostFlag(rest);
+        rest = flag.rest;
+        dest = flag.dest;
+      }
+    }
+    if (dest !== null) {
+      const { runRemote } = await import("./src/remote/main.ts");
+      return await runRemote(dest, rest, VERSION);
+    }
     return await main(rest);
   } catch (error) {
     const { UserError } = await import("./src/errors.ts");

@@ -19,6 +19,8 @@ const BENCHES: readonly string[] = [
   "watchers",
   "tui_cpu",
   "tui_latency",
+  "remote_latency",
+  "remote_flood",
   "server",
   "plugin_host",
   "plugin_frames",

@@ -41,6 +41,8 @@ import { canConnect, ensureServer } from "../server/spawn.ts";
 import { trimLater } from "../util/memory_trim.ts";
 import { clientEnvironment } from "../model/update_env.ts";
 import { delay, later } from "../util/async.ts";
+import type { Duplex } from "../ipc/duplex.ts";
+import { printable } from "../model/printable.ts";
 
 export interface ClientOptions {
   readonly mode: ClientMode;
@@ -56,6 +58,17 @@ export interface ClientOptions {
   readonly restore?: RestoreRequest;
   /** `web` only (src/web/view.ts). */
   readonly web?: WebRequest;
+  /**
+   * `-H DEST` (src/remote/): the server on another host, reached through
+   * ssh and `lazyshell bridge` instead of the unix socket. `open` starts the
+   * server there first when asked; `cwd` is the bridge's folder there.
+   */
+  readonly remote?: {
+    readonly label: string;
+    open(start: boolean): Promise<{ conn: Duplex; cwd: string }>;
+    /** What the terminal gets of each Output frame (the host's name in notifications). */
+    shown?(bytes: Uint8Array): Uint8Array;
+  };
 }
 
 export async function runClient(options: ClientOptions): Promise<number> {
@@ -65,6 +78,11 @@ export async function runClient(options: ClientOptions): Promise<number> {
   const flag = name === "default" ? "" : ` -L ${name}`;
   if (options.mode === "attach" && (!Deno.stdin.isTerminal() || !Deno.stdout.isTerminal())) {
     throw new UserError("lazyshell needs a terminal; use `lazyshell serve` without one");
+  }
+  if (options.remote) {
+    const { conn, cwd } = await options.remote.open(options.start === true);
+    const link = new ClientLink(conn);
+    return await speak(options, env, name, link, cwd, options.remote.label, false);
   }
   let started = false;
   if (options.start) {
@@ -106,6 +124,19 @@ export async function runClient(options: ClientOptions): Promise<number> {
   if (options.project && !started) {
     console.error(`lazyshell: a server is already running: --project ${options.project} ignored`);
   }
+  return await speak(options, env, name, new ClientLink(conn), Deno.cwd(), null, started);
+}
+
+/** The hello, then the mode's exchange, over a socket or (`remote`: its label) a bridge. */
+async function speak(
+  options: ClientOptions,
+  env: Env,
+  name: string,
+  link: ClientLink,
+  cwd: string,
+  remote: string | null,
+  started: boolean,
+): Promise<number> {
   const host = new HostTerminal();
   const size = host.size;
   let hello: HelloMessage = {
@@ -115,7 +146,7 @@ export async function runClient(options: ClientOptions): Promise<number> {
     cols: size.cols,
     rows: size.rows,
     tmux: Boolean(env.TMUX),
-    cwd: Deno.cwd(),
+    cwd,
     ...(options.mode === "restore"
       ? {
         restore: {
@@ -135,52 +166,80 @@ export async function runClient(options: ClientOptions): Promise<number> {
       }
       : {}),
   };
-  const tty = options.mode === "attach" && env.LAZYSHELL_CLIENT_RELAY !== "1"
+  // A remote server cannot open this terminal: it relays.
+  const tty = options.mode === "attach" && env.LAZYSHELL_CLIENT_RELAY !== "1" && remote === null
     ? ownTerminal()
     : null;
   if (tty) hello = { ...hello, tty };
-  // New sessions take the variables config lists from here (update_environment), as in tmux.
-  if (options.mode === "attach") hello = { ...hello, env: clientEnvironment(env) };
+  // New sessions take the variables config lists from here (update_environment), as in tmux;
+  // not on another host: this one's SSH_AUTH_SOCK, DISPLAY or keys mean nothing there.
+  if (options.mode === "attach" && remote === null) {
+    hello = { ...hello, env: clientEnvironment(env) };
+  }
   // Run inside a lazyshell session: its server refuses to draw itself into it (src/server/nesting.ts).
-  if (options.mode === "attach" && env.LAZYSHELL_SESSION_ID) {
+  if (options.mode === "attach" && env.LAZYSHELL_SESSION_ID && remote === null) {
     hello = {
       ...hello,
       inside: { session: env.LAZYSHELL_SESSION_ID, sock: env.LAZYSHELL_SOCK ?? "" },
     };
   }
-  const link = new ClientLink(conn);
   link.send(FrameType.Hello, hello);
-  if (options.mode !== "attach") return await oneShot(link, hello, name);
+  if (options.mode !== "attach") return await oneShot(link, hello, name, remote);
   // What starting (a server too, maybe) left in the heap goes back to the system (~9 MB).
   trimLater();
-  return await attached(link, host, hello, name, env);
+  return await attached(link, host, hello, name, env, remote, options.remote?.shown);
 }
 
 /** `ls`, `kill-server`, `restore` and `reload`: print what the server says, exit with its code. */
-async function oneShot(link: ClientLink, hello: HelloMessage, name: string): Promise<number> {
+async function oneShot(
+  link: ClientLink,
+  hello: HelloMessage,
+  name: string,
+  remote: string | null,
+): Promise<number> {
+  // Text from another host is shown, never obeyed: no escape reaches this terminal.
+  const shown = (text: string) => remote === null ? text : printable(text);
+  const decoder = new TextDecoder();
+  let ended: number | null = null;
   let pid: number | null = null;
   for await (const f of link.frames()) {
     if (f.type === FrameType.Welcome) {
       const welcome = parseWelcome(f.payload);
       if (welcome.protocol !== SERVER_PROTOCOL) {
-        throw new UserError(versionMismatch(hello, welcome, name));
+        throw new UserError(shown(versionMismatch(hello, welcome, name)));
       }
       pid = welcome.pid;
     } else if (f.type === FrameType.Output) {
-      await Deno.stdout.write(f.payload);
+      if (remote === null) await Deno.stdout.write(f.payload);
+      else {
+        const text = printable(decoder.decode(f.payload, { stream: true }));
+        await Deno.stdout.write(new TextEncoder().encode(text));
+      }
     } else if (f.type === FrameType.Exit) {
       const exit = parseExit(f.payload);
       for (const line of exit.message ? exit.message.split("\n") : []) {
-        console.error(`lazyshell: ${line}`);
+        console.error(`lazyshell: ${shown(line)}`);
       }
       // kill-server returns once the server is gone: its sessions, sockets and directory too;
       // so does a restore that ended the server it started (its state file written).
+      // (On another host the bridge's end says so: ssh's stdout closes.)
       const ends = hello.mode === "kill-server" || exit.reason === "server-exit";
-      if (ends && pid !== null) await gone(pid, 10_000);
+      if (ends && pid !== null) {
+        if (remote === null) await gone(pid, 10_000);
+        else {
+          ended = exit.code;
+          continue;
+        }
+      }
       return exit.code;
     }
   }
-  throw new UserError("The lazyshell server closed the connection without an answer");
+  if (ended !== null) return ended;
+  throw new UserError(
+    remote === null
+      ? "The lazyshell server closed the connection without an answer"
+      : `The connection to ${remote} closed without an answer`,
+  );
 }
 
 async function attached(
@@ -189,6 +248,8 @@ async function attached(
   hello: HelloMessage,
   name: string,
   env: Env,
+  remote: string | null,
+  shown?: (bytes: Uint8Array) => Uint8Array,
 ): Promise<number> {
   let exit: ExitMessage | null = null;
   let welcomed = false;
@@ -223,7 +284,7 @@ async function attached(
     const reading = (async () => {
       for await (const f of link.frames()) {
         if (f.type === FrameType.Output) {
-          host.writeBytes(f.payload);
+          host.writeBytes(shown ? shown(f.payload) : f.payload);
           if (!quiet) host.quietStderr(dataDir(env));
           quiet = true;
         } else if (f.type === FrameType.Welcome) {
@@ -273,7 +334,15 @@ async function attached(
   if (end === null) {
     const flag = name === "default" ? "" : ` -L ${name}`;
     console.error(
-      welcomed
+      remote !== null
+        ? `lazyshell: lost the connection to ${remote}${welcomed ? "" : " before attaching"}${
+          link.unanswered > 0
+            ? ` (${link.unanswered} input${
+              link.unanswered === 1 ? "" : "s"
+            } typed after its last answer may not have arrived)`
+            : ""
+        }: the sessions there go on (run the same command to attach again)`
+        : welcomed
         ? `lazyshell: lost the server (it was killed or crashed; see its crash log in ` +
           `${dataDir(env)}): \`lazyshell${flag}\` starts a new one`
         : "lazyshell: the server closed the connection before attaching",
@@ -281,12 +350,17 @@ async function attached(
     return 1;
   }
   // The server ends: the terminal comes back once its sessions and sockets are gone.
-  if ((end.reason === "server-exit" || end.reason === "killed") && serverPid !== null) {
+  if (
+    (end.reason === "server-exit" || end.reason === "killed") && serverPid !== null &&
+    remote === null
+  ) {
     await gone(serverPid, 10_000);
   }
+  // What another host says is shown, never obeyed.
+  const message = remote === null ? end.message : printable(end.message);
   // `[detached (from session …, server …)]` on stdout, as tmux prints it; anything else is a problem.
-  if (end.reason === "detached" && end.message) console.log(end.message);
-  else if (end.message) console.error(`lazyshell: ${end.message}`);
+  if (end.reason === "detached" && message) console.log(message);
+  else if (message) console.error(`lazyshell: ${message}`);
   return end.code;
 }
 
@@ -344,12 +418,14 @@ function serverLog(env: Env): string {
 
 /** The client's end of the connection: ordered writes, frames in. */
 class ClientLink {
-  readonly #conn: Deno.UnixConn;
+  readonly #conn: Duplex;
   #chain: Promise<void> = Promise.resolve();
   #inFlight = 0;
   #closed = false;
+  /** Input frames sent since the server last sent anything: not known to have arrived. */
+  #unanswered = 0;
 
-  constructor(conn: Deno.UnixConn) {
+  constructor(conn: Duplex) {
     this.#conn = conn;
   }
 
@@ -360,6 +436,7 @@ class ClientLink {
    * waiting for a microtask.
    */
   send(type: FrameType, payload: Uint8Array | object): void {
+    if (type === FrameType.Input) this.#unanswered++;
     if (this.#closed) return;
     const data = frame(type, payload);
     const write = async () => {
@@ -387,8 +464,13 @@ class ClientLink {
         return;
       }
       if (n === null) return;
+      this.#unanswered = 0;
       yield* reader.push(buf.subarray(0, n));
     }
+  }
+
+  get unanswered(): number {
+    return this.#unanswered;
   }
 
   close(): void {

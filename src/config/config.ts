@@ -84,6 +84,18 @@ export const configSchema = z.object({
       z.string().max(253).regex(/^[A-Za-z0-9.-]+$/, "a host name, without scheme or port"),
     ).default([]),
   }).prefault({}),
+  /** `lazyshell -H DEST …` (docs/remote.md): the ssh command, split into words as sh would. */
+  ssh: z.object({
+    command: z.string().min(1).nullable().default(null),
+  }).prefault({}),
+  /** Other hosts by name, for `-H NAME` and `ctl list --all-hosts` (docs/remote.md). */
+  hosts: z.array(z.object({
+    name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, "letters, digits, . _ -"),
+    /** As ssh takes it: `dev`, `me@box`, `ssh://me@box:2222`. */
+    destination: z.string().min(1),
+    /** The remote lazyshell, as the remote shell reads it (default `lazyshell`). */
+    command: z.string().min(1).nullable().default(null),
+  })).max(64).default([]),
   /** Session size used when no terminal size is known (serve). */
   default_size: z.object({ cols: positiveInt(1000), rows: positiveInt(500) }).prefault({
     cols: 120,

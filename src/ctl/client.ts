@@ -22,8 +22,11 @@ import { findControlSocket } from "./find.ts";
 import { checkOwnSocket } from "../ipc/private_path.ts";
 import { printable } from "../model/printable.ts";
 import { deadline } from "../util/async.ts";
+import type { Duplex } from "../ipc/duplex.ts";
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+/** Stands for the caller's folder under -H, to find the relative paths given. */
+const REMOTE_CWD = "\0remote";
 
 export interface CtlIo {
   out(text: string): void;
@@ -46,6 +49,8 @@ export function ctlHelp(): string {
     ...VERBS.map((v) => `  ${usage(v).padEnd(width)}  ${v.summary}`),
     "",
     "lazyshell ctl <verb> --help describes a verb's arguments.",
+    "lazyshell -H DEST ctl … drives another host's lazyshell over ssh; ctl list --all-hosts",
+    "lists this host's sessions and every hosts: entry's in one table (docs/remote.md).",
   ].join("\n");
 }
 
@@ -64,6 +69,8 @@ export async function runCtl(
   argv: readonly string[],
   env: Env = Deno.env.toObject(),
   raw: CtlIo = STDIO,
+  /** `-H DEST` (src/remote/): the control socket on another host, through ssh. */
+  remote?: { readonly label: string; open(): Promise<Duplex> },
 ): Promise<number> {
   const io: CtlIo = { out: (t) => raw.out(printable(t)), err: (t) => raw.err(printable(t)) };
   const [name, ...rest] = argv;
@@ -78,19 +85,36 @@ export async function runCtl(
         `Unknown verb: ${name} (expected ${VERBS.map((v) => v.name).join(", ")})`,
       );
     }
-    const parsed = parseVerbArgv(verb, rest, Deno.cwd());
+    // On another host this folder means nothing: a relative path there is refused, not guessed.
+    const parsed = parseVerbArgv(verb, rest, remote ? REMOTE_CWD : Deno.cwd());
+    if (remote) {
+      for (const [key, value] of Object.entries(parsed.args)) {
+        if (typeof value === "string" && value.startsWith(`${REMOTE_CWD}/`)) {
+          throw new UserError(
+            `--${key} must be an absolute path on ${remote.label} (this folder is not there)`,
+          );
+        }
+      }
+    }
     if (parsed.help) {
       io.out(verbHelp(verb));
       return 0;
     }
     checkArgs(verb, parsed.args); // the server's own checks (bounds), before connecting
-    const path = await findControlSocket(env, async () => {
+    const path = remote ? remote.label : await findControlSocket(env, async () => {
       // Only when no instance answers: the config (yaml + zod) is not loaded otherwise.
       const { loadConfig } = await import("../config/load.ts");
       return loadConfig(env).config.control.enabled;
     });
     const timeoutMs = verb.clientTimeoutMs?.(parsed.args) ?? DEFAULT_TIMEOUT_MS;
-    const { line, response } = await request(path, verb.name, parsed.args, timeoutMs, env);
+    const { line, response } = await request(
+      path,
+      verb.name,
+      parsed.args,
+      timeoutMs,
+      env,
+      remote?.open,
+    );
     if (parsed.json) io.out(line);
     if (!response.ok) {
       io.err(`lazyshell ctl: ${response.error}`);
@@ -118,20 +142,10 @@ export async function request(
   args: Readonly<Record<string, unknown>>,
   timeoutMs: number,
   env?: Env,
+  /** Instead of the socket at `path` (then the host's name): a bridge over ssh. */
+  open?: () => Promise<Duplex>,
 ): Promise<{ line: string; response: ControlResponse }> {
-  checkOwnSocket(path, env);
-  let conn: Deno.UnixConn;
-  try {
-    conn = await Deno.connect({ transport: "unix", path });
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) {
-      throw new UserError(`No control socket at ${path} (is lazyshell still running?)`);
-    }
-    if (error instanceof Deno.errors.ConnectionRefused) {
-      throw new UserError(`Nothing answers at ${path} (lazyshell was killed?)`);
-    }
-    throw new UserError(`Cannot connect to ${path}: ${messageOf(error)}`);
-  }
+  const conn = open ? await open() : await connect(path, env);
   let timer: ReturnType<typeof deadline> | null = null;
   try {
     let sent: unknown = null;
@@ -166,6 +180,21 @@ export async function request(
     try {
       conn.close();
     } catch { /* closed */ }
+  }
+}
+
+async function connect(path: string, env?: Env): Promise<Deno.UnixConn> {
+  checkOwnSocket(path, env);
+  try {
+    return await Deno.connect({ transport: "unix", path });
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      throw new UserError(`No control socket at ${path} (is lazyshell still running?)`);
+    }
+    if (error instanceof Deno.errors.ConnectionRefused) {
+      throw new UserError(`Nothing answers at ${path} (lazyshell was killed?)`);
+    }
+    throw new UserError(`Cannot connect to ${path}: ${messageOf(error)}`);
   }
 }
 

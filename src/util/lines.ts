@@ -15,6 +15,11 @@ export type LineItem =
   /** `bytes`: how much of the line had arrived when it passed the cap. */
   | { readonly type: "oversize"; readonly bytes: number };
 
+/** Where the next `\n` is from `start`, or -1 (for a reader that must keep the bytes after it). */
+export function newlineAt(bytes: Uint8Array, start: number): number {
+  return bytes.indexOf(0x0a, start);
+}
+
 export class LineSplitter {
   #chunks: Uint8Array[] = [];
   #buffered = 0;
@@ -29,7 +34,7 @@ export class LineSplitter {
     const out: LineItem[] = [];
     let start = 0;
     while (start < chunk.length) {
-      const nl = chunk.indexOf(0x0a, start);
+      const nl = newlineAt(chunk, start);
       const end = nl < 0 ? chunk.length : nl;
       const over = this.#take(chunk.subarray(start, end));
       if (over !== null) out.push(over);

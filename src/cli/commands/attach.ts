@@ -15,7 +15,9 @@ export function registerClient(program: Command, context: { version: string }): 
   program.addHelpText(
     "after",
     "\n`lazyshell` alone attaches to your server, starting it in the background when none runs.\n" +
-      "-L NAME (or $LAZYSHELL_SERVER) in front of any command picks another, independent server.",
+      "-L NAME (or $LAZYSHELL_SERVER) in front of any command picks another, independent server.\n" +
+      "-H DEST in front of attach, ls, ctl, restore, reload or kill-server runs it on another host\n" +
+      "over ssh (DEST: dev, me@box, ssh://me@box:2222 or a hosts: name; docs/remote.md).",
   );
   program.command("attach").description("Attach to the running server").action(client("attach"));
   program.command("ls").description("List the server's sessions, one a line").action(client("ls"));
