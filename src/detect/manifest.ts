@@ -57,6 +57,11 @@ export interface CompiledRule {
    * text; the first match gives it (group `msg`, else the whole match).
    */
   readonly msg: readonly LinearRegex[];
+  /**
+   * Where a usage limit's reset time is written (docs/limits.md): the first
+   * pattern that matches the region gives it (group `resets`, else the whole match).
+   */
+  readonly resets: readonly LinearRegex[];
   /** A menu that needs the user: overrides a stale hook `working` (docs/detection.md). */
   readonly visibleBlocker: boolean;
 }
@@ -150,6 +155,7 @@ const ruleSchema = z.object({
   not: regexList,
   cells: z.array(cellSchema).default([]),
   msg: regexList,
+  resets: regexList,
   visible_blocker: z.boolean().default(false),
 }).strict();
 
@@ -307,6 +313,9 @@ export function parseManifest(text: string, file: string, expectedId?: string): 
     if (r.visible_blocker && r.state !== "blocked") {
       fail(at("visible_blocker"), `Rule "${r.id}": visible_blocker needs state blocked`);
     }
+    if (r.resets.length > 0 && r.state !== "error") {
+      fail(at("resets"), `Rule "${r.id}": resets needs state error (a usage limit)`);
+    }
     if (r.cells.length > 0 && r.region === "title") {
       fail(at("cells"), `Rule "${r.id}": cells need screen rows (region screen, bottom or top)`);
     }
@@ -358,6 +367,7 @@ export function parseManifest(text: string, file: string, expectedId?: string): 
         ...withMsg(any),
         ...compile(r.msg, ["rules", i, "msg"]),
       ],
+      resets: compile(r.resets, ["rules", i, "resets"]),
       visibleBlocker: r.visible_blocker,
     };
   });
