@@ -240,3 +240,20 @@ Deno.test("resume: the state file keeps a pending resume; a typing one comes bac
   assert.equal(fromJson({ phase: "bogus" }), null);
   assert.equal(fromJson("x"), null);
 });
+
+Deno.test("config: agents.<id>.resume_after_limit and continue, default off and `continue`", async () => {
+  const { parseConfig, DEFAULT_CONFIG } = await import("../config/config.ts");
+  assert.equal(DEFAULT_CONFIG.agents.claude.resume_after_limit, "off");
+  const { config, warnings } = parseConfig(
+    "agents:\n  codex:\n    resume_after_limit: auto\n    continue: go on\n  claude:\n    resume_after_limit: ask\n",
+    "config.yml",
+  );
+  assert.deepEqual(warnings, []);
+  assert.deepEqual(config.agents["codex"], { resume_after_limit: "auto", continue: "go on" });
+  assert.equal(config.agents.claude.resume_after_limit, "ask");
+  assert.equal(config.agents.claude.continue, "continue");
+  assert.throws(
+    () => parseConfig("agents:\n  codex:\n    resume_after_limit: always\n", "config.yml"),
+    /resume_after_limit/,
+  );
+});
