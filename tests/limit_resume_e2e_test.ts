@@ -1,0 +1,116 @@
+/**
+ * End to end on a real PTY (docs/limits.md): a program shows a usage limit
+ * that resets in 2 s (a user manifest reads it: error, kind limit, resetsAt);
+ * with `resume_after_limit: auto` lazyshell types `continue` once, after the
+ * reset plus the margin, under the re-check, and notifies a receipt; with
+ * `off` it types nothing. The "agent" is `sleep` (its tty echoes what is typed).
+ */
+
+import assert from "node:assert/strict";
+import { startInstance } from "./control_helpers.ts";
+import { MARGIN_MS } from "../src/limits/resume.ts";
+
+const MANIFEST = [
+  "id: fakelimit",
+  "identity:",
+  "  processes: [sleep]",
+  "rules:",
+  "  - id: usage-limit",
+  "    state: error",
+  "    kind: limit",
+  "    any: ['Usage limit reached']",
+  "    msg: ['(?<msg>Usage limit reached)']",
+  "    resets: ['resets (?<resets>in \\d+s)']",
+  "",
+].join("\n");
+
+async function withLimit(policy: "auto" | "off") {
+  const config = Deno.makeTempDirSync({ prefix: "limits-e2e-config-" });
+  Deno.mkdirSync(`${config}/lazyshell/agents`, { recursive: true });
+  Deno.writeTextFileSync(`${config}/lazyshell/agents/fakelimit.yml`, MANIFEST);
+  const lab = await startInstance({
+    env: { XDG_CONFIG_HOME: config },
+    extraConfig: `agents:\n  fakelimit:\n    resume_after_limit: ${policy}\n`,
+  });
+  const notices: string[] = [];
+  lab.runtime.onNotified((n) => notices.push(n.text));
+  await lab.ok("new", {
+    name: "lim",
+    command: "printf 'Usage limit reached · resets in 2s\\n'; exec sleep 600",
+  });
+  return { lab, notices, config };
+}
+
+async function until<T>(what: () => Promise<T | null>, ms: number, why: string): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await what();
+    if (v !== null) return v;
+    assert.ok(Date.now() < deadline, why);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+type Listed = { sessions: { name: string; kind: string | null; resetsAt: string | null }[] };
+
+Deno.test("auto: continue typed once after the reset, with a receipt", async () => {
+  const { lab, notices, config } = await withLimit("auto");
+  try {
+    const seenAt = Date.now();
+    const entry = await until(
+      async () => {
+        const s = (await lab.ok<Listed>("list")).sessions[0]!;
+        return s.kind === "limit" ? s : null;
+      },
+      15_000,
+      "the limit was never read",
+    );
+    const resetsAt = Date.parse(entry.resetsAt!);
+    assert.ok(Math.abs(resetsAt - (seenAt + 2000)) < 5000, entry.resetsAt!);
+    const read = async () =>
+      (await lab.ok<{ lines: string[] }>("read", { target: "lim" })).lines.join("\n");
+    // Nothing before the reset plus the margin.
+    await new Promise((r) => setTimeout(r, Math.max(0, resetsAt + MARGIN_MS - 3000 - Date.now())));
+    assert.doesNotMatch(await read(), /continue/);
+    const screen = await until(
+      async () => {
+        const text = await read();
+        return /continue/.test(text) ? text : null;
+      },
+      15_000,
+      "continue was never typed",
+    );
+    assert.equal(screen.match(/continue/g)!.length, 1);
+    await until(
+      () => Promise.resolve(notices.some((n) => n.includes('typed "continue"')) ? true : null),
+      5000,
+      `no receipt: ${JSON.stringify(notices)}`,
+    );
+    // Still the same limit on screen: never twice.
+    await new Promise((r) => setTimeout(r, 3000));
+    assert.equal((await read()).match(/continue/g)!.length, 1);
+  } finally {
+    await lab[Symbol.asyncDispose]();
+    Deno.removeSync(config, { recursive: true });
+  }
+});
+
+Deno.test("off: nothing typed past the reset", async () => {
+  const { lab, config } = await withLimit("off");
+  try {
+    await until(
+      async () => {
+        const s = (await lab.ok<Listed>("list")).sessions[0]!;
+        return s.kind === "limit" ? s : null;
+      },
+      15_000,
+      "the limit was never read",
+    );
+    await new Promise((r) => setTimeout(r, 2000 + MARGIN_MS + 2000));
+    const text = (await lab.ok<{ lines: string[] }>("read", { target: "lim" })).lines.join("\n");
+    assert.doesNotMatch(text, /continue/);
+  } finally {
+    await lab[Symbol.asyncDispose]();
+    Deno.removeSync(config, { recursive: true });
+  }
+});
