@@ -114,3 +114,33 @@ Deno.test("off: nothing typed past the reset", async () => {
     Deno.removeSync(config, { recursive: true });
   }
 });
+
+Deno.test("auto, then ctl limit --cancel before the reset: nothing typed", async () => {
+  const { lab, config } = await withLimit("auto");
+  try {
+    await until(
+      async () => {
+        const s = (await lab.ok<Listed>("list")).sessions[0]!;
+        return s.kind === "limit" ? s : null;
+      },
+      15_000,
+      "the limit was never read",
+    );
+    const shown = await lab.ok<{ phase: string; resetsAt: string | null }>("limit", {
+      target: "lim",
+    });
+    assert.equal(shown.phase, "waiting");
+    assert.notEqual(shown.resetsAt, null);
+    const cancelled = await lab.ok<{ phase: string; reason: string }>("limit", {
+      target: "lim",
+      cancel: true,
+    });
+    assert.deepEqual([cancelled.phase, cancelled.reason], ["stopped", "cancelled"]);
+    await new Promise((r) => setTimeout(r, 2000 + MARGIN_MS + 2000));
+    const text = (await lab.ok<{ lines: string[] }>("read", { target: "lim" })).lines.join("\n");
+    assert.doesNotMatch(text, /continue/);
+  } finally {
+    await lab[Symbol.asyncDispose]();
+    Deno.removeSync(config, { recursive: true });
+  }
+});

@@ -177,7 +177,10 @@ export class ResumeRunner implements Disposable {
   #act(id: string, e: Entry, action: ResumeAction): void {
     if (action.type === "notice") return this.#host.notice(id, `${e.name}: ${action.text}`);
     if (action.type === "ask") {
-      return this.#host.notice(id, `${e.name}: limit reset · press the resume key to continue`);
+      return this.#host.notice(
+        id,
+        `${e.name}: limit reset · resume: lazyshell ctl limit ${id} --resume`,
+      );
     }
     if (e.busy) return;
     e.busy = true;
