@@ -8,11 +8,11 @@
  *
  * The rules:
  * - `off`: nothing. `ask`: at the reset, one notification with a one-key
- *   resume; the key (`confirm`) resumes. `auto`: at the reset (plus MARGIN_MS),
+ *   resume; the key (`confirm`) resumes. `auto`: at the reset (plus marginFor),
  *   resume.
  * - An agent that continues by itself (Claude's "set to continue
  *   automatically") is only watched: nothing is typed, whatever the policy.
- * - Never before `resetsAt + MARGIN_MS`; never while the user typed in the
+ * - Never before `resetsAt + marginFor(resetsAt)`; never while the user typed in the
  *   last QUIET_MS; never twice for one limit (a limit is its reset instant and
  *   its message); the executor re-reads the screen and types only if the
  *   same limit is still shown (`recheck-failed` otherwise: nothing typed).
@@ -28,6 +28,16 @@ export const RESUME_POLICIES: readonly ResumePolicy[] = ["off", "ask", "auto"];
 
 /** After the reset, before typing: the reset printed to the minute may be a little late. */
 export const MARGIN_MS = 15_000;
+/**
+ * A reset on a whole minute was printed to the minute: the true one may be up to 59 s
+ * later (codex-fail-limit: "try again at 8:28 PM" for a reset at 20:28:59).
+ */
+export const MINUTE_SLACK_MS = 60_000;
+
+/** How long after `resetsAt` to act: the margin, plus a minute for a time printed to the minute. */
+export function marginFor(resetsAt: number | null): number {
+  return resetsAt !== null && resetsAt % 60_000 === 0 ? MARGIN_MS + MINUTE_SLACK_MS : MARGIN_MS;
+}
 /** No typing within this long after the user's last key in the session. */
 export const QUIET_MS = 10_000;
 /** A limit with no usable time, after a failed resume: wait this long times the failures. */
@@ -134,9 +144,11 @@ export function limitKey(limit: LimitSeen): string {
 /** When a limit should be acted on, given the failures so far. */
 function dueOf(limit: LimitSeen, failures: number, now: number): number {
   const at = limit.resetsAt;
-  if (at !== null && at > now) return at + MARGIN_MS;
+  if (at !== null && at > now) return at + marginFor(at);
   // No time, or a time already past (it was wrong, or read late).
-  return failures === 0 && at !== null ? now + MARGIN_MS : now + BACKOFF_MS * Math.max(1, failures);
+  return failures === 0 && at !== null
+    ? Math.max(now + MARGIN_MS, at + marginFor(at))
+    : now + BACKOFF_MS * Math.max(1, failures);
 }
 
 /**
@@ -274,7 +286,7 @@ function onTick(s: ResumeState, now: number, policy: ResumePolicy): StepResult {
 
 /** Whether the reset (plus the margin) has passed: the `ask` key does not resume early. */
 function timeReached(limit: LimitSeen, now: number): boolean {
-  return limit.resetsAt === null || now >= limit.resetsAt + MARGIN_MS;
+  return limit.resetsAt === null || now >= limit.resetsAt + marginFor(limit.resetsAt);
 }
 
 /** The last few limit keys (bounded: a session runs for weeks). */

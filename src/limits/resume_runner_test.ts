@@ -8,7 +8,9 @@ import type { AgentStatus } from "../model/agent.ts";
 import { compileRegex } from "../detect/regex.ts";
 import type { LimitSpec } from "../detect/manifest.ts";
 import { VirtualClock } from "../util/virtual_clock.ts";
-import { MARGIN_MS, type ResumePolicy } from "./resume.ts";
+import { marginFor, type ResumePolicy } from "./resume.ts";
+
+const MARGIN_MS = marginFor(Date.parse("2026-12-02T00:01:00Z"));
 import { ResumeRunner } from "./resume_runner.ts";
 
 const T0 = Date.parse("2026-12-02T00:00:00Z");

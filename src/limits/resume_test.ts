@@ -4,7 +4,7 @@ import {
   fromJson,
   INITIAL,
   type LimitSeen,
-  MARGIN_MS,
+  marginFor,
   MAX_FAILURES,
   nextDue,
   NO_EFFECT_MS,
@@ -63,14 +63,14 @@ Deno.test("resume: auto types once, at the reset plus the margin, never before",
   const m = machine("auto");
   const reset = at(m, 60 * 60_000);
   m.send({ type: "limit", limit: limit(reset) });
-  m.runTo(reset + MARGIN_MS - 1000);
+  m.runTo(reset + marginFor(reset) - 1000);
   assert.equal(m.actions.length, 0);
-  m.runTo(reset + MARGIN_MS);
-  assert.deepEqual(m.actions.map((a) => [a.type, a.at]), [["resume", reset + MARGIN_MS]]);
+  m.runTo(reset + marginFor(reset));
+  assert.deepEqual(m.actions.map((a) => [a.type, a.at]), [["resume", reset + marginFor(reset)]]);
   m.send({ type: "typed-continue" });
   // The status goes on saying the same limit until the agent redraws: nothing more.
   m.send({ type: "limit", limit: limit(reset) });
-  m.runTo(reset + MARGIN_MS + 30_000);
+  m.runTo(reset + marginFor(reset) + 30_000);
   m.send({ type: "cleared" });
   m.runTo(reset + 2 * 60 * 60_000);
   assert.equal(m.actions.length, 1);
@@ -81,7 +81,7 @@ Deno.test("resume: never while the user types; after QUIET_MS of quiet it does",
   const m = machine("auto");
   const reset = at(m, 10_000);
   m.send({ type: "limit", limit: limit(reset) });
-  m.runTo(reset + MARGIN_MS - 2000);
+  m.runTo(reset + marginFor(reset) - 2000);
   m.send({ type: "typed" });
   const typed = m.now;
   m.runTo(typed + QUIET_MS - 1000);
@@ -95,7 +95,7 @@ Deno.test("resume: a failed re-check (the screen changed) types nothing and neve
   const m = machine("auto");
   const reset = at(m, 10_000);
   m.send({ type: "limit", limit: limit(reset) });
-  m.runTo(reset + MARGIN_MS);
+  m.runTo(reset + marginFor(reset));
   assert.equal(m.actions.length, 1);
   m.send({ type: "recheck-failed", why: "the limit is no longer shown" });
   assert.equal(m.state.phase, "stopped");
@@ -124,7 +124,7 @@ Deno.test("resume: ask notifies at the reset and resumes only on the key", () =>
   // The key before the reset does nothing.
   m.send({ type: "confirm" });
   assert.equal(m.actions.length, 0);
-  m.runTo(reset + MARGIN_MS);
+  m.runTo(reset + marginFor(reset));
   assert.deepEqual(m.actions.map((a) => a.type), ["ask"]);
   m.runTo(reset + 30 * 60_000);
   assert.deepEqual(m.actions.map((a) => a.type), ["ask"]); // asked once, waits
@@ -150,7 +150,7 @@ Deno.test("resume: a limit back right after the resume waits for its new time", 
   const m = machine("auto");
   const first = at(m, 10_000);
   m.send({ type: "limit", limit: limit(first) });
-  m.runTo(first + MARGIN_MS);
+  m.runTo(first + marginFor(first));
   m.send({ type: "typed-continue" });
   m.send({ type: "cleared" });
   m.runTo(m.now + 5000);
@@ -158,12 +158,12 @@ Deno.test("resume: a limit back right after the resume waits for its new time", 
   const second = at(m, 30 * 60_000);
   m.send({ type: "limit", limit: limit(second) });
   assert.equal(m.state.failures, 1);
-  m.runTo(second + MARGIN_MS - 1000);
+  m.runTo(second + marginFor(second) - 1000);
   assert.equal(m.actions.length, 1);
-  m.runTo(second + MARGIN_MS);
+  m.runTo(second + marginFor(second));
   assert.deepEqual(m.actions.map((a) => [a.type, a.at]), [
-    ["resume", first + MARGIN_MS],
-    ["resume", second + MARGIN_MS],
+    ["resume", first + marginFor(first)],
+    ["resume", second + marginFor(second)],
   ]);
 });
 
@@ -171,7 +171,7 @@ Deno.test("resume: a limit back with its time already past backs off", () => {
   const m = machine("auto");
   const first = at(m, 10_000);
   m.send({ type: "limit", limit: limit(first) });
-  m.runTo(first + MARGIN_MS);
+  m.runTo(first + marginFor(first));
   m.send({ type: "typed-continue" });
   // The agent prints the same reset again under another message: a new limit, time past.
   m.send({ type: "limit", limit: limit(first, { msg: "Usage limit reached" }) });
@@ -184,7 +184,7 @@ Deno.test(`resume: after ${MAX_FAILURES} resumes that did not hold it stops and 
   for (let i = 0; i < MAX_FAILURES; i++) {
     const reset = at(m, 60_000);
     m.send({ type: "limit", limit: limit(reset) });
-    m.runTo(reset + MARGIN_MS);
+    m.runTo(reset + marginFor(reset));
     if (m.state.phase !== "typing") break;
     m.send({ type: "typed-continue" });
     m.send({ type: "cleared" });
@@ -202,7 +202,7 @@ Deno.test("resume: a new limit long after a resume held starts the count from ze
   const m = machine("auto");
   const first = at(m, 10_000);
   m.send({ type: "limit", limit: limit(first) });
-  m.runTo(first + MARGIN_MS);
+  m.runTo(first + marginFor(first));
   m.send({ type: "typed-continue" });
   m.send({ type: "cleared" });
   m.now = m.now + 5 * 60 * 60_000;
@@ -214,7 +214,7 @@ Deno.test("resume: typed and the very limit still shown a minute later: stopped,
   const m = machine("auto");
   const reset = at(m, 10_000);
   m.send({ type: "limit", limit: limit(reset) });
-  m.runTo(reset + MARGIN_MS);
+  m.runTo(reset + marginFor(reset));
   m.send({ type: "typed-continue" });
   const typed = m.now;
   m.runTo(typed + NO_EFFECT_MS);
@@ -230,7 +230,7 @@ Deno.test("resume: the state file keeps a pending resume; a typing one comes bac
   m.send({ type: "limit", limit: limit(reset) });
   const saved = JSON.parse(JSON.stringify(toJson(m.state)));
   assert.deepEqual(fromJson(saved), m.state);
-  m.runTo(reset + MARGIN_MS);
+  m.runTo(reset + marginFor(reset));
   assert.equal(m.state.phase, "typing");
   const back = fromJson(JSON.parse(JSON.stringify(toJson(m.state))))!;
   assert.equal(back.phase, "waiting");
@@ -256,4 +256,14 @@ Deno.test("config: agents.<id>.resume_after_limit and continue, default off and 
     () => parseConfig("agents:\n  codex:\n    resume_after_limit: always\n", "config.yml"),
     /resume_after_limit/,
   );
+});
+
+Deno.test("resume: a reset on a whole minute (printed to the minute) waits a minute more", () => {
+  const whole = Date.parse("2026-12-02T14:58:00Z");
+  assert.equal(marginFor(whole), 75_000);
+  assert.equal(marginFor(whole + 2000), 15_000);
+  assert.equal(marginFor(null), 15_000);
+  // Read 30 s after the printed minute: the true reset may be 29 s ahead still.
+  const r = step(INITIAL, { type: "limit", limit: limit(whole) }, whole + 30_000, "auto");
+  assert.equal(r.state.dueAt, whole + 75_000);
 });
