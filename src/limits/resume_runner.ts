@@ -6,8 +6,9 @@
  * runtime wires it to real sessions and tests to a fake on a virtual clock.
  *
  * The re-check before typing: a fresh classification must still show the same
- * limit (its reset instant and message), the input box must be empty (or
- * unreadable), and the user must not have typed meanwhile. A dialog the
+ * limit (its reset instant and message), the input box must be empty, unreadable,
+ * or as it was when the limit came (a placeholder), and the user must not have
+ * typed meanwhile. A dialog the
  * manifest names beside the limit (`limit.dialog`) is closed first with its
  * `limit.dismiss` keys, and the screen re-checked again. Every outcome is a
  * receipt: a notification saying what was typed, or why nothing was.
@@ -63,6 +64,11 @@ interface Entry {
   name: string;
   timer: Disposable | null;
   busy: boolean;
+  /**
+   * The input box when the limit came: a placeholder the reader takes for text ("Ask Codex
+   * to do anything", live with Codex 0.171.0) is what an untouched box holds.
+   */
+  box: string | null;
 }
 
 export class ResumeRunner implements Disposable {
@@ -84,7 +90,9 @@ export class ResumeRunner implements Disposable {
         msg: status!.msg,
         selfContinues: spec?.continues.some((re) => re.test(screen)) ?? false,
       };
+      const before = e.state.phase;
       this.#send(id, e, { type: "limit", limit });
+      if (before !== e.state.phase && e.state.phase === "waiting") e.box = this.#host.inputBox(id);
     } else if (e.state.phase !== "none") {
       this.#send(id, e, { type: "cleared" });
     }
@@ -147,7 +155,14 @@ export class ResumeRunner implements Disposable {
   #entry(id: string, view: { agent: string | null; name: string }): Entry {
     let e = this.#entries.get(id);
     if (!e) {
-      e = { state: INITIAL, agent: view.agent, name: view.name, timer: null, busy: false };
+      e = {
+        state: INITIAL,
+        agent: view.agent,
+        name: view.name,
+        timer: null,
+        busy: false,
+        box: null,
+      };
       this.#entries.set(id, e);
     }
     if (view.agent !== null) e.agent = view.agent;
@@ -226,7 +241,9 @@ export class ResumeRunner implements Disposable {
       if (why !== null && why !== "the limit is no longer shown") return fail(why);
     }
     const box = this.#host.inputBox(id);
-    if (box !== null && box.trim() !== "") return fail("the input box holds text");
+    if (box !== null && box.trim() !== "" && box !== e.box) {
+      return fail("the input box holds text");
+    }
     const { text } = this.#host.settings(e.agent);
     if (!(await this.#host.typeLine(id, text))) return fail("the session refused input");
     this.#send(id, e, { type: "typed-continue" });

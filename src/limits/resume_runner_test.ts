@@ -124,6 +124,17 @@ Deno.test("runner: a text in the input box: nothing typed, stopped, receipt says
   assert.equal(t.runner.state("s1")?.phase, "stopped");
 });
 
+Deno.test("runner: a placeholder in the box since the limit came is no text: it types", async () => {
+  const t = setup();
+  t.box = "Ask Codex to do anything";
+  t.status = limited;
+  await advance(t.clock, RESET + MARGIN_MS + 5000);
+  assert.deepEqual(t.log, [
+    `type "continue" @${RESET + MARGIN_MS - T0}`,
+    'notice cx1: limit reset, typed "continue"',
+  ]);
+});
+
 Deno.test("runner: the user types near the reset: it waits for quiet", async () => {
   const t = setup();
   t.status = limited;
