@@ -52,3 +52,13 @@ export function limitNotice(
     : `${new Date(Date.UTC(w.year, w.month - 1, w.day)).toUTCString().slice(8, 11)} ${w.day} `;
   return `${name}: limit reached, resets ${day}${hm}`;
 }
+
+/** How often the TUI redraws while a session waits at a usage limit: its countdown moves. */
+export const LIMIT_TICK_MS = 10_000;
+
+/** Whether a running session waits at a usage limit (the TUI's clock runs for its countdown). */
+export function anythingLimited(
+  state: { readonly sessions: readonly { status: string; agentStatus: AgentStatus | null }[] },
+): boolean {
+  return state.sessions.some((r) => r.status === "running" && isLimit(r.agentStatus));
+}

@@ -110,3 +110,13 @@ Deno.test("notification: `cl2: limit reached, resets 03:00` (in the machine's zo
   assert.deepEqual(written, [`\x1b]9;${text}\x07\x1b]777;notify;lazyshell;${text}\x07`]);
   await notifier[Symbol.asyncDispose]();
 });
+
+Deno.test("the TUI clock runs while a running session waits at a limit (its countdown moves)", async () => {
+  const { anythingLimited } = await import("./limit_text.ts");
+  assert.equal(anythingLimited({ sessions: [row("a", { agentStatus: limited })] }), true);
+  assert.equal(anythingLimited({ sessions: [row("a", { agentStatus: failed })] }), false);
+  assert.equal(
+    anythingLimited({ sessions: [row("a", { agentStatus: limited, status: "exited" })] }),
+    false,
+  );
+});
