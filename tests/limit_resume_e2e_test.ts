@@ -24,7 +24,7 @@ const MANIFEST = [
   "",
 ].join("\n");
 
-async function withLimit(policy: "auto" | "off") {
+async function withLimit(policy: "auto" | "off" | "ask") {
   const config = Deno.makeTempDirSync({ prefix: "limits-e2e-config-" });
   Deno.mkdirSync(`${config}/lazyshell/agents`, { recursive: true });
   Deno.writeTextFileSync(`${config}/lazyshell/agents/fakelimit.yml`, MANIFEST);
@@ -139,6 +139,46 @@ Deno.test("auto, then ctl limit --cancel before the reset: nothing typed", async
     await new Promise((r) => setTimeout(r, 2000 + MARGIN_MS + 2000));
     const text = (await lab.ok<{ lines: string[] }>("read", { target: "lim" })).lines.join("\n");
     assert.doesNotMatch(text, /continue/);
+  } finally {
+    await lab[Symbol.asyncDispose]();
+    Deno.removeSync(config, { recursive: true });
+  }
+});
+
+Deno.test("ask: a notification at the reset, nothing typed until ctl limit --resume, then once", async () => {
+  const { lab, notices, config } = await withLimit("ask");
+  try {
+    await until(
+      async () => {
+        const s = (await lab.ok<Listed>("list")).sessions[0]!;
+        return s.kind === "limit" ? s : null;
+      },
+      15_000,
+      "the limit was never read",
+    );
+    const read = async () =>
+      (await lab.ok<{ lines: string[] }>("read", { target: "lim" })).lines.join("\n");
+    // Too early: the key does not resume before the reset.
+    const early = await lab.ok<{ phase: string }>("limit", { target: "lim", resume: true });
+    assert.equal(early.phase, "waiting");
+    await until(
+      () => Promise.resolve(notices.some((n) => n.includes("limit reset · resume:")) ? true : null),
+      2000 + MARGIN_MS + 10_000,
+      `never asked: ${JSON.stringify(notices)}`,
+    );
+    await new Promise((r) => setTimeout(r, 2000));
+    assert.doesNotMatch(await read(), /continue/);
+    const asked = await lab.ok<{ phase: string }>("limit", { target: "lim", resume: true });
+    assert.equal(asked.phase, "typing");
+    const screen = await until(
+      async () => {
+        const text = await read();
+        return /continue/.test(text) ? text : null;
+      },
+      10_000,
+      "continue was never typed",
+    );
+    assert.equal(screen.match(/continue/g)!.length, 1);
   } finally {
     await lab[Symbol.asyncDispose]();
     Deno.removeSync(config, { recursive: true });
