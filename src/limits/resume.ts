@@ -46,6 +46,10 @@ export const BACKOFF_MS = 5 * 60_000;
 export const MAX_FAILURES = 3;
 /** A limit back within this long after the last one went did not hold: a failure. */
 export const HOLD_MS = 10 * 60_000;
+/** A restored agent not back at its prompt yet: look again this long after. */
+export const NOT_READY_RETRY_MS = 5_000;
+/** … at most this many times (two minutes). */
+export const NOT_READY_TRIES = 24;
 /** Typed, and the same limit still shown this long after: the resume did not take. */
 export const NO_EFFECT_MS = 60_000;
 
@@ -90,6 +94,8 @@ export interface ResumeState {
   readonly resumedAt: number | null;
   /** When the last resumed limit went (a limit back soon after did not hold). */
   readonly clearedAt: number | null;
+  /** Re-checks that found a restored agent not back at its prompt yet. */
+  readonly notReady?: number;
   /** Why it stopped, for the list and `ctl` (null unless stopped). */
   readonly reason: string | null;
 }
@@ -119,6 +125,8 @@ export type ResumeEvent =
   | { readonly type: "cancel" }
   /** The executor typed the continue text (after its re-check). */
   | { readonly type: "typed-continue" }
+  /** The executor found a restored agent not at its prompt yet: nothing typed, look again. */
+  | { readonly type: "not-ready" }
   /** The executor's re-check found something else on screen: nothing typed. */
   | { readonly type: "recheck-failed"; readonly why: string }
   /** Time passed. */
@@ -201,6 +209,15 @@ export function step(
         resumedAt: now,
         done: remember(s.done, limitKey(s.limit)),
       });
+    case "not-ready": {
+      if (s.phase !== "typing") return keep(s);
+      const notReady = (s.notReady ?? 0) + 1;
+      if (notReady >= NOT_READY_TRIES) {
+        const reason = "the restored agent did not come back to its prompt: not resumed";
+        return keep({ ...s, phase: "stopped", notReady, reason }, { type: "notice", text: reason });
+      }
+      return keep({ ...s, phase: "waiting", dueAt: now + NOT_READY_RETRY_MS, notReady });
+    }
     case "recheck-failed":
       // Nothing typed: the screen moved on (the agent resumed, the user acted). Not again.
       if (s.phase !== "typing" || s.limit === null) return keep(s);

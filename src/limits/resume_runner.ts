@@ -56,6 +56,8 @@ export interface ResumeHost {
   typeLine(id: string, text: string): Promise<boolean>;
   /** Tells the user (a notification, the log). */
   notice(id: string, text: string): void;
+  /** A machine changed (the pending-resumes file is written from `pendingByName()`). */
+  changed?(): void;
 }
 
 interface Entry {
@@ -69,11 +71,19 @@ interface Entry {
    * to do anything", live with Codex 0.171.0) is what an untouched box holds.
    */
   box: string | null;
+  /**
+   * Restored from the pending-resumes file into a new session (after a server restart): its
+   * agent started again, so the limit is not on screen; the agent back at its prompt (idle or
+   * done) is the re-check, until the resume is typed.
+   */
+  restored: boolean;
 }
 
 export class ResumeRunner implements Disposable {
   readonly #host: ResumeHost;
   readonly #entries = new Map<string, Entry>();
+  /** Called after a machine changed (the pending-resumes file: pending_file.ts). */
+  onChange: (() => void) | null = null;
 
   constructor(host: ResumeHost) {
     this.#host = host;
@@ -93,7 +103,7 @@ export class ResumeRunner implements Disposable {
       const before = e.state.phase;
       this.#send(id, e, { type: "limit", limit });
       if (before !== e.state.phase && e.state.phase === "waiting") e.box = this.#host.inputBox(id);
-    } else if (e.state.phase !== "none") {
+    } else if (e.state.phase !== "none" && !e.restored) {
       this.#send(id, e, { type: "cleared" });
     }
   }
@@ -137,12 +147,27 @@ export class ResumeRunner implements Disposable {
     return out;
   }
 
-  /** Back from the state file (after a restore): re-armed, re-checked before any typing. */
+  /** Pending resumes by session name, with the agent (the pending-resumes file). */
+  pendingByName(): Record<string, { agent: string | null; state: unknown }> {
+    const out: Record<string, { agent: string | null; state: unknown }> = {};
+    for (const e of this.#entries.values()) {
+      if (e.state.phase === "waiting" || e.state.phase === "asked" || e.state.phase === "typing") {
+        out[e.name] = { agent: e.agent, state: toJson(e.state) };
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Back from the pending-resumes file into a restored session: re-armed; at the reset the
+   * restored agent must be back at its prompt (or show the same limit) before anything is typed.
+   */
   restore(id: string, view: { agent: string | null; name: string }, json: unknown): boolean {
     const state = fromJson(json);
-    if (state === null) return false;
+    if (state === null || state.phase !== "waiting") return false;
     const e = this.#entry(id, view);
     e.state = state;
+    e.restored = true;
     this.#arm(id, e);
     return true;
   }
@@ -162,6 +187,7 @@ export class ResumeRunner implements Disposable {
         timer: null,
         busy: false,
         box: null,
+        restored: false,
       };
       this.#entries.set(id, e);
     }
@@ -173,9 +199,14 @@ export class ResumeRunner implements Disposable {
   #send(id: string, e: Entry, event: ResumeEvent): void {
     const { policy } = this.#host.settings(e.agent);
     const r = step(e.state, event, this.#host.now(), policy);
+    const changed = r.state !== e.state;
     e.state = r.state;
     if (r.action) this.#act(id, e, r.action);
     this.#arm(id, e);
+    if (changed) {
+      this.#host.changed?.();
+      this.onChange?.();
+    }
   }
 
   #arm(id: string, e: Entry): void {
@@ -213,6 +244,11 @@ export class ResumeRunner implements Disposable {
     const typedAt = e.state.typedAt;
     const still = (): string | null => {
       const status = this.#host.classifyNow(id);
+      if (e.restored && !isLimit(status)) {
+        // The agent started again: it must be back at its prompt.
+        if (e.state.typedAt !== typedAt) return "you typed in the session";
+        return status?.state === "idle" || status?.state === "done" ? null : "not-ready";
+      }
       if (!isLimit(status)) return "the limit is no longer shown";
       const seen = limitKey({
         resetsAt: typeof status!.resetsAt === "number" ? status!.resetsAt : null,
@@ -224,6 +260,7 @@ export class ResumeRunner implements Disposable {
       return null;
     };
     let why = still();
+    if (why === "not-ready") return this.#send(id, e, { type: "not-ready" });
     if (why !== null) return fail(why);
     const spec = this.#host.limitSpec(e.agent);
     const screen = this.#host.screenText(id) ?? "";
@@ -241,11 +278,13 @@ export class ResumeRunner implements Disposable {
       if (why !== null && why !== "the limit is no longer shown") return fail(why);
     }
     const box = this.#host.inputBox(id);
-    if (box !== null && box.trim() !== "" && box !== e.box) {
+    // A restored agent's box was never seen empty: your keys (typedAt) are the check there.
+    if (!e.restored && box !== null && box.trim() !== "" && box !== e.box) {
       return fail("the input box holds text");
     }
     const { text } = this.#host.settings(e.agent);
     if (!(await this.#host.typeLine(id, text))) return fail("the session refused input");
+    e.restored = false;
     this.#send(id, e, { type: "typed-continue" });
     this.#host.notice(id, `${e.name}: limit reset, typed ${JSON.stringify(text)}`);
   }

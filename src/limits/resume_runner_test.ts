@@ -192,3 +192,27 @@ Deno.test("runner: pending resumes survive a restart (state file JSON), resumed 
   await advance(u.clock, RESET + 60 * 60_000);
   assert.equal(u.log.filter((l) => l.startsWith("type")).length, 1);
 });
+
+Deno.test("runner: restored after a restart, the agent back at its prompt is the re-check", async () => {
+  const t = setup();
+  t.status = limited;
+  const saved = t.runner.pendingByName();
+  assert.deepEqual(Object.keys(saved), ["cx1"]);
+  t.runner[Symbol.dispose]();
+  const u = setup();
+  u.box = "Ask Codex to do anything"; // the restarted agent's placeholder
+  u.fresh = { ...working, state: "working" }; // still starting
+  await advance(u.clock, RESET + 10 * 60_000);
+  assert.equal(u.runner.restore("s2", { agent: "codex", name: "cx1" }, saved["cx1"]!.state), true);
+  // Its status goes through working and idle: not a "cleared" that would drop the resume.
+  u.runner.status("s2", { agent: "codex", name: "cx1" }, working);
+  await advance(u.clock, RESET + 10 * 60_000 + 12_000);
+  assert.equal(u.log.filter((l) => l.startsWith("type")).length, 0);
+  assert.equal(u.runner.state("s2")?.phase, "waiting");
+  u.fresh = { ...working, state: "idle" };
+  await advance(u.clock, RESET + 10 * 60_000 + 20_000);
+  assert.equal(u.log.filter((l) => l.startsWith("type")).length, 1);
+  u.runner.status("s2", { agent: "codex", name: "cx1" }, { ...working, state: "idle" });
+  await advance(u.clock, RESET + 60 * 60_000);
+  assert.equal(u.log.filter((l) => l.startsWith("type")).length, 1);
+});
