@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { startInstance } from "./control_helpers.ts";
 import { MARGIN_MS } from "../src/limits/resume.ts";
-import { pendingFile, persistResumes } from "../src/limits/pending_file.ts";
+import { pendingFile, persistResumes } from "../src/runtime/limit_resumes_file.ts";
 
 const MANIFEST = [
   "id: fakelimit",

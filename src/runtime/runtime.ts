@@ -44,7 +44,7 @@ import {
 } from "../session/store.ts";
 import type { Session } from "../session/session.ts";
 import { type Scheduler, ticker } from "../util/ticker.ts";
-import { startResumes } from "../limits/resumes.ts";
+import { startResumes } from "./limit_resumes.ts";
 import type { ResumeRunner } from "../limits/resume_runner.ts";
 import { type Notifications, startNotifications } from "./notifications.ts";
 import { type Catalog, loadCatalogSync } from "./catalog.ts";

@@ -16,7 +16,7 @@
  * too, and the server goes on.
  */
 
-import { pendingFile, persistResumes } from "../limits/pending_file.ts";
+import { pendingFile, persistResumes } from "../runtime/limit_resumes_file.ts";
 import { dataDir } from "../config/paths.ts";
 import { messageOf, UserError } from "../errors.ts";
 import { ensureRuntimeRoot, writeServerName } from "../ipc/runtime_dir.ts";

@@ -10,7 +10,7 @@
 
 import type { RuntimeChange } from "../model/runtime.ts";
 import { type Env, stateDir } from "../config/paths.ts";
-import type { ResumeRunner } from "./resume_runner.ts";
+import type { ResumeRunner } from "../limits/resume_runner.ts";
 
 /** `$XDG_STATE_HOME/lazyshell/limit-resumes-<server name>.json`. */
 export function pendingFile(env: Env, server: string): string {

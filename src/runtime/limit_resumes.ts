@@ -1,5 +1,5 @@
 /**
- * Wires the resume runner (resume_runner.ts) into the runtime (docs/limits.md):
+ * Wires the resume runner (src/limits/resume_runner.ts) into the runtime (docs/limits.md):
  * each session's status from the change stream, the user's keys from the
  * sessions, the settings from config.yml (`agents.<id>.resume_after_limit`,
  * `continue`), the manifest's `limit` section, and typing as `ctl send` types
@@ -11,12 +11,12 @@ import type { RuntimeChange, RuntimeState } from "../model/runtime.ts";
 import type { SessionView } from "../model/session.ts";
 import type { SessionStore } from "../session/store.ts";
 import type { Config } from "../config/config.ts";
-import type { Catalog } from "../runtime/catalog.ts";
+import type { Catalog } from "./catalog.ts";
 import type { Notifier } from "../notify/notifier.ts";
 import type { Scheduler } from "../util/ticker.ts";
 import { typeInto } from "../control/typing.ts";
-import { ResumeRunner } from "./resume_runner.ts";
-import type { ResumePolicy } from "./resume.ts";
+import { ResumeRunner } from "../limits/resume_runner.ts";
+import type { ResumePolicy } from "../limits/resume.ts";
 
 export interface ResumesHost {
   readonly store: SessionStore;
