@@ -14,6 +14,7 @@ const ROOT = new URL("../", import.meta.url).pathname;
 /** Pure: folders, or single files inside otherwise-runtime folders. */
 const PURE = [
   "src/model/",
+  "src/limits/",
   "src/runtime/state.ts",
   "src/detect/",
   "src/tui/view/",

@@ -16,6 +16,7 @@
  * too, and the server goes on.
  */
 
+import { pendingFile, persistResumes } from "../runtime/limit_resumes_file.ts";
 import { dataDir } from "../config/paths.ts";
 import { messageOf, UserError } from "../errors.ts";
 import { ensureRuntimeRoot, writeServerName } from "../ipc/runtime_dir.ts";
@@ -109,6 +110,13 @@ export async function runServer(options: ServerOptions): Promise<number> {
   });
   runtime.own(() => restore[Symbol.asyncDispose]());
   if (restore.problem) log(`lazyshell: ${restore.problem}`);
+  // Pending resumes at usage limits: kept across a restart like the sessions (docs/limits.md).
+  const resumes = persistResumes(
+    runtime,
+    pendingFile(env, name),
+    (line) => log(`lazyshell: ${line}`),
+  );
+  runtime.own(() => resumes[Symbol.dispose]());
   // `lazyshell reload` and SIGHUP: one at a time, each line logged, every client told.
   const source: ProjectSource | null = project
     ? { file: project.file, named: options.project !== undefined }
