@@ -8,7 +8,8 @@
  * controls (and the server refuses a write all the same), and a page
  * without the token, with a wrong one, from a foreign Origin or through a
  * foreign Host name gets nothing. The page has no horizontal scroll at
- * 390×844 and 1440×900; the screenshots in docs/ are taken here.
+ * 390×844 and 1440×900; the screenshots in docs/ are taken here
+ * (`LAZYSHELL_SCREENSHOTS=docs deno test -A tests/web_browser_test.ts`).
  */
 
 import assert from "node:assert/strict";
@@ -20,7 +21,13 @@ import { waitFor } from "../src/session/test_util.ts";
 
 const FAKE = new URL("./testdata/prompt_agent.ts", import.meta.url).pathname;
 const CAPTURES = new URL("../fixtures/captures/", import.meta.url).pathname;
-const DOCS = new URL("../docs/", import.meta.url).pathname;
+/**
+ * Where the screenshots go: docs/ when LAZYSHELL_SCREENSHOTS=docs (to refresh the README's
+ * pictures), else a temporary folder, so a test run leaves the checkout as it was.
+ */
+const DOCS = Deno.env.get("LAZYSHELL_SCREENSHOTS") === "docs"
+  ? new URL("../docs/", import.meta.url).pathname
+  : `${Deno.makeTempDirSync({ prefix: "lazyshell-web-shots-" })}/`;
 const WAIT = 30_000;
 
 if (NO_BROWSER) console.log(NO_BROWSER);
