@@ -133,3 +133,12 @@ Deno.test("TUI list: a summary line when several sessions share one agent's limi
   assert.equal(summaries.length, 1, text.join("\n"));
   assert.match(summaries[0]!, /^ ⏸ codex ×2 at a usage limit · resets \d\d:\d\d \(2h13m\)$/);
 });
+
+Deno.test("U asks to resume the selected limited session; elsewhere it says why not", () => {
+  const s = tui([row("a", { agentStatus: limited }), row("b", { agentStatus: failed })]);
+  const u = update(s, key("U"), keymap);
+  assert.deepEqual(u.effects, [{ type: "resume-limit", id: "a" }]);
+  const other = update({ ...s, selected: "b" }, key("U"), keymap);
+  assert.deepEqual(other.effects, []);
+  assert.equal(other.state.message?.text, "Not at a usage limit");
+});
