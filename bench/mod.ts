@@ -23,7 +23,11 @@ const BENCHES: readonly string[] = [
   "remote_flood",
   "server",
   "plugin_host",
+  "plugin_frames",
+  "plugin_frames_serve",
+  "hook_sender",
   "memory",
+  "web",
 ];
 
 const only = Deno.args.filter((a) => !a.startsWith("-"));

@@ -31,6 +31,13 @@
  *   1.60 % of a core. The target is read on the later window, the steady
  *   cost; the early one is printed beside it.
  *
+ * - Idle: 8 silent shells (`bash` at its prompt), the server alone vs
+ *   tmux's, from BENCH_WARM s after the start, BENCH_SECONDS long: % of a
+ *   core and context switches a second of all its threads (its wake-ups).
+ *   Target: 0, as tmux.
+ *
+ * BENCH_ONLY=attach,startup,silent,cpu (comma-separated) runs those parts.
+ *
  * The echo through a client is bench/tui_latency.ts (it runs `lazyshell`,
  * which now attaches to a server).
  */
@@ -257,6 +264,52 @@ async function lazyshellCpu(): Promise<Cpu> {
   }
 }
 
+/** Voluntary and involuntary context switches of every thread of `pid`: its wake-ups. */
+function contextSwitches(pid: number): number {
+  let n = 0;
+  try {
+    for (const task of Deno.readDirSync(`/proc/${pid}/task`)) {
+      const status = Deno.readTextFileSync(`/proc/${pid}/task/${task.name}/status`);
+      for (const m of status.matchAll(/ctxt_switches:\s+(\d+)/g)) n += Number(m[1]);
+    }
+  } catch { /* gone */ }
+  return n;
+}
+
+const SILENT = Array.from({ length: 8 }, () => "exec bash --norc --noprofile -i");
+
+/** A server of 8 silent shells from WARM s after its start: % of a core and wake-ups a second. */
+async function silent(pid: number): Promise<{ cpu: number; wakeups: number }> {
+  await delay(WARM * 1000);
+  const s0 = contextSwitches(pid);
+  const t0 = performance.now();
+  const cpu = await measure(() => [pid], 0);
+  return { cpu, wakeups: (contextSwitches(pid) - s0) / ((performance.now() - t0) / 1000) };
+}
+
+async function lazyshellSilent(): Promise<{ cpu: number; wakeups: number }> {
+  await using l = lab();
+  const server = await serve(l, project(l, SILENT));
+  try {
+    return await silent(server.pid);
+  } finally {
+    await server.stop();
+  }
+}
+
+async function tmuxSilent(): Promise<{ cpu: number; wakeups: number }> {
+  await using l = lab();
+  const socket = `lazyshell-bench-silent-${Deno.pid}`;
+  try {
+    const { client: c, serverPid } = await startTmux(l, socket, SILENT);
+    c.kill("SIGKILL");
+    await c.exited;
+    return await silent(serverPid);
+  } finally {
+    await tmuxCommand(l, socket, "kill-server");
+  }
+}
+
 async function tmuxCpu(): Promise<Cpu> {
   await using l = lab();
   const socket = `lazyshell-bench-server-${Deno.pid}`;
@@ -275,58 +328,91 @@ async function tmuxCpu(): Promise<Cpu> {
 }
 
 const fmt = (n: number) => n.toFixed(1);
+/** BENCH_ONLY=attach,startup,cpu,silent runs those parts alone (default: all). */
+const ONLY = new Set((Deno.env.get("BENCH_ONLY") ?? "attach,startup,cpu,silent").split(","));
+const load = () => {
+  try {
+    return Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
+  } catch {
+    return "unknown";
+  }
+};
 
-console.log(`server: attach (16 sessions × 5000 lines, ${ATTACHES} attaches)`);
-const frames = await attachFrames();
-const p = (xs: number[], q: number) => fmt(percentile(xs, q));
-console.log(
-  `attach → first complete frame: p50 ${p(frames.client, 50)} ms, p95 ${
-    p(frames.client, 95)
-  } ms (target p95 ≤ 150 ms)`,
-);
-console.log(
-  `  start-up floor, deno run of an empty file in the same PTY: p50 ${p(frames.bare, 50)} ms, ` +
-    `p95 ${p(frames.bare, 95)} ms`,
-);
-console.log(
-  `  a running client's hello → first complete frame (the server's share): p50 ${
-    p(frames.socket, 50)
-  } ms, p95 ${p(frames.socket, 95)} ms`,
-);
-
-const { ls, bare } = await startups();
-console.log(
-  `client start-up: lazyshell ls p50 ${fmt(median(ls))} ms, deno run of an empty file p50 ${
-    fmt(median(bare))
-  } ms → ratio ${(median(ls) / median(bare)).toFixed(2)} (target ≤ 1.5)`,
-);
-
-const withTmux = await hasTmux();
-const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? "2");
-const ours: Cpu[] = [];
-const theirs: Cpu[] = [];
-for (let round = 1; round <= ROUNDS; round++) {
-  const a = await lazyshellCpu();
-  ours.push(a);
+if (ONLY.has("attach")) {
+  console.log(`server: attach (16 sessions × 5000 lines, ${ATTACHES} attaches)`);
+  const frames = await attachFrames();
+  const p = (xs: number[], q: number) => fmt(percentile(xs, q));
   console.log(
-    `round ${round}: lazyshell server ${a.early.toFixed(2)} % detached from ${EARLY} s, ${
-      a.detached.toFixed(2)
-    } % from ${WARM} s; server + client ${a.attached.toFixed(2)} % attached`,
+    `attach → first complete frame: p50 ${p(frames.client, 50)} ms, p95 ${
+      p(frames.client, 95)
+    } ms (target p95 ≤ 150 ms)`,
   );
-  if (!withTmux) continue;
-  const b = await tmuxCpu();
-  theirs.push(b);
   console.log(
-    `round ${round}: tmux server ${b.early.toFixed(2)} % detached from ${EARLY} s, ${
-      b.detached.toFixed(2)
-    } % from ${WARM} s; server + client ${b.attached.toFixed(2)} % attached`,
+    `  start-up floor, deno run of an empty file in the same PTY: p50 ${p(frames.bare, 50)} ms, ` +
+      `p95 ${p(frames.bare, 95)} ms`,
+  );
+  console.log(
+    `  a running client's hello → first complete frame (the server's share): p50 ${
+      p(frames.socket, 50)
+    } ms, p95 ${p(frames.socket, 95)} ms`,
   );
 }
-if (theirs.length > 0) {
-  const ratio = (k: keyof Cpu) => median(ours.map((o, i) => o[k] / theirs[i]![k])).toFixed(2);
+
+if (ONLY.has("startup")) {
+  const { ls, bare } = await startups();
   console.log(
-    `CPU ratio lazyshell/tmux, 8 spinners: detached ${ratio("detached")} from ${WARM} s ` +
-      `(target ≤ 1.0; ${ratio("early")} from ${EARLY} s, while warming up), ` +
-      `attached ${ratio("attached")} (target ≤ 1.2; from ${ATTACH_SETTLE} s after the attach)`,
+    `client start-up: lazyshell ls p50 ${fmt(median(ls))} ms, deno run of an empty file p50 ${
+      fmt(median(bare))
+    } ms → ratio ${(median(ls) / median(bare)).toFixed(2)} (target ≤ 1.5)`,
   );
+}
+
+if (ONLY.has("silent")) {
+  const withTmux = await hasTmux();
+  const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? "2");
+  for (let round = 1; round <= ROUNDS; round++) {
+    const a = await lazyshellSilent();
+    console.log(
+      `round ${round}: 8 silent shells, lazyshell server from ${WARM} s: ${a.cpu.toFixed(3)} % ` +
+        `of a core, ${a.wakeups.toFixed(2)} context switches/s (load ${load()})`,
+    );
+    if (!withTmux) continue;
+    const b = await tmuxSilent();
+    console.log(
+      `round ${round}: 8 silent shells, tmux server from ${WARM} s: ${b.cpu.toFixed(3)} % ` +
+        `of a core, ${b.wakeups.toFixed(2)} context switches/s (load ${load()})`,
+    );
+  }
+}
+
+if (ONLY.has("cpu")) {
+  const withTmux = await hasTmux();
+  const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? "2");
+  const ours: Cpu[] = [];
+  const theirs: Cpu[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    const a = await lazyshellCpu();
+    ours.push(a);
+    console.log(
+      `round ${round}: lazyshell server ${a.early.toFixed(2)} % detached from ${EARLY} s, ${
+        a.detached.toFixed(2)
+      } % from ${WARM} s; server + client ${a.attached.toFixed(2)} % attached`,
+    );
+    if (!withTmux) continue;
+    const b = await tmuxCpu();
+    theirs.push(b);
+    console.log(
+      `round ${round}: tmux server ${b.early.toFixed(2)} % detached from ${EARLY} s, ${
+        b.detached.toFixed(2)
+      } % from ${WARM} s; server + client ${b.attached.toFixed(2)} % attached`,
+    );
+  }
+  if (theirs.length > 0) {
+    const ratio = (k: keyof Cpu) => median(ours.map((o, i) => o[k] / theirs[i]![k])).toFixed(2);
+    console.log(
+      `CPU ratio lazyshell/tmux, 8 spinners: detached ${ratio("detached")} from ${WARM} s ` +
+        `(target ≤ 1.0; ${ratio("early")} from ${EARLY} s, while warming up), ` +
+        `attached ${ratio("attached")} (target ≤ 1.2; from ${ATTACH_SETTLE} s after the attach)`,
+    );
+  }
 }

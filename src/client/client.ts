@@ -35,6 +35,7 @@ import {
   type RestoreRequest,
   SERVER_PROTOCOL,
   versionMismatch,
+  type WebRequest,
 } from "../server/protocol.ts";
 import { canConnect, ensureServer } from "../server/spawn.ts";
 import { trimLater } from "../util/memory_trim.ts";
@@ -55,6 +56,8 @@ export interface ClientOptions {
   readonly version: string;
   /** `restore` only: what to restore, forget or list. */
   readonly restore?: RestoreRequest;
+  /** `web` only (src/web/view.ts). */
+  readonly web?: WebRequest;
   /**
    * `-H DEST` (src/remote/): the server on another host, reached through
    * ssh and `lazyshell bridge` instead of the unix socket. `open` starts the
@@ -150,6 +153,15 @@ async function speak(
           ...(options.restore ?? { all: false, forget: false, names: [] }),
           // Then a server that runs nothing once it answered ends: no side effect.
           ...(started ? { started: true } : {}),
+        },
+      }
+      : {}),
+    ...(options.mode === "web"
+      ? {
+        web: {
+          rotate: options.web?.rotate === true,
+          off: options.web?.off === true,
+          qr: Deno.stdout.isTerminal(),
         },
       }
       : {}),

@@ -28,6 +28,18 @@ export function clientCommand(args: readonly string[]): Omit<ClientOptions, "ver
     if (rest.some((a) => a === "-h" || a === "--help")) return null;
     return { mode: "restore", start: true, restore: restoreArgs(rest) };
   }
+  if (first === "web") {
+    if (rest.some((a) => a === "-h" || a === "--help")) return null;
+    const unknown = rest.find((a) => a !== "--rotate" && a !== "--off");
+    if (unknown !== undefined) {
+      throw new UserError(`Unknown option for web: ${unknown} (expected --rotate, --off)`);
+    }
+    return {
+      mode: "web",
+      start: false,
+      web: { rotate: rest.includes("--rotate"), off: rest.includes("--off"), qr: false },
+    };
+  }
   if (first === "attach" || first === "ls" || first === "kill-server" || first === "reload") {
     if (rest.some((a) => a === "-h" || a === "--help")) return null; // commander prints the help
     if (rest.length > 0) throw new UserError(`Unexpected argument for ${first}: ${rest[0]}`);

@@ -19,6 +19,21 @@ const positiveInt = (max: number) => z.number().int().min(1).max(max);
 export const WINDOW_SIZES = ["latest", "smallest", "largest", "manual"] as const;
 export type WindowSize = typeof WINDOW_SIZES[number];
 
+/**
+ * What to do when an agent's usage limit resets (docs/limits.md): `off`, `ask`
+ * (a notification and a one-key resume), `auto` (type `continue` after re-reading
+ * the screen). Every agent id takes these keys under `agents.<id>`.
+ */
+const limitSettings = {
+  resume_after_limit: z.enum(["off", "ask", "auto"]).default("off"),
+  /** What `auto` (and the `ask` key) types into the agent. */
+  continue: z.string().min(1).max(200).refine(
+    (t) => ![...t].some((c) => c.charCodeAt(0) < 0x20),
+    "one line of text, no control characters",
+  )
+    .default("continue"),
+};
+
 export const configSchema = z.object({
   /** Scrollback lines kept per session (S2). */
   scrollback: z.number().int().min(0).max(1_000_000).default(5000),
@@ -42,8 +57,9 @@ export const configSchema = z.object({
     claude: z.object({
       /** Add lazyshell's hooks with --settings when a session launches Claude Code (H3). */
       inject_hooks: z.boolean().default(false),
+      ...limitSettings,
     }).prefault({}),
-  }).prefault({}),
+  }).catchall(z.object(limitSettings).prefault({})).prefault({}),
   /** Run for the selected session at most every 5 s; first line shown (W3). */
   agent_stats_command: z.string().min(1).nullable().default(null),
   /** New agent sessions in their own git worktree (`N`, `ctl new --agent … --worktree`). */
@@ -71,6 +87,19 @@ export const configSchema = z.object({
    */
   update_environment: z.array(z.string().regex(ENV_NAME, "a variable name")).max(256)
     .default([...DEFAULT_UPDATE_ENVIRONMENT]),
+  /** The web view (docs/web.md): off unless enabled here or by `lazyshell web`. */
+  web: z.object({
+    enabled: z.boolean().default(false),
+    /** The address to listen on: loopback unless it says otherwise (then put it behind TLS). */
+    listen: z.string().min(1).default("127.0.0.1"),
+    port: z.number().int().min(0).max(65535).default(7690),
+    /** Shows, never answers or types. */
+    read_only: z.boolean().default(false),
+    /** Host names the page may be reached by besides loopback and `listen` (a tailnet name). */
+    hosts: z.array(
+      z.string().max(253).regex(/^[A-Za-z0-9.-]+$/, "a host name, without scheme or port"),
+    ).default([]),
+  }).prefault({}),
   /** `lazyshell -H DEST …` (docs/remote.md): the ssh command, split into words as sh would. */
   ssh: z.object({
     command: z.string().min(1).nullable().default(null),

@@ -29,6 +29,8 @@ export interface SessionEntry {
   readonly seq: number | null;
   readonly since: number | null;
   readonly msg: string | null;
+  /** A usage limit's reset (ISO 8601; docs/limits.md), or null. */
+  readonly resetsAt: string | null;
   /** The program asked the OSC 7501 `?` query: it can declare its own state. */
   readonly capable: boolean;
   /** What a blocked agent asks and how to answer it (`ctl answer`), or null. */
@@ -63,6 +65,7 @@ export function sessionEntry(view: SessionView): SessionEntry {
     since: status?.since ?? null,
     // Whatever set it (a hook, OSC 7501, a rule): no escape sequence reaches a `--json` reader.
     msg: status?.msg == null ? null : plainText(status.msg),
+    resetsAt: typeof status?.resetsAt === "number" ? new Date(status.resetsAt).toISOString() : null,
     capable: view.capable,
     prompt: view.prompt,
     conversation: view.conversation === null ? null : {

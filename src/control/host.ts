@@ -33,6 +33,12 @@ export interface ControlHost {
    * first prompt typed once it is ready (src/runtime/launch.ts).
    */
   launchAgent(spec: AgentSpec): Promise<Session>;
+  /** Pending resumes at usage limits (docs/limits.md; `ctl limit`), when the runtime runs them. */
+  readonly resumes?: {
+    confirm(id: string): void;
+    cancel(id: string): void;
+    state(id: string): { readonly phase: string; readonly reason: string | null } | null;
+  };
 }
 
 /** `ctl new --agent ID [--prompt T] [--worktree]` (src/runtime/launch.ts). */

@@ -61,6 +61,8 @@ interface Derived {
   readonly source: EvidenceSource;
   readonly ruleId: string;
   readonly msg: string | null;
+  /** A usage limit's reset instant (docs/limits.md); absent otherwise. */
+  readonly resetsAt?: number;
 }
 
 export interface ArbiterOptions {
@@ -237,6 +239,7 @@ function onScreen(s: ArbiterState, r: RuleResult | null, now: number): ArbiterSt
       source: "screen",
       ruleId: r.ruleId,
       msg: r.msg,
+      ...resetsOf(r),
     };
     if (r.state === "working" || r.state === "blocked") {
       derived = base;
@@ -310,12 +313,14 @@ export function decide(s: ArbiterState, now: number): Derived | null {
     // OSC 7501 has no error kinds, and Codex declares `state=error` with no msg:
     // an error rule on screen says why.
     const why = d.state === "error" && s.screen?.state === "error" ? s.screen : null;
+    const kind = d.kind ?? why?.kind ?? null;
     return {
       state: d.state,
-      kind: d.kind ?? why?.kind ?? null,
+      kind,
       source: "declared",
       ruleId: "osc7501",
       msg: d.msg ?? why?.msg ?? null,
+      ...(why && kind === why.kind ? resetsOf(why) : {}),
     };
   }
   const h = s.hook;
@@ -369,6 +374,11 @@ export function nextCheckAt(s: ArbiterState, now: number): number | null {
   return null;
 }
 
+/** A rule result's reset instant, as a Derived's optional field. */
+function resetsOf(r: RuleResult): { resetsAt?: number } {
+  return r.resetsAt === undefined || r.resetsAt === null ? {} : { resetsAt: r.resetsAt };
+}
+
 /** The screen rule id when no rule matched (src/detect/rules.ts). */
 const FALLBACK = "fallback";
 
@@ -378,7 +388,8 @@ function withStatus(s: ArbiterState, now: number): ArbiterState {
   if (d === null) return s;
   if (
     prev && prev.state === d.state && prev.kind === d.kind && prev.source === d.source &&
-    prev.msg === d.msg && (prev.ruleId === FALLBACK) === (d.ruleId === FALLBACK)
+    prev.msg === d.msg && (prev.resetsAt ?? null) === (d.resetsAt ?? null) &&
+    (prev.ruleId === FALLBACK) === (d.ruleId === FALLBACK)
   ) {
     // Another rule (or hook event) saying the same thing is not a change: the
     // status names the current rule, but seq does not move (no churn while two
@@ -391,6 +402,7 @@ function withStatus(s: ArbiterState, now: number): ArbiterState {
     source: d.source,
     ruleId: d.ruleId,
     msg: d.msg,
+    ...(d.resetsAt === undefined ? {} : { resetsAt: d.resetsAt }),
     seq: (prev?.seq ?? 0) + 1,
     since: prev && prev.state === d.state ? prev.since : now,
   };

@@ -57,6 +57,11 @@ export interface CompiledRule {
    * text; the first match gives it (group `msg`, else the whole match).
    */
   readonly msg: readonly LinearRegex[];
+  /**
+   * Where a usage limit's reset time is written (docs/limits.md): the first
+   * pattern that matches the region gives it (group `resets`, else the whole match).
+   */
+  readonly resets: readonly LinearRegex[];
   /** A menu that needs the user: overrides a stale hook `working` (docs/detection.md). */
   readonly visibleBlocker: boolean;
 }
@@ -103,6 +108,16 @@ export interface ConversationStoreSpec {
   } | null;
 }
 
+/** What the agent does at a usage limit (docs/limits.md, "Resume at the reset"). */
+export interface LimitSpec {
+  /** On screen: the agent goes on by itself at the reset; lazyshell types nothing. */
+  readonly continues: readonly LinearRegex[];
+  /** On screen: a dialog sits beside the limit (keys would go to it). */
+  readonly dialog: readonly LinearRegex[];
+  /** Keys (names: esc, enter, a digit) that close that dialog before typing. */
+  readonly dismiss: readonly string[];
+}
+
 export interface Manifest {
   readonly id: string;
   readonly name: string;
@@ -118,6 +133,8 @@ export interface Manifest {
   readonly input: InputReader | null;
   /** Where it came from (file path or `builtin:<name>`). */
   readonly source: string;
+  /** What it does at a usage limit; absent: nothing known (lazyshell types the continue text). */
+  readonly limit?: LimitSpec;
 }
 
 const ID = /^[a-z0-9][a-z0-9_-]{0,31}$/;
@@ -150,6 +167,7 @@ const ruleSchema = z.object({
   not: regexList,
   cells: z.array(cellSchema).default([]),
   msg: regexList,
+  resets: regexList,
   visible_blocker: z.boolean().default(false),
 }).strict();
 
@@ -198,6 +216,12 @@ const manifestSchema = z.object({
     store: storeSchema.optional(),
   }).strict().optional(),
   rules: z.array(ruleSchema).default([]),
+  limit: z.object({
+    continues: regexList,
+    dialog: regexList,
+    dismiss: z.array(z.enum(["esc", "enter", "tab", "1", "2", "3", "4", "5", "6", "7", "8", "9"]))
+      .default([]),
+  }).strict().optional(),
   prompts: z.array(promptSchema).default([]),
   input: inputSchema.optional(),
 }).strict();
@@ -307,6 +331,9 @@ export function parseManifest(text: string, file: string, expectedId?: string): 
     if (r.visible_blocker && r.state !== "blocked") {
       fail(at("visible_blocker"), `Rule "${r.id}": visible_blocker needs state blocked`);
     }
+    if (r.resets.length > 0 && r.state !== "error") {
+      fail(at("resets"), `Rule "${r.id}": resets needs state error (a usage limit)`);
+    }
     if (r.cells.length > 0 && r.region === "title") {
       fail(at("cells"), `Rule "${r.id}": cells need screen rows (region screen, bottom or top)`);
     }
@@ -358,6 +385,7 @@ export function parseManifest(text: string, file: string, expectedId?: string): 
         ...withMsg(any),
         ...compile(r.msg, ["rules", i, "msg"]),
       ],
+      resets: compile(r.resets, ["rules", i, "resets"]),
       visibleBlocker: r.visible_blocker,
     };
   });
@@ -376,6 +404,15 @@ export function parseManifest(text: string, file: string, expectedId?: string): 
       ? { command: m.resume.command, store: compileStore(m.resume.store, ctx) }
       : null,
     rules,
+    ...(m.limit
+      ? {
+        limit: {
+          continues: compile(m.limit.continues, ["limit", "continues"]),
+          dialog: compile(m.limit.dialog, ["limit", "dialog"]),
+          dismiss: m.limit.dismiss,
+        },
+      }
+      : {}),
     prompts: compilePrompts(m.prompts, ctx),
     input: compileInput(m.input, ctx),
     source: file,

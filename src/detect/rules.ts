@@ -19,6 +19,10 @@ export interface RuleResult {
   readonly visibleBlocker: boolean;
   /** What the screen says about it (a rule's `msg` group: an error's message), or null. */
   readonly msg: string | null;
+  /** The reset time as the screen writes it (a rule's `resets`: a usage limit), or null. */
+  readonly resets?: string | null;
+  /** That time as an instant (epoch ms), once read on the detector's clock and zone. */
+  readonly resetsAt?: number | null;
 }
 
 export const FALLBACK: RuleResult = {
@@ -156,13 +160,14 @@ export function evaluateRules(rules: readonly CompiledRule[], reader: RegionRead
       msg = messageOf(rule.msg, held); // the coloured row says it first
     }
     msg ??= messageOf(rule.msg, text);
-    return {
+    const result: RuleResult = {
       state: rule.state,
       kind: kindOf(rule, msg ?? text),
       ruleId: rule.id,
       visibleBlocker: rule.visibleBlocker,
       msg,
     };
+    return rule.resets.length > 0 ? { ...result, resets: resetsOf(rule.resets, text) } : result;
   }
   return FALLBACK;
 }
@@ -205,6 +210,15 @@ function messageOf(patterns: readonly LinearRegex[], text: string): string | nul
   for (const re of patterns) {
     const m = re.exec(text);
     if (m) return clean(m.groups.msg ?? m.text);
+  }
+  return null;
+}
+
+/** The first reset pattern that matches: its group `resets`, else the whole match. */
+function resetsOf(patterns: readonly LinearRegex[], text: string): string | null {
+  for (const re of patterns) {
+    const m = re.exec(text);
+    if (m) return clean(m.groups.resets ?? m.text);
   }
   return null;
 }

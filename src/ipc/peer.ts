@@ -159,9 +159,20 @@ function tree(root: number): number[] {
 
 const MAX_TREE = 4096;
 
-/** The process of `pids` holding a socket with one of `inodes` open, or null. */
-function holder(pids: readonly number[], inodes: ReadonlySet<number>): number | null {
+/** How long one sender check may search the other sessions' open files. */
+export const SEARCH_BUDGET_MS = 100;
+
+/**
+ * The process of `pids` holding a socket with one of `inodes` open, or null;
+ * "unknown" once `deadline` (performance.now()) passed.
+ */
+function holder(
+  pids: readonly number[],
+  inodes: ReadonlySet<number>,
+  deadline: number,
+): number | null | "unknown" {
   for (const pid of pids) {
+    if (performance.now() > deadline) return "unknown";
     for (const fd of safeReadDir(`/proc/${pid}/fd`)) {
       let target: string;
       try {
@@ -179,23 +190,28 @@ function holder(pids: readonly number[], inodes: ReadonlySet<number>): number | 
 /**
  * Whether a process of another session is connected to `path` (the hook
  * socket of session `own`): that session's id and the pid, or null — also
- * when the sender cannot be told (then nothing is refused). `sessions`: each
- * running session's id and its child's pid.
+ * when the sender cannot be told (then nothing is refused), which includes a
+ * search past `budgetMs`. `sessions`: each running session's id and its
+ * child's pid.
  */
 export function otherSessionSender(
   path: string,
   own: string,
   sessions: Iterable<{ readonly id: string; readonly pid: number }>,
   list: () => UnixSocketEntry[] | null = connectedUnixSockets,
+  budgetMs = SEARCH_BUDGET_MS,
 ): { readonly session: string; readonly pid: number } | null {
   const sockets = list();
   if (sockets === null) return null;
   const peers = new Set<number>();
   for (const s of sockets) if (s.path === path && s.peer !== null) peers.add(s.peer);
   if (peers.size === 0) return null;
+  // Bounded: with many large sessions the search gives up (the sender is then not known).
+  const deadline = performance.now() + budgetMs;
   for (const session of sessions) {
     if (session.id === own) continue;
-    const pid = holder(tree(session.pid), peers);
+    const pid = holder(tree(session.pid), peers, deadline);
+    if (pid === "unknown") return null;
     if (pid !== null) return { session: session.id, pid };
   }
   return null;

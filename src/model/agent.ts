@@ -12,7 +12,14 @@ export const BLOCKED_KINDS = ["permission", "question", "auth"] as const;
 export type BlockedKind = typeof BLOCKED_KINDS[number];
 
 /** Why a turn failed (`error`), when known: the model API's answer. */
-export const ERROR_KINDS = ["rate_limit", "overloaded", "auth", "quota", "connection"] as const;
+export const ERROR_KINDS = [
+  "rate_limit",
+  "overloaded",
+  "auth",
+  "quota",
+  "connection",
+  "limit",
+] as const;
 export type ErrorKind = typeof ERROR_KINDS[number];
 
 /** Every kind a state may carry: blocked kinds, error kinds (`auth` is both). */
@@ -40,6 +47,11 @@ export interface AgentStatus {
   readonly since: number;
   /** Human text for notifications (OSC 7501 `msg`, hook message), if any. */
   readonly msg: string | null;
+  /**
+   * A usage limit (`error`, kind `limit`): when it resets (epoch ms), as the
+   * agent wrote it; null or absent when unknown (docs/limits.md).
+   */
+  readonly resetsAt?: number | null;
 }
 
 export function isAgentState(s: string): s is AgentStateName {
@@ -66,6 +78,7 @@ export const ERROR_KIND_TEXT: Readonly<Record<ErrorKind, string>> = {
   auth: "authentication failed",
   quota: "quota exceeded",
   connection: "connection lost",
+  limit: "usage limit reached",
 };
 
 /**

@@ -16,6 +16,7 @@
  * a failure is logged, not thrown. Must not import tui/ or runtime/.
  */
 
+import { isLimit, limitNotice } from "../limits/limit_text.ts";
 import type { AgentStatus } from "../model/agent.ts";
 import { messageOf } from "../errors.ts";
 import { within } from "../util/async.ts";
@@ -122,7 +123,9 @@ export class Notifier implements AsyncDisposable {
       sessionId: session.id,
       sessionName: session.name,
       reason,
-      text: stateText(whoOf(session), reason, status.msg, status.kind),
+      text: isLimit(status)
+        ? limitNotice(whoOf(session), status, status.since)
+        : stateText(whoOf(session), reason, status.msg, status.kind),
       minIntervalMs: 0,
     });
   }

@@ -66,6 +66,8 @@ export interface CaptureMeta {
   readonly args?: readonly string[];
   /** When the recorder started (epoch ms): hooks are stamped in epoch ms. */
   readonly started_epoch_ms?: number;
+  /** The agent's zone: its env's `TZ`, else the recorder's (a reset printed with no zone). */
+  readonly tz?: string;
 }
 
 export async function readStreams(dir: URL, meta: CaptureMeta): Promise<CaptureStreams> {

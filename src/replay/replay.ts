@@ -52,6 +52,10 @@ export interface ReplayOptions {
   readonly onPoint?: ((point: ReplayPoint) => void) | undefined;
   /** The engine's own options (tests); default: what runs live. */
   readonly engine?: Partial<Pick<DetectorOptions, "settleMs" | "maxWaitMs" | "midUpdateMaxMs">>;
+  /** The capture's wall clock at a replay time (a usage limit's reset, docs/limits.md). */
+  readonly epochAt?: (t: number) => number;
+  /** The agent's zone, for a reset printed with none. */
+  readonly timeZone?: string;
 }
 
 export interface ReplayPoint {
@@ -140,6 +144,8 @@ async function run(
     ...options.engine,
     now: clock.now,
     scheduler: clock.ticker(),
+    ...(options.epochAt ? { epochAt: options.epochAt } : {}),
+    ...(options.timeZone ? { timeZone: options.timeZone } : {}),
     ...(onPoint ? { classified: () => onPoint(point()) } : {}),
   });
   using engine = new SessionDetector(session, ctx);

@@ -29,6 +29,8 @@ export interface DetectedSession {
   /** Inside a synchronized update: the screen is a frame half drawn. */
   readonly midUpdate: boolean;
   screenView(): ScreenView;
+  /** Its environment: a usage limit's reset printed with no zone is in its `TZ` (docs/limits.md). */
+  readonly env?: Readonly<Record<string, string>>;
   /** The foreground process while running (S4), or null. */
   foreground(): ProcessInfo | null;
   on(listener: (e: SessionEvent) => void): Disposable;
@@ -50,6 +52,10 @@ export interface DetectorContext {
   emit(e: DetectionEvent): void;
   /** After every classification (replay's points; nothing live). */
   readonly classified?: (id: string) => void;
+  /** The wall clock (epoch ms) at a time of `now` (replay: the capture's start plus it). */
+  readonly epochAt?: (now: number) => number;
+  /** The zone of a reset printed with none, when the session's env has no `TZ` (replay). */
+  readonly timeZone?: string;
 }
 
 export interface DetectorOptions {
@@ -62,6 +68,8 @@ export interface DetectorOptions {
   /** Longest hold on a half-drawn frame (default MID_UPDATE_MAX_MS; tests lengthen it). */
   readonly midUpdateMaxMs?: number;
   readonly classified?: (id: string) => void;
+  readonly epochAt?: (now: number) => number;
+  readonly timeZone?: string;
 }
 
 /** The context with the schedule's defaults filled in. */
@@ -80,5 +88,7 @@ export function detectorContext(
     midUpdateMaxMs: options.midUpdateMaxMs ?? MID_UPDATE_MAX_MS,
     emit,
     ...(options.classified ? { classified: options.classified } : {}),
+    ...(options.epochAt ? { epochAt: options.epochAt } : {}),
+    ...(options.timeZone ? { timeZone: options.timeZone } : {}),
   };
 }

@@ -44,7 +44,9 @@ import {
   type StoreEvent,
 } from "../session/store.ts";
 import type { Session } from "../session/session.ts";
-import type { Scheduler } from "../util/ticker.ts";
+import { type Scheduler, ticker } from "../util/ticker.ts";
+import { startResumes } from "./limit_resumes.ts";
+import type { ResumeRunner } from "../limits/resume_runner.ts";
 import { type Notifications, startNotifications } from "./notifications.ts";
 import { type Catalog, loadCatalogSync } from "./catalog.ts";
 import { DetectionHub } from "./detection.ts";
@@ -105,6 +107,8 @@ export class Runtime implements AsyncDisposable {
   readonly #notifications: Notifications;
   /** Agent identity and state per session (src/runtime/detection.ts). */
   readonly #detection: DetectionHub;
+  /** Resumes at usage limits' resets (docs/limits.md). */
+  readonly #resumes: ResumeRunner;
   readonly #now: () => number;
   #setup: Setup;
   /** The session size RuntimeOptions gave, which outranks config `default_size`. */
@@ -148,6 +152,19 @@ export class Runtime implements AsyncDisposable {
     });
     this.own(() => this.#detection[Symbol.dispose]());
     this.#notifications = startNotifications(this, (e) => this.#dispatch(e));
+    const resumes = startResumes(
+      this,
+      this.#notifications.notifier,
+      options.scheduler ?? ticker,
+      this.#now,
+    );
+    this.#resumes = resumes.runner;
+    this.own(resumes.dispose);
+  }
+
+  /** Pending resumes at usage limits (docs/limits.md): cancel, confirm, the state file's. */
+  get resumes(): ResumeRunner {
+    return this.#resumes;
   }
 
   /** config.yml as loaded (the running one: `reconfigure()` replaces it). */

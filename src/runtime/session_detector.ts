@@ -22,7 +22,8 @@ import { initialState, nextCheckAt, reduce } from "../detect/arbiter.ts";
 import type { ArbiterState, Evidence } from "../detect/arbiter.ts";
 import type { Manifest } from "../detect/manifest.ts";
 import { Bursts, type Osc7501Record, RecordLog } from "../detect/osc7501.ts";
-import { classify } from "../detect/rules.ts";
+import { classify, type RuleResult } from "../detect/rules.ts";
+import { parseResetTime } from "../limits/reset_time.ts";
 import { promptFor, readInput } from "../detect/prompt.ts";
 import { equalPrompts, type Prompt } from "../model/prompt.ts";
 import { type AgentIdentity, identify, isLauncher } from "../session/identity.ts";
@@ -81,6 +82,8 @@ export class SessionDetector implements Disposable {
   #midUpdateSince: number | null = null;
   readonly #subscription: Disposable;
   #disposed = false;
+  /** The last reset time read on screen, and its instant. */
+  #resets: { readonly text: string; readonly at: number | null } | null = null;
 
   /** Whose its timers are (util/guard.ts): a failure there waits for the next output. */
   readonly #owner: Owner;
@@ -290,6 +293,23 @@ export class SessionDetector implements Disposable {
     return now - this.#midUpdateSince < this.ctx.midUpdateMaxMs;
   }
 
+  /**
+   * A usage limit's reset time as an instant (docs/limits.md), read once: the
+   * same words on screen keep the instant first read from them (a time of day
+   * read again after it passed would be tomorrow's).
+   */
+  #resolveResets(result: RuleResult): RuleResult {
+    const text = result.resets;
+    if (text === undefined) return result;
+    if (text === null) return { ...result, resetsAt: null };
+    if (this.#resets?.text !== text) {
+      const epoch = this.ctx.epochAt?.(this.ctx.now()) ?? this.ctx.now();
+      const tz = this.session.env?.["TZ"]?.replace(/^:/, "") || this.ctx.timeZone || null;
+      this.#resets = { text, at: parseResetTime(text, epoch, tz) };
+    }
+    return { ...result, resetsAt: this.#resets.at };
+  }
+
   /** `fresh`: someone is about to act on the answer (D7): no identity rate limit. */
   #classify(fresh = false): void {
     this.#settle?.[Symbol.dispose]();
@@ -327,7 +347,8 @@ export class SessionDetector implements Disposable {
     this.#setAgent(who?.agent ?? null);
     // A launcher (shim, `env`) may exec the agent in place, maybe silently: look again.
     if (this.#agent === null && who?.launcher) this.#lookAgain();
-    this.#feed({ type: "screen", result: classify(this.#manifest, this.session.screenView()) });
+    const result = classify(this.#manifest, this.session.screenView());
+    this.#feed({ type: "screen", result: result && this.#resolveResets(result) });
     this.#setPrompt(
       promptFor(this.#manifest?.prompts ?? [], this.#state.status, this.session.screenView()),
     );

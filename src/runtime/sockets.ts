@@ -51,6 +51,7 @@ export async function startSockets(
       worktrees: runtime.worktrees,
       ...promptHost(runtime),
       createSession: (spec) => runtime.createSession(spec),
+      resumes: runtime.resumes,
       launchAgent: (spec) =>
         launchAgent(runtime, {
           ...spec,

@@ -16,6 +16,7 @@
  * too, and the server goes on.
  */
 
+import { pendingFile, persistResumes } from "../runtime/limit_resumes_file.ts";
 import { dataDir } from "../config/paths.ts";
 import { messageOf, UserError } from "../errors.ts";
 import { ensureRuntimeRoot, writeServerName } from "../ipc/runtime_dir.ts";
@@ -35,6 +36,8 @@ import { canConnect } from "./spawn.ts";
 import { runtimeProblems } from "./problems.ts";
 import { type ProjectSource, reload, type ReloadReport, serialized } from "./reload.ts";
 import { Trimmer } from "../util/memory_trim.ts";
+import { ticker } from "../util/ticker.ts";
+import { WebView } from "../web/view.ts";
 
 export interface ServerOptions {
   readonly project?: string | undefined;
@@ -107,6 +110,13 @@ export async function runServer(options: ServerOptions): Promise<number> {
   });
   runtime.own(() => restore[Symbol.asyncDispose]());
   if (restore.problem) log(`lazyshell: ${restore.problem}`);
+  // Pending resumes at usage limits: kept across a restart like the sessions (docs/limits.md).
+  const resumes = persistResumes(
+    runtime,
+    pendingFile(env, name),
+    (line) => log(`lazyshell: ${line}`),
+  );
+  runtime.own(() => resumes[Symbol.dispose]());
   // `lazyshell reload` and SIGHUP: one at a time, each line logged, every client told.
   const source: ProjectSource | null = project
     ? { file: project.file, named: options.project !== undefined }
@@ -121,6 +131,8 @@ export async function runServer(options: ServerOptions): Promise<number> {
     clients?.announce(report.message);
     return report;
   });
+  // The web view (docs/web.md): on when web.enabled, or once `lazyshell web` asks.
+  await using web = await WebView.start(runtime, logTo(runtime.env));
   await using attach = await AttachServer.listen({
     runtime,
     name,
@@ -131,10 +143,13 @@ export async function runServer(options: ServerOptions): Promise<number> {
     restore,
     reload: reloadNow,
     instanceDir: sockets.dir,
+    web: (request) => web.command(request),
   });
   clients = attach;
-  // Freed memory back to the system, after start-up and every 10 s (util/memory_trim.ts).
-  using _trimmer = new Trimmer();
+  // Freed memory back to the system, after start-up and 10 s after activity: the grid fires
+  // whenever a session prints, a client draws or detection runs (util/memory_trim.ts).
+  using trimmer = new Trimmer();
+  using _active = ticker.onWake(() => trimmer.poke());
   const stop = Promise.withResolvers<EndRequest | { why: "signal"; signal: Deno.Signal }>();
   const handlers = SIGNALS.map((signal) => {
     const handler = () => stop.resolve({ why: "signal", signal });

@@ -49,7 +49,7 @@ export const FrameType = {
 export type FrameType = typeof FrameType[keyof typeof FrameType];
 
 /** What the client wants. */
-export type ClientMode = "attach" | "ls" | "kill-server" | "restore" | "reload";
+export type ClientMode = "attach" | "ls" | "kill-server" | "restore" | "reload" | "web";
 
 /** `lazyshell restore [--all|--forget] [NAME...]`: none of them lists what is saved. */
 export interface RestoreRequest {
@@ -78,6 +78,8 @@ export interface HelloMessage {
   readonly cwd: string;
   /** Mode `restore` only. */
   readonly restore?: RestoreRequest;
+  /** Mode `web` only: `lazyshell web [--rotate] [--off]` (src/web/view.ts). */
+  readonly web?: WebRequest;
   /**
    * Mode `attach`, Linux: the client's terminal (the path of its stdin and
    * stdout, its device number and the device number of the filesystem the
@@ -241,7 +243,7 @@ function str(v: unknown, name: string): string {
   return v;
 }
 
-const MODES: readonly ClientMode[] = ["attach", "ls", "kill-server", "restore", "reload"];
+const MODES: readonly ClientMode[] = ["attach", "ls", "kill-server", "restore", "reload", "web"];
 
 /** Names one restore request may carry (a session name is at most 64 characters). */
 const MAX_RESTORE_NAMES = 1024;
@@ -284,10 +286,23 @@ export function parseHello(payload: Uint8Array): HelloMessage {
     tmux: m.tmux === true,
     cwd: str(m.cwd, "cwd"),
     ...(mode === "restore" ? { restore: restoreRequest(m.restore) } : {}),
+    ...(mode === "web" ? { web: webRequest(m.web) } : {}),
     ...(m.tty !== undefined ? { tty: terminal(m.tty) } : {}),
     ...(m.inside !== undefined ? { inside: insideSession(m.inside) } : {}),
     ...(m.env !== undefined ? { env: clientEnv(m.env) } : {}),
   };
+}
+
+/** The web request is three flags; anything else in it is ignored. */
+export interface WebRequest {
+  readonly rotate: boolean;
+  readonly off: boolean;
+  readonly qr: boolean;
+}
+
+function webRequest(v: unknown): WebRequest {
+  const m = (typeof v === "object" && v !== null ? v : {}) as Record<string, unknown>;
+  return { rotate: m.rotate === true, off: m.off === true, qr: m.qr === true };
 }
 
 function clientEnv(v: unknown): Record<string, string> {

@@ -43,7 +43,7 @@ import {
   text,
   versionMismatch,
 } from "./protocol.ts";
-import type { HelloMessage } from "./protocol.ts";
+import type { HelloMessage, WebRequest } from "./protocol.ts";
 import { sessionList } from "./ls.ts";
 import { answerRestore } from "./restore_cmd.ts";
 import { clientOwner } from "./client_faults.ts";
@@ -75,6 +75,8 @@ export interface AttachServerOptions {
    * is in it runs inside this server (src/server/nesting.ts).
    */
   readonly instanceDir?: string;
+  /** `lazyshell web` (src/web/view.ts); absent: this server has no web view. */
+  readonly web?: (request: WebRequest) => Promise<{ text: string; code: number }>;
 }
 
 /** How the server was asked to end. */
@@ -308,6 +310,18 @@ export class AttachServer implements AsyncDisposable {
             code: report?.ok ? 0 : 1,
           } satisfies ExitMessage,
         );
+        await link.flush();
+        return link.close();
+      }
+      case "web": {
+        const answer = this.#options.web
+          ? await this.#options.web(hello.web!).catch((error) => ({
+            text: `lazyshell web: ${messageOf(error)}\n`,
+            code: 1,
+          }))
+          : { text: "This server has no web view\n", code: 1 };
+        link.send(FrameType.Output, answer.text);
+        link.send(FrameType.Exit, { reason: "done", message: "", code: answer.code });
         await link.flush();
         return link.close();
       }

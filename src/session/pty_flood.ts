@@ -8,7 +8,7 @@
  *
  * Why FLOOD_BYTES is small, and why a flood outlives a short read (docs/architecture.md,
  * "Floods"): a writer blocked on a full PTY waits for the next read, and a full PTY holds only
- * 8–20 KiB on Linux, by the bytes written and the size of the writes (10–12 KiB of
+ * 7.9–20 KiB on Linux, by the bytes written and the size of the writes (10–12 KiB of
  * full-screen synchronized frames). When a flood was 16 KiB, the first read that caught up
  * with the writer ended it, and a drain of a full PTY of frames was too small to start it
  * again: the fd was read once per 50 ms grid point, 10–12 KiB a time, while the writer slept
@@ -21,7 +21,7 @@ import { GRID_MS } from "../util/ticker.ts";
 
 /**
  * Output of this much at one grid point comes faster than the grid reads it: the fd gets a
- * flood reader. Below what a full PTY holds (8 KiB at the least, measured): a writer that
+ * flood reader. Below what a full PTY holds (7.9 KiB the least measured): a writer that
  * blocked on a full PTY always starts one; a spinner's or a prompt's redraw never does.
  */
 export const FLOOD_BYTES = 4 * 1024;

@@ -3,6 +3,7 @@
  * the palette and overlays). Pure, like the reducer that calls them.
  */
 
+import { isLimit } from "../limits/limit_text.ts";
 import type { TuiState } from "../model/tui.ts";
 import type { SessionView } from "../model/session.ts";
 import type { KeyEvent } from "./keys.ts";
@@ -85,6 +86,8 @@ export function act(s: TuiState, action: string, key: KeyEvent | null, fx: TuiEf
       return s;
     case "next-blocked":
       return nextBlocked(s);
+    case "next-limited":
+      return nextLimited(s);
     case "search":
       if (!row) return s;
       return { ...s, overlay: { type: "input", purpose: "search", target: row.id, text: "" } };
@@ -155,6 +158,17 @@ export function act(s: TuiState, action: string, key: KeyEvent | null, fx: TuiEf
  * B: the next session that needs you — blocked, or its turn failed — after
  * the selected one, in list order, cycling (N3).
  */
+/** The next session stopped at a usage limit (docs/limits.md), in list order, cycling. */
+function nextLimited(s: TuiState): TuiState {
+  const order = sessionOrder(s.sessions);
+  const i = order.findIndex((r) => r.id === s.selected);
+  for (let k = 1; k <= order.length; k++) {
+    const r = order[(i + k + order.length) % order.length]!;
+    if (r.status === "running" && isLimit(r.agentStatus)) return { ...s, selected: r.id, tab: 0 };
+  }
+  return { ...s, message: { text: "No session at a usage limit", error: false } };
+}
+
 function nextBlocked(s: TuiState): TuiState {
   const order = sessionOrder(s.sessions);
   const i = order.findIndex((r) => r.id === s.selected);

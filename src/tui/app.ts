@@ -25,6 +25,7 @@ import { type Keymap, resolveKeymap } from "./keymap.ts";
 import { problemsMessage } from "./problems_message.ts";
 import { layout, type Rect, sessionSize } from "./layout.ts";
 import { anythingSpins } from "./view/marker.ts";
+import { anythingLimited, LIMIT_TICK_MS } from "../limits/limit_text.ts";
 import { repaintPane, view } from "./view/mod.ts";
 import { anythingStarting } from "./view/pane.ts";
 import {
@@ -584,6 +585,8 @@ export class TuiApp implements Disposable {
       ? (s.reduceMotion ? 1000 : SPIN_MS)
       : anythingStarting(s)
       ? 1000
+      : anythingLimited(s)
+      ? LIMIT_TICK_MS // the countdown to a usage limit's reset (docs/limits.md)
       : 0;
     if (want === this.#clockMs || this.#disposed) return;
     this.#clock?.[Symbol.dispose]();

@@ -66,6 +66,12 @@ export const BINDINGS: readonly Binding[] = [
     hint: "blocked",
   },
   {
+    action: "next-limited",
+    keys: ["L"],
+    help: "Jump to the next session stopped at a usage limit (cycles)",
+    scope: "navigation",
+  },
+  {
     action: "answer",
     keys: ["o"],
     help: "Answer the selected blocked session: its options, y approve, n deny",

@@ -8,6 +8,7 @@
  * ● mark; a `focus` effect follows every change of what the user looks at.
  */
 
+import { isLimit, LIMIT_MARKER, limitNotice } from "../limits/limit_text.ts";
 import { errorReason } from "../model/agent.ts";
 import type { TuiState } from "../model/tui.ts";
 import type { SessionView } from "../model/session.ts";
@@ -228,7 +229,12 @@ function sessions(s: TuiState, views: readonly SessionView[]): TuiState {
     // A failed turn, once (its reason being filled in later is not news).
     if (now?.state === "error" && old?.state !== "error" && before.has(row.id)) {
       const why = errorReason(now.kind, now.msg);
-      message = { text: `✗ ${row.name}: failed${why ? ` — ${why}` : ""} · B jumps`, error: true };
+      message = isLimit(now)
+        ? {
+          text: `${LIMIT_MARKER} ${limitNotice(row.name, now, now.since)} · L jumps`,
+          error: true,
+        }
+        : { text: `✗ ${row.name}: failed${why ? ` — ${why}` : ""} · B jumps`, error: true };
     }
   }
   const keep = <T>(r: Readonly<Record<string, T>>) =>

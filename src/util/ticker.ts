@@ -95,6 +95,8 @@ export class Ticker implements Scheduler {
   #settled: Array<{ readonly fn: () => void; readonly owner: Owner }> = [];
   /** Grid points that fired (tests, diagnostics). */
   wakeups = 0;
+  /** Told of every grid point that fires (onWake). */
+  #wakeListeners = new Set<() => void>();
 
   constructor(
     period = GRID_MS,
@@ -155,6 +157,16 @@ export class Ticker implements Scheduler {
     this.#timers.queueMicrotask(fn);
   }
 
+  /**
+   * Calls `fn` at every grid point that fires: the process is doing
+   * something (the server's memory trimmer runs only then, util/memory_trim.ts).
+   * Keep it cheap: it runs up to 1000 / GRID_MS times a second.
+   */
+  onWake(fn: () => void): Disposable {
+    this.#wakeListeners.add(fn);
+    return { [Symbol.dispose]: () => void this.#wakeListeners.delete(fn) };
+  }
+
   /** How many callbacks wait (tests). */
   get pending(): number {
     return this.#entries.length;
@@ -186,6 +198,7 @@ export class Ticker implements Scheduler {
     this.#timer = undefined;
     this.#armedAt = Infinity;
     this.wakeups++;
+    for (const listener of this.#wakeListeners) run({ fn: listener, owner: TIMER });
     const now = this.#now();
     this.#lastFire = now;
     // In scheduling order.

@@ -20,6 +20,7 @@ export const SCENARIOS = [
   "fail-cut",
   "fail-flaky",
   "fail-rate-long",
+  "fail-limit",
   "ask-multi",
   "agent",
   "background",

@@ -30,6 +30,7 @@ const FAIL_NOTES: Readonly<Record<FailureMode, string>> = {
   quota: "quota exceeded",
   cut: "the stream was cut mid-answer on every attempt",
   flaky: "a transient overload that recovers",
+  limit: "a usage limit (resets 90 s after the reply)",
 };
 
 /**
@@ -224,5 +225,6 @@ export const SCENARIO_BODIES: Readonly<Record<ScenarioName, Scenario>> = {
   "fail-cut": (p) => fail(p, "cut"),
   "fail-flaky": (p) => fail(p, "flaky"),
   "fail-rate-long": (p) => fail(p, "rate-long"),
+  "fail-limit": (p) => fail(p, "limit"),
   ...MORE_BODIES,
 };

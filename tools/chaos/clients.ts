@@ -34,6 +34,8 @@ export interface ClientEnd {
   readonly how: string;
   /** The line the client printed or the Exit's message (empty: none). */
   readonly message: string;
+  /** A PTY client that said nothing and exited non-zero: the last of what its terminal showed. */
+  readonly shown?: string;
 }
 
 export interface ChaosClient {
@@ -95,11 +97,8 @@ export function ptyClient(
     const last = plain.replace(/\s+/g, " ").trim().slice(-160);
     ended.resolve({
       how: e.signal ? `signal ${e.signal}` : `exit ${e.exitCode}`,
-      message: said
-        ? said.replace(/^lazyshell: /, "")
-        : e.exitCode !== 0 && last
-        ? `(said nothing; the terminal last showed ${JSON.stringify(last)})`
-        : "",
+      message: said.replace(/^lazyshell: /, ""),
+      ...(!said && e.exitCode !== 0 && last ? { shown: last } : {}),
     });
   });
   const client: ChaosClient = {

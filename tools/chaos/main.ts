@@ -480,9 +480,14 @@ export async function runChaos(
       }
       if (end) {
         const e = end as ClientEnd;
+        const said = e.message
+          ? `: ${e.message}`
+          : e.shown
+          ? ` (said nothing; its terminal last showed ${JSON.stringify(e.shown)})`
+          : "";
         dropped.push(
           `${stamp()} ${kind} client ${id} (${client.cols}×${client.rows}) ended unasked: ` +
-            `${e.how}${e.message ? `: ${e.message}` : ""}`,
+            `${e.how}${said}`,
         );
         continue;
       }
@@ -512,7 +517,7 @@ export async function runChaos(
           dropped.push(`${stamp()} ${kind} client ${id} did not end 20 s after ${how}`);
           client.leave("SIGKILL");
         } else leftAsAsked++;
-      } else if (e.message && !/^(detached|exit 0)$/.test(e.how)) {
+      } else if (e.message && e.how !== "detached") {
         // Asked to leave, it was cut off first (its line says why).
         dropped.push(
           `${stamp()} ${kind} client ${id} asked to leave by ${how}, ended as ${e.how}: ${e.message}`,
@@ -737,8 +742,7 @@ export function printReport(r: ChaosReport, log: (line: string) => void = consol
     `clients         ${total} attached (pty ${r.attached.pty}, relay ${r.attached.relay}, ` +
       `wire ${r.attached.wire}), at most ${r.together} at once; ${r.leftAsAsked} left when asked; ${r.dropped.length} dropped unasked`,
   );
-  for (const d of r.dropped.slice(0, 30)) log(`                ${d}`);
-  if (r.dropped.length > 30) log(`                … and ${r.dropped.length - 30} more`);
+  for (const d of r.dropped) log(`                ${d}`);
   for (const [why, n] of r.serverDrops) {
     log(`                the server's log: ${n}× client-N: ${why}`);
   }

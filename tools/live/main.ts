@@ -73,13 +73,19 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`Usage: deno task live <${Object.keys(AGENTS).join("|")}> [scenario] [--hooks]`);
     return 2;
   }
-  const scenario = scenarioArg as ScenarioName;
+  // `limit-resume` (docs/limits.md): the agent hits a usage limit (fail-limit) with
+  // `resume_after_limit: auto`; lazyshell must type the continue text once after the reset,
+  // and the mock must receive exactly one more main request.
+  const limitResume = scenarioArg === "limit-resume";
+  const scenario = (limitResume ? "fail-limit" : scenarioArg) as ScenarioName;
   if (!SCENARIO_BODIES[scenario]) {
     console.error(`Unknown scenario: ${scenarioArg}`);
     return 2;
   }
   const lab = values.lab;
-  const name = `live-${agent.id}-${scenario}${values.hooks ? "-hooks" : ""}`;
+  const name = `live-${agent.id}-${limitResume ? "limit-resume" : scenario}${
+    values.hooks ? "-hooks" : ""
+  }`;
   const tmp = Deno.makeTempDirSync({ prefix: "lazyshell-live-" });
   const notifyLog = `${tmp}/notifications.txt`;
   Deno.mkdirSync(`${tmp}/run`, { mode: 0o700 });
@@ -116,6 +122,7 @@ export async function main(argv: string[]): Promise<number> {
       "agents:",
       "  claude:",
       `    inject_hooks: ${values.hooks}`,
+      ...(limitResume ? [`  ${agent.id}:`, "    resume_after_limit: auto"] : []),
       "",
     ].join("\n"),
   );
@@ -338,8 +345,27 @@ export async function main(argv: string[]): Promise<number> {
       screenText: () => screen,
     };
     const hard = Number(values["hard-limit"]) * 1000;
+    const body = limitResume
+      ? async (p: Player) => {
+        let requests = 0;
+        mockListeners.add((type) => type === "request" && requests++);
+        await SCENARIO_BODIES[scenario](p);
+        const before = requests;
+        const limitedAt = now();
+        log(`limit-resume: waiting for lazyshell to resume (${before} main requests so far)`);
+        const resumed = await waitMock("request", 280_000);
+        log(
+          resumed
+            ? `limit-resume: the mock got the next request ${now() - limitedAt} ms after the limit`
+            : "limit-resume: FAIL no request after the limit",
+        );
+        if (resumed) label("working", "lazyshell typed continue after the reset", "driver");
+        await sleep(30_000, stop.signal);
+        log(`limit-resume: ${requests - before} main request(s) after the limit (want 1)`);
+      }
+      : SCENARIO_BODIES[scenario];
     const outcome = await Promise.race([
-      SCENARIO_BODIES[scenario](player).then(() => "ok" as const),
+      body(player).then(() => "ok" as const),
       sleep(hard, stop.signal).then(() => "hard-limit" as const),
     ]);
     if (outcome === "hard-limit") log("HARD LIMIT reached");

@@ -47,6 +47,23 @@ export function registerClient(program: Command, context: { version: string }): 
     )
     .action(client("reload"));
   program
+    .command("web")
+    .description(
+      "Turn on the running server's web view and print its URL (token included) and a QR code " +
+        "(docs/web.md)",
+    )
+    .option("--rotate", "a new token: the old URL and every page opened with it stop working")
+    .option("--off", "turn the web view off")
+    .action(async (opts) => {
+      const { runClient } = await import("../../client/client.ts");
+      process.exitCode = await runClient({
+        mode: "web",
+        start: false,
+        version: context.version,
+        web: { rotate: opts.rotate === true, off: opts.off === true, qr: false },
+      });
+    });
+  program
     .command("kill-server")
     .description("End the server and every session it runs")
     .action(client("kill-server"));

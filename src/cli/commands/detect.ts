@@ -29,6 +29,8 @@ export interface DetectRow {
   readonly prompt: Prompt | null;
   /** What the state says (a declared msg, an error's text read on screen), or null. */
   readonly msg: string | null;
+  /** A usage limit's reset (ISO 8601), read on the capture's clock and zone; else null. */
+  readonly resetsAt: string | null;
 }
 
 function integer(name: string, min: number) {
@@ -120,6 +122,9 @@ export async function detectFile(file: string, options: DetectOptions): Promise<
     ...(streams?.chunks ? { chunks: streams.chunks } : {}),
     ...(streams ? { input: streams.input, events: streams.events, hooks: streams.hooks } : {}),
     ...(options.trace ? { onPoint: (p: ReplayPoint) => traceChange(p) } : {}),
+    // The capture's wall clock and zone: a reset is read as it was live (docs/limits.md).
+    epochAt: clockOf(meta),
+    ...(meta.tz ? { timeZone: meta.tz } : {}),
   });
   return points.map(rowOf);
 }
@@ -135,7 +140,19 @@ function rowOf(p: ReplayPoint): DetectRow {
     rule: p.status?.ruleId ?? null,
     prompt: p.prompt,
     msg: p.status?.msg ?? null,
+    resetsAt: typeof p.status?.resetsAt === "number"
+      ? new Date(p.status.resetsAt).toISOString()
+      : null,
   };
+}
+
+/**
+ * The wall clock at a replay time (ms since the capture started): its
+ * `started_epoch_ms` plus it; without one, the clock when the replay began.
+ */
+export function clockOf(meta: CaptureMeta): (t: number) => number {
+  const start = meta.started_epoch_ms ?? Date.now();
+  return (t) => start + t;
 }
 
 /** The bytes, and for a capture directory its meta.json and absolute path (`dir`). */
@@ -158,9 +175,20 @@ async function readCapture(
       ...(Number.isInteger(raw.cols) ? { cols: raw.cols } : {}),
       ...(Number.isInteger(raw.rows) ? { rows: raw.rows } : {}),
       ...(Number.isFinite(raw.started_epoch_ms) ? { started_epoch_ms: raw.started_epoch_ms } : {}),
+      ...zoneOf(raw),
     };
   } catch { /* no meta.json: defaults */ }
   return { bytes, meta, dir: await Deno.realPath(file) };
+}
+
+/** The agent's zone in the capture: its env's `TZ`, else the recorder's `tz`. */
+function zoneOf(raw: { env?: { TZ?: unknown }; tz?: unknown }): { tz?: string } {
+  const tz = typeof raw.env?.TZ === "string" && raw.env.TZ !== ""
+    ? raw.env.TZ.replace(/^:/, "")
+    : typeof raw.tz === "string" && raw.tz !== ""
+    ? raw.tz
+    : null;
+  return tz === null ? {} : { tz };
 }
 
 function dirUrl(path: string): URL {
@@ -184,7 +212,8 @@ export function formatRow(r: DetectRow): string {
   const line =
     `${r.offset}${exited}\tagent=${v(r.agent)}\tstate=${v(r.state)}\tkind=${v(r.kind)}\t` +
     `source=${v(r.source)}\trule=${v(r.rule)}` +
-    (r.msg === null ? "" : `\tmsg=${JSON.stringify(r.msg)}`);
+    (r.msg === null ? "" : `\tmsg=${JSON.stringify(r.msg)}`) +
+    (r.resetsAt === null ? "" : `\tresetsAt=${r.resetsAt}`);
   return r.prompt ? `${line}\n${formatPrompt(r.prompt)}` : line;
 }
 

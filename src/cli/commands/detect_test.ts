@@ -65,6 +65,7 @@ Deno.test("detect: --at offsets in order, agent from the title hints, JSON keys"
         deny: 4,
       },
       msg: null,
+      resetsAt: null,
     },
     {
       offset: 1464,
@@ -76,6 +77,7 @@ Deno.test("detect: --at offsets in order, agent from the title hints, JSON keys"
       rule: "idle-prompt",
       prompt: null,
       msg: null,
+      resetsAt: null,
     },
   ]);
 });

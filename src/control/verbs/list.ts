@@ -3,6 +3,7 @@
 import { defineVerb, str } from "../verb.ts";
 import { entryOf, type SessionEntry } from "../entry.ts";
 import { resolveTargets } from "../targets.ts";
+import { formatReset } from "../../limits/reset_time.ts";
 
 export default defineVerb({
   name: "list",
@@ -25,7 +26,13 @@ export default defineVerb({
         ? `exited (${s.signal !== null ? `signal ${s.signal}` : `code ${s.exitCode}`})`
         : "running",
       s.agent ?? "-",
-      s.state === null ? "-" : s.kind ? `${s.state} (${s.kind})` : s.state,
+      s.state === null
+        ? "-"
+        : s.kind === "limit" && s.resetsAt !== null
+        ? `${s.state} (limit) resets ${formatReset(Date.parse(s.resetsAt), Date.now())}`
+        : s.kind
+        ? `${s.state} (${s.kind})`
+        : s.state,
     ]);
     return table([["ID", "NAME", "GROUP", "STATUS", "AGENT", "STATE"], ...rows]);
   },

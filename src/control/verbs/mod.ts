@@ -21,6 +21,7 @@ import answer from "./answer.ts";
 import diff from "./diff.ts";
 import worktreeRemove from "./worktree_remove.ts";
 import worktrees from "./worktrees.ts";
+import limit from "./limit.ts";
 
 export const VERBS: readonly Verb[] = [
   list,
@@ -38,6 +39,7 @@ export const VERBS: readonly Verb[] = [
   diff,
   worktreeRemove,
   worktrees,
+  limit,
 ];
 
 export function findVerb(name: string): Verb | undefined {

@@ -6,6 +6,7 @@
  * the user last looked, a dim "no status" mark for an agent without rules.
  */
 
+import { isLimit, LIMIT_MARKER } from "../../limits/limit_text.ts";
 import { ACTIVITY_MARKER, STATE_MARKERS } from "../../model/agent.ts";
 import type { TuiState } from "../../model/tui.ts";
 import type { SessionView } from "../../model/session.ts";
@@ -35,6 +36,9 @@ export function markerOf(
   if (s === "working") {
     const text = state.reduceMotion ? STATE_MARKERS.working : SPINNER[state.spin % SPINNER.length]!;
     return { text, style: theme.working, label: "working" };
+  }
+  if (s === "error" && isLimit(row.agentStatus)) {
+    return { text: LIMIT_MARKER, style: theme.error, label: "limit" };
   }
   if (s === "error") return { text: STATE_MARKERS.error, style: theme.error, label: "error" };
   if (state.unseenDone[row.id]) {

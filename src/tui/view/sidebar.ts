@@ -5,6 +5,7 @@
  * their marker and name are red.
  */
 
+import { isLimit, LIMIT_MARKER, limitText } from "../../limits/limit_text.ts";
 import { errorReason } from "../../model/agent.ts";
 import type { TuiState } from "../../model/tui.ts";
 import type { SessionView } from "../../model/session.ts";
@@ -89,6 +90,8 @@ function detail(row: SessionView, state: TuiState): Span[] | null {
     spans.push({ text: `⏱ ${formatDuration(state.now - start)}`, style: theme.working });
   } else if (st?.state === "blocked") {
     spans.push({ text: askedText(row), style: theme.blocked });
+  } else if (st && isLimit(st)) {
+    spans.push({ text: `${LIMIT_MARKER} ${limitText(st, state.now)}`, style: theme.error });
   } else if (st?.state === "error") {
     const why = errorReason(st.kind, st.msg);
     spans.push({ text: why ? `failed: ${why}` : "failed", style: theme.error });

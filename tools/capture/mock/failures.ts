@@ -10,7 +10,11 @@
  * `LAB-FAIL-QUOTA`, `LAB-FAIL-CUT`, `LAB-FAIL-FLAKY`. Every request of such
  * a turn fails (a CLI's retries included), except `FLAKY`, whose first
  * FLAKY_FAILURES main requests fail with an overload and the next one
- * answers normally.
+ * answers normally. `LAB-FAIL-LIMIT` is a usage limit (docs/limits.md) in each
+ * API's real shape, resetting LIMIT_RESET_SECONDS after the reply: Anthropic's
+ * unified rate-limit headers (`rejected`, the reset epoch, `five_hour`, no retry),
+ * OpenAI's `usage_limit_reached` body with `resets_at`, Gemini's
+ * RESOURCE_EXHAUSTED with a retry delay over 300 s.
  */
 
 import type { ApiName } from "./apis.ts";
@@ -23,11 +27,17 @@ export const FAILURES = [
   "quota",
   "cut",
   "flaky",
+  "limit",
 ] as const;
 export type FailureMode = typeof FAILURES[number];
 
 /** How many main requests of a `flaky` turn fail before one succeeds. */
 export const FLAKY_FAILURES = 2;
+
+/** A usage limit resets this long after the reply (seconds): a few, so a run sees it lift. */
+export const LIMIT_RESET_SECONDS = 90;
+/** Gemini's retry delay for a usage limit: over its 300 s threshold (it then shows the limit). */
+export const GEMINI_LIMIT_DELAY_SECONDS = 400;
 
 /** Seconds a rate limit or overload asks the client to wait (`Retry-After`). */
 export const RETRY_AFTER_SECONDS = 2;
@@ -39,7 +49,7 @@ export interface ErrorReply {
   readonly body: unknown;
 }
 
-const MARKER = /LAB-FAIL-(RATE-LONG|RATE|OVERLOAD|AUTH|QUOTA|CUT|FLAKY)\b/;
+const MARKER = /LAB-FAIL-(RATE-LONG|RATE|OVERLOAD|AUTH|QUOTA|CUT|FLAKY|LIMIT)\b/;
 
 /** The failure the last user text asks for, or null. */
 export function failureOf(lastUserText: string): FailureMode | null {
@@ -52,8 +62,14 @@ export function failureOf(lastUserText: string): FailureMode | null {
  * not an HTTP error (`cut` streams, then drops the connection). `flaky`
  * fails as an overload.
  */
-export function errorReply(api: ApiName, mode: FailureMode): ErrorReply | null {
+export function errorReply(
+  api: ApiName,
+  mode: FailureMode,
+  now: number = Date.now(),
+): ErrorReply | null {
   switch (mode) {
+    case "limit":
+      return usageLimit(api, Math.floor(now / 1000) + LIMIT_RESET_SECONDS);
     case "rate":
       return withRetry(RATE[api]);
     case "rate-long":
@@ -168,6 +184,67 @@ const QUOTA: Readonly<Record<ApiName, Shape>> = {
     "You exceeded your current quota, please check your plan and billing details.",
   ),
 };
+
+/** A usage limit resetting at `resetsAt` (epoch seconds), as each API answers it. */
+export function usageLimit(api: ApiName, resetsAt: number): ErrorReply {
+  switch (api) {
+    case "anthropic":
+      return {
+        ...anthropicError(
+          429,
+          "rate_limit_error",
+          "This request would exceed your account's rate limit. Please try again later.",
+        ),
+        headers: {
+          "anthropic-ratelimit-unified-status": "rejected",
+          "anthropic-ratelimit-unified-reset": String(resetsAt),
+          "anthropic-ratelimit-unified-representative-claim": "five_hour",
+          "anthropic-ratelimit-unified-5h-status": "rejected",
+          "anthropic-ratelimit-unified-5h-reset": String(resetsAt),
+          "x-should-retry": "false",
+        },
+      };
+    case "responses":
+    case "chat":
+      return {
+        status: 429,
+        headers: {},
+        body: {
+          error: {
+            type: "usage_limit_reached",
+            message: "The usage limit has been reached",
+            plan_type: "plus",
+            resets_at: resetsAt,
+            resets_in_seconds: LIMIT_RESET_SECONDS,
+          },
+        },
+      };
+    case "gemini":
+      return {
+        status: 429,
+        headers: {},
+        body: {
+          error: {
+            code: 429,
+            message: "Quota exceeded for quota metric 'Generate Content API requests per day'.",
+            status: "RESOURCE_EXHAUSTED",
+            details: [
+              {
+                "@type": "type.googleapis.com/google.rpc.QuotaFailure",
+                violations: [{
+                  quotaMetric: "generativelanguage.googleapis.com/generate_requests",
+                }],
+              },
+              {
+                "@type": "type.googleapis.com/google.rpc.RetryInfo",
+                retryDelay: `${GEMINI_LIMIT_DELAY_SECONDS}s`,
+              },
+            ],
+          },
+        },
+      };
+  }
+}
 
 /**
  * Counts the failed main requests of flaky turns (keyed by the turn's user

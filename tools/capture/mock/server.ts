@@ -140,7 +140,11 @@ export async function startMockServer(options: MockOptions = {}): Promise<MockSe
     const failure = failing(failureOf(view.lastUserText), d.kind, view.lastUserText);
     if (failure !== null && failure !== "cut") {
       const e = errorReply(api, failure)!;
-      onEvent({ type: "failed", id, api, kind: d.kind, note: `${failure}: HTTP ${e.status}` });
+      // A usage limit's reset instant goes into the capture's truth (docs/limits.md).
+      const reset = e.headers["anthropic-ratelimit-unified-reset"] ??
+        (e.body as { error?: { resets_at?: number } }).error?.resets_at;
+      const note = `${failure}: HTTP ${e.status}` + (reset ? ` resets_at=${reset}` : "");
+      onEvent({ type: "failed", id, api, kind: d.kind, note });
       return json(e.body, e.status, e.headers);
     }
     if (failure === "cut") return cut(adapter, id, ctx, d.kind, view.stream);

@@ -1,0 +1,122 @@
+/**
+ * A usage limit where it is shown (docs/limits.md): the TUI list (marker and
+ * countdown), `L` jumping through limited sessions, `lazyshell ls`, the
+ * `ctl list --json` entry.
+ */
+
+import assert from "node:assert/strict";
+import type { AgentStatus } from "../model/agent.ts";
+import { initialTuiState, type TuiState } from "../model/tui.ts";
+import { type SessionView, sessionView } from "../model/session.ts";
+import { KeyDecoder, type UserInput } from "../tui/keys.ts";
+import { resolveKeymap } from "../tui/keymap.ts";
+import type { TuiEvent } from "../tui/events.ts";
+import { update } from "../tui/update.ts";
+import { sidebarLines } from "../tui/view/sidebar.ts";
+import { sessionEntry } from "../control/entry.ts";
+import { sessionList } from "../server/ls.ts";
+import type { RuntimeState } from "../model/runtime.ts";
+
+const { keymap } = resolveKeymap();
+const NOW = Date.parse("2026-12-02T00:47:00Z");
+const RESET = Date.parse("2026-12-02T03:00:00Z");
+
+const limited: AgentStatus = {
+  state: "error",
+  kind: "limit",
+  source: "screen",
+  ruleId: "usage-limit",
+  seq: 2,
+  since: NOW,
+  msg: "You've hit your 5-hour limit",
+  resetsAt: RESET,
+};
+const failed: AgentStatus = { ...limited, kind: "rate_limit", resetsAt: null };
+
+function row(id: string, more: Partial<SessionView> = {}): SessionView {
+  return sessionView(id, { hasRules: true, agent: "claude", ...more });
+}
+
+function tui(rows: SessionView[]): TuiState {
+  return {
+    ...initialTuiState(120, 32, 0),
+    sessions: rows,
+    selected: rows[0]?.id ?? null,
+    now: NOW,
+  };
+}
+
+const key = (bytes: string): TuiEvent => ({
+  type: "input",
+  input: (() => {
+    const d = new KeyDecoder();
+    return [...d.feed(bytes), ...d.flush()][0] as UserInput;
+  })(),
+});
+
+Deno.test("TUI list: a limited session shows ⏸ and its countdown", () => {
+  const text = sidebarLines(tui([row("a", { agentStatus: limited })]), 60, 20).lines
+    .map((l) => l.map((s) => s.text).join(""));
+  assert.ok(text.some((l) => l.includes("⏸ limit · resets ")), text.join("\n"));
+  // The countdown is to the reset, whatever the viewer's zone: 2h13m.
+  assert.ok(text.some((l) => l.includes("(2h13m)")), text.join("\n"));
+  assert.ok(text.some((l) => l.startsWith(" ⏸") || l.startsWith("▌⏸")), text.join("\n"));
+});
+
+Deno.test("L jumps through limited sessions only, and says so when there is none", () => {
+  const s = tui([
+    row("a"),
+    row("b", { agentStatus: limited }),
+    row("c", { agentStatus: failed }),
+    row("d", { agentStatus: limited }),
+  ]);
+  const one = update(s, key("L"), keymap).state;
+  assert.equal(one.selected, "b");
+  const two = update(one, key("L"), keymap).state;
+  assert.equal(two.selected, "d");
+  assert.equal(update(two, key("L"), keymap).state.selected, "b");
+  const none = update(tui([row("a"), row("c", { agentStatus: failed })]), key("L"), keymap);
+  assert.equal(none.state.message?.text, "No session at a usage limit");
+});
+
+Deno.test("ctl list --json: kind limit and resetsAt in ISO 8601; ls: the countdown", () => {
+  const view = row("session-1", { name: "cl2", agentStatus: limited });
+  const entry = sessionEntry(view);
+  assert.deepEqual([entry.state, entry.kind, entry.resetsAt], [
+    "error",
+    "limit",
+    "2026-12-02T03:00:00.000Z",
+  ]);
+  assert.equal(sessionEntry(row("x", { agentStatus: failed })).resetsAt, null);
+  const line = sessionList({ sessions: [view] } as unknown as RuntimeState, NOW);
+  assert.match(line, /: error \(limit\) resets \d\d:\d\d \(2h13m\) /);
+});
+
+Deno.test("notification: `cl2: limit reached, resets 03:00` (in the machine's zone)", async () => {
+  const { Notifier } = await import("../notify/notifier.ts");
+  const written: string[] = [];
+  const notifier = new Notifier({
+    sink: (bytes) => written.push(bytes),
+    now: () => NOW,
+    focus: () => ({ selected: null, terminal: false }),
+    log: () => {},
+  });
+  const cl2 = { id: "session-2", name: "cl2" };
+  notifier.agentState(cl2, { ...limited, state: "working", kind: null, seq: 1 });
+  assert.equal(notifier.agentState(cl2, limited), "sent");
+  const { limitNotice } = await import("./limit_text.ts");
+  const text = limitNotice("cl2", limited, NOW);
+  assert.match(text, /^cl2: limit reached, resets (?:\w{3} \d+ )?\d\d:\d\d$/);
+  assert.deepEqual(written, [`\x1b]9;${text}\x07\x1b]777;notify;lazyshell;${text}\x07`]);
+  await notifier[Symbol.asyncDispose]();
+});
+
+Deno.test("the TUI clock runs while a running session waits at a limit (its countdown moves)", async () => {
+  const { anythingLimited } = await import("./limit_text.ts");
+  assert.equal(anythingLimited({ sessions: [row("a", { agentStatus: limited })] }), true);
+  assert.equal(anythingLimited({ sessions: [row("a", { agentStatus: failed })] }), false);
+  assert.equal(
+    anythingLimited({ sessions: [row("a", { agentStatus: limited, status: "exited" })] }),
+    false,
+  );
+});

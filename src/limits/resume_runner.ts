@@ -1,0 +1,291 @@
+/**
+ * Runs the resume state machine (resume.ts) for every session (docs/limits.md,
+ * "Resume at the reset"): feeds it each session's status, the user's keys and
+ * the clock, and performs its actions — a notification, or the continue text
+ * typed after re-reading the screen. All I/O goes through `ResumeHost`, so the
+ * runtime wires it to real sessions and tests to a fake on a virtual clock.
+ *
+ * The re-check before typing: a fresh classification must still show the same
+ * limit (its reset instant and message), the input box must be empty, unreadable,
+ * or as it was when the limit came (a placeholder), and the user must not have
+ * typed meanwhile. A dialog the
+ * manifest names beside the limit (`limit.dialog`) is closed first with its
+ * `limit.dismiss` keys, and the screen re-checked again. Every outcome is a
+ * receipt: a notification saying what was typed, or why nothing was.
+ */
+
+import type { AgentStatus } from "../model/agent.ts";
+import type { LimitSpec } from "../detect/manifest.ts";
+import { isLimit } from "./limit_text.ts";
+import {
+  fromJson,
+  INITIAL,
+  limitKey,
+  type LimitSeen,
+  nextDue,
+  type ResumeAction,
+  type ResumeEvent,
+  type ResumePolicy,
+  type ResumeState,
+  step,
+  toJson,
+} from "./resume.ts";
+
+/** Key names a manifest's `limit.dismiss` may use, as bytes. */
+const KEYS: Readonly<Record<string, string>> = { esc: "\x1b", enter: "\r", tab: "\t" };
+
+/** After dismiss keys: time for the agent to redraw before the screen is read again. */
+export const DISMISS_SETTLE_MS = 400;
+
+export interface ResumeHost {
+  now(): number;
+  after(ms: number, fn: () => void): Disposable;
+  /** The session's agent's settings (`agents.<id>.resume_after_limit`, `continue`). */
+  settings(agent: string | null): { readonly policy: ResumePolicy; readonly text: string };
+  /** The agent's manifest's `limit` section, or null. */
+  limitSpec(agent: string | null): LimitSpec | null;
+  /** The session's screen as text (rows joined with \n), or null when it is gone. */
+  screenText(id: string): string | null;
+  /** A fresh classification (detection's classifyNow). */
+  classifyNow(id: string): AgentStatus | null;
+  /** The agent's input box ("" empty), or null when it cannot be read. */
+  inputBox(id: string): string | null;
+  /** Writes keys as a script (not typing). False: refused. */
+  write(id: string, data: string): boolean;
+  /** Types a line: the text, a pause, Enter (control/typing.ts). False: refused. */
+  typeLine(id: string, text: string): Promise<boolean>;
+  /** Tells the user (a notification, the log). */
+  notice(id: string, text: string): void;
+  /** A machine changed (the pending-resumes file is written from `pendingByName()`). */
+  changed?(): void;
+}
+
+interface Entry {
+  state: ResumeState;
+  agent: string | null;
+  name: string;
+  timer: Disposable | null;
+  busy: boolean;
+  /**
+   * The input box when the limit came: a placeholder the reader takes for text ("Ask Codex
+   * to do anything", live with Codex 0.171.0) is what an untouched box holds.
+   */
+  box: string | null;
+  /**
+   * Restored from the pending-resumes file into a new session (after a server restart): its
+   * agent started again, so the limit is not on screen; the agent back at its prompt (idle or
+   * done) is the re-check, until the resume is typed.
+   */
+  restored: boolean;
+}
+
+export class ResumeRunner implements Disposable {
+  readonly #host: ResumeHost;
+  readonly #entries = new Map<string, Entry>();
+  /** Called after a machine changed (the pending-resumes file: pending_file.ts). */
+  onChange: (() => void) | null = null;
+
+  constructor(host: ResumeHost) {
+    this.#host = host;
+  }
+
+  /** The session's status changed (from the runtime's change stream). */
+  status(id: string, view: { agent: string | null; name: string }, status: AgentStatus | null) {
+    const e = this.#entry(id, view);
+    if (isLimit(status)) {
+      const screen = this.#host.screenText(id) ?? "";
+      const spec = this.#host.limitSpec(view.agent);
+      const limit: LimitSeen = {
+        resetsAt: typeof status!.resetsAt === "number" ? status!.resetsAt : null,
+        msg: status!.msg,
+        selfContinues: spec?.continues.some((re) => re.test(screen)) ?? false,
+      };
+      const before = e.state.phase;
+      this.#send(id, e, { type: "limit", limit });
+      if (before !== e.state.phase && e.state.phase === "waiting") e.box = this.#host.inputBox(id);
+    } else if (e.state.phase !== "none" && !e.restored) {
+      this.#send(id, e, { type: "cleared" });
+    }
+  }
+
+  /** The user typed in the session. */
+  typed(id: string): void {
+    const e = this.#entries.get(id);
+    if (e) this.#send(id, e, { type: "typed" });
+  }
+
+  /** The `ask` key, or `ctl`: resume now (after the reset, under the re-check). */
+  confirm(id: string): void {
+    const e = this.#entries.get(id);
+    if (e) this.#send(id, e, { type: "confirm" });
+  }
+
+  /** Stop for this limit. */
+  cancel(id: string): void {
+    const e = this.#entries.get(id);
+    if (e) this.#send(id, e, { type: "cancel" });
+  }
+
+  /** The session is gone. */
+  forget(id: string): void {
+    const e = this.#entries.get(id);
+    e?.timer?.[Symbol.dispose]();
+    this.#entries.delete(id);
+  }
+
+  /** The machine of a session (tests, `ctl`, the list). */
+  state(id: string): ResumeState | null {
+    return this.#entries.get(id)?.state ?? null;
+  }
+
+  /** Pending resumes for the state file: session id → JSON. */
+  pending(): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const [id, e] of this.#entries) {
+      if (e.state.phase !== "none") out[id] = toJson(e.state);
+    }
+    return out;
+  }
+
+  /** Pending resumes by session name, with the agent (the pending-resumes file). */
+  pendingByName(): Record<string, { agent: string | null; state: unknown }> {
+    const out: Record<string, { agent: string | null; state: unknown }> = {};
+    for (const e of this.#entries.values()) {
+      if (e.state.phase === "waiting" || e.state.phase === "asked" || e.state.phase === "typing") {
+        out[e.name] = { agent: e.agent, state: toJson(e.state) };
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Back from the pending-resumes file into a restored session: re-armed; at the reset the
+   * restored agent must be back at its prompt (or show the same limit) before anything is typed.
+   */
+  restore(id: string, view: { agent: string | null; name: string }, json: unknown): boolean {
+    const state = fromJson(json);
+    if (state === null || state.phase !== "waiting") return false;
+    const e = this.#entry(id, view);
+    e.state = state;
+    e.restored = true;
+    this.#arm(id, e);
+    return true;
+  }
+
+  [Symbol.dispose](): void {
+    for (const e of this.#entries.values()) e.timer?.[Symbol.dispose]();
+    this.#entries.clear();
+  }
+
+  #entry(id: string, view: { agent: string | null; name: string }): Entry {
+    let e = this.#entries.get(id);
+    if (!e) {
+      e = {
+        state: INITIAL,
+        agent: view.agent,
+        name: view.name,
+        timer: null,
+        busy: false,
+        box: null,
+        restored: false,
+      };
+      this.#entries.set(id, e);
+    }
+    if (view.agent !== null) e.agent = view.agent;
+    e.name = view.name;
+    return e;
+  }
+
+  #send(id: string, e: Entry, event: ResumeEvent): void {
+    const { policy } = this.#host.settings(e.agent);
+    const r = step(e.state, event, this.#host.now(), policy);
+    const changed = r.state !== e.state;
+    e.state = r.state;
+    if (r.action) this.#act(id, e, r.action);
+    this.#arm(id, e);
+    if (changed) {
+      this.#host.changed?.();
+      this.onChange?.();
+    }
+  }
+
+  #arm(id: string, e: Entry): void {
+    e.timer?.[Symbol.dispose]();
+    e.timer = null;
+    const due = nextDue(e.state);
+    if (due === null) return;
+    e.timer = this.#host.after(Math.max(0, due - this.#host.now()), () => {
+      e.timer = null;
+      if (this.#entries.get(id) === e) this.#send(id, e, { type: "tick" });
+    });
+  }
+
+  #act(id: string, e: Entry, action: ResumeAction): void {
+    if (action.type === "notice") return this.#host.notice(id, `${e.name}: ${action.text}`);
+    if (action.type === "ask") {
+      return this.#host.notice(
+        id,
+        `${e.name}: limit reset · resume: lazyshell ctl limit ${id} --resume`,
+      );
+    }
+    if (e.busy) return;
+    e.busy = true;
+    this.#resume(id, e, action.limitKey).catch((error) => {
+      this.#send(id, e, { type: "recheck-failed", why: `error: ${String(error)}` });
+    }).finally(() => (e.busy = false));
+  }
+
+  /** The re-check, the dialog, the typing; its outcome goes back into the machine. */
+  async #resume(id: string, e: Entry, key: string): Promise<void> {
+    const fail = (why: string) => {
+      this.#send(id, e, { type: "recheck-failed", why });
+      this.#host.notice(id, `${e.name}: limit reset, nothing typed: ${why}`);
+    };
+    const typedAt = e.state.typedAt;
+    const still = (): string | null => {
+      const status = this.#host.classifyNow(id);
+      if (e.restored && !isLimit(status)) {
+        // The agent started again: it must be back at its prompt.
+        if (e.state.typedAt !== typedAt) return "you typed in the session";
+        return status?.state === "idle" || status?.state === "done" ? null : "not-ready";
+      }
+      if (!isLimit(status)) return "the limit is no longer shown";
+      const seen = limitKey({
+        resetsAt: typeof status!.resetsAt === "number" ? status!.resetsAt : null,
+        msg: status!.msg,
+        selfContinues: false,
+      });
+      if (seen !== key) return "another limit is shown";
+      if (e.state.typedAt !== typedAt) return "you typed in the session";
+      return null;
+    };
+    let why = still();
+    if (why === "not-ready") return this.#send(id, e, { type: "not-ready" });
+    if (why !== null) return fail(why);
+    const spec = this.#host.limitSpec(e.agent);
+    const screen = this.#host.screenText(id) ?? "";
+    if (spec && spec.dialog.some((re) => re.test(screen))) {
+      if (spec.dismiss.length === 0) return fail("a dialog is open beside the limit");
+      for (const k of spec.dismiss) {
+        if (!this.#host.write(id, KEYS[k] ?? k)) return fail("the session refused input");
+      }
+      await new Promise<void>((resolve) => this.#host.after(DISMISS_SETTLE_MS, resolve));
+      const after = this.#host.screenText(id) ?? "";
+      if (spec.dialog.some((re) => re.test(after))) return fail("the dialog did not close");
+      // Closing the dialog may have changed the status: re-check against the same limit only
+      // if the agent still shows it (Codex keeps the limit line above its composer).
+      why = still();
+      if (why !== null && why !== "the limit is no longer shown") return fail(why);
+    }
+    const box = this.#host.inputBox(id);
+    // A restored agent's box was never seen empty: your keys (typedAt) are the check there.
+    if (!e.restored && box !== null && box.trim() !== "" && box !== e.box) {
+      return fail("the input box holds text");
+    }
+    const { text } = this.#host.settings(e.agent);
+    if (!(await this.#host.typeLine(id, text))) return fail("the session refused input");
+    e.restored = false;
+    this.#send(id, e, { type: "typed-continue" });
+    this.#host.notice(id, `${e.name}: limit reset, typed ${JSON.stringify(text)}`);
+  }
+}

@@ -1,0 +1,218 @@
+/**
+ * The resume runner on a fake host and a virtual clock (src/util/virtual_clock.ts):
+ * what it types, when, after which re-check, and the receipts.
+ */
+
+import assert from "node:assert/strict";
+import type { AgentStatus } from "../model/agent.ts";
+import { compileRegex } from "../detect/regex.ts";
+import type { LimitSpec } from "../detect/manifest.ts";
+import { VirtualClock } from "../util/virtual_clock.ts";
+import { marginFor, type ResumePolicy } from "./resume.ts";
+
+const MARGIN_MS = marginFor(Date.parse("2026-12-02T00:01:00Z"));
+import { ResumeRunner } from "./resume_runner.ts";
+
+const T0 = Date.parse("2026-12-02T00:00:00Z");
+const RESET = T0 + 60_000;
+
+const limited: AgentStatus = {
+  state: "error",
+  kind: "limit",
+  source: "screen",
+  ruleId: "turn-failed",
+  seq: 2,
+  since: T0,
+  msg: "You've hit your usage limit",
+  resetsAt: RESET,
+};
+const working: AgentStatus = { ...limited, state: "working", kind: null, resetsAt: null, seq: 3 };
+
+function setup(options: { policy?: ResumePolicy; spec?: LimitSpec | null; screen?: string } = {}) {
+  const clock = new VirtualClock(T0);
+  let status: AgentStatus | null = limited;
+  let screen = options.screen ?? "■ You've hit your usage limit. … try again at 10:05 AM.";
+  let box: string | null = "";
+  const log: string[] = [];
+  const host = {
+    now: clock.now,
+    after: (ms: number, fn: () => void) => {
+      const id = clock.setTimeout(fn, ms);
+      return { [Symbol.dispose]: () => clock.clearTimeout(id) };
+    },
+    settings: () => ({ policy: options.policy ?? "auto", text: "continue" }),
+    limitSpec: () => options.spec ?? null,
+    screenText: () => screen,
+    classifyNow: () => status,
+    inputBox: () => box,
+    write: (_id: string, data: string) => {
+      log.push(`write ${JSON.stringify(data)} @${clock.now() - T0}`);
+      if (data === "\x1b") screen = screen.replace(/\n.*Switch to.*$/s, "");
+      return true;
+    },
+    typeLine: (_id: string, text: string) => {
+      log.push(`type ${JSON.stringify(text)} @${clock.now() - T0}`);
+      return Promise.resolve(true);
+    },
+    notice: (_id: string, text: string) => log.push(`notice ${text}`),
+  };
+  const runner = new ResumeRunner(host);
+  const view = { agent: "codex", name: "cx1" };
+  return {
+    clock,
+    runner,
+    log,
+    view,
+    set status(s: AgentStatus | null) {
+      status = s;
+      runner.status("s1", view, s);
+    },
+    /** What classifyNow answers, without the change stream hearing it. */
+    set fresh(s: AgentStatus | null) {
+      status = s;
+    },
+    set box(b: string | null) {
+      box = b;
+    },
+    set screen(s: string) {
+      screen = s;
+    },
+  };
+}
+
+/** Lets the runner's promise chain run between virtual timers. */
+async function advance(clock: VirtualClock, to: number) {
+  while (clock.now() < to) {
+    clock.advanceTo(Math.min(to, clock.now() + 1000));
+    for (let i = 0; i < 5; i++) await Promise.resolve();
+  }
+}
+
+Deno.test("runner: auto types the continue text once, at the reset plus the margin, with a receipt", async () => {
+  const t = setup();
+  t.status = limited;
+  await advance(t.clock, RESET + MARGIN_MS - 1000);
+  assert.equal(t.log.length, 0);
+  await advance(t.clock, RESET + MARGIN_MS + 5000);
+  assert.deepEqual(t.log, [
+    `type "continue" @${RESET + MARGIN_MS - T0}`,
+    'notice cx1: limit reset, typed "continue"',
+  ]);
+  t.status = working;
+  await advance(t.clock, RESET + 3_600_000);
+  assert.equal(t.log.length, 2);
+});
+
+Deno.test("runner: the re-check finds another limit (the screen moved on): nothing typed", async () => {
+  const t = setup();
+  t.status = limited;
+  // What a fresh classification reads at the reset, before the change stream said so.
+  t.fresh = { ...limited, resetsAt: RESET + 3_600_000, seq: 9 };
+  await advance(t.clock, RESET + MARGIN_MS + 5000);
+  assert.deepEqual(t.log, ["notice cx1: limit reset, nothing typed: another limit is shown"]);
+  t.fresh = working;
+  await advance(t.clock, RESET + 3_600_000);
+  assert.equal(t.log.length, 1);
+});
+
+Deno.test("runner: a text in the input box: nothing typed, stopped, receipt says why", async () => {
+  const t = setup();
+  t.status = limited;
+  t.box = "half a prompt";
+  await advance(t.clock, RESET + MARGIN_MS + 5000);
+  assert.deepEqual(t.log, ["notice cx1: limit reset, nothing typed: the input box holds text"]);
+  assert.equal(t.runner.state("s1")?.phase, "stopped");
+});
+
+Deno.test("runner: a placeholder in the box since the limit came is no text: it types", async () => {
+  const t = setup();
+  t.box = "Ask Codex to do anything";
+  t.status = limited;
+  await advance(t.clock, RESET + MARGIN_MS + 5000);
+  assert.deepEqual(t.log, [
+    `type "continue" @${RESET + MARGIN_MS - T0}`,
+    'notice cx1: limit reset, typed "continue"',
+  ]);
+});
+
+Deno.test("runner: the user types near the reset: it waits for quiet", async () => {
+  const t = setup();
+  t.status = limited;
+  await advance(t.clock, RESET + MARGIN_MS - 2000);
+  t.runner.typed("s1");
+  await advance(t.clock, RESET + MARGIN_MS + 5000);
+  assert.equal(t.log.length, 0);
+  await advance(t.clock, RESET + MARGIN_MS + 20_000);
+  assert.equal(t.log.filter((l) => l.startsWith("type")).length, 1);
+});
+
+Deno.test("runner: a dialog beside the limit is closed with its keys first, then the text", async () => {
+  const spec: LimitSpec = {
+    continues: [],
+    dialog: [compileRegex("Switch to", true)],
+    dismiss: ["esc"],
+  };
+  const t = setup({
+    spec,
+    screen: "■ You've hit your usage limit. … try again at 10:05 AM.\n  Switch to gpt-mini?",
+  });
+  t.status = limited;
+  await advance(t.clock, RESET + MARGIN_MS + 5000);
+  assert.deepEqual(t.log, [
+    `write "\\u001b" @${RESET + MARGIN_MS - T0}`,
+    `type "continue" @${RESET + MARGIN_MS + 1000 - T0}`,
+    'notice cx1: limit reset, typed "continue"',
+  ]);
+});
+
+Deno.test("runner: an agent that continues by itself is only watched", async () => {
+  const spec: LimitSpec = {
+    continues: [compileRegex("set to continue automatically", true)],
+    dialog: [],
+    dismiss: [],
+  };
+  const t = setup({ spec, screen: "● Usage limit reached · set to continue automatically at 1am" });
+  t.status = limited;
+  await advance(t.clock, RESET + 3_600_000);
+  assert.equal(t.log.length, 0);
+  assert.equal(t.runner.state("s1")?.phase, "watching");
+});
+
+Deno.test("runner: pending resumes survive a restart (state file JSON), resumed once", async () => {
+  const t = setup();
+  t.status = limited;
+  const saved = JSON.parse(JSON.stringify(t.runner.pending()));
+  t.runner[Symbol.dispose]();
+  const u = setup();
+  // The server was down past the reset: restored, then one resume under the re-check.
+  await advance(u.clock, RESET + 10 * 60_000);
+  assert.equal(u.runner.restore("s1", u.view, saved["s1"]), true);
+  await advance(u.clock, RESET + 11 * 60_000);
+  assert.equal(u.log.filter((l) => l.startsWith("type")).length, 1);
+  await advance(u.clock, RESET + 60 * 60_000);
+  assert.equal(u.log.filter((l) => l.startsWith("type")).length, 1);
+});
+
+Deno.test("runner: restored after a restart, the agent back at its prompt is the re-check", async () => {
+  const t = setup();
+  t.status = limited;
+  const saved = t.runner.pendingByName();
+  assert.deepEqual(Object.keys(saved), ["cx1"]);
+  t.runner[Symbol.dispose]();
+  const u = setup();
+  u.box = "Ask Codex to do anything"; // the restarted agent's placeholder
+  u.fresh = { ...working, state: "working" }; // still starting
+  await advance(u.clock, RESET + 10 * 60_000);
+  assert.equal(u.runner.restore("s2", { agent: "codex", name: "cx1" }, saved["cx1"]!.state), true);
+  // Its status goes through working and idle: not a "cleared" that would drop the resume.
+  u.runner.status("s2", { agent: "codex", name: "cx1" }, working);
+  await advance(u.clock, RESET + 10 * 60_000 + 12_000);
+  assert.equal(u.log.filter((l) => l.startsWith("type")).length, 0);
+  assert.equal(u.runner.state("s2")?.phase, "waiting");
+  u.fresh = { ...working, state: "idle" };
+  await advance(u.clock, RESET + 10 * 60_000 + 20_000);
+  assert.equal(u.log.filter((l) => l.startsWith("type")).length, 1);
+  u.runner.status("s2", { agent: "codex", name: "cx1" }, { ...working, state: "idle" });
+  await advance(u.clock, RESET + 60 * 60_000);
+  assert.equal(u.log.filter((l) => l.startsWith("type")).length, 1);
+});

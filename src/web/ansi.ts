@@ -1,0 +1,87 @@
+/**
+ * A screen read as cells (src/model/cells.ts) back into the escape
+ * sequences that draw it, row by row, for the page's terminal (xterm.js):
+ * each row positions the cursor, draws its cells with their colours and
+ * attributes and clears to its end. Pure.
+ */
+
+import {
+  BLINK,
+  BOLD,
+  type Cells,
+  type Color,
+  DEFAULT_COLOR,
+  DIM,
+  INVERSE,
+  INVISIBLE,
+  ITALIC,
+  RGB_FLAG,
+  STRIKE,
+  UNDERLINE,
+} from "../model/cells.ts";
+
+const ATTRS: readonly [number, string][] = [
+  [BOLD, "1"],
+  [DIM, "2"],
+  [ITALIC, "3"],
+  [UNDERLINE, "4"],
+  [BLINK, "5"],
+  [INVERSE, "7"],
+  [INVISIBLE, "8"],
+  [STRIKE, "9"],
+];
+
+function color(c: Color, base: 30 | 40): string {
+  if (c === DEFAULT_COLOR) return "";
+  if (c & RGB_FLAG) return `;${base + 8};2;${(c >> 16) & 255};${(c >> 8) & 255};${c & 255}`;
+  if (c < 8) return `;${base + c}`;
+  if (c < 16) return `;${base + 60 + c - 8}`;
+  return `;${base + 8};5;${c}`;
+}
+
+function sgr(fg: Color, bg: Color, attrs: number): string {
+  let s = "\x1b[0";
+  for (const [bit, code] of ATTRS) if (attrs & bit) s += `;${code}`;
+  return `${s}${color(fg, 30)}${color(bg, 40)}m`;
+}
+
+/** Row `y` of `grid`, drawn at row `y` (1-based on the wire), cleared to its end. */
+export function ansiRow(grid: Cells, y: number): string {
+  let out = `\x1b[${y + 1};1H\x1b[0m`;
+  let style = "\x1b[0m";
+  let last = grid.cols;
+  // Trailing blanks in the default style are left to the clear.
+  while (last > 0) {
+    const i = grid.index(last - 1, y);
+    const ch = grid.chars[i]!;
+    if ((ch !== " " && ch !== "") || grid.bg[i] !== DEFAULT_COLOR || grid.attrs[i]! & INVERSE) {
+      break;
+    }
+    last--;
+  }
+  for (let x = 0; x < last; x++) {
+    const i = grid.index(x, y);
+    if (grid.widths[i] === 0) continue; // the second half of a wide character
+    const s = sgr(grid.fg[i]!, grid.bg[i]!, grid.attrs[i]!);
+    if (s !== style) {
+      out += s;
+      style = s;
+    }
+    out += grid.chars[i] || " ";
+  }
+  return `${out}\x1b[0m\x1b[K`;
+}
+
+/** Every row of the grid (one string each), to compare with what a page was last sent. */
+export function ansiRows(grid: Cells): string[] {
+  const out: string[] = [];
+  for (let y = 0; y < grid.rows; y++) out.push(ansiRow(grid, y));
+  return out;
+}
+
+/** Where the cursor goes after the rows, shown or hidden. */
+export function ansiCursor(grid: Cells): string {
+  return grid.cursor === null
+    ? "\x1b[?25l"
+    : `\x1b[${grid.cursor.y + 1};${grid.cursor.x + 1}H\x1b[?25h`;
+}

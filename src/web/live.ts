@@ -1,0 +1,359 @@
+/**
+ * One page's live connection (a WebSocket; docs/web.md, "The live
+ * connection"): the session list from the runtime's change stream (no
+ * polling), the screen of the session it watches (rows read again after
+ * output, at most one frame per `frameMs`), and its requests — answer
+ * through `ctl answer`'s path (re-check, receipt), send a line — unless
+ * the view is read-only. Bounded: a page that does not read gets its list
+ * folded into one and its screen read again later; one that takes nothing
+ * for `stallMs` is closed.
+ */
+
+import { messageOf, UserError } from "../errors.ts";
+import type { RuntimeChange, RuntimeState } from "../model/runtime.ts";
+import { type Prompt, samePrompt } from "../model/prompt.ts";
+import type { SessionView } from "../model/session.ts";
+import { Cells } from "../model/cells.ts";
+import type { Session } from "../session/session.ts";
+import type { ScreenReader } from "../session/screen_read.ts";
+import { answerPrompt } from "../control/answer.ts";
+import { label } from "../control/entry.ts";
+import { delay } from "../util/async.ts";
+import { readChanges } from "../git/changes.ts";
+import { STATUS_LETTER } from "../git/parse.ts";
+import { describeBase, DIFF_MAX_BYTES, fit } from "../control/verbs/diff.ts";
+import { ansiCursor, ansiRow, ansiRows } from "./ansi.ts";
+import type { WebLimits } from "./limits.ts";
+import { type PageMessage, parsePageMessage, type ServerMessage, webSession } from "./wire.ts";
+
+/** What the web view reads and acts on (the Runtime is one). */
+export interface WebRuntime {
+  readonly state: RuntimeState;
+  readonly sessions: { get(id: string): Session | undefined };
+  view(id: string): SessionView | undefined;
+  subscribe(listener: (change: RuntimeChange) => void): Disposable;
+  onOutput(listener: (id: string) => void): Disposable;
+  classifyNow(id: string): unknown;
+}
+
+/** What a live connection writes to (a WebSocket is one). */
+export interface LiveSocket {
+  readonly bufferedAmount: number;
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+}
+
+/** Lines of scrollback sent above a screen when a page starts watching it. */
+const SCROLLBACK_LINES = 500;
+/** How long an answer waits for the agent to leave the prompt (as `ctl answer`). */
+const ANSWER_TIMEOUT_MS = 10_000;
+/** Between the text and its Enter (as `ctl send --enter`: pastes told by timing). */
+const ENTER_GAP_MS = 250;
+
+export class LiveConnection implements Disposable {
+  readonly #runtime: WebRuntime;
+  readonly #socket: LiveSocket;
+  readonly #limits: WebLimits;
+  readonly #readOnly: boolean;
+  readonly #log: (line: string) => void;
+  readonly #subs: Disposable[] = [];
+  /** Changes not sent while the page was behind: the whole list goes once it drained. */
+  #listBehind = false;
+  /**
+   * Each session as last sent: a change the page would not see (the output clock, focus)
+   * sends nothing.
+   */
+  readonly #shown = new Map<string, string>();
+  #watched: {
+    id: string;
+    reader: ScreenReader<Cells>;
+    grid: Cells | null;
+    sent: string[];
+    cursor: string;
+    dirty: boolean;
+  } | null = null;
+  #timer: ReturnType<typeof setTimeout> | null = null;
+  #lastFrame = 0;
+  #stalledSince: number | null = null;
+  #inFlight = 0;
+  /** Messages of the page dropped because it was not reading (tests). */
+  #ignored = 0;
+  #closed = false;
+
+  constructor(
+    runtime: WebRuntime,
+    socket: LiveSocket,
+    options: { limits: WebLimits; readOnly: boolean; log: (line: string) => void },
+  ) {
+    this.#runtime = runtime;
+    this.#socket = socket;
+    this.#limits = options.limits;
+    this.#readOnly = options.readOnly;
+    this.#log = options.log;
+  }
+
+  /** The socket opened: the whole list, then every change. */
+  open(): void {
+    this.#hello();
+    this.#subs.push(this.#runtime.subscribe((change) => this.#change(change)));
+    this.#subs.push(this.#runtime.onOutput((id) => {
+      if (this.#watched?.id !== id) return;
+      this.#watched.dirty = true;
+      this.#schedule();
+    }));
+  }
+
+  /** A text frame from the page. */
+  message(text: string): void {
+    // A page that does not take what it is sent gets nothing more for what it asks (its
+    // screen, a reply): what it may make the server hold stays bounded.
+    if (this.#behind()) {
+      this.#ignored++;
+      return;
+    }
+    let m: PageMessage;
+    try {
+      m = parsePageMessage(text);
+    } catch (error) {
+      this.#send({ t: "reply", req: -1, ok: false, text: `Bad message: ${messageOf(error)}` });
+      return;
+    }
+    if (m.t === "watch") return this.#watch(m.id);
+    // Reading a worktree's changes writes nothing: read-only pages may.
+    if (this.#readOnly && m.t !== "diff") {
+      return this.#send({ t: "reply", req: m.req, ok: false, text: "The web view is read-only" });
+    }
+    if (this.#inFlight >= this.#limits.maxInFlight) {
+      return this.#send({
+        t: "reply",
+        req: m.req,
+        ok: false,
+        text: `${this.#limits.maxInFlight} requests already running: try again`,
+      });
+    }
+    this.#inFlight++;
+    void this.#request(m).then(
+      (text) => this.#send({ t: "reply", req: m.req, ok: true, text }),
+      (error) => {
+        if (!(error instanceof UserError)) this.#log(`web: ${m.t}: ${messageOf(error)}`);
+        this.#send({ t: "reply", req: m.req, ok: false, text: messageOf(error) });
+      },
+    ).finally(() => this.#inFlight--);
+  }
+
+  get ignored(): number {
+    return this.#ignored;
+  }
+
+  /** Ends it with a reason the page shows. */
+  bye(reason: string): void {
+    this.#send({ t: "bye", reason });
+    try {
+      this.#socket.close(4000, reason.slice(0, 120));
+    } catch { /* closed */ }
+    this[Symbol.dispose]();
+  }
+
+  [Symbol.dispose](): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const s of this.#subs) s[Symbol.dispose]();
+    this.#watched?.reader[Symbol.dispose]();
+    this.#watched = null;
+    if (this.#timer !== null) clearTimeout(this.#timer);
+  }
+
+  #hello(): void {
+    const state = this.#runtime.state;
+    const sessions = state.sessions.map(webSession);
+    this.#shown.clear();
+    for (const s of sessions) this.#shown.set(s.id, JSON.stringify(s));
+    this.#send({ t: "hello", readOnly: this.#readOnly, now: Date.now(), seq: state.seq, sessions });
+  }
+
+  #change(change: RuntimeChange): void {
+    if (change.type !== "added" && change.type !== "updated" && change.type !== "removed") return;
+    if (this.#behind()) {
+      this.#listBehind = true;
+      this.#schedule();
+      return;
+    }
+    if (this.#listBehind) {
+      this.#listBehind = false;
+      return this.#hello();
+    }
+    if (change.type === "removed") {
+      this.#shown.delete(change.previous.id);
+      this.#send({ t: "removed", seq: change.seq, id: change.previous.id });
+    } else {
+      // A screen size change reaches the watched screen as a new one.
+      if (
+        this.#watched?.id === change.session.id && change.type === "updated" &&
+        (change.session.cols !== change.previous.cols ||
+          change.session.rows !== change.previous.rows)
+      ) {
+        this.#watch(change.session.id);
+      }
+      const session = webSession(change.session);
+      const text = JSON.stringify(session);
+      if (this.#shown.get(session.id) === text) return;
+      this.#shown.set(session.id, text);
+      this.#send({ t: "session", seq: change.seq, session });
+    }
+  }
+
+  #watch(id: string | null): void {
+    this.#watched?.reader[Symbol.dispose]();
+    this.#watched = null;
+    if (id === null) return;
+    const session = this.#runtime.sessions.get(id);
+    if (!session) return;
+    const reader = session.screenReader((cols, rows) => new Cells(cols, rows));
+    const read = reader.read();
+    const grid = read.grid;
+    const tail = session.tail(SCROLLBACK_LINES + grid.rows).lines;
+    const above = tail.slice(0, Math.max(0, tail.length - grid.rows));
+    const rows = ansiRows(grid);
+    // Scrollback as plain lines (they scroll into the page's terminal), then the screen.
+    // deno-lint-ignore no-control-regex -- a line's control characters must not drive the page
+    const data = above.map((l) => l.replace(/[\x00-\x1f\x7f]/g, "") + "\r\n").join("") +
+      "\r\n".repeat(grid.rows) + rows.join("") + ansiCursor(grid);
+    this.#watched = { id, reader, grid, sent: rows, cursor: ansiCursor(grid), dirty: false };
+    this.#send({ t: "screen", id, cols: grid.cols, rows: grid.rows, data });
+  }
+
+  /** One timer for both: a screen frame, a list that waited for the page to drain. */
+  #schedule(): void {
+    if (this.#timer !== null || this.#closed) return;
+    const wait = Math.max(0, this.#lastFrame + this.#limits.frameMs - performance.now());
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
+      this.#tick();
+    }, this.#behind() ? 100 : wait);
+  }
+
+  #tick(): void {
+    if (this.#closed) return;
+    if (this.#behind()) {
+      const now = performance.now();
+      this.#stalledSince ??= now;
+      if (now - this.#stalledSince > this.#limits.stallMs) {
+        this.#log(`web: a page took nothing for ${this.#limits.stallMs / 1000} s: closed`);
+        return this.bye("Closed: the page took nothing for too long");
+      }
+      return this.#schedule();
+    }
+    this.#stalledSince = null;
+    if (this.#listBehind) {
+      this.#listBehind = false;
+      this.#hello();
+    }
+    const w = this.#watched;
+    if (!w || !w.dirty) return;
+    w.dirty = false;
+    this.#lastFrame = performance.now();
+    const read = w.reader.read(0, w.grid);
+    if (read.grid !== w.grid) {
+      // The screen changed size: drawn from scratch.
+      return this.#watch(w.id);
+    }
+    // Only the rows the reader read again (a spinner: one of them), and of those the ones
+    // that differ from what the page has.
+    const [from, to] = read.rows ?? [0, read.grid.rows];
+    let data = "";
+    for (let y = from; y < to; y++) {
+      const row = ansiRow(read.grid, y);
+      if (row !== w.sent[y]) data += row;
+      w.sent[y] = row;
+    }
+    const cursor = ansiCursor(read.grid);
+    if (data === "" && cursor === w.cursor) return;
+    w.cursor = cursor;
+    this.#send({ t: "rows", id: w.id, data: data + cursor });
+  }
+
+  #behind(): boolean {
+    return this.#socket.bufferedAmount > this.#limits.maxQueuedBytes;
+  }
+
+  #send(m: ServerMessage): void {
+    if (this.#closed && m.t !== "bye") return;
+    if (this.#socket.readyState !== 1) return;
+    try {
+      this.#socket.send(JSON.stringify(m));
+    } catch { /* closing */ }
+  }
+
+  async #request(m: Exclude<PageMessage, { t: "watch" }>): Promise<string> {
+    const session = this.#runtime.sessions.get(m.id);
+    if (!session) throw new UserError(`No session ${m.id}`);
+    switch (m.t) {
+      case "answer": {
+        const shown: Prompt = {
+          question: m.question,
+          subject: null,
+          options: m.options.map((l) => ({ label: l, keys: [] })),
+          cancel: null,
+          approve: null,
+          deny: null,
+        };
+        // The same question may come back about something else (another command to run): the
+        // subject the page showed must still be the one on screen. In the same turn of the
+        // event loop as answerPrompt's own reading: the screen cannot change in between.
+        if (m.subject !== undefined) {
+          this.#runtime.classifyNow(session.id);
+          const now = this.#runtime.view(session.id)?.prompt ?? null;
+          if (now !== null && samePrompt(now, shown) && now.subject !== m.subject) {
+            throw new UserError(
+              `The prompt of ${label(session)} changed since it was read (now about ` +
+                `${JSON.stringify(now.subject)}): nothing typed`,
+            );
+          }
+        }
+        const r = await answerPrompt(
+          {
+            view: (id) => this.#runtime.view(id),
+            classifyNow: (id) => this.#runtime.classifyNow(id),
+          },
+          session,
+          { type: "option", n: m.option },
+          { shown, timeoutMs: ANSWER_TIMEOUT_MS },
+        );
+        const now = r.receipt.prompt
+          ? `asks ${JSON.stringify(r.receipt.prompt.question)}`
+          : r.receipt.state ?? "no agent state";
+        return `Answered ${label(r)} with ${r.option}. ${r.label}: it left the prompt in ` +
+          `${r.receipt.ms} ms, now ${now}`;
+      }
+      case "send": {
+        if (!session.write(m.text, false)) {
+          throw new UserError(`${label(session)} took no input (exited, or not reading it)`);
+        }
+        if (m.enter) {
+          await delay(ENTER_GAP_MS);
+          if (!session.write("\r", false)) {
+            throw new UserError(`${label(session)} took the text but not the Enter`);
+          }
+        }
+        return `Sent to ${label(session)}`;
+      }
+      case "diff": {
+        const changes = await readChanges(this.#runtime.view(session.id)?.cwd ?? session.cwd, {
+          maxDiffBytes: DIFF_MAX_BYTES,
+        });
+        const fitted = fit(changes.diff, DIFF_MAX_BYTES);
+        const lines = [`${label(session)}: ${describeBase(changes)}`];
+        if (changes.files.length === 0) lines.push("No changes");
+        for (const f of changes.files) {
+          lines.push(`${STATUS_LETTER[f.status]} ${f.oldPath ? `${f.oldPath} -> ` : ""}${f.path}`);
+        }
+        if (fitted.diff !== "") lines.push("", fitted.diff.replace(/\n$/, ""));
+        if (changes.truncated || fitted.cut) {
+          lines.push(`(diff cut: git -C ${changes.root} diff shows all of it)`);
+        }
+        return lines.join("\n");
+      }
+    }
+  }
+}

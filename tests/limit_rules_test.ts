@@ -1,0 +1,151 @@
+/**
+ * Usage limits on the built-in manifests (docs/limits.md): each CLI's limit
+ * screen, as it prints it, is `error` with kind `limit`, its message and the
+ * reset words; the reset is read into an instant on the detector's clock and
+ * zone. Screens from the lines the CLIs print (Claude Code 2.1.332, Codex
+ * 0.171.0, Gemini CLI 0.61.0, opencode 1.18.33).
+ */
+
+import assert from "node:assert/strict";
+import { loadCatalogSync } from "../src/runtime/catalog.ts";
+import { evaluate } from "../src/detect/rules.ts";
+import { parseResetTime } from "../src/limits/reset_time.ts";
+
+const catalog = loadCatalogSync({ userDir: null });
+
+function view(text: string, title = "") {
+  const lines = text.split("\n");
+  return {
+    cols: 120,
+    rows: lines.length,
+    title,
+    line: (y: number) => lines[y] ?? "",
+    styles: () => [],
+  };
+}
+
+function read(agent: string, screen: string, title = "") {
+  const r = evaluate(catalog.get(agent)!, view(screen, title));
+  return { state: r.state, kind: r.kind, rule: r.ruleId, msg: r.msg, resets: r.resets ?? null };
+}
+
+const RULE = "─".repeat(118);
+
+const CLAUDE_5H = `> write the file
+
+  ⎿  You've hit your 5-hour limit · resets 1am (America/Los_Angeles)
+
+● Usage limit reached · set to continue automatically at 1am
+
+${RULE}
+❯\u00a0
+${RULE}
+  ⚠ Usage limit reached · limit resets 1am`;
+
+Deno.test("Claude: the 5-hour limit is error/limit with its zone", () => {
+  assert.deepEqual(read("claude", CLAUDE_5H), {
+    state: "error",
+    kind: "limit",
+    rule: "usage-limit",
+    msg: "You've hit your 5-hour limit",
+    resets: "1am (America/Los_Angeles)",
+  });
+});
+
+Deno.test("Claude: weekly with its menu, out of credits", () => {
+  const weekly = `  ⎿  You've hit your weekly limit · resets Dec 5, 10am (Europe/London)
+
+  What do you want to do?
+  ❯ 1. Stop and wait
+    2. Wait here, then continue automatically
+    3. Upgrade your plan
+
+  Enter to confirm · Esc to cancel`;
+  const r = read("claude", weekly);
+  assert.equal(r.kind, "limit");
+  assert.equal(r.resets, "Dec 5, 10am (Europe/London)");
+  assert.equal(
+    new Date(parseResetTime(r.resets!, Date.parse("2026-12-02T12:00:00Z"), null)!).toISOString(),
+    "2026-12-05T10:00:00.000Z",
+  );
+  const credits = `  ⎿  You're out of usage credits · resets 2:34pm (Asia/Colombo)
+
+${RULE}
+❯\u00a0
+${RULE}
+  ? for shortcuts`;
+  assert.deepEqual(read("claude", credits), {
+    state: "error",
+    kind: "limit",
+    rule: "usage-limit",
+    msg: "You're out of usage credits",
+    resets: "2:34pm (Asia/Colombo)",
+  });
+});
+
+Deno.test("Claude: retrying on an API key, and continuing after the reset, are working", () => {
+  const retrying = `✻ 5-hour limit reached · retrying in 11s (12:57am) · attempt 7/10
+
+${RULE}
+❯\u00a0
+${RULE}
+  esc to interrupt`;
+  assert.equal(read("claude", retrying).state, "working");
+  const continuing = `  ⎿  You've hit your 5-hour limit · resets 1am (America/Los_Angeles)
+● Usage limit reset · Continuing automatically
+
+✶ Pondering… (3s · ↓ 12 tokens)
+
+${RULE}
+❯\u00a0
+${RULE}
+  esc to interrupt`;
+  assert.equal(read("claude", continuing).state, "working");
+});
+
+Deno.test("Codex: the usage limit, wrapped, with its local time", () => {
+  const codex = `› write the file
+
+■ You've hit your usage limit. Upgrade to Pro (https://chatgpt.com/explore/pro), visit
+https://chatgpt.com/codex/settings/usage to purchase more credits or try again at 10:05
+AM.
+
+› Ask Codex to do anything
+
+  ? for shortcuts`;
+  const r = read("codex", codex);
+  assert.equal(r.state, "error");
+  assert.equal(r.kind, "limit");
+  assert.equal(r.rule, "turn-failed");
+  assert.equal(r.resets, "10:05 AM");
+  // Other failures keep their kinds, with no reset.
+  const quota = `■ Quota exceeded. Check your plan and billing details.
+
+› Ask Codex to do anything
+
+  ? for shortcuts`;
+  assert.deepEqual([read("codex", quota).kind, read("codex", quota).resets], ["quota", null]);
+});
+
+Deno.test("Gemini: the limit dialog, with its offset", () => {
+  const gemini = `╭──────────────────────────────────────────────────────────────╮
+│ Usage limit reached for gemini-2.5-pro.                      │
+│ Access resets at 2:42 PM GMT+5:30.                           │
+│                                                              │
+│ ● 1. Keep trying                                             │
+│   2. Stop                                                    │
+╰──────────────────────────────────────────────────────────────╯`;
+  assert.deepEqual(read("gemini", gemini, "✋  Action Required (lab)"), {
+    state: "error",
+    kind: "limit",
+    rule: "usage-limit",
+    msg: "Usage limit reached for gemini-2.5-pro",
+    resets: "2:42 PM GMT+5:30",
+  });
+});
+
+Deno.test("opencode: its retry countdown on a 429 is working", () => {
+  const opencode = `  ⬝⬝⬝⬝■■■■ Rate limit reached for requests [retrying in 3m 4s attempt #1]
+  esc interrupt`;
+  assert.equal(read("opencode", opencode).state, "working");
+});
