@@ -8,7 +8,7 @@
  */
 
 import assert from "node:assert/strict";
-import { frame, FrameType } from "../src/server/protocol.ts";
+import { frame, FrameType } from "../src/wire/protocol.ts";
 import { isAlive } from "../src/session/procinfo.ts";
 import { screenText, waitFor, waitForText } from "../src/session/test_util.ts";
 import { spawnServe } from "../tools/abuse/server.ts";

@@ -5,7 +5,7 @@
  */
 
 import type { SessionRestore } from "../restore/restore.ts";
-import type { RestoreRequest } from "./protocol.ts";
+import type { RestoreRequest } from "../wire/protocol.ts";
 
 export interface RestoreAnswer {
   readonly text: string;

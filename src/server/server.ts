@@ -42,8 +42,8 @@ import {
   SERVER_PROTOCOL,
   text,
   versionMismatch,
-} from "./protocol.ts";
-import type { HelloMessage, WebRequest } from "./protocol.ts";
+} from "../wire/protocol.ts";
+import type { HelloMessage, WebRequest } from "../wire/protocol.ts";
 import { sessionList } from "./ls.ts";
 import { answerRestore } from "./restore_cmd.ts";
 import { clientOwner } from "./client_faults.ts";
