@@ -10,7 +10,7 @@ import { addWorktree } from "../src/git/worktree_add.ts";
 import { makeRepo, shell } from "../src/git/test_util.ts";
 import { exists } from "../src/util/fs.ts";
 import { view } from "../src/tui/view/mod.ts";
-import { resolveKeymap } from "../src/tui/keymap.ts";
+import { resolveKeymap } from "../src/tui/core/keymap.ts";
 
 const WAIT = 30_000;
 

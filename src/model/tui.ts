@@ -2,7 +2,7 @@
  * The TUI's state (docs/architecture.md, Conventions): plain, JSON-able data, one per client: its
  * own selection, tab, mode and marks, over the sessions of the runtime's
  * state (SessionView, src/model/session.ts). The reducer in
- * src/tui/update.ts changes it; the pure view in src/tui/view draws it.
+ * src/tui/core/update.ts changes it; the pure view in src/tui/view draws it.
  * Live things (PTYs, emulators, plugin processes, timers) live beside it
  * in the app's maps, keyed by the same ids.
  */

@@ -21,7 +21,7 @@ import { tmuxWrap } from "../notify/policy.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import type { SessionRestore } from "../restore/restore.ts";
 import { TuiApp, type ViewPlace } from "../tui/app.ts";
-import { layout } from "../tui/layout.ts";
+import { layout } from "../tui/core/layout.ts";
 import { ptyHandover } from "../tui/plugin_handover.ts";
 import { osc52 } from "../tui/clipboard.ts";
 import { startPluginTabs, type WiredPluginTabs } from "./plugin_feed.ts";

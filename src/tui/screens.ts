@@ -6,7 +6,7 @@
  * A frame half drawn inside a synchronized update is not shown (#hold).
  */
 
-import { Frame } from "./frame.ts";
+import { Frame } from "./core/frame.ts";
 import type { ScreenReader } from "../session/screen_read.ts";
 import type { Session } from "../session/session.ts";
 import { MID_UPDATE_MAX_MS } from "../session/terminal.ts";

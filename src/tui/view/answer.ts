@@ -8,9 +8,9 @@
 import type { Prompt } from "../../model/prompt.ts";
 import type { SessionView } from "../../model/session.ts";
 import type { TuiState } from "../../model/tui.ts";
-import { clipLine, type Frame, type Span, type StyledLine } from "../frame.ts";
-import { bindingOf, type Keymap } from "../keymap.ts";
-import type { Rect } from "../layout.ts";
+import { clipLine, type Frame, type Span, type StyledLine } from "../core/frame.ts";
+import { bindingOf, type Keymap } from "../core/keymap.ts";
+import type { Rect } from "../core/layout.ts";
 import { box, centered } from "./overlays.ts";
 import { stringWidth, truncate } from "../../util/width.ts";
 import { theme } from "./theme.ts";

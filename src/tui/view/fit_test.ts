@@ -4,8 +4,8 @@ import assert from "node:assert/strict";
 import type { Prompt } from "../../model/prompt.ts";
 import { initialTuiState, type TuiState } from "../../model/tui.ts";
 import { sessionView } from "../../model/session.ts";
-import { Frame } from "../frame.ts";
-import { resolveKeymap } from "../keymap.ts";
+import { Frame } from "../core/frame.ts";
+import { resolveKeymap } from "../core/keymap.ts";
 import { view } from "./mod.ts";
 
 const { keymap } = resolveKeymap();

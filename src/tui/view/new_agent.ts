@@ -1,5 +1,5 @@
 /**
- * The new agent session form (`N`, src/tui/new_agent.ts): the agents with
+ * The new agent session form (`N`, src/tui/core/new_agent.ts): the agents with
  * their versions (installed first; the chosen one marked), the folder, the
  * first prompt, the name it gives (dim while it comes from the prompt) and
  * the worktree choice with the branch it would make. The focused field's
@@ -7,10 +7,10 @@
  */
 
 import type { NewAgentForm } from "../../model/tui.ts";
-import type { Frame, Span } from "../frame.ts";
-import type { Rect } from "../layout.ts";
+import type { Frame, Span } from "../core/frame.ts";
+import type { Rect } from "../core/layout.ts";
 import { stringWidth, truncate } from "../../util/width.ts";
-import { formName } from "../new_agent.ts";
+import { formName } from "../core/new_agent.ts";
 import { branchName } from "../../git/branch_name.ts";
 import { box, centered } from "./overlays.ts";
 import { theme } from "./theme.ts";

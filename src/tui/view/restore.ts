@@ -5,9 +5,9 @@
  */
 
 import type { Overlay } from "../../model/tui.ts";
-import type { Frame, Span } from "../frame.ts";
-import { hints, type Keymap } from "../keymap.ts";
-import type { Rect } from "../layout.ts";
+import type { Frame, Span } from "../core/frame.ts";
+import { hints, type Keymap } from "../core/keymap.ts";
+import type { Rect } from "../core/layout.ts";
 import { stringWidth } from "../../util/width.ts";
 import { box, centered } from "./overlays.ts";
 import { theme } from "./theme.ts";

@@ -6,7 +6,7 @@
  */
 
 import type { TuiState } from "../../model/tui.ts";
-import { layout, type Rect } from "../layout.ts";
+import { layout, type Rect } from "../core/layout.ts";
 import { needsYou, sessionOrder } from "./sidebar.ts";
 
 /** At most this many tiles at once. */

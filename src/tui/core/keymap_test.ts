@@ -78,7 +78,7 @@ Deno.test("hints come from the table", () => {
 });
 
 Deno.test("README.md's Keys section is generated from the keymap (run tools/readme_keys.ts)", () => {
-  const readme = Deno.readTextFileSync(new URL("../../README.md", import.meta.url));
+  const readme = Deno.readTextFileSync(new URL("../../../README.md", import.meta.url));
   assert.ok(readme.includes(keysMarkdown(BINDINGS)), "README Keys section is stale");
   assert.equal(withKeysSection(readme), readme);
 });

@@ -8,23 +8,23 @@
  * ● mark; a `focus` effect follows every change of what the user looks at.
  */
 
-import { isLimit, LIMIT_MARKER, limitNotice } from "../limits/limit_text.ts";
-import { errorReason } from "../model/agent.ts";
-import type { TuiState } from "../model/tui.ts";
-import type { SessionView } from "../model/session.ts";
+import { isLimit, LIMIT_MARKER, limitNotice } from "../../limits/limit_text.ts";
+import { errorReason } from "../../model/agent.ts";
+import type { TuiState } from "../../model/tui.ts";
+import type { SessionView } from "../../model/session.ts";
 import type { MouseEvent, UserInput } from "./keys.ts";
 import type { Keymap } from "./keymap.ts";
 import { layout } from "./layout.ts";
-import { tabAt } from "./view/bars.ts";
-import { anythingSpins } from "./view/marker.ts";
-import { sessionOrder, sidebarLines } from "./view/sidebar.ts";
+import { tabAt } from "../view/bars.ts";
+import { anythingSpins } from "../view/marker.ts";
+import { sessionOrder, sidebarLines } from "../view/sidebar.ts";
 import { act } from "./actions.ts";
 import type { TuiEffect, TuiEvent } from "./events.ts";
 import { overlayInput } from "./overlay_input.ts";
-import { askedText } from "./view/answer.ts";
+import { askedText } from "../view/answer.ts";
 import { copyEvent, copyInput, copyMouse, leaveCopy } from "./copy_mode.ts";
 import { settleTiles, tileMouse } from "./tile_actions.ts";
-import { isTiled } from "./view/tiles.ts";
+import { isTiled } from "../view/tiles.ts";
 import { offerRestore } from "./restore_offer.ts";
 import { agentsFound, openNewAgent } from "./new_agent.ts";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import type { AgentStatus } from "../model/agent.ts";
-import { initialTuiState, type TuiState } from "../model/tui.ts";
-import { type SessionView, sessionView } from "../model/session.ts";
+import type { AgentStatus } from "../../model/agent.ts";
+import { initialTuiState, type TuiState } from "../../model/tui.ts";
+import { type SessionView, sessionView } from "../../model/session.ts";
 import { KeyDecoder, type UserInput } from "./keys.ts";
 import { resolveKeymap } from "./keymap.ts";
 import type { TuiEvent } from "./events.ts";

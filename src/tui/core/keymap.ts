@@ -4,9 +4,9 @@
  * generated from it; config `keys:` overrides keys by action name. Pure.
  */
 
-import { didYouMean } from "../util/nearest.ts";
+import { didYouMean } from "../../util/nearest.ts";
 import { KEY_NAMES, keyNameProblem } from "./keys.ts";
-import { stringWidth } from "../util/width.ts";
+import { stringWidth } from "../../util/width.ts";
 
 /** Where a key applies: the list, a focused session, copy mode, the restore offer (docs/restore.md). */
 export type KeyScope = "navigation" | "terminal" | "copy" | "restore";
@@ -358,7 +358,7 @@ export function helpRows(keymap: Keymap): [string, string][] {
   return keymap.bindings.map((b) => [keyLabel(b), b.help]);
 }
 
-export const README_KEYS_BEGIN = "<!-- keys:begin (generated from src/tui/keymap.ts) -->";
+export const README_KEYS_BEGIN = "<!-- keys:begin (generated from src/tui/core/keymap.ts) -->";
 export const README_KEYS_END = "<!-- keys:end -->";
 
 /** The README's Keys table, generated from the default table (laid out as `deno fmt` does). */

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
-import type { AgentStatus } from "../model/agent.ts";
-import { initialTuiState, type TuiState } from "../model/tui.ts";
-import { type SessionView, sessionView } from "../model/session.ts";
+import type { AgentStatus } from "../../model/agent.ts";
+import { initialTuiState, type TuiState } from "../../model/tui.ts";
+import { type SessionView, sessionView } from "../../model/session.ts";
 import { KeyDecoder, type UserInput } from "./keys.ts";
 import { resolveKeymap } from "./keymap.ts";
 import type { TuiEffect, TuiEvent } from "./events.ts";
 import { update } from "./update.ts";
-import { tiles, tileSizes } from "./view/tiles_layout.ts";
+import { tiles, tileSizes } from "../view/tiles_layout.ts";
 
 const { keymap } = resolveKeymap();
 

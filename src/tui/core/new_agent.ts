@@ -7,9 +7,9 @@
  * runner to launch it (src/runtime/launch.ts).
  */
 
-import type { AgentChoice } from "../model/agent.ts";
-import { taskName } from "../model/names.ts";
-import { NEW_AGENT_FIELDS, type NewAgentForm, type TuiState } from "../model/tui.ts";
+import type { AgentChoice } from "../../model/agent.ts";
+import { taskName } from "../../model/names.ts";
+import { NEW_AGENT_FIELDS, type NewAgentForm, type TuiState } from "../../model/tui.ts";
 import type { UserInput } from "./keys.ts";
 import type { TuiEffect } from "./events.ts";
 import { edit } from "./line_edit.ts";

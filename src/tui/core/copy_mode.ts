@@ -8,13 +8,13 @@
  * scroll offset does.
  */
 
-import type { CopyState, TuiState } from "../model/tui.ts";
-import type { SearchDirection, SearchHit } from "../model/search.ts";
+import type { CopyState, TuiState } from "../../model/tui.ts";
+import type { SearchDirection, SearchHit } from "../../model/search.ts";
 import type { UserInput } from "./keys.ts";
 import type { Keymap } from "./keymap.ts";
 import type { TuiEffect, TuiEvent } from "./events.ts";
 import { layout } from "./layout.ts";
-import { focusedRect } from "./view/tiles.ts";
+import { focusedRect } from "../view/tiles.ts";
 
 /** Leaves copy mode: back to the live screen, as tmux does. */
 export function leaveCopy(s: TuiState): TuiState {

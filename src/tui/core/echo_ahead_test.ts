@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { echoPane, recordEchoAhead } from "./echo_ahead.ts";
 import { Frame } from "./frame.ts";
 import { layout } from "./layout.ts";
-import { initialTuiState, type TuiState } from "../model/tui.ts";
+import { initialTuiState, type TuiState } from "../../model/tui.ts";
 
 const PANE = { x: 10, y: 1, width: 20, height: 5 };
 

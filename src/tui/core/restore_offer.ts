@@ -5,7 +5,7 @@
  * list's up/down. Pure, like the reducer that calls it.
  */
 
-import type { Overlay, RestoreChoice, TuiState } from "../model/tui.ts";
+import type { Overlay, RestoreChoice, TuiState } from "../../model/tui.ts";
 import type { UserInput } from "./keys.ts";
 import type { Keymap } from "./keymap.ts";
 import type { TuiEffect } from "./events.ts";

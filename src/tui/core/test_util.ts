@@ -1,6 +1,6 @@
 /** Helpers for the TUI's pure tests: host bytes as input events, a run of the reducer. */
 
-import type { TuiState } from "../model/tui.ts";
+import type { TuiState } from "../../model/tui.ts";
 import { KeyDecoder, type UserInput } from "./keys.ts";
 import { resolveKeymap } from "./keymap.ts";
 import type { TuiEffect, TuiEvent } from "./events.ts";

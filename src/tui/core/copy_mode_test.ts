@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { initialTuiState, type TuiState } from "../model/tui.ts";
-import { sessionView } from "../model/session.ts";
-import type { SearchHit } from "../model/search.ts";
+import { initialTuiState, type TuiState } from "../../model/tui.ts";
+import { sessionView } from "../../model/session.ts";
+import type { SearchHit } from "../../model/search.ts";
 import type { TuiEvent } from "./events.ts";
 import { Frame } from "./frame.ts";
-import { view } from "./view/mod.ts";
+import { view } from "../view/mod.ts";
 import { layout } from "./layout.ts";
 import { keymap, keys, run } from "./test_util.ts";
 

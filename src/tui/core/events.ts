@@ -4,14 +4,14 @@
  * travel here: only keys, derived facts and commands.
  */
 
-import type { RestoreChoice, TabInfo } from "../model/tui.ts";
-import type { SessionView } from "../model/session.ts";
+import type { RestoreChoice, TabInfo } from "../../model/tui.ts";
+import type { SessionView } from "../../model/session.ts";
 import type { KeyEvent, MouseEvent, UserInput } from "./keys.ts";
 import type { TabMouse } from "./tab.ts";
-import type { Choice, Prompt } from "../model/prompt.ts";
-import type { SearchDirection, SearchFrom, SearchHit } from "../model/search.ts";
-import type { TileSize } from "./view/tiles_layout.ts";
-import type { AgentChoice } from "../model/agent.ts";
+import type { Choice, Prompt } from "../../model/prompt.ts";
+import type { SearchDirection, SearchFrom, SearchHit } from "../../model/search.ts";
+import type { TileSize } from "../view/tiles_layout.ts";
+import type { AgentChoice } from "../../model/agent.ts";
 
 export type TuiEvent =
   | { readonly type: "input"; readonly input: UserInput }

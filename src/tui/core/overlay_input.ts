@@ -3,13 +3,13 @@
  * the input line (rename, watcher pattern) and the command palette. Pure.
  */
 
-import type { Overlay, TuiState } from "../model/tui.ts";
+import type { Overlay, TuiState } from "../../model/tui.ts";
 import type { UserInput } from "./keys.ts";
 import { helpRows, type Keymap } from "./keymap.ts";
 import { layout } from "./layout.ts";
-import { helpTop, paletteItems } from "./view/overlays.ts";
+import { helpTop, paletteItems } from "../view/overlays.ts";
 import { act } from "./actions.ts";
-import { answerable, blockedRows } from "./view/answer.ts";
+import { answerable, blockedRows } from "../view/answer.ts";
 import { searchEffect } from "./copy_mode.ts";
 import { restoreInput } from "./restore_offer.ts";
 import { edit } from "./line_edit.ts";

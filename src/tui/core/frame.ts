@@ -9,7 +9,7 @@
  * (width 0, empty text); overwriting either half blanks the other half.
  */
 
-import { charWidth, stringWidth, truncate } from "../util/width.ts";
+import { charWidth, stringWidth, truncate } from "../../util/width.ts";
 
 export {
   BLINK,
@@ -24,8 +24,8 @@ export {
   RGB_FLAG,
   STRIKE,
   UNDERLINE,
-} from "../model/cells.ts";
-import { type CellCursor, Cells, type Color, DEFAULT_COLOR } from "../model/cells.ts";
+} from "../../model/cells.ts";
+import { type CellCursor, Cells, type Color, DEFAULT_COLOR } from "../../model/cells.ts";
 
 export interface Style {
   readonly fg?: Color;
