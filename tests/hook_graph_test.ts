@@ -92,7 +92,7 @@ Deno.test("attaching to a running server loads no view: the splash draws it on d
     .map((s) => s.slice(ROOT.href.length));
   assert.ok(loaded.includes("src/tui/splash.ts"), loaded.join(" "));
   const view = loaded.filter((s) =>
-    s.startsWith("src/tui/view/") || s === "src/tui/core/keymap.ts"
+    s.startsWith("src/tui/core/view/") || s === "src/tui/core/keymap.ts"
   );
   assert.deepEqual(view, []);
   // Nor what identifies programs (src/platform/liveness.ts is enough to see a server die), nor

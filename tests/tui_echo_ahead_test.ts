@@ -20,7 +20,7 @@ import type { Session } from "../src/session/session.ts";
 import { screenText, testEnv, waitFor, waitForText } from "../src/session/test_util.ts";
 import { TuiApp } from "../src/tui/app.ts";
 import { Frame } from "../src/tui/core/frame.ts";
-import { view } from "../src/tui/view/mod.ts";
+import { view } from "../src/tui/core/view/mod.ts";
 import { random } from "./random.ts";
 
 const COLS = 70;

@@ -18,7 +18,7 @@ import { HeadlessTerminal } from "../src/session/terminal.ts";
 import { readScreen } from "../src/session/screen_read.ts";
 import { Frame } from "../src/tui/core/frame.ts";
 import { layout } from "../src/tui/core/layout.ts";
-import { drawPane } from "../src/tui/view/pane.ts";
+import { drawPane } from "../src/tui/core/view/pane.ts";
 import { initialTuiState } from "../src/model/tui.ts";
 import { sessionView } from "../src/model/session.ts";
 

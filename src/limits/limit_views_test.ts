@@ -12,7 +12,7 @@ import { KeyDecoder, type UserInput } from "../tui/core/keys.ts";
 import { resolveKeymap } from "../tui/core/keymap.ts";
 import type { TuiEvent } from "../tui/core/events.ts";
 import { update } from "../tui/core/update.ts";
-import { sidebarLines } from "../tui/view/sidebar.ts";
+import { sidebarLines } from "../tui/core/view/sidebar.ts";
 import { sessionEntry } from "../control/entry.ts";
 import { sessionList } from "../server/ls.ts";
 import type { RuntimeState } from "../model/runtime.ts";

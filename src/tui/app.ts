@@ -24,10 +24,10 @@ import { KeyDecoder } from "./core/keys.ts";
 import { type Keymap, resolveKeymap } from "./core/keymap.ts";
 import { problemsMessage } from "./core/problems_message.ts";
 import { layout, type Rect, sessionSize } from "./core/layout.ts";
-import { anythingSpins } from "./view/marker.ts";
+import { anythingSpins } from "./core/view/marker.ts";
 import { anythingLimited, LIMIT_TICK_MS } from "../limits/limit_text.ts";
-import { repaintPane, view } from "./view/mod.ts";
-import { anythingStarting } from "./view/pane.ts";
+import { repaintPane, view } from "./core/view/mod.ts";
+import { anythingStarting } from "./core/view/pane.ts";
 import {
   hidesSomething,
   type PaneWindow,
@@ -35,14 +35,14 @@ import {
   sameWindow,
   windowAtBottom,
   windowRows,
-} from "./view/pane_window.ts";
+} from "./core/view/pane_window.ts";
 import type { Tab } from "./core/tab.ts";
 import type { Cursor } from "../model/snapshot.ts";
 import { initialTuiState, type TuiState } from "../model/tui.ts";
 import { LOCAL_CLIENT, type Runtime } from "../runtime/runtime.ts";
 import { Screens } from "./screens.ts";
-import { isTiled } from "./view/tiles.ts";
-import { tiles, tileSizes } from "./view/tiles_layout.ts";
+import { isTiled } from "./core/view/tiles.ts";
+import { tiles, tileSizes } from "./core/view/tiles_layout.ts";
 import { type EffectContext, runEffect } from "./effects.ts";
 import type { TuiEvent } from "./core/events.ts";
 import { sameDrawing, update } from "./core/update.ts";

@@ -30,7 +30,7 @@ export interface EffectContext {
   paneSize(id?: string): { cols: number; rows: number };
   /**
    * The session cell at the top-left of session `id`'s pane here: the pane
-   * shows a window of a bigger screen (src/tui/view/pane_window.ts).
+   * shows a window of a bigger screen (src/tui/core/view/pane_window.ts).
    */
   windowOf?(id: string): { top: number; left: number };
   /** The area plugin tabs draw in (the whole screen under the tab bar). */

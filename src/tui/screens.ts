@@ -11,8 +11,8 @@ import type { ScreenReader } from "../session/screen_read.ts";
 import type { Session } from "../session/session.ts";
 import { MID_UPDATE_MAX_MS } from "../session/terminal.ts";
 import type { TuiState } from "../model/tui.ts";
-import { isTiled } from "./view/tiles.ts";
-import { tiles } from "./view/tiles_layout.ts";
+import { isTiled } from "./core/view/tiles.ts";
+import { tiles } from "./core/view/tiles_layout.ts";
 
 interface Shown {
   readonly session: Session;

@@ -8,9 +8,9 @@ import type { TuiState } from "../../model/tui.ts";
 import type { SessionView } from "../../model/session.ts";
 import type { KeyEvent } from "./keys.ts";
 import { layout } from "./layout.ts";
-import { needsYou, sessionOrder } from "../view/sidebar.ts";
+import { needsYou, sessionOrder } from "./view/sidebar.ts";
 import type { TuiEffect } from "./events.ts";
-import { answerable } from "../view/answer.ts";
+import { answerable } from "./view/answer.ts";
 import { tileAction } from "./tile_actions.ts";
 
 function move(s: TuiState, step: number): TuiState {

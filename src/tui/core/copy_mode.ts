@@ -14,7 +14,7 @@ import type { UserInput } from "./keys.ts";
 import type { Keymap } from "./keymap.ts";
 import type { TuiEffect, TuiEvent } from "./events.ts";
 import { layout } from "./layout.ts";
-import { focusedRect } from "../view/tiles.ts";
+import { focusedRect } from "./view/tiles.ts";
 
 /** Leaves copy mode: back to the live screen, as tmux does. */
 export function leaveCopy(s: TuiState): TuiState {

@@ -4,7 +4,7 @@ import { sessionView } from "../../model/session.ts";
 import type { SearchHit } from "../../model/search.ts";
 import type { TuiEvent } from "./events.ts";
 import { Frame } from "./frame.ts";
-import { view } from "../view/mod.ts";
+import { view } from "./view/mod.ts";
 import { layout } from "./layout.ts";
 import { keymap, keys, run } from "./test_util.ts";
 

@@ -9,7 +9,7 @@ import { DEFAULT_COLOR, type Frame } from "./frame.ts";
 import { layout, type Rect } from "./layout.ts";
 import type { Cursor } from "../../model/snapshot.ts";
 import type { TuiState } from "../../model/tui.ts";
-import { isTiled } from "../view/tiles.ts";
+import { isTiled } from "./view/tiles.ts";
 
 /**
  * The pane where `state` shows session `id` typed into, alone and at its

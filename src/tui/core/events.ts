@@ -10,7 +10,7 @@ import type { KeyEvent, MouseEvent, UserInput } from "./keys.ts";
 import type { TabMouse } from "./tab.ts";
 import type { Choice, Prompt } from "../../model/prompt.ts";
 import type { SearchDirection, SearchFrom, SearchHit } from "../../model/search.ts";
-import type { TileSize } from "../view/tiles_layout.ts";
+import type { TileSize } from "./view/tiles_layout.ts";
 import type { AgentChoice } from "../../model/agent.ts";
 
 export type TuiEvent =
@@ -115,7 +115,7 @@ export type TuiEffect =
     readonly top: number;
     readonly bottom: number;
   }
-  /** The pane's size, and each tiled session's own (src/tui/view/tiles_layout.ts). */
+  /** The pane's size, and each tiled session's own (src/tui/core/view/tiles_layout.ts). */
   | {
     readonly type: "resize-sessions";
     readonly cols: number;

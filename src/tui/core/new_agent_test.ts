@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { AgentChoice } from "../../model/agent.ts";
 import { initialTuiState, type TuiState } from "../../model/tui.ts";
 import { sessionView } from "../../model/session.ts";
-import { view } from "../view/mod.ts";
+import { view } from "./view/mod.ts";
 import { keymap, keys, run } from "./test_util.ts";
 
 const AGENTS: AgentChoice[] = [

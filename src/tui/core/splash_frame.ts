@@ -8,7 +8,7 @@
 import { initialTuiState } from "../../model/tui.ts";
 import { diff } from "./diff.ts";
 import { resolveKeymap } from "./keymap.ts";
-import { view } from "../view/mod.ts";
+import { view } from "./view/mod.ts";
 
 /** The bytes of the splash frame at this size, from a blank screen. */
 export function splashFrame(columns: number, rows: number, message: string): string {

@@ -6,8 +6,8 @@
 import type { TuiState } from "../../model/tui.ts";
 import type { TuiEffect } from "./events.ts";
 import { sessionSize } from "./layout.ts";
-import { needsYou, sessionOrder } from "../view/sidebar.ts";
-import { MAX_TILES, tileAt, tileSizes } from "../view/tiles_layout.ts";
+import { needsYou, sessionOrder } from "./view/sidebar.ts";
+import { MAX_TILES, tileAt, tileSizes } from "./view/tiles_layout.ts";
 import type { MouseEvent } from "./keys.ts";
 
 const note = (s: TuiState, text: string, error = false): TuiState => ({

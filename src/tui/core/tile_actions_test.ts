@@ -6,7 +6,7 @@ import { KeyDecoder, type UserInput } from "./keys.ts";
 import { resolveKeymap } from "./keymap.ts";
 import type { TuiEffect, TuiEvent } from "./events.ts";
 import { update } from "./update.ts";
-import { tiles, tileSizes } from "../view/tiles_layout.ts";
+import { tiles, tileSizes } from "./view/tiles_layout.ts";
 
 const { keymap } = resolveKeymap();
 

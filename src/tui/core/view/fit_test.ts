@@ -1,11 +1,11 @@
 /** What must fit at 80×24: every key of the answer panel, the answer overlay and the quit prompt. */
 
 import assert from "node:assert/strict";
-import type { Prompt } from "../../model/prompt.ts";
-import { initialTuiState, type TuiState } from "../../model/tui.ts";
-import { sessionView } from "../../model/session.ts";
-import { Frame } from "../core/frame.ts";
-import { resolveKeymap } from "../core/keymap.ts";
+import type { Prompt } from "../../../model/prompt.ts";
+import { initialTuiState, type TuiState } from "../../../model/tui.ts";
+import { sessionView } from "../../../model/session.ts";
+import { Frame } from "../frame.ts";
+import { resolveKeymap } from "../keymap.ts";
 import { view } from "./mod.ts";
 
 const { keymap } = resolveKeymap();

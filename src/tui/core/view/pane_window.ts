@@ -9,9 +9,9 @@
  * last rows. Pure: a function of the screen's cells and the pane's size.
  */
 
-import type { Cells } from "../../model/cells.ts";
-import { DEFAULT_COLOR } from "../../model/cells.ts";
-import type { TuiState } from "../../model/tui.ts";
+import type { Cells } from "../../../model/cells.ts";
+import { DEFAULT_COLOR } from "../../../model/cells.ts";
+import type { TuiState } from "../../../model/tui.ts";
 
 export interface PaneWindow {
   /** The screen row and column drawn at the pane's origin. */

@@ -6,12 +6,12 @@
  * label is highlighted and the cursor sits at the end of its text.
  */
 
-import type { NewAgentForm } from "../../model/tui.ts";
-import type { Frame, Span } from "../core/frame.ts";
-import type { Rect } from "../core/layout.ts";
-import { stringWidth, truncate } from "../../util/width.ts";
-import { formName } from "../core/new_agent.ts";
-import { branchName } from "../../git/branch_name.ts";
+import type { NewAgentForm } from "../../../model/tui.ts";
+import type { Frame, Span } from "../frame.ts";
+import type { Rect } from "../layout.ts";
+import { stringWidth, truncate } from "../../../util/width.ts";
+import { formName } from "../new_agent.ts";
+import { branchName } from "../../../git/branch_name.ts";
 import { box, centered } from "./overlays.ts";
 import { theme } from "./theme.ts";
 

@@ -5,14 +5,14 @@
  * host cursor in terminal mode.
  */
 
-import type { TuiState } from "../../model/tui.ts";
-import type { SessionView } from "../../model/session.ts";
-import type { Frame } from "../core/frame.ts";
-import type { Rect } from "../core/layout.ts";
-import { stringWidth } from "../../util/width.ts";
+import type { TuiState } from "../../../model/tui.ts";
+import type { SessionView } from "../../../model/session.ts";
+import type { Frame } from "../frame.ts";
+import type { Rect } from "../layout.ts";
+import { stringWidth } from "../../../util/width.ts";
 import { theme } from "./theme.ts";
 import { answerable, drawAnswerPanel } from "./answer.ts";
-import { type Keymap, resolveKeymap } from "../core/keymap.ts";
+import { type Keymap, resolveKeymap } from "../keymap.ts";
 import { drawCopyMarks } from "./copy_marks.ts";
 import {
   type PaneWindow,

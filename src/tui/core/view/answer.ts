@@ -5,14 +5,14 @@
  * every blocked session with its question. Pure.
  */
 
-import type { Prompt } from "../../model/prompt.ts";
-import type { SessionView } from "../../model/session.ts";
-import type { TuiState } from "../../model/tui.ts";
-import { clipLine, type Frame, type Span, type StyledLine } from "../core/frame.ts";
-import { bindingOf, type Keymap } from "../core/keymap.ts";
-import type { Rect } from "../core/layout.ts";
+import type { Prompt } from "../../../model/prompt.ts";
+import type { SessionView } from "../../../model/session.ts";
+import type { TuiState } from "../../../model/tui.ts";
+import { clipLine, type Frame, type Span, type StyledLine } from "../frame.ts";
+import { bindingOf, type Keymap } from "../keymap.ts";
+import type { Rect } from "../layout.ts";
 import { box, centered } from "./overlays.ts";
-import { stringWidth, truncate } from "../../util/width.ts";
+import { stringWidth, truncate } from "../../../util/width.ts";
 import { theme } from "./theme.ts";
 
 /** Options shown in the panel; more are listed by the answer overlay. */

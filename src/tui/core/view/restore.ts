@@ -4,11 +4,11 @@
  * keymap's `restore` scope underneath.
  */
 
-import type { Overlay } from "../../model/tui.ts";
-import type { Frame, Span } from "../core/frame.ts";
-import { hints, type Keymap } from "../core/keymap.ts";
-import type { Rect } from "../core/layout.ts";
-import { stringWidth } from "../../util/width.ts";
+import type { Overlay } from "../../../model/tui.ts";
+import type { Frame, Span } from "../frame.ts";
+import { hints, type Keymap } from "../keymap.ts";
+import type { Rect } from "../layout.ts";
+import { stringWidth } from "../../../util/width.ts";
 import { box, centered } from "./overlays.ts";
 import { theme } from "./theme.ts";
 

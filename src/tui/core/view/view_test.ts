@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
-import type { AgentStatus } from "../../model/agent.ts";
-import { initialTuiState, type TuiState } from "../../model/tui.ts";
-import { type SessionView, sessionView } from "../../model/session.ts";
-import { Frame } from "../core/frame.ts";
-import { resolveKeymap } from "../core/keymap.ts";
+import type { AgentStatus } from "../../../model/agent.ts";
+import { initialTuiState, type TuiState } from "../../../model/tui.ts";
+import { type SessionView, sessionView } from "../../../model/session.ts";
+import { Frame } from "../frame.ts";
+import { resolveKeymap } from "../keymap.ts";
 import { repaintPane, view } from "./mod.ts";
-import { diff } from "../core/diff.ts";
-import { layout } from "../core/layout.ts";
+import { diff } from "../diff.ts";
+import { layout } from "../layout.ts";
 
 const { keymap } = resolveKeymap();
 

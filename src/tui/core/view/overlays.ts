@@ -3,11 +3,11 @@
  * keymap) and the command palette (`:`).
  */
 
-import type { TuiState } from "../../model/tui.ts";
-import { clipLine, type Frame, INVERSE, type Span, type StyledLine } from "../core/frame.ts";
-import { helpRows, type Keymap } from "../core/keymap.ts";
-import type { Rect } from "../core/layout.ts";
-import { stringWidth, truncate } from "../../util/width.ts";
+import type { TuiState } from "../../../model/tui.ts";
+import { clipLine, type Frame, INVERSE, type Span, type StyledLine } from "../frame.ts";
+import { helpRows, type Keymap } from "../keymap.ts";
+import type { Rect } from "../layout.ts";
+import { stringWidth, truncate } from "../../../util/width.ts";
 import { EXITED_MARKER, NO_STATUS_MARKER } from "./marker.ts";
 import { theme } from "./theme.ts";
 

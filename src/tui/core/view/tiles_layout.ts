@@ -5,8 +5,8 @@
  * effect runner (src/tui/effects.ts, `resize-sessions`).
  */
 
-import type { TuiState } from "../../model/tui.ts";
-import { layout, type Rect } from "../core/layout.ts";
+import type { TuiState } from "../../../model/tui.ts";
+import { layout, type Rect } from "../layout.ts";
 import { needsYou, sessionOrder } from "./sidebar.ts";
 
 /** At most this many tiles at once. */

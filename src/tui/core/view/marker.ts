@@ -6,11 +6,11 @@
  * the user last looked, a dim "no status" mark for an agent without rules.
  */
 
-import { isLimit, LIMIT_MARKER } from "../../limits/limit_text.ts";
-import { ACTIVITY_MARKER, STATE_MARKERS } from "../../model/agent.ts";
-import type { TuiState } from "../../model/tui.ts";
-import type { SessionView } from "../../model/session.ts";
-import type { Style } from "../core/frame.ts";
+import { isLimit, LIMIT_MARKER } from "../../../limits/limit_text.ts";
+import { ACTIVITY_MARKER, STATE_MARKERS } from "../../../model/agent.ts";
+import type { TuiState } from "../../../model/tui.ts";
+import type { SessionView } from "../../../model/session.ts";
+import type { Style } from "../frame.ts";
 import { theme } from "./theme.ts";
 
 export const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"] as const;

@@ -3,11 +3,11 @@
  * generated from the keymap; in terminal mode it shows the escape chord.
  */
 
-import type { TuiState } from "../../model/tui.ts";
-import type { Frame, Span } from "../core/frame.ts";
-import { bindingOf, hints, type Keymap } from "../core/keymap.ts";
-import type { Rect } from "../core/layout.ts";
-import { stringWidth, truncate } from "../../util/width.ts";
+import type { TuiState } from "../../../model/tui.ts";
+import type { Frame, Span } from "../frame.ts";
+import { bindingOf, hints, type Keymap } from "../keymap.ts";
+import type { Rect } from "../layout.ts";
+import { stringWidth, truncate } from "../../../util/width.ts";
 import { attentionText } from "./sidebar.ts";
 import { theme } from "./theme.ts";
 

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { initialTuiState, type TuiState } from "../../model/tui.ts";
-import { sessionView } from "../../model/session.ts";
-import type { AgentStatus } from "../../model/agent.ts";
-import { layout, type Rect } from "../core/layout.ts";
+import { initialTuiState, type TuiState } from "../../../model/tui.ts";
+import { sessionView } from "../../../model/session.ts";
+import type { AgentStatus } from "../../../model/agent.ts";
+import { layout, type Rect } from "../layout.ts";
 import {
   innerRect,
   MAX_TILES,

@@ -5,15 +5,15 @@
  * keys go) in the accent colour. Pure, like the rest of the view.
  */
 
-import type { TuiState } from "../../model/tui.ts";
-import type { Frame, Span } from "../core/frame.ts";
-import type { Keymap } from "../core/keymap.ts";
-import { stringWidth, truncate } from "../../util/width.ts";
+import type { TuiState } from "../../../model/tui.ts";
+import type { Frame, Span } from "../frame.ts";
+import type { Keymap } from "../keymap.ts";
+import { stringWidth, truncate } from "../../../util/width.ts";
 import { markerOf } from "./marker.ts";
 import { drawPane } from "./pane.ts";
 import { theme } from "./theme.ts";
 import { type Tile, tiledIds, tiles } from "./tiles_layout.ts";
-import type { Rect } from "../core/layout.ts";
+import type { Rect } from "../layout.ts";
 
 /** True when the Sessions tab shows tiles rather than one pane. */
 export function isTiled(state: TuiState): boolean {

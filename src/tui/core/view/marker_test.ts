@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import type { AgentStatus } from "../../model/agent.ts";
-import { sessionView } from "../../model/session.ts";
+import type { AgentStatus } from "../../../model/agent.ts";
+import { sessionView } from "../../../model/session.ts";
 import { markerOf } from "./marker.ts";
 import { theme } from "./theme.ts";
 

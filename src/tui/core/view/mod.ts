@@ -5,10 +5,10 @@
  * Deno.*, node-pty or xterm) and nothing from the engine (src/runtime).
  */
 
-import type { TuiState } from "../../model/tui.ts";
-import { Frame, type StyledLine } from "../core/frame.ts";
-import type { Keymap } from "../core/keymap.ts";
-import { layout } from "../core/layout.ts";
+import type { TuiState } from "../../../model/tui.ts";
+import { Frame, type StyledLine } from "../frame.ts";
+import type { Keymap } from "../keymap.ts";
+import { layout } from "../layout.ts";
 import { drawHintBar, drawTabBar } from "./bars.ts";
 import { drawHelp, drawPalette } from "./overlays.ts";
 import { drawAnswerOverlay, drawInbox } from "./answer.ts";

@@ -1,6 +1,6 @@
 /** Colours and styles of the TUI, in palette indices so the host theme applies. */
 
-import { BOLD, DIM, INVERSE, type Style } from "../core/frame.ts";
+import { BOLD, DIM, INVERSE, type Style } from "../frame.ts";
 
 export const RED = 1;
 export const GREEN = 2;

@@ -1,17 +1,17 @@
 /**
  * Golden frames of the tiled view (docs/tui.md, Several at once) at the
  * sizes the README promises: the whole screen as text, compared with
- * src/tui/view/testdata/tiles_*.txt. `UPDATE_GOLDEN=1 deno test -A
- * src/tui/view/tiles_test.ts` writes them again (read the diff before
+ * src/tui/core/view/testdata/tiles_*.txt. `UPDATE_GOLDEN=1 deno test -A
+ * src/tui/core/view/tiles_test.ts` writes them again (read the diff before
  * committing).
  */
 
 import assert from "node:assert/strict";
-import type { AgentStatus } from "../../model/agent.ts";
-import { initialTuiState, type TuiState } from "../../model/tui.ts";
-import { sessionView } from "../../model/session.ts";
-import { Frame } from "../core/frame.ts";
-import { resolveKeymap } from "../core/keymap.ts";
+import type { AgentStatus } from "../../../model/agent.ts";
+import { initialTuiState, type TuiState } from "../../../model/tui.ts";
+import { sessionView } from "../../../model/session.ts";
+import { Frame } from "../frame.ts";
+import { resolveKeymap } from "../keymap.ts";
 import { repaintPane, view } from "./mod.ts";
 import { tiles } from "./tiles_layout.ts";
 import { CYAN, GRAY } from "./theme.ts";

@@ -6,11 +6,11 @@
  * into view is marked without asking the session.
  */
 
-import type { CopyState } from "../../model/tui.ts";
-import { matchSpans, searchPattern } from "../../model/search.ts";
-import type { Cells } from "../../model/cells.ts";
-import type { Frame, Style } from "../core/frame.ts";
-import type { Rect } from "../core/layout.ts";
+import type { CopyState } from "../../../model/tui.ts";
+import { matchSpans, searchPattern } from "../../../model/search.ts";
+import type { Cells } from "../../../model/cells.ts";
+import type { Frame, Style } from "../frame.ts";
+import type { Rect } from "../layout.ts";
 import { theme } from "./theme.ts";
 import type { PaneWindow } from "./pane_window.ts";
 

@@ -5,15 +5,15 @@
  * their marker and name are red.
  */
 
-import { isLimit, LIMIT_MARKER, limitText } from "../../limits/limit_text.ts";
-import { errorReason } from "../../model/agent.ts";
-import type { TuiState } from "../../model/tui.ts";
-import type { SessionView } from "../../model/session.ts";
-import { BOLD, clipLine, type Frame, type Span, type StyledLine } from "../core/frame.ts";
-import type { Rect } from "../core/layout.ts";
-import { stringWidth, truncate } from "../../util/width.ts";
+import { isLimit, LIMIT_MARKER, limitText } from "../../../limits/limit_text.ts";
+import { errorReason } from "../../../model/agent.ts";
+import type { TuiState } from "../../../model/tui.ts";
+import type { SessionView } from "../../../model/session.ts";
+import { BOLD, clipLine, type Frame, type Span, type StyledLine } from "../frame.ts";
+import type { Rect } from "../layout.ts";
+import { stringWidth, truncate } from "../../../util/width.ts";
 import { markerOf } from "./marker.ts";
-import { formatDuration } from "../../util/duration.ts";
+import { formatDuration } from "../../../util/duration.ts";
 import { SELECTED_BG, theme } from "./theme.ts";
 import { askedText } from "./answer.ts";
 

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { initialTuiState, type TuiState } from "../../model/tui.ts";
-import { sessionView } from "../../model/session.ts";
-import { Frame } from "../core/frame.ts";
-import { layout } from "../core/layout.ts";
+import { initialTuiState, type TuiState } from "../../../model/tui.ts";
+import { sessionView } from "../../../model/session.ts";
+import { Frame } from "../frame.ts";
+import { layout } from "../layout.ts";
 import { drawPane } from "./pane.ts";
 import { paneWindow, windowLabel, windowRows } from "./pane_window.ts";
 
