@@ -4,6 +4,7 @@
  * - the engine (src/runtime/) and the runtimes under it never import the TUI (src/tui/);
  * - nothing imports the TUI's wiring (src/tui/ outside its pure core/) but the server that
  *   runs it (src/server/), the client that shows it (src/client/), main.ts and cli/;
+ * - the client and the server import nothing of each other: what both speak is in src/wire/;
  * - folders form no import cycle.
  */
 
@@ -170,6 +171,19 @@ Deno.test("nothing imports the TUI's wiring but the server, the client, main.ts 
     .filter((f) => !allowed.some((a) => f.path.startsWith(a)))
     .filter((f) => f.path !== "main.ts")
     .flatMap((f) => f.imports.filter(wiring).map((s) => `${f.path} → ${s}`));
+  assert.deepEqual(problems, []);
+});
+
+Deno.test("the client and the server share only the wire: neither imports the other", () => {
+  const problems = sources()
+    .flatMap((f) =>
+      f.imports
+        .filter((s) =>
+          (f.path.startsWith("src/client/") && s.startsWith("src/server/")) ||
+          (f.path.startsWith("src/server/") && s.startsWith("src/client/"))
+        )
+        .map((s) => `${f.path} → ${s}`)
+    );
   assert.deepEqual(problems, []);
 });
 
