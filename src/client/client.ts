@@ -84,6 +84,10 @@ export async function runClient(options: ClientOptions): Promise<number> {
     const link = new ClientLink(conn);
     return await speak(options, env, name, link, cwd, options.remote.label, false);
   }
+  if (options.mode === "restore" && options.start) {
+    const code = await restoreWithoutServer(env, name, paths, options.restore);
+    if (code !== null) return code;
+  }
   let started = false;
   if (options.start) {
     ensureRuntimeRoot(env);
@@ -125,6 +129,36 @@ export async function runClient(options: ClientOptions): Promise<number> {
     console.error(`lazyshell: a server is already running: --project ${options.project} ignored`);
   }
   return await speak(options, env, name, new ClientLink(conn), Deno.cwd(), null, started);
+}
+
+/**
+ * `restore` with no server running, when it starts no saved session
+ * (listing, `--forget`, names none of which is saved): answered from the
+ * state file, in the server's words, and no server is started
+ * (src/restore/without_server.ts). Null: a server answers. The start lock
+ * is held meanwhile: no client starts a server that reads the file then.
+ */
+async function restoreWithoutServer(
+  env: Env,
+  name: string,
+  paths: ReturnType<typeof serverPaths>,
+  ask: RestoreRequest = { all: false, forget: false, names: [] },
+): Promise<number | null> {
+  ensureRuntimeRoot(env);
+  if (await canConnect(paths.socket)) return null;
+  using lock = await Deno.open(paths.lock, { create: true, write: true, mode: 0o600 });
+  await lock.lock(true);
+  try {
+    if (await canConnect(paths.socket)) return null;
+    // Loaded only here: the manifests and the state file's schema are npm-backed.
+    const { answerWithoutServer } = await import("../restore/without_server.ts");
+    const answer = await answerWithoutServer(env, name, ask);
+    if (answer === null) return null;
+    await Deno.stdout.write(new TextEncoder().encode(answer.text));
+    return answer.code;
+  } finally {
+    await lock.unlock();
+  }
 }
 
 /** The hello, then the mode's exchange, over a socket or (`remote`: its label) a bridge. */

@@ -120,3 +120,25 @@ Deno.test("the TUI clock runs while a running session waits at a limit (its coun
     false,
   );
 });
+
+Deno.test("TUI list: a summary line when several sessions share one agent's limit", () => {
+  const later = { ...limited, resetsAt: RESET + 3_600_000 };
+  const rows = [
+    row("a", { agentStatus: limited, agent: "codex" }),
+    row("b", { agentStatus: later, agent: "codex" }),
+    row("c", { agentStatus: limited, agent: "claude" }),
+  ];
+  const text = sidebarLines(tui(rows), 60, 20).lines.map((l) => l.map((s) => s.text).join(""));
+  const summaries = text.filter((l) => l.includes("at a usage limit"));
+  assert.equal(summaries.length, 1, text.join("\n"));
+  assert.match(summaries[0]!, /^ ⏸ codex ×2 at a usage limit · resets \d\d:\d\d \(2h13m\)$/);
+});
+
+Deno.test("U asks to resume the selected limited session; elsewhere it says why not", () => {
+  const s = tui([row("a", { agentStatus: limited }), row("b", { agentStatus: failed })]);
+  const u = update(s, key("U"), keymap);
+  assert.deepEqual(u.effects, [{ type: "resume-limit", id: "a" }]);
+  const other = update({ ...s, selected: "b" }, key("U"), keymap);
+  assert.deepEqual(other.effects, []);
+  assert.equal(other.state.message?.text, "Not at a usage limit");
+});

@@ -45,7 +45,7 @@ import {
 } from "../wire/protocol.ts";
 import type { HelloMessage, WebRequest } from "../wire/protocol.ts";
 import { sessionList } from "./ls.ts";
-import { answerRestore } from "./restore_cmd.ts";
+import { answerRestore } from "../restore/answer.ts";
 import { clientOwner } from "./client_faults.ts";
 import { dataDir } from "../config/paths.ts";
 import { crashLogFile } from "../util/crash_log.ts";

@@ -135,6 +135,17 @@ export function runEffect(ctx: EffectContext, fx: TuiEffect): void {
       case "restart":
         void restart(ctx, fx.ids);
         return;
+      case "resume-limit": {
+        runtime.resumes.confirm(fx.id);
+        const st = runtime.resumes.state(fx.id);
+        const text = st?.phase === "typing"
+          ? "Resuming: the screen is checked again before typing"
+          : st?.phase === "waiting" || st?.phase === "asked"
+          ? "Not reset yet: it resumes at the reset"
+          : `Nothing to resume${st?.reason ? ` (${st.reason})` : ""}`;
+        ctx.dispatch({ type: "message", text, error: false });
+        return;
+      }
       case "watch":
         runtime.arm(fx.id, fx.pattern ?? "");
         ctx.dispatch({

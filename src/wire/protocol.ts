@@ -59,8 +59,9 @@ export interface RestoreRequest {
   readonly names: readonly string[];
   /**
    * The client started this server only to ask: once answered, a server
-   * that runs no session ends (listing, `--forget` or an unknown name leave
-   * no server behind).
+   * that runs no session ends (a restore whose sessions could not start
+   * leaves no server behind; listing, `--forget` and an unknown name start
+   * none, src/restore/without_server.ts).
    */
   readonly started?: boolean;
 }

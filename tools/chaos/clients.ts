@@ -87,12 +87,17 @@ export function ptyClient(
     tail = (tail + data).slice(-4096);
   });
   pty.onExit((e) => {
-    // What the client said when it gave the terminal back: its last `lazyshell: …` line.
-    // deno-lint-ignore no-control-regex
-    const plain = tail.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>78c]/g, "");
-    const said = plain.split(/\r?\n|\r/).map((l) =>
-      l.trim()
-    ).filter((l) => l.startsWith("lazyshell: ") || /^error: /i.test(l)).at(-1) ?? "";
+    // What the client said when it gave the terminal back (after it left the alternate screen):
+    // its last `lazyshell: …` line.
+    const restored = tail.lastIndexOf("\x1b[?1049l");
+    const plain = (restored >= 0 ? tail.slice(restored) : tail).replace(
+      // deno-lint-ignore no-control-regex
+      /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[=>78c]/g,
+      "",
+    );
+    const said = plain.split(/\r?\n|\r/)
+      .map((l) => /lazyshell: .*|^\s*error: .*/.exec(l)?.[0].trim() ?? "")
+      .filter((l) => l !== "").at(-1) ?? "";
     // Nothing said and not a clean exit: the last of what the terminal showed says more.
     const last = plain.replace(/\s+/g, " ").trim().slice(-160);
     ended.resolve({

@@ -88,6 +88,12 @@ export function act(s: TuiState, action: string, key: KeyEvent | null, fx: TuiEf
       return nextBlocked(s);
     case "next-limited":
       return nextLimited(s);
+    case "resume-limit":
+      if (!row || !isLimit(row.agentStatus)) {
+        return { ...s, message: { text: "Not at a usage limit", error: false } };
+      }
+      fx.push({ type: "resume-limit", id: row.id });
+      return s;
     case "search":
       if (!row) return s;
       return { ...s, overlay: { type: "input", purpose: "search", target: row.id, text: "" } };

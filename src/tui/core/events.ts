@@ -96,6 +96,8 @@ export type TuiEffect =
   | { readonly type: "finish-worktree"; readonly id: string; readonly keepBranch: boolean }
   | { readonly type: "rename"; readonly id: string; readonly name: string }
   | { readonly type: "restart"; readonly ids: readonly string[] }
+  /** `U`: resume the session at its usage limit now (after the reset, re-checked; docs/limits.md). */
+  | { readonly type: "resume-limit"; readonly id: string }
   | { readonly type: "watch"; readonly id: string; readonly pattern: string | null }
   | { readonly type: "scroll"; readonly id: string; readonly delta: number }
   | { readonly type: "focus"; readonly selected: string | null; readonly terminal: boolean }

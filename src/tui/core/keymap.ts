@@ -72,6 +72,12 @@ export const BINDINGS: readonly Binding[] = [
     scope: "navigation",
   },
   {
+    action: "resume-limit",
+    keys: ["U"],
+    help: "Resume the selected session at its usage limit's reset (re-checked first)",
+    scope: "navigation",
+  },
+  {
     action: "answer",
     keys: ["o"],
     help: "Answer the selected blocked session: its options, y approve, n deny",

@@ -5,7 +5,7 @@
  * their marker and name are red.
  */
 
-import { isLimit, LIMIT_MARKER, limitText } from "../../../limits/limit_text.ts";
+import { isLimit, LIMIT_MARKER, limitSummaries, limitText } from "../../../limits/limit_text.ts";
 import { errorReason } from "../../../model/agent.ts";
 import type { TuiState } from "../../../model/tui.ts";
 import type { SessionView } from "../../../model/session.ts";
@@ -179,6 +179,11 @@ export function sidebarLines(state: TuiState, width: number, height: number): Si
   const attention = bannerText(state.sessions, width);
   if (attention) {
     lines.push([{ text: attention, style: theme.blockedBanner }]);
+    ids.push(null);
+  }
+  // Several sessions stopped by one vendor's usage limit (docs/limits.md): one line for them.
+  for (const summary of limitSummaries(state.sessions, state.now)) {
+    lines.push([{ text: truncate(` ${summary}`, width), style: theme.error }]);
     ids.push(null);
   }
   if (state.sessions.length === 0) {
