@@ -131,7 +131,9 @@ Deno.test("attaching to a running server loads no view: the splash draws it on d
   const loaded = [...staticClosure(await info("src/client/client.ts"), "src/client/client.ts")]
     .map((s) => s.slice(ROOT.href.length));
   assert.ok(loaded.includes("src/tui/splash.ts"), loaded.join(" "));
-  const view = loaded.filter((s) => s.startsWith("src/tui/view/") || s === "src/tui/keymap.ts");
+  const view = loaded.filter((s) =>
+    s.startsWith("src/tui/core/view/") || s === "src/tui/core/keymap.ts"
+  );
   assert.deepEqual(view, []);
   // Nor what identifies programs (src/platform/liveness.ts is enough to see a server die), nor
   // the project file's search (only a server that starts needs it): 5 modules, ~0.75 ms.

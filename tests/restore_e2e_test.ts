@@ -15,7 +15,7 @@ import { parseEnviron } from "../src/plugin/session_env.ts";
 import { controlSocket, lazyshell, type ServeChild, spawnServe } from "../tools/abuse/server.ts";
 import { formatState, parseState, type SavedSession } from "../src/restore/state_file.ts";
 import { savedSession } from "../src/restore/test_util.ts";
-import { canConnect } from "../src/server/spawn.ts";
+import { canConnect } from "../src/wire/spawn.ts";
 
 interface Server {
   readonly serve: ServeChild;

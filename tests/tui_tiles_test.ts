@@ -9,8 +9,8 @@
 
 import assert from "node:assert/strict";
 import { appLab } from "./app_lab.ts";
-import { sessionSize } from "../src/tui/layout.ts";
-import { tileSizes } from "../src/tui/view/tiles_layout.ts";
+import { sessionSize } from "../src/tui/core/layout.ts";
+import { tileSizes } from "../src/tui/core/view/tiles_layout.ts";
 import type { Session } from "../src/session/session.ts";
 import { screenText, waitFor, waitForText } from "../src/session/test_util.ts";
 import { standIn } from "./testdata/stand_in.ts";

@@ -22,7 +22,7 @@ import { isAlive } from "../platform/liveness.ts";
 import { ownTerminal } from "../platform/terminal.ts";
 import { HostTerminal } from "../tui/host.ts";
 import { leaveSplash, showSplash, splashHandedOver } from "../tui/splash.ts";
-import { serverName, serverPaths } from "../server/paths.ts";
+import { serverName, serverPaths } from "../wire/paths.ts";
 import {
   type ClientMode,
   type ExitMessage,
@@ -36,8 +36,8 @@ import {
   SERVER_PROTOCOL,
   versionMismatch,
   type WebRequest,
-} from "../server/protocol.ts";
-import { canConnect, ensureServer } from "../server/spawn.ts";
+} from "../wire/protocol.ts";
+import { canConnect, ensureServer } from "../wire/spawn.ts";
 import { trimLater } from "../util/memory_trim.ts";
 import { clientEnvironment } from "../model/update_env.ts";
 import { delay, later } from "../util/async.ts";

@@ -8,7 +8,7 @@
 
 import type { OfferItem, RestoreOutcome } from "./restore.ts";
 
-/** What is asked (the hello's `restore`, src/server/protocol.ts). */
+/** What is asked (the hello's `restore`, src/wire/protocol.ts). */
 export interface RestoreAsk {
   readonly all: boolean;
   readonly forget: boolean;

@@ -8,7 +8,7 @@
  * session needs a server to run it: then this answers nothing and the
  * client starts one.
  *
- * The caller holds the server's start lock (src/server/spawn.ts) and has
+ * The caller holds the server's start lock (src/wire/spawn.ts) and has
  * seen no server: none starts while the file is read and written here.
  */
 

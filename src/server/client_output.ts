@@ -10,7 +10,7 @@
 import { type AttachLimits, overflow, overflowMessage, unreadMessage } from "./attach_limits.ts";
 import type { ClientTty } from "./client_tty.ts";
 import { type Link, MAX_QUEUED_BYTES } from "./link.ts";
-import { FrameType } from "./protocol.ts";
+import { FrameType } from "../wire/protocol.ts";
 
 export interface OutputHooks {
   readonly log: (line: string) => void;

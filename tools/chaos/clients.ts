@@ -6,7 +6,7 @@
  * - `relay`: the same with `LAZYSHELL_CLIENT_RELAY=1`, the client relaying
  *   keys and frames through the attach socket;
  * - `wire`: a relaying client in this process, speaking the attach socket's
- *   wire (src/server/protocol.ts) as the real client does: hello, Input and
+ *   wire (src/wire/protocol.ts) as the real client does: hello, Input and
  *   Resize frames, Output read and dropped, the Exit kept.
  *
  * Each can type, resize and leave in the ways a person's terminal does
@@ -22,7 +22,7 @@ import {
   FrameType,
   parseExit,
   SERVER_PROTOCOL,
-} from "../../src/server/protocol.ts";
+} from "../../src/wire/protocol.ts";
 
 export type ClientKind = "pty" | "relay" | "wire";
 
