@@ -15,8 +15,8 @@ import { messageOf, UserError } from "../errors.ts";
 import type { Env } from "../config/paths.ts";
 import { CONTROL_LINE_LIMIT, encodeLine, readLines, writeAll } from "../ipc/jsonl.ts";
 import type { ControlResponse } from "../ipc/protocol.ts";
-import { checkArgs, describe, flagName, usage, type Verb } from "../control/verb.ts";
-import { findVerb, VERBS } from "../control/verbs/mod.ts";
+import { checkArgs, describe, flagName, usage, type VerbSpec } from "../control/spec.ts";
+import { findSpec, SPECS } from "../control/specs/mod.ts";
 import { parseVerbArgv } from "./argv.ts";
 import { findControlSocket } from "./find.ts";
 import { checkOwnSocket } from "../ipc/private_path.ts";
@@ -36,7 +36,7 @@ export interface CtlIo {
 const STDIO: CtlIo = { out: (t) => console.log(t), err: (t) => console.error(t) };
 
 export function ctlHelp(): string {
-  const width = Math.max(...VERBS.map((v) => usage(v).length));
+  const width = Math.max(...SPECS.map((v) => usage(v).length));
   return [
     "Usage: lazyshell ctl <verb> [arguments] [--json]",
     "",
@@ -46,7 +46,7 @@ export function ctlHelp(): string {
     "else the default one.",
     "",
     "Verbs:",
-    ...VERBS.map((v) => `  ${usage(v).padEnd(width)}  ${v.summary}`),
+    ...SPECS.map((v) => `  ${usage(v).padEnd(width)}  ${v.summary}`),
     "",
     "lazyshell ctl <verb> --help describes a verb's arguments.",
     "lazyshell -H DEST ctl … drives another host's lazyshell over ssh; ctl list --all-hosts",
@@ -54,7 +54,7 @@ export function ctlHelp(): string {
   ].join("\n");
 }
 
-export function verbHelp(verb: Verb): string {
+export function verbHelp(verb: VerbSpec): string {
   const lines = [`Usage: lazyshell ctl ${usage(verb)} [--json]`, "", verb.summary];
   if (verb.args.length > 0) lines.push("");
   for (const spec of verb.args) {
@@ -79,10 +79,10 @@ export async function runCtl(
     return name === undefined ? 2 : 0;
   }
   try {
-    const verb = findVerb(name);
+    const verb = findSpec(name);
     if (!verb) {
       throw new UserError(
-        `Unknown verb: ${name} (expected ${VERBS.map((v) => v.name).join(", ")})`,
+        `Unknown verb: ${name} (expected ${SPECS.map((v) => v.name).join(", ")})`,
       );
     }
     // On another host this folder means nothing: a relative path there is refused, not guessed.
