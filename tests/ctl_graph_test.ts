@@ -3,11 +3,14 @@
  * client parses argv, prints `--help` and formats replies from
  * src/control/specs/, and never loads src/control/verbs/ (the server's
  * side: git, sessions, typing, waiting). It was 54 modules, 191 KB, through
- * the diff verb's git code among others; the specs alone are 37, 102 KB.
+ * the diff verb's git code among others; with every spec 37, 102 KB; `ctl
+ * VERB` loads that verb's spec alone (src/control/specs/load.ts), the whole
+ * table only for `--help` or an unknown verb.
  */
 
 import assert from "node:assert/strict";
 import { SPECS } from "../src/control/specs/mod.ts";
+import { loadSpec, SPEC_LOADERS } from "../src/control/specs/load.ts";
 import { VERBS } from "../src/control/verbs/mod.ts";
 
 const ROOT = new URL("../", import.meta.url);
@@ -45,7 +48,10 @@ async function loaded(entry: string): Promise<string[]> {
 Deno.test("ctl loads the verbs' specs, none of the server's code", async () => {
   for (const entry of ["src/ctl/client.ts", "src/remote/all_hosts.ts"]) {
     const modules = await loaded(entry);
-    assert.ok(modules.includes("src/control/specs/mod.ts"), modules.join(" "));
+    assert.ok(modules.includes("src/control/spec.ts"), modules.join(" "));
+    // Not even the whole table of specs: the one verb asked for is imported when asked.
+    const specs = modules.filter((s) => s.startsWith("src/control/specs/"));
+    assert.ok(specs.every((s) => ["load.ts", "list.ts"].includes(s.split("/").at(-1)!)), entry);
     const control = modules.filter((s) =>
       s.startsWith("src/control/") && s !== "src/control/spec.ts" &&
       !s.startsWith("src/control/specs/")
@@ -68,4 +74,11 @@ Deno.test("the server's verbs are the specs ctl knows, in the same order, with t
     assert.equal(verb.clientTimeoutMs, spec.clientTimeoutMs, verb.name);
     assert.equal(typeof verb.run, "function", verb.name);
   }
+});
+
+Deno.test("ctl loads each verb's spec by its name: the same table", async () => {
+  assert.deepEqual(Object.keys(SPEC_LOADERS), SPECS.map((s) => s.name));
+  for (const spec of SPECS) assert.equal(await loadSpec(spec.name), spec);
+  assert.equal(await loadSpec("restart"), undefined);
+  assert.equal(await loadSpec("toString"), undefined);
 });

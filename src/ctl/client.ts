@@ -16,7 +16,7 @@ import type { Env } from "../config/paths.ts";
 import { CONTROL_LINE_LIMIT, encodeLine, readLines, writeAll } from "../ipc/jsonl.ts";
 import type { ControlResponse } from "../ipc/protocol.ts";
 import { checkArgs, describe, flagName, usage, type VerbSpec } from "../control/spec.ts";
-import { findSpec, SPECS } from "../control/specs/mod.ts";
+import { loadSpec } from "../control/specs/load.ts";
 import { parseVerbArgv } from "./argv.ts";
 import { findControlSocket } from "./find.ts";
 import { checkOwnSocket } from "../ipc/private_path.ts";
@@ -35,7 +35,9 @@ export interface CtlIo {
 
 const STDIO: CtlIo = { out: (t) => console.log(t), err: (t) => console.error(t) };
 
-export function ctlHelp(): string {
+/** The whole table: loaded for this only (`ctl VERB` loads that verb's spec alone). */
+export async function ctlHelp(): Promise<string> {
+  const { SPECS } = await import("../control/specs/mod.ts");
   const width = Math.max(...SPECS.map((v) => usage(v).length));
   return [
     "Usage: lazyshell ctl <verb> [arguments] [--json]",
@@ -75,12 +77,13 @@ export async function runCtl(
   const io: CtlIo = { out: (t) => raw.out(printable(t)), err: (t) => raw.err(printable(t)) };
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
-    io.out(ctlHelp());
+    io.out(await ctlHelp());
     return name === undefined ? 2 : 0;
   }
   try {
-    const verb = findSpec(name);
+    const verb = await loadSpec(name);
     if (!verb) {
+      const { SPECS } = await import("../control/specs/mod.ts");
       throw new UserError(
         `Unknown verb: ${name} (expected ${SPECS.map((v) => v.name).join(", ")})`,
       );
