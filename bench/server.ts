@@ -36,7 +36,12 @@
  *   core and context switches a second of all its threads (its wake-ups).
  *   Target: 0, as tmux.
  *
- * BENCH_ONLY=attach,startup,silent,cpu (comma-separated) runs those parts.
+ * BENCH_ONLY=attach,first,startup,silent,cpu (comma-separated) runs those parts.
+ *
+ * - first attach (BENCH_ONLY=first): a fresh server whose 16 sessions printed 5000 lines each
+ *   with no client attached; the first attach's hello → first complete frame, then later ones,
+ *   against tmux's first frame with the same sessions (its client started in a PTY), a round
+ *   each, BENCH_ROUNDS (default 5). Target: ≤ 3× tmux.
  *
  * The echo through a client is bench/tui_latency.ts (it runs `lazyshell`,
  * which now attaches to a server).
@@ -189,6 +194,88 @@ async function attachFrames(): Promise<Attaches> {
   }
 }
 
+/** 16 sessions × 5000 lines, each touching `${dir}/done-N` once printed (nothing attached meanwhile). */
+function firstAttachCommands(dir: string): string[] {
+  const lines = "seq -f 'scrollback line %g of a long session, with some text to fill it' 1 5000";
+  return Array.from({ length: 16 }, (_, i) => `${lines}; touch ${dir}/done-${i}; exec cat`);
+}
+
+async function allDone(dir: string): Promise<void> {
+  const t0 = performance.now();
+  while (performance.now() - t0 < 60_000) {
+    let n = 0;
+    for (let i = 0; i < 16; i++) {
+      try {
+        Deno.statSync(`${dir}/done-${i}`);
+        n++;
+      } catch { /* not yet */ }
+    }
+    if (n === 16) return await delay(2000); // the server reads the last of it
+    await delay(50);
+  }
+  throw new Error("the sessions did not print their lines in 60 s");
+}
+
+/**
+ * A fresh server whose sessions printed their scrollback with no client: the first attach's
+ * hello → first complete frame, then LATER more (the first attach of a user who started the server
+ * with `lazyshell serve`, or whose first client has gone).
+ */
+async function firstAttach(later = 3): Promise<{ first: number; later: number[] }> {
+  await using l = lab();
+  const server = await serve(l, project(l, firstAttachCommands(l.dir)));
+  const socket = serverPaths(l.env, serverName(l.env)).socket;
+  try {
+    await allDone(l.dir);
+    const first = await attachOnSocket(socket);
+    const rest: number[] = [];
+    for (let i = 0; i < later; i++) rest.push(await attachOnSocket(socket));
+    return { first, later: rest };
+  } finally {
+    await server.stop();
+  }
+}
+
+/** The same, the first attach a `lazyshell attach` started in a PTY → its first complete frame. */
+async function firstClientAttach(): Promise<number> {
+  await using l = lab();
+  const server = await serve(l, project(l, firstAttachCommands(l.dir)));
+  try {
+    await allDone(l.dir);
+    const t0 = performance.now();
+    const c = client(l, "attach");
+    await waitFor(c, () => complete(screenText(c)), 30_000, "the first complete frame");
+    const ms = performance.now() - t0;
+    c.write("d");
+    await c.exited;
+    return ms;
+  } finally {
+    await server.stop();
+  }
+}
+
+/** The same 16 sessions in tmux (120x32): `tmux attach` started in a PTY → line 5000 on screen. */
+async function tmuxFirstAttach(): Promise<number> {
+  await using l = lab();
+  const socket = `lazyshell-bench-first-${Deno.pid}`;
+  const [first, ...rest] = firstAttachCommands(l.dir);
+  try {
+    await tmuxCommand(l, socket, "new-session", "-d", "-x", `${COLS}`, "-y", `${ROWS}`, first!);
+    for (const c of rest) await tmuxCommand(l, socket, "new-window", "-d", c);
+    await tmuxCommand(l, socket, "select-window", "-t", ":0");
+    await allDone(l.dir);
+    const t0 = performance.now();
+    const c = l.store.create({ command: `exec tmux -L ${socket} -f /dev/null attach` });
+    await waitFor(c, () => /line 5000 of/.test(screenText(c)), 30_000, "tmux's first frame");
+    const ms = performance.now() - t0;
+    c.kill("SIGKILL");
+    await c.exited;
+    return ms;
+  } finally {
+    await tmuxCommand(l, socket, "kill-server");
+  }
+}
+
 async function startups(): Promise<{ ls: number[]; bare: number[] }> {
   await using l = lab();
   const server = await serve(l, project(l, ["cat"]));
@@ -328,8 +415,8 @@ async function tmuxCpu(): Promise<Cpu> {
 }
 
 const fmt = (n: number) => n.toFixed(1);
-/** BENCH_ONLY=attach,startup,cpu,silent runs those parts alone (default: all). */
-const ONLY = new Set((Deno.env.get("BENCH_ONLY") ?? "attach,startup,cpu,silent").split(","));
+/** BENCH_ONLY=attach,first,startup,cpu,silent runs those parts alone (default: all). */
+const ONLY = new Set((Deno.env.get("BENCH_ONLY") ?? "attach,first,startup,cpu,silent").split(","));
 const load = () => {
   try {
     return Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
@@ -355,6 +442,36 @@ if (ONLY.has("attach")) {
     `  a running client's hello → first complete frame (the server's share): p50 ${
       p(frames.socket, 50)
     } ms, p95 ${p(frames.socket, 95)} ms`,
+  );
+}
+
+if (ONLY.has("first")) {
+  const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? "5");
+  const withTmux = await hasTmux();
+  console.log(`first attach: 16 sessions × 5000 lines, a fresh server a round, load ${load()}`);
+  const ratios: number[] = [];
+  const ptyRatios: number[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    const a = await firstAttach();
+    const pty = await firstClientAttach();
+    const t = withTmux ? await tmuxFirstAttach() : NaN;
+    ratios.push(a.first / t);
+    ptyRatios.push(pty / t);
+    console.log(
+      `round ${round}: lazyshell first ${fmt(a.first)} ms (hello → complete frame), later ${
+        a.later.map(fmt).join(", ")
+      } ms; first \`lazyshell attach\` in a PTY ${fmt(pty)} ms; tmux first ${
+        fmt(t)
+      } ms (attach started in a PTY → frame) → first/tmux ${(a.first / t).toFixed(2)}, ${
+        (pty / t).toFixed(2)
+      } in a PTY (target ≤ 3)`,
+    );
+  }
+  const worst = (xs: number[]) => Math.max(...xs).toFixed(2);
+  console.log(
+    `first/tmux: median ${median(ratios).toFixed(2)}, worst ${worst(ratios)}; in a PTY: median ${
+      median(ptyRatios).toFixed(2)
+    }, worst ${worst(ptyRatios)}; load ${load()}`,
   );
 }
 

@@ -12,7 +12,8 @@ import { lazyshell } from "../tools/abuse/server.ts";
 export const COLS = 120;
 export const ROWS = 32;
 const ROOT = new URL("..", import.meta.url).pathname;
-export const MAIN = `${ROOT}main.ts`;
+/** The main.ts under test: this checkout's, or BENCH_MAIN (another checkout's, a before/after run). */
+export const MAIN = Deno.env.get("BENCH_MAIN") ?? `${ROOT}main.ts`;
 
 export interface Lab extends AsyncDisposable {
   readonly dir: string;

@@ -83,7 +83,4 @@ export function entryOf(host: ControlHost, session: Session): SessionEntry {
   return sessionEntry(view);
 }
 
-/** `session-2 (build)` */
-export function label(entry: { id: string; name: string }): string {
-  return `${entry.id} (${entry.name})`;
-}
+export { label } from "./spec.ts";

@@ -140,17 +140,6 @@ export function watchSend(
   };
 }
 
-/** "not taken within 10 s: the text is still in its input box" */
-export function notTaken(r: SendReceipt, timeoutMs: number): string {
-  return `not taken within ${Math.round(timeoutMs / 100) / 10} s: ${r.reason}`;
-}
-
-/** "taken in 420 ms (input box emptied, Enter pressed twice)" */
-export function describeReceipt(r: SendReceipt): string {
-  const by = r.by === "input" ? "input box emptied" : `now ${r.state}`;
-  return `taken in ${r.ms} ms (${by}${r.retried ? ", Enter pressed twice" : ""})`;
-}
-
 /** A second Enter must not answer a prompt: only on a fresh idle (or done) screen with none. */
 function safeToRetry(host: ReceiptHost, id: string): boolean {
   host.classifyNow(id);

@@ -7,7 +7,7 @@
  */
 
 import { UserError } from "../errors.ts";
-import { type ArgSpec, flagName, usage, type Verb } from "../control/verb.ts";
+import { type ArgSpec, flagName, usage, type VerbSpec } from "../control/spec.ts";
 
 export interface ParsedCtl {
   readonly args: Record<string, string | number | boolean>;
@@ -15,7 +15,7 @@ export interface ParsedCtl {
   readonly help: boolean;
 }
 
-export function parseVerbArgv(verb: Verb, argv: readonly string[], cwd: string): ParsedCtl {
+export function parseVerbArgv(verb: VerbSpec, argv: readonly string[], cwd: string): ParsedCtl {
   const args: Record<string, string | number | boolean> = {};
   const positionals = verb.args.filter((a) => a.positional);
   let json = false;

@@ -15,8 +15,8 @@ import { messageOf, UserError } from "../errors.ts";
 import type { Env } from "../config/paths.ts";
 import { CONTROL_LINE_LIMIT, encodeLine, readLines, writeAll } from "../ipc/jsonl.ts";
 import type { ControlResponse } from "../ipc/protocol.ts";
-import { checkArgs, describe, flagName, usage, type Verb } from "../control/verb.ts";
-import { findVerb, VERBS } from "../control/verbs/mod.ts";
+import { checkArgs, describe, flagName, usage, type VerbSpec } from "../control/spec.ts";
+import { loadSpec } from "../control/specs/load.ts";
 import { parseVerbArgv } from "./argv.ts";
 import { findControlSocket } from "./find.ts";
 import { checkOwnSocket } from "../ipc/private_path.ts";
@@ -35,8 +35,10 @@ export interface CtlIo {
 
 const STDIO: CtlIo = { out: (t) => console.log(t), err: (t) => console.error(t) };
 
-export function ctlHelp(): string {
-  const width = Math.max(...VERBS.map((v) => usage(v).length));
+/** The whole table: loaded for this only (`ctl VERB` loads that verb's spec alone). */
+export async function ctlHelp(): Promise<string> {
+  const { SPECS } = await import("../control/specs/mod.ts");
+  const width = Math.max(...SPECS.map((v) => usage(v).length));
   return [
     "Usage: lazyshell ctl <verb> [arguments] [--json]",
     "",
@@ -46,7 +48,7 @@ export function ctlHelp(): string {
     "else the default one.",
     "",
     "Verbs:",
-    ...VERBS.map((v) => `  ${usage(v).padEnd(width)}  ${v.summary}`),
+    ...SPECS.map((v) => `  ${usage(v).padEnd(width)}  ${v.summary}`),
     "",
     "lazyshell ctl <verb> --help describes a verb's arguments.",
     "lazyshell -H DEST ctl … drives another host's lazyshell over ssh; ctl list --all-hosts",
@@ -54,7 +56,7 @@ export function ctlHelp(): string {
   ].join("\n");
 }
 
-export function verbHelp(verb: Verb): string {
+export function verbHelp(verb: VerbSpec): string {
   const lines = [`Usage: lazyshell ctl ${usage(verb)} [--json]`, "", verb.summary];
   if (verb.args.length > 0) lines.push("");
   for (const spec of verb.args) {
@@ -75,14 +77,15 @@ export async function runCtl(
   const io: CtlIo = { out: (t) => raw.out(printable(t)), err: (t) => raw.err(printable(t)) };
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
-    io.out(ctlHelp());
+    io.out(await ctlHelp());
     return name === undefined ? 2 : 0;
   }
   try {
-    const verb = findVerb(name);
+    const verb = await loadSpec(name);
     if (!verb) {
+      const { SPECS } = await import("../control/specs/mod.ts");
       throw new UserError(
-        `Unknown verb: ${name} (expected ${VERBS.map((v) => v.name).join(", ")})`,
+        `Unknown verb: ${name} (expected ${SPECS.map((v) => v.name).join(", ")})`,
       );
     }
     // On another host this folder means nothing: a relative path there is refused, not guessed.

@@ -12,6 +12,9 @@
 import { type Changes, readChanges } from "./changes.ts";
 import type { Commit } from "./parse.ts";
 import { git, GitError } from "./run.ts";
+import { listed, plural, type RemovalReport } from "./removal_text.ts";
+
+export { describeRemoval, type RemovalReport } from "./removal_text.ts";
 
 export interface RemovalFlags {
   /** Discard uncommitted changes and delete unmerged commits. */
@@ -39,11 +42,6 @@ export type Decision =
     /** Commits the removal deletes (forced): reported with the tip that restores them. */
     readonly lost: readonly Commit[];
   };
-
-const listed = (items: readonly string[], max = 3) =>
-  items.slice(0, max).join(", ") + (items.length > max ? `, … ${items.length - max} more` : "");
-
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** Whether and how `changes`' worktree may be removed (pure). */
 export function decideRemoval(changes: Changes, flags: RemovalFlags = {}): Decision {
@@ -103,21 +101,6 @@ export function decideRemoval(changes: Changes, flags: RemovalFlags = {}): Decis
   return { ok: true, forceRemove: force, deleteBranch: changes.branch, lost: commits };
 }
 
-export interface RemovalReport {
-  /** The folder removed. */
-  readonly root: string;
-  /** The branch deleted, or null. */
-  readonly deletedBranch: string | null;
-  /** The branch left in place (kept), or null. */
-  readonly keptBranch: string | null;
-  /** Commits deleted because forced (newest first). */
-  readonly lost: readonly Commit[];
-  /** The commit that held them (`git branch NAME <tip>` restores them), or null. */
-  readonly lostTip: string | null;
-  /** Uncommitted files discarded because forced. */
-  readonly discarded: readonly string[];
-}
-
 /** Removes the worktree `dir` is in, or throws GitError with the refusal. */
 export async function removeWorktree(
   dir: string,
@@ -155,25 +138,4 @@ export function insideWorktree(dir: string, root: string): boolean {
     real = Deno.realPathSync(dir);
   } catch { /* gone: compared as given */ }
   return real === root || real.startsWith(`${root}/`);
-}
-
-/** The report in a few lines (ctl and the Changes tab say the same). */
-export function describeRemoval(report: RemovalReport): string {
-  const lines = [`Removed worktree ${report.root}`];
-  if (report.deletedBranch) lines.push(`Deleted branch ${report.deletedBranch}`);
-  if (report.keptBranch) lines.push(`Kept branch ${report.keptBranch}`);
-  if (report.discarded.length > 0) {
-    lines.push(`Discarded uncommitted changes in ${listed(report.discarded)}`);
-  }
-  if (report.lost.length > 0) {
-    const restore = report.deletedBranch
-      ? `git branch ${report.deletedBranch} ${report.lostTip}`
-      : `git branch NAME ${report.lostTip}`;
-    lines.push(
-      `Deleted ${plural(report.lost.length, "unmerged commit")} (${
-        listed(report.lost.map((c) => `${c.hash} ${c.subject}`), 2)
-      }): ${restore} restores them until git gc prunes them`,
-    );
-  }
-  return lines.join("\n");
 }

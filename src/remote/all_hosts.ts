@@ -16,7 +16,7 @@ import { printable } from "../model/printable.ts";
 import { parseVerbArgv } from "../ctl/argv.ts";
 import { type CtlIo, request } from "../ctl/client.ts";
 import { findControlSocket } from "../ctl/find.ts";
-import { findVerb } from "../control/verbs/mod.ts";
+import listSpec from "../control/specs/list.ts";
 import { delay } from "../util/async.ts";
 import { HOST_BACKOFF, retryDelay } from "./backoff.ts";
 import { bridgeTarget, type HostEntry, hostList } from "./main.ts";
@@ -31,9 +31,8 @@ export type HostList =
   | { readonly host: string; readonly up: false; readonly error: string; readonly tries: number };
 
 export async function runAllHosts(argv: readonly string[], env: Env, io: CtlIo): Promise<number> {
-  const verb = findVerb("list")!;
   try {
-    const parsed = parseVerbArgv(verb, argv.filter((a) => a !== "--all-hosts"), Deno.cwd());
+    const parsed = parseVerbArgv(listSpec, argv.filter((a) => a !== "--all-hosts"), Deno.cwd());
     const hosts = await hostList(env);
     const lists = await Promise.all([
       listLocal(env, parsed.args),

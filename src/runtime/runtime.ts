@@ -61,6 +61,12 @@ export interface RuntimeOptions {
   /** Session size before a screen tells us better. */
   readonly cols?: number;
   readonly rows?: number;
+  /**
+   * Without cols/rows: the size a session takes in a terminal of `default_size` (the server:
+   * the pane that terminal shows, so that the first client of that size resizes nothing and
+   * no scrollback is reflowed before its first frame). Default: `default_size` itself.
+   */
+  readonly paneSize?: (cols: number, rows: number) => Size;
   /** Working directory for new sessions (default: the current one). */
   readonly cwd?: string;
   /** The runtime's clock (default `Date.now`) and where detection's timers run (the grid). */
@@ -113,6 +119,7 @@ export class Runtime implements AsyncDisposable {
   #setup: Setup;
   /** The session size RuntimeOptions gave, which outranks config `default_size`. */
   readonly #size: { cols?: number | undefined; rows?: number | undefined };
+  readonly #paneSize: (cols: number, rows: number) => Size;
   #reconfigured = new Set<(next: Setup, previous: Setup) => void | Promise<void>>();
   #state: RuntimeState = EMPTY_STATE;
   #changes = new Set<Listener<RuntimeChange>>();
@@ -133,6 +140,7 @@ export class Runtime implements AsyncDisposable {
       catalog: loadCatalogSync({ env: this.env }),
     };
     this.#size = { cols: options.cols, rows: options.rows };
+    this.#paneSize = options.paneSize ?? ((cols, rows) => ({ cols, rows }));
     this.#now = options.now ?? Date.now;
     const env = Object.entries(this.env).filter((e): e is [string, string] => e[1] !== undefined);
     this.store = new SessionStore({
@@ -463,13 +471,14 @@ export class Runtime implements AsyncDisposable {
     }
   }
 
-  /** What new sessions take from the config (RuntimeOptions' size outranks `default_size`). */
+  /** What new sessions take from the config (RuntimeOptions' size outranks `default_size`'s pane). */
   #storeDefaults(): StoreDefaults {
     const config = this.config;
+    const pane = this.#paneSize(config.default_size.cols, config.default_size.rows);
     return {
       shell: config.shell,
-      cols: this.#size.cols ?? config.default_size.cols,
-      rows: this.#size.rows ?? config.default_size.rows,
+      cols: this.#size.cols ?? pane.cols,
+      rows: this.#size.rows ?? pane.rows,
       scrollback: config.scrollback,
     };
   }

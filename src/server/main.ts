@@ -24,6 +24,7 @@ import { startProject } from "../runtime/project.ts";
 import { approveProject } from "../runtime/project_trust.ts";
 import { logTo } from "../runtime/notifications.ts";
 import { Runtime } from "../runtime/runtime.ts";
+import { sessionSize } from "../tui/core/layout.ts";
 import { startSockets } from "../runtime/sockets.ts";
 import { SessionRestore, stateFile } from "../restore/restore.ts";
 import { crashLogSink } from "../util/crash_log.ts";
@@ -75,7 +76,9 @@ export async function runServer(options: ServerOptions): Promise<number> {
   const { project } = options.noProject
     ? { project: null }
     : approveProject({ cwd: Deno.cwd(), file: options.project, yes: options.yes, env, ask: null });
-  await using runtime = new Runtime();
+  // A session starts at the pane a terminal of default_size shows: a first client of that size
+  // resizes nothing (a resize reflows the whole scrollback: ~40 % of a first attach's time).
+  await using runtime = new Runtime({ paneSize: sessionSize });
   // stderr may be a terminal that closed (a foreground serve outlives it: SIGHUP reloads).
   const log = (line: string) => {
     try {

@@ -1,66 +1,26 @@
-/**
- * `answer TARGET (--option N | --approve | --deny) [--expect TEXT]
- * [--timeout SEC]`: answers what a blocked agent asks (its `prompt` in
- * `list --json`), safely — see ../answer.ts. Exactly one of the choices.
- */
+/** `answer`'s body; its spec (and what it does) is ../specs/answer.ts. */
 
 import { UserError } from "../../errors.ts";
-import { defineVerb, flag, num, str, TARGET_ARG } from "../verb.ts";
-import { label } from "../entry.ts";
+import { defineVerb, flag, num, str } from "../verb.ts";
 import { resolveTarget } from "../targets.ts";
-import { type Answered, answerPrompt, type Choice } from "../answer.ts";
+import { answerPrompt, type Choice } from "../answer.ts";
+import spec, { DEFAULT_ANSWER_SECONDS } from "../specs/answer.ts";
 
-export const DEFAULT_ANSWER_SECONDS = 10;
-
-export default defineVerb({
-  name: "answer",
-  summary: "Answer a blocked agent's prompt, only if it is still the one read",
-  args: [
-    TARGET_ARG,
-    { name: "option", type: "int", meta: "N", help: "choose option N (1 = first on screen)" },
-    { name: "approve", type: "bool", help: "choose the option that approves" },
-    { name: "deny", type: "bool", help: "choose the option that denies (else cancel, Esc)" },
-    {
-      name: "expect",
-      type: "string",
-      meta: "TEXT",
-      help: "refuse unless the question or its subject contains TEXT",
-    },
-    {
-      name: "timeout",
-      type: "number",
-      meta: "SEC",
-      help:
-        `wait SEC seconds for the agent to leave the prompt (default ${DEFAULT_ANSWER_SECONDS})`,
-    },
-  ],
-  run({ host, signal }, args): Promise<Answered> {
-    const n = num(args, "option");
-    const picked = [n !== undefined, flag(args, "approve"), flag(args, "deny")];
-    if (picked.filter(Boolean).length !== 1) {
-      throw new UserError("answer needs exactly one of --option N, --approve, --deny");
-    }
-    const choice: Choice = n !== undefined
-      ? { type: "option", n }
-      : flag(args, "approve")
-      ? { type: "approve" }
-      : { type: "deny" };
-    const session = resolveTarget(host.sessions, str(args, "target")!);
-    return answerPrompt(host, session, choice, {
-      expect: str(args, "expect"),
-      timeoutMs: (num(args, "timeout") ?? DEFAULT_ANSWER_SECONDS) * 1000,
-      signal,
-    });
-  },
-  format(r) {
-    const what = r.option === null ? "cancel" : `${r.option}. ${r.label}`;
-    const now = r.receipt.prompt
-      ? `asks ${JSON.stringify(r.receipt.prompt.question)}`
-      : r.receipt.state ?? "no agent state";
-    return `Answered ${JSON.stringify(r.question)} in ${label(r)} with ${what} ` +
-      `(keys ${r.keys.join(" ")}); it left the prompt in ${r.receipt.ms} ms, now ${now}`;
-  },
-  clientTimeoutMs(args) {
-    return ((num(args, "timeout") ?? DEFAULT_ANSWER_SECONDS) + 15) * 1000;
-  },
+export default defineVerb(spec, ({ host, signal }, args) => {
+  const n = num(args, "option");
+  const picked = [n !== undefined, flag(args, "approve"), flag(args, "deny")];
+  if (picked.filter(Boolean).length !== 1) {
+    throw new UserError("answer needs exactly one of --option N, --approve, --deny");
+  }
+  const choice: Choice = n !== undefined
+    ? { type: "option", n }
+    : flag(args, "approve")
+    ? { type: "approve" }
+    : { type: "deny" };
+  const session = resolveTarget(host.sessions, str(args, "target")!);
+  return answerPrompt(host, session, choice, {
+    expect: str(args, "expect"),
+    timeoutMs: (num(args, "timeout") ?? DEFAULT_ANSWER_SECONDS) * 1000,
+    signal,
+  });
 });

@@ -1,7 +1,7 @@
 /**
- * The verb table (C2): one file per verb, each a declarative spec plus a
- * short body. The control server dispatches through it, `ctl` parses argv
- * and prints `--help` from it, docs/control-api.md lists the same verbs.
+ * The verb table as the server runs it (C2): one file per verb, each the
+ * body of its spec in ../specs/ (`ctl` loads only ../specs/mod.ts, the same
+ * verbs in the same order); docs/control-api.md lists them.
  * No restart or session-delete verb, and nothing that changes config or keys (C3).
  */
 

@@ -1,72 +1,37 @@
-/**
- * `new [--name N] [--cwd D] [--command C] [--group G]`: starts a session
- * without taking the selection or the keyboard (C2). `ctl` sends --cwd as
- * an absolute path (relative to the caller); without it the session starts
- * in lazyshell's working directory.
- *
- * `new --agent ID [--prompt T] [--worktree]` starts an agent of the
- * catalog instead of a command (src/runtime/launch.ts): named after the
- * prompt unless --name says, in a new git worktree with --worktree, the
- * prompt typed once the agent is ready. It answers once the session runs;
- * `ctl wait TARGET --state working` follows the prompt's turn.
- */
+/** `new`'s body; its spec (and what it does) is ../specs/new.ts. */
 
 import { UserError } from "../../errors.ts";
 import { defineVerb, flag, str } from "../verb.ts";
-import { entryOf, type SessionEntry } from "../entry.ts";
+import { entryOf } from "../entry.ts";
+import spec from "../specs/new.ts";
 
-export default defineVerb({
-  name: "new",
-  summary: "Start a session (does not take focus); prints its id",
-  args: [
-    { name: "name", type: "string", meta: "N", help: "session name (unique)" },
-    { name: "cwd", type: "path", meta: "D", help: "working directory" },
-    {
-      name: "command",
-      type: "string",
-      meta: "C",
-      help: "command run through $SHELL -c (default: a shell)",
-    },
-    { name: "group", type: "string", meta: "G", help: "put the session in group G" },
-    { name: "agent", type: "string", meta: "ID", help: "start this agent of the catalog instead" },
-    { name: "prompt", type: "string", meta: "T", help: "with --agent: typed once it is ready" },
-    {
-      name: "worktree",
-      type: "bool",
-      help: "with --agent: in a new git worktree, on a branch named after the session",
-    },
-  ],
-  async run({ host }, args): Promise<SessionEntry> {
-    const name = str(args, "name");
-    const cwd = str(args, "cwd");
-    const command = str(args, "command");
-    const group = str(args, "group");
-    const agent = str(args, "agent");
-    const prompt = str(args, "prompt");
-    if (agent === undefined && (prompt !== undefined || flag(args, "worktree"))) {
-      throw new UserError("--prompt and --worktree go with --agent");
-    }
-    if (agent !== undefined) {
-      if (command !== undefined) throw new UserError("Give --agent or --command, not both");
-      const session = await host.launchAgent({
-        agent,
-        worktree: flag(args, "worktree"),
-        ...(name !== undefined ? { name } : {}),
-        ...(cwd !== undefined ? { cwd } : {}),
-        ...(prompt !== undefined ? { prompt } : {}),
-        ...(group !== undefined ? { group } : {}),
-      });
-      return entryOf(host, session);
-    }
-    const session = host.createSession({
+export default defineVerb(spec, async ({ host }, args) => {
+  const name = str(args, "name");
+  const cwd = str(args, "cwd");
+  const command = str(args, "command");
+  const group = str(args, "group");
+  const agent = str(args, "agent");
+  const prompt = str(args, "prompt");
+  if (agent === undefined && (prompt !== undefined || flag(args, "worktree"))) {
+    throw new UserError("--prompt and --worktree go with --agent");
+  }
+  if (agent !== undefined) {
+    if (command !== undefined) throw new UserError("Give --agent or --command, not both");
+    const session = await host.launchAgent({
+      agent,
+      worktree: flag(args, "worktree"),
       ...(name !== undefined ? { name } : {}),
       ...(cwd !== undefined ? { cwd } : {}),
-      ...(command !== undefined ? { command } : {}),
+      ...(prompt !== undefined ? { prompt } : {}),
       ...(group !== undefined ? { group } : {}),
     });
     return entryOf(host, session);
-  },
-  format(entry) {
-    return entry.id;
-  },
+  }
+  const session = host.createSession({
+    ...(name !== undefined ? { name } : {}),
+    ...(cwd !== undefined ? { cwd } : {}),
+    ...(command !== undefined ? { command } : {}),
+    ...(group !== undefined ? { group } : {}),
+  });
+  return entryOf(host, session);
 });

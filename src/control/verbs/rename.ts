@@ -1,29 +1,12 @@
-/** `rename TARGET NAME` (C2). */
+/** `rename TARGET NAME`'s body; its spec is ../specs/rename.ts. */
 
-import { defineVerb, str, TARGET_ARG } from "../verb.ts";
+import { defineVerb, str } from "../verb.ts";
 import { resolveTarget } from "../targets.ts";
+import spec from "../specs/rename.ts";
 
-export default defineVerb({
-  name: "rename",
-  summary: "Rename a session",
-  args: [
-    TARGET_ARG,
-    {
-      name: "name",
-      type: "string",
-      positional: true,
-      required: true,
-      meta: "NAME",
-      help: "new unique name",
-    },
-  ],
-  run({ host }, args): { id: string; name: string; previous: string } {
-    const session = resolveTarget(host.sessions, str(args, "target")!);
-    const previous = session.name;
-    host.sessions.rename(session.id, str(args, "name")!);
-    return { id: session.id, name: session.name, previous };
-  },
-  format(r) {
-    return `Renamed ${r.id} from ${r.previous} to ${r.name}`;
-  },
+export default defineVerb(spec, ({ host }, args) => {
+  const session = resolveTarget(host.sessions, str(args, "target")!);
+  const previous = session.name;
+  host.sessions.rename(session.id, str(args, "name")!);
+  return { id: session.id, name: session.name, previous };
 });

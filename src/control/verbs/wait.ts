@@ -1,75 +1,26 @@
-/**
- * `wait TARGET --state S [--timeout SEC]` and `wait --group G --state S
- * [--all]` (C2–C3): blocks until the session (the first member, or with
- * --all every member) reaches agent state S. Already in S: returns at
- * once. Timeout (default 120 s), unknown session/group/state, and exit
- * before the state are failures. See ../wait.ts for the semantics.
- */
+/** `wait`'s body; its spec (and what it does) is ../specs/wait.ts. */
 
 import { UserError } from "../../errors.ts";
 import { AGENT_STATES, isAgentState } from "../../model/agent.ts";
 import { defineVerb, flag, num, str } from "../verb.ts";
 import { resolveTargets } from "../targets.ts";
-import { waitForState, type WaitResult } from "../wait.ts";
+import { waitForState } from "../wait.ts";
+import spec, { DEFAULT_WAIT_SECONDS } from "../specs/wait.ts";
 
-export const DEFAULT_WAIT_SECONDS = 120;
-/**
- * A week. Timers hold at most 2^31-1 ms (24.8 days): beyond, setTimeout
- * fires at once and a wait would "time out" immediately. Wait again for longer.
- */
-export const MAX_WAIT_SECONDS = 7 * 24 * 3600;
-
-export default defineVerb({
-  name: "wait",
-  summary: "Wait until a session (or a group) reaches an agent state",
-  args: [
-    {
-      name: "target",
-      type: "string",
-      positional: true,
-      meta: "TARGET",
-      help: "session id or exact name",
-    },
-    {
-      name: "group",
-      type: "string",
-      meta: "G",
-      help: "wait on group G instead (first member to reach S)",
-    },
-    { name: "state", type: "string", required: true, meta: "S", help: AGENT_STATES.join(" | ") },
-    {
-      name: "timeout",
-      type: "number",
-      meta: "SEC",
-      max: MAX_WAIT_SECONDS,
-      help:
-        `give up after SEC seconds (default ${DEFAULT_WAIT_SECONDS}, at most ${MAX_WAIT_SECONDS})`,
-    },
-    { name: "all", type: "bool", help: "with --group: every member must reach S" },
-  ],
-  async run({ host, signal }, args): Promise<WaitResult & { group: string | null }> {
-    const state = str(args, "state")!;
-    if (!isAgentState(state)) {
-      throw new UserError(`Unknown state: ${state} (expected ${AGENT_STATES.join(", ")})`);
-    }
-    const group = str(args, "group");
-    if (flag(args, "all") && group === undefined) throw new UserError("--all needs --group");
-    const sessions = resolveTargets(host.sessions, { target: str(args, "target"), group });
-    const result = await waitForState(host, sessions, {
-      state,
-      all: flag(args, "all"),
-      timeoutMs: (num(args, "timeout") ?? DEFAULT_WAIT_SECONDS) * 1000,
-      signal,
-      group,
-    });
-    return { ...result, group: group ?? null };
-  },
-  format(r) {
-    if (r.group === null) return `${r.members[0]!.id} is ${r.state}`;
-    if (r.first === null) return `Every session of group ${r.group} reached ${r.state}`;
-    return `${r.first} of group ${r.group} is ${r.state}`;
-  },
-  clientTimeoutMs(args) {
-    return ((num(args, "timeout") ?? DEFAULT_WAIT_SECONDS) + 15) * 1000;
-  },
+export default defineVerb(spec, async ({ host, signal }, args) => {
+  const state = str(args, "state")!;
+  if (!isAgentState(state)) {
+    throw new UserError(`Unknown state: ${state} (expected ${AGENT_STATES.join(", ")})`);
+  }
+  const group = str(args, "group");
+  if (flag(args, "all") && group === undefined) throw new UserError("--all needs --group");
+  const sessions = resolveTargets(host.sessions, { target: str(args, "target"), group });
+  const result = await waitForState(host, sessions, {
+    state,
+    all: flag(args, "all"),
+    timeoutMs: (num(args, "timeout") ?? DEFAULT_WAIT_SECONDS) * 1000,
+    signal,
+    group,
+  });
+  return { ...result, group: group ?? null };
 });

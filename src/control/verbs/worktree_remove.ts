@@ -1,48 +1,14 @@
-/**
- * `worktree-remove TARGET [--force] [--keep-branch]`: finishes a worktree
- * (docs/changes.md, "Removing a worktree"): `git worktree remove`, then its
- * branch when merged. TARGET is a session (its folder), a worktree folder,
- * or the branch of a worktree lazyshell made: no live session is needed.
- * Refused while a session still runs inside it, for the main checkout
- * (always), with uncommitted changes or unmerged commits (unless --force,
- * which says what it deleted).
- */
+/** `worktree-remove TARGET`'s body; its spec (and what it does) is ../specs/worktree_remove.ts. */
 
-import { describeRemoval } from "../../git/worktree_remove.ts";
 import { defineVerb, flag, str } from "../verb.ts";
-import { type FinishReport, finishWorktree, worktreeTarget } from "../worktree_finish.ts";
+import { finishWorktree, worktreeTarget } from "../worktree_finish.ts";
+import spec from "../specs/worktree_remove.ts";
 
-export default defineVerb({
-  name: "worktree-remove",
-  summary: "Remove a git worktree and its merged branch (refuses to lose work)",
-  args: [
-    {
-      name: "target",
-      type: "string",
-      positional: true,
-      required: true,
-      meta: "TARGET",
-      help: "session id or exact name, worktree folder (absolute), or branch of one lazyshell made",
-    },
-    { name: "force", type: "bool", help: "discard uncommitted changes and unmerged commits" },
-    { name: "keepBranch", type: "bool", help: "remove the folder only; keep the branch" },
-  ],
-  async run(
-    { host },
-    args,
-  ): Promise<FinishReport & { id: string | null; name: string | null }> {
-    const target = worktreeTarget(host, str(args, "target")!);
-    const report = await finishWorktree(host, target, {
-      force: flag(args, "force"),
-      keepBranch: flag(args, "keepBranch"),
-    });
-    return { id: target.session?.id ?? null, name: target.session?.name ?? null, ...report };
-  },
-  format(result) {
-    if (result.wasGone) {
-      return `Forgot worktree ${result.root}: its folder was gone already\n` +
-        `Kept branch ${result.keptBranch} (git branch -D ${result.keptBranch} deletes it)`;
-    }
-    return describeRemoval(result);
-  },
+export default defineVerb(spec, async ({ host }, args) => {
+  const target = worktreeTarget(host, str(args, "target")!);
+  const report = await finishWorktree(host, target, {
+    force: flag(args, "force"),
+    keepBranch: flag(args, "keepBranch"),
+  });
+  return { id: target.session?.id ?? null, name: target.session?.name ?? null, ...report };
 });

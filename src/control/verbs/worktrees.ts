@@ -1,29 +1,7 @@
-/** `worktrees`: the git worktrees lazyshell made and has not removed (docs/changes.md). */
+/** `worktrees`' body; its spec is ../specs/worktrees.ts. */
 
 import { defineVerb } from "../verb.ts";
-import { listWorktrees, type WorktreeListing } from "../worktree_finish.ts";
+import { listWorktrees } from "../worktree_finish.ts";
+import spec from "../specs/worktrees.ts";
 
-export default defineVerb({
-  name: "worktrees",
-  summary: "List the git worktrees lazyshell made (ctl worktree-remove removes one)",
-  args: [],
-  async run({ host }): Promise<{ worktrees: WorktreeListing[] }> {
-    return { worktrees: await listWorktrees(host) };
-  },
-  format({ worktrees }) {
-    if (worktrees.length === 0) return "No worktrees made by lazyshell";
-    const rows = worktrees.map((w) => [
-      w.path,
-      w.branch,
-      w.session,
-      w.state === "gone"
-        ? "folder gone"
-        : w.usedBy.length > 0
-        ? `in use: ${w.usedBy.join(", ")}`
-        : "-",
-    ]);
-    const all = [["PATH", "BRANCH", "MADE FOR", "NOW"], ...rows];
-    const widths = all[0]!.map((_, i) => Math.max(...all.map((r) => r[i]!.length)));
-    return all.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join("  ").trimEnd()).join("\n");
-  },
-});
+export default defineVerb(spec, async ({ host }) => ({ worktrees: await listWorktrees(host) }));
