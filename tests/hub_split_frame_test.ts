@@ -25,6 +25,18 @@ const CUT = 12984;
 const BLOCKED = 13978;
 
 Deno.test("a frame whose rest waits unread is not classified half drawn (no idle between working and blocked)", async () => {
+  // The cut must be seen before any grid point has passed it: on a loaded machine this
+  // process may wake after one did (the cut classified before the test could hold its loop).
+  // That run proves nothing either way and is made again, up to 5 times.
+  for (let attempt = 1;; attempt++) {
+    const done = await attemptSplitFrame();
+    if (done) return;
+    assert.ok(attempt < 5, "the cut was classified before the test saw it, 5 times");
+  }
+});
+
+/** One run; false when the cut was classified before the test saw it parsed. */
+async function attemptSplitFrame(): Promise<boolean> {
   await using lab = await replayLab("claude", "claude-tool", [WORKING, CUT, BLOCKED], {
     settleMs: 1,
   });
@@ -40,7 +52,7 @@ Deno.test("a frame whose rest waits unread is not classified half drawn (no idle
     30_000,
     "the cut parsed",
   );
-  assert.equal(lab.state(), "working", "not classified yet");
+  if (lab.state() !== "working") return false;
   // Before the next grid point: the rest is written while this process reads nothing.
   lab.next();
   const until = performance.now() + 10_000;
@@ -51,4 +63,5 @@ Deno.test("a frame whose rest waits unread is not classified half drawn (no idle
 
   await waitFor(session, () => lab.state() === "blocked", 30_000, "the permission prompt");
   assert.deepEqual(seen.filter((s) => s !== "working"), ["blocked"], `states: ${seen.join(" ")}`);
-});
+  return true;
+}
