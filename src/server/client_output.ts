@@ -5,9 +5,22 @@
  * client (MAX_QUEUED_BYTES) and, through `written`, across all of them
  * (attach_limits.ts): a client past a bound is dropped — what waits for it
  * goes, its terminal is let go, then it hears why in one line.
+ *
+ * Frames coalesce for a client that cannot keep up (docs/architecture.md,
+ * Bounds): while a frame still waits to be written to it (`behind`), its TUI
+ * skips drawing; once that is written (`drained()`), it draws one frame, the
+ * diff against the last one queued. What waits stays about one frame, so a
+ * client that never reads no longer reaches MAX_QUEUED_BYTES with frames: it
+ * is dropped when what waits is not taken within `stalledMs`.
  */
 
-import { type AttachLimits, overflow, overflowMessage, unreadMessage } from "./attach_limits.ts";
+import {
+  type AttachLimits,
+  overflow,
+  overflowMessage,
+  stalledMessage,
+  unreadMessage,
+} from "./attach_limits.ts";
 import type { ClientTty } from "./client_tty.ts";
 import { type Link, MAX_QUEUED_BYTES } from "./link.ts";
 import { FrameType } from "./protocol.ts";
@@ -16,6 +29,8 @@ export interface OutputHooks {
   readonly log: (line: string) => void;
   /** After each write: the server checks the bound across all clients. */
   readonly written: () => void;
+  /** What waits not taken within this long: the client is dropped (attach_limits.ts). */
+  readonly stalledMs: number;
 }
 
 export class ClientOutput {
@@ -26,6 +41,8 @@ export class ClientOutput {
   #held: Array<string | Uint8Array> | null;
   #heldBytes = 0;
   #dropped = false;
+  /** Runs while something waits for the client: it has `stalledMs` to take it. */
+  #stall: ReturnType<typeof setTimeout> | undefined;
 
   constructor(link: Link, tty: ClientTty | null, hooks: OutputHooks) {
     this.#link = link;
@@ -45,6 +62,20 @@ export class ClientOutput {
     return (this.#held ? this.#heldBytes : 0) + (this.#tty?.pending ?? 0) + this.#link.queued;
   }
 
+  /**
+   * A frame drawn before still waits to be written to the client (not
+   * counting what its kernel buffers hold): the next one is not drawn yet.
+   */
+  get behind(): boolean {
+    if (this.gone || this.#held) return false;
+    return (this.#tty ? this.#tty.pending : this.#link.queued) > 0;
+  }
+
+  /** Resolves once nothing waits for the client, or it is gone. */
+  drained(): Promise<void> {
+    return this.#tty ? this.#tty.drained() : this.#link.flush();
+  }
+
   write(bytes: string | Uint8Array): void {
     if (this.gone) return;
     if (this.#held) {
@@ -53,6 +84,13 @@ export class ClientOutput {
       if (this.#heldBytes > MAX_QUEUED_BYTES) this.drop("Disconnected: the client never got ready");
     } else if (this.#tty ? !this.#tty.write(bytes) : !this.#relay(bytes)) {
       this.drop(unreadMessage(MAX_QUEUED_BYTES));
+    } else if (this.#stall === undefined && this.behind) {
+      const ms = this.#hooks.stalledMs;
+      this.#stall = setTimeout(() => this.drop(stalledMessage(ms)), ms);
+      void this.drained().then(() => {
+        clearTimeout(this.#stall);
+        this.#stall = undefined;
+      });
     }
     this.#hooks.written();
   }
@@ -79,6 +117,7 @@ export class ClientOutput {
     if (this.#dropped) return;
     this.#dropped = true;
     this.#held = null;
+    clearTimeout(this.#stall);
     this.#hooks.log(message);
     // What waits is let go now: the relayed frames here, the terminal's queue in discard().
     if (this.#tty) void this.#tty.discard().then(() => this.#link.refuse(message));

@@ -18,6 +18,7 @@ async function clients(n: number, max: number) {
     const output = new ClientOutput(link, null, {
       log: (line) => logged.push(`c${i}: ${line}`),
       written: () => dropOverflow(all, limits),
+      stalledMs: limits.stalledMs,
     });
     all.set(`c${i}`, { output, peer, link });
   }

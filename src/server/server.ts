@@ -151,6 +151,16 @@ export class AttachServer implements AsyncDisposable {
     return this.#clients.size;
   }
 
+  /** Each attached client's output: bytes waiting, frames drawn and skipped (tests, benchmarks). */
+  clientStats(): { id: string; queued: number; frames: number; skipped: number }[] {
+    return [...this.#clients.values()].map(({ id, output, app }) => ({
+      id,
+      queued: output.queued,
+      frames: app.frames,
+      skipped: app.skipped,
+    }));
+  }
+
   /** A status-line message on every attached client (a reload's outcome). */
   announce(message: { readonly text: string; readonly error: boolean }): void {
     for (const client of this.#clients.values()) {
@@ -352,6 +362,7 @@ export class AttachServer implements AsyncDisposable {
     const output = new ClientOutput(link, tty, {
       log: (line) => this.#options.log(`client ${id}: ${line}`),
       written: () => dropOverflow(this.#clients, this.#admission.limits),
+      stalledMs: this.#admission.limits.stalledMs,
     });
     const out = (bytes: string | Uint8Array) => output.write(bytes);
     /** The client leaves, the sessions stay: its terminal is let go before it hears why. */
@@ -403,6 +414,8 @@ export class AttachServer implements AsyncDisposable {
       ...(this.#options.restore ? { restore: this.#options.restore } : {}),
       resume: this.#place,
       owner,
+      // Frames coalesce while the client is behind (client_output.ts).
+      backlog: { behind: () => output.behind, drained: () => output.drained() },
     });
     client = {
       id,
