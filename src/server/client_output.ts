@@ -25,6 +25,14 @@ import type { ClientTty } from "./client_tty.ts";
 import { type Link, MAX_QUEUED_BYTES } from "./link.ts";
 import { FrameType } from "./protocol.ts";
 
+/**
+ * Output a client that acknowledges (FrameType.Ack) may have sent and not
+ * written to its terminal before the next frame waits: what a slow link's
+ * buffers (the socket's, ssh's, TCP's) hold for it. 16 KiB is ~4 s at
+ * 4 KiB/s, 160 ms at 100 KiB/s.
+ */
+export const ACK_WINDOW = 16 * 1024;
+
 export interface OutputHooks {
   readonly log: (line: string) => void;
   /** After each write: the server checks the bound across all clients. */
@@ -41,14 +49,22 @@ export class ClientOutput {
   #held: Array<string | Uint8Array> | null;
   #heldBytes = 0;
   #dropped = false;
+  /** Output frames sent whose Ack has not come (their sizes, oldest first); null: it sends none. */
+  readonly #unacked: number[] | null;
+  #unackedBytes = 0;
+  #ackedFrames = 0;
+  /** drained() callers waiting for Acks. */
+  #ackWaiters: Array<() => void> = [];
   /** Runs while something waits for the client: it has `stalledMs` to take it. */
   #stall: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(link: Link, tty: ClientTty | null, hooks: OutputHooks) {
+  /** `acks`: the client acknowledges the Output frames it wrote (hello `acks`, FrameType.Ack). */
+  constructor(link: Link, tty: ClientTty | null, hooks: OutputHooks, acks = false) {
     this.#link = link;
     this.#tty = tty;
     this.#hooks = hooks;
     this.#held = tty ? [] : null;
+    this.#unacked = acks && !tty ? [] : null;
   }
 
   /** Dropped, or its link cut off: nothing more is written, nothing read from it counts. */
@@ -68,12 +84,36 @@ export class ClientOutput {
    */
   get behind(): boolean {
     if (this.gone || this.#held) return false;
-    return (this.#tty ? this.#tty.pending : this.#link.queued) > 0;
+    return (this.#tty ? this.#tty.pending : this.#link.queued) > 0 || this.#ackBehind();
   }
 
-  /** Resolves once nothing waits for the client, or it is gone. */
-  drained(): Promise<void> {
-    return this.#tty ? this.#tty.drained() : this.#link.flush();
+  /** More than ACK_WINDOW sent and not acknowledged: in the buffers of a slow link (ssh). */
+  #ackBehind(): boolean {
+    return this.#unackedBytes > ACK_WINDOW && !this.gone;
+  }
+
+  /** Resolves once nothing waits for the client (within ACK_WINDOW unacknowledged), or it is gone. */
+  async drained(): Promise<void> {
+    if (this.#tty) return await this.#tty.drained();
+    await this.#link.flush();
+    if (this.#ackBehind()) await new Promise<void>((resolve) => this.#ackWaiters.push(resolve));
+  }
+
+  /** FrameType.Ack: the client wrote its first `frames` Output frames to its terminal. */
+  acked(frames: number): void {
+    const unacked = this.#unacked;
+    if (!unacked) return;
+    // Frames acknowledged since the last Ack: those past what was sent are ignored.
+    const count = Math.max(0, frames - this.#ackedFrames);
+    this.#ackedFrames += count;
+    for (let i = 0; i < count && unacked.length > 0; i++) this.#unackedBytes -= unacked.shift()!;
+    if (!this.#ackBehind()) this.#wake();
+  }
+
+  #wake(): void {
+    const waiters = this.#ackWaiters;
+    this.#ackWaiters = [];
+    for (const wake of waiters) wake();
   }
 
   write(bytes: string | Uint8Array): void {
@@ -99,7 +139,11 @@ export class ClientOutput {
   #relay(bytes: string | Uint8Array): boolean {
     // UTF-8 takes at least a byte per UTF-16 unit, the frame 5 more.
     if (this.#link.queued + bytes.length + 5 > MAX_QUEUED_BYTES) return false;
-    this.#link.send(FrameType.Output, bytes);
+    if (!this.#link.send(FrameType.Output, bytes)) return true; // cut off meanwhile: said there
+    if (this.#unacked) {
+      this.#unacked.push(bytes.length);
+      this.#unackedBytes += bytes.length;
+    }
     return true;
   }
 
@@ -118,6 +162,7 @@ export class ClientOutput {
     this.#dropped = true;
     this.#held = null;
     clearTimeout(this.#stall);
+    this.#wake();
     this.#hooks.log(message);
     // What waits is let go now: the relayed frames here, the terminal's queue in discard().
     if (this.#tty) void this.#tty.discard().then(() => this.#link.refuse(message));

@@ -37,6 +37,7 @@ import {
   type ExitMessage,
   FrameType,
   helloProtocol,
+  parseAck,
   parseHello,
   parseResize,
   SERVER_PROTOCOL,
@@ -363,7 +364,7 @@ export class AttachServer implements AsyncDisposable {
       log: (line) => this.#options.log(`client ${id}: ${line}`),
       written: () => dropOverflow(this.#clients, this.#admission.limits),
       stalledMs: this.#admission.limits.stalledMs,
-    });
+    }, hello.acks === true);
     const out = (bytes: string | Uint8Array) => output.write(bytes);
     /** The client leaves, the sessions stay: its terminal is let go before it hears why. */
     const leave = async (exit: ExitMessage = DETACHED): Promise<void> => {
@@ -455,6 +456,8 @@ export class AttachServer implements AsyncDisposable {
             app.resize(cols, rows);
             for (const listener of client!.resizeListeners) listener(cols, rows);
           });
+        } else if (f.type === FrameType.Ack) {
+          output.acked(parseAck(f.payload).frames);
         } else if (f.type === FrameType.Detach) {
           await leave();
           break;
