@@ -5,7 +5,9 @@
  * BENCH_SECONDS (default 8) with no client, then with 4 relaying clients
  * attached that never read (a stopped `lazyshell -H` client, or a
  * SIGSTOPped relay), at 300x80. The figure is the ratio of the two, from
- * the same server in the same run. BENCH_BEFORE=/path/to/main.ts runs
+ * the same server in the same run. BENCH_REAL=1: the 4 clients are real
+ * `lazyshell attach` processes in PTYs, relaying (LAZYSHELL_CLIENT_RELAY=1,
+ * so they acknowledge their frames), stopped with SIGSTOP once attached. BENCH_BEFORE=/path/to/main.ts runs
  * another checkout's server in alternate rounds (a before/after run);
  * BENCH_ROUNDS (default 2) rounds each.
  */
@@ -13,10 +15,14 @@
 import { startServe } from "../tools/abuse/server.ts";
 import { cpuSeconds } from "./tui_harness.ts";
 import { hello, RawClient, sleep } from "../tests/attach_lab.ts";
+import { SessionStore } from "../src/session/store.ts";
+import { screenText, waitFor } from "../src/session/test_util.ts";
+import { shellQuote } from "../src/ipc/integrations.ts";
 
 const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? "8");
 const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? "2");
 const BEFORE = Deno.env.get("BENCH_BEFORE");
+const REAL = Deno.env.get("BENCH_REAL") === "1";
 const THIS = new URL("../main.ts", import.meta.url).pathname;
 const SIZE = { cols: 300, rows: 80 };
 /** A screenful of new text every 50 ms: a fixed cost to parse, whoever draws it. */
@@ -39,11 +45,23 @@ async function round(main: string) {
   const alone = await cpuOver(server.pid);
   const socket = `${server.env.XDG_RUNTIME_DIR}/lazyshell/server-default.sock`;
   const stuck: RawClient[] = [];
+  const stopped: number[] = [];
+  await using store = new SessionStore({ shell: "/bin/sh", env: server.env, ...SIZE });
   try {
-    for (let i = 0; i < 4; i++) {
+    for (let i = 0; i < 4 && !REAL; i++) {
       const c = await RawClient.open(socket);
       stuck.push(c);
       await c.write(hello(SIZE));
+    }
+    for (let i = 0; i < 4 && REAL; i++) {
+      const client = store.create({
+        command: `exec ${shellQuote(Deno.execPath())} run -A --quiet ${shellQuote(main)} attach`,
+        env: { ...server.env, LAZYSHELL_CLIENT_RELAY: "1" },
+        ...SIZE,
+      });
+      await waitFor(client, () => /n new/.test(screenText(client)), 60_000, "attached");
+      Deno.kill(client.pid, "SIGSTOP");
+      stopped.push(client.pid);
     }
     await sleep(1000);
     const withClients = await cpuOver(server.pid);
@@ -55,6 +73,12 @@ async function round(main: string) {
     return { alone, withClients, dropped, rss: server.rss() / (1024 * 1024) };
   } finally {
     for (const c of stuck) c.close();
+    for (const pid of stopped) {
+      try {
+        Deno.kill(pid, "SIGKILL");
+        Deno.kill(pid, "SIGCONT");
+      } catch { /* gone */ }
+    }
   }
 }
 
@@ -66,7 +90,9 @@ for (let r = 0; r < ROUNDS; r++) {
     console.log(
       `${name}: server CPU ${f.alone.toFixed(1)} % with no client, ${
         f.withClients.toFixed(1)
-      } % with 4 clients that never read (ratio ${(f.withClients / f.alone).toFixed(2)}); ` +
+      } % with 4 ${REAL ? "stopped lazyshell clients" : "clients that never read"} (ratio ${
+        (f.withClients / f.alone).toFixed(2)
+      }); ` +
         `${f.dropped} dropped meanwhile; RSS ${f.rss.toFixed(0)} MB`,
     );
   }
