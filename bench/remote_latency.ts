@@ -32,6 +32,8 @@ const KEYS = Number(Deno.env.get("BENCH_KEYS") ?? "40");
 const ROUNDS = Math.max(1, Number(Deno.env.get("BENCH_ROUNDS") ?? "2"));
 const DELAYS = (Deno.env.get("BENCH_DELAYS") ?? "0,50,200").split(",").map(Number);
 const LETTERS = "abcdefgijknopqrstuvwxyz";
+/** Renames timed per delay (BENCH_RENAMES, default 5). */
+const RENAMES = Math.max(1, Number(Deno.env.get("BENCH_RENAMES") ?? "5"));
 const TMUX = `lzs-remote-bench-${Deno.pid}`;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -217,7 +219,7 @@ try {
       const { response } = await request(control, "rename", { target, name }, 10_000, home.env);
       if (!response.ok) throw new Error(response.error);
     };
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < RENAMES; i++) {
       await timeRename(
         [a, ...refs.filter((t) => !t.name.includes("tmux"))],
         (n) => rename(i === 0 ? "catl" : `catl${d}x${i - 1}`, n),
@@ -229,7 +231,7 @@ try {
         `catt${d}x${i}`,
       );
     }
-    await rename(`catl${d}x4`, "catl");
+    await rename(`catl${d}x${RENAMES - 1}`, "catl");
     console.log(`\n+${d} ms each way (${load()})`);
     for (const t of refs) {
       console.log(

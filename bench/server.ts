@@ -62,14 +62,14 @@ import {
 import { median } from "./stats.ts";
 import { type ServeChild, spawnServe } from "../tools/abuse/server.ts";
 import { HeadlessTerminal } from "../src/session/terminal.ts";
-import { serverName, serverPaths } from "../src/server/paths.ts";
+import { serverName, serverPaths } from "../src/wire/paths.ts";
 import {
   frame,
   FrameReader,
   FrameType,
   type HelloMessage,
   SERVER_PROTOCOL,
-} from "../src/server/protocol.ts";
+} from "../src/wire/protocol.ts";
 
 const ATTACHES = Number(Deno.env.get("BENCH_ATTACHES") ?? "20");
 const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? "20");

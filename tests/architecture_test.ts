@@ -2,8 +2,9 @@
  * The dependency rule (README "Dependency rule", docs/architecture.md), enforced by reading imports:
  * - pure layers import no runtime (no Deno.*, node-pty, xterm, node:*);
  * - the engine (src/runtime/) and the runtimes under it never import the TUI (src/tui/);
- * - nothing imports the TUI's wiring (src/tui/ outside its pure view) but the server that runs it
- *   (src/server/), the client that shows it (src/client/), main.ts and cli/;
+ * - nothing imports the TUI's wiring (src/tui/ outside its pure core/) but the server that
+ *   runs it (src/server/), the client that shows it (src/client/), main.ts and cli/;
+ * - the client and the server import nothing of each other: what both speak is in src/wire/;
  * - folders form no import cycle.
  */
 
@@ -11,29 +12,16 @@ import assert from "node:assert/strict";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 
-/** Pure: folders, or single files inside otherwise-runtime folders. */
-const PURE = [
+/** Pure folders: every module under them. */
+const PURE_FOLDERS = [
   "src/model/",
   "src/limits/",
-  "src/runtime/state.ts",
   "src/detect/",
-  "src/tui/view/",
-  "src/tui/frame.ts",
-  "src/tui/diff.ts",
-  "src/tui/keys.ts",
-  "src/tui/keymap.ts",
-  "src/tui/layout.ts",
-  "src/tui/tab.ts",
-  "src/tui/terminal_modes.ts",
-  "src/tui/problems_message.ts",
-  "src/tui/update.ts",
-  "src/tui/events.ts",
-  "src/tui/actions.ts",
-  "src/tui/tile_actions.ts",
-  "src/tui/overlay_input.ts",
-  "src/tui/copy_mode.ts",
-  "src/tui/new_agent.ts",
-  "src/tui/line_edit.ts",
+  "src/tui/core/",
+];
+/** Pure files inside otherwise-runtime folders: a schema, parser or reducer each. */
+const PURE_FILES = [
+  "src/runtime/state.ts",
   "src/config/config.ts",
   "src/config/yaml_file.ts",
   "src/config/project.ts",
@@ -41,22 +29,23 @@ const PURE = [
   "src/ipc/protocol.ts",
   "src/ipc/conversation.ts",
   "src/ipc/integrations.ts",
+  "src/wire/protocol.ts",
   "src/restore/state_file.ts",
   "src/restore/plan.ts",
-  "src/tui/restore_offer.ts",
   "src/plugin/protocol.ts",
-  "src/git/parse.ts",
-  "src/git/base.ts",
   "src/plugin/view.ts",
   "src/plugin/lifecycle.ts",
+  "src/git/parse.ts",
+  "src/git/base.ts",
+  "src/git/branch_name.ts",
   "src/util/nearest.ts",
   "src/util/yaml_error.ts",
   "src/util/duration.ts",
   "src/util/lines.ts",
   "src/util/width.ts",
   "src/util/width_table.ts",
-  "src/git/branch_name.ts",
 ];
+const PURE = [...PURE_FOLDERS, ...PURE_FILES];
 const RUNTIMES = [
   "src/runtime/",
   "src/replay/",
@@ -137,6 +126,19 @@ Deno.test("every form of import is read: a side-effect import does not slip past
 const within = (path: string, prefixes: readonly string[]) =>
   prefixes.some((p) => (p.endsWith("/") ? path.startsWith(p) : path === p));
 
+Deno.test("every pure entry exists, and no pure file sits in a pure folder", () => {
+  const exists = (path: string) => {
+    try {
+      Deno.statSync(`${ROOT}${path}`);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  assert.deepEqual(PURE.filter((p) => !exists(p)), []);
+  assert.deepEqual(PURE_FILES.filter((f) => within(f, PURE_FOLDERS)), []);
+});
+
 Deno.test("pure layers import no runtime and use no Deno API", () => {
   const problems: string[] = [];
   for (const file of sources().filter((f) => within(f.path, PURE))) {
@@ -169,6 +171,19 @@ Deno.test("nothing imports the TUI's wiring but the server, the client, main.ts 
     .filter((f) => !allowed.some((a) => f.path.startsWith(a)))
     .filter((f) => f.path !== "main.ts")
     .flatMap((f) => f.imports.filter(wiring).map((s) => `${f.path} → ${s}`));
+  assert.deepEqual(problems, []);
+});
+
+Deno.test("the client and the server share only the wire: neither imports the other", () => {
+  const problems = sources()
+    .flatMap((f) =>
+      f.imports
+        .filter((s) =>
+          (f.path.startsWith("src/client/") && s.startsWith("src/server/")) ||
+          (f.path.startsWith("src/server/") && s.startsWith("src/client/"))
+        )
+        .map((s) => `${f.path} → ${s}`)
+    );
   assert.deepEqual(problems, []);
 });
 
@@ -235,8 +250,8 @@ Deno.test("each shared fact is defined once", () => {
       "src/util/duration.ts",
     ],
     ["capped line splitter", /indexOf\((0x0a|NEWLINE)\b/, "src/util/lines.ts"],
-    ["entering the alternate screen", /\\x1b\[\?1049h/, "src/tui/terminal_modes.ts"],
-    ["leaving the alternate screen", /\\x1b\[\?1049l/, "src/tui/terminal_modes.ts"],
+    ["entering the alternate screen", /\\x1b\[\?1049h/, "src/tui/core/terminal_modes.ts"],
+    ["leaving the alternate screen", /\\x1b\[\?1049l/, "src/tui/core/terminal_modes.ts"],
   ];
   const files = [
     ...sources(),

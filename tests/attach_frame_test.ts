@@ -9,7 +9,7 @@
 
 import assert from "node:assert/strict";
 import { ATTACH_LIMITS } from "../src/server/attach_limits.ts";
-import { FrameType, MAX_FRAME } from "../src/server/protocol.ts";
+import { FrameType, MAX_FRAME } from "../src/wire/protocol.ts";
 import { attachLab, hello, listMs, RawClient, sleep } from "./attach_lab.ts";
 
 const CONNECTIONS = 100;

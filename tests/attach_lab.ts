@@ -3,7 +3,7 @@
  * clients", Bounds): a real `lazyshell serve` (tools/abuse/server.ts, control
  * on, in its own temporary home; ABUSE_MAIN runs another checkout's for a
  * before/after run) and raw clients on its real attach socket, speaking the
- * wire of src/server/protocol.ts byte by byte, so they can do what the
+ * wire of src/wire/protocol.ts byte by byte, so they can do what the
  * real client never does: stay silent, send an oversized header, never
  * read, claim a huge terminal.
  */
@@ -14,8 +14,8 @@ import {
   FrameType,
   parseExit,
   SERVER_PROTOCOL,
-} from "../src/server/protocol.ts";
-import { frame } from "../src/server/protocol.ts";
+} from "../src/wire/protocol.ts";
+import { frame } from "../src/wire/protocol.ts";
 import { MB, type Server, startServe } from "../tools/abuse/server.ts";
 
 export { MB };

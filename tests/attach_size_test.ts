@@ -9,7 +9,7 @@
  */
 
 import assert from "node:assert/strict";
-import { frame, FrameType } from "../src/server/protocol.ts";
+import { frame, FrameType } from "../src/wire/protocol.ts";
 import { MAX_COLS, MAX_ROWS } from "../src/session/size_limit.ts";
 import { type AttachLab, attachLab, hello, listMs, RawClient, sleep } from "./attach_lab.ts";
 

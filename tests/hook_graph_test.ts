@@ -46,18 +46,58 @@ Deno.test("the hook module graph holds only local files (no npm:, node:, jsr:)",
   }
 });
 
+/**
+ * Loaded by the client only for `lazyshell restore` when no server runs and none is to be
+ * started: it reads the manifests and the state file's schema (yaml, zod) as a server would.
+ */
+const RESTORE_WITHOUT_SERVER = "/src/restore/without_server.ts";
+
 Deno.test("the client (lazyshell, attach, ls, kill-server) loads only local files, no npm package", async () => {
   for (const entry of ["src/client/main.ts", "src/client/client.ts"]) {
     const modules = await info(entry);
-    for (const m of modules) {
+    // Every module it may load (dynamic imports too), but what only that restore path loads.
+    const reached = closure(
+      modules,
+      entry,
+      (d) => !d.isDynamic || !d.code?.specifier.endsWith(RESTORE_WITHOUT_SERVER),
+    );
+    for (const m of modules.filter((m) => reached.has(m.specifier))) {
       assert.match(m.specifier, /^file:\/\//, `the client graph pulls in ${m.specifier}`);
       for (const d of m.dependencies ?? []) {
         if (d.isDynamic) continue;
         assert.doesNotMatch(d.specifier, /^(npm:|node:|jsr:|zod|yaml|commander|@)/, m.specifier);
       }
     }
+    assert.ok(reached.size >= 2, `${entry}: ${reached.size} modules`);
   }
+  // That path is reached only dynamically, from the client.
+  const client = await info("src/client/client.ts");
+  const edges = client.flatMap((m) =>
+    (m.dependencies ?? []).filter((d) => d.code?.specifier.endsWith(RESTORE_WITHOUT_SERVER)).map((
+      d,
+    ) => [m.specifier, d.isDynamic])
+  );
+  assert.deepEqual(edges, [[new URL("src/client/client.ts", ROOT).href, true]]);
 });
+
+/** The modules reachable from `entry` through the edges `follow` takes. */
+function closure(
+  modules: InfoModule[],
+  entry: string,
+  follow: (d: NonNullable<InfoModule["dependencies"]>[number]) => boolean,
+): Set<string> {
+  const bySpecifier = new Map(modules.map((m) => [m.specifier, m]));
+  const seen = new Set<string>();
+  const visit = (specifier: string) => {
+    if (seen.has(specifier)) return;
+    seen.add(specifier);
+    for (const d of bySpecifier.get(specifier)?.dependencies ?? []) {
+      if (follow(d) && d.code) visit(d.code.specifier);
+    }
+  };
+  visit(new URL(entry, ROOT).href);
+  return seen;
+}
 
 Deno.test("the built-in plugins load only local files, no npm package (not even as types)", async () => {
   const modules = await info("plugins/mod.ts");
@@ -91,7 +131,9 @@ Deno.test("attaching to a running server loads no view: the splash draws it on d
   const loaded = [...staticClosure(await info("src/client/client.ts"), "src/client/client.ts")]
     .map((s) => s.slice(ROOT.href.length));
   assert.ok(loaded.includes("src/tui/splash.ts"), loaded.join(" "));
-  const view = loaded.filter((s) => s.startsWith("src/tui/view/") || s === "src/tui/keymap.ts");
+  const view = loaded.filter((s) =>
+    s.startsWith("src/tui/core/view/") || s === "src/tui/core/keymap.ts"
+  );
   assert.deepEqual(view, []);
   // Nor what identifies programs (src/platform/liveness.ts is enough to see a server die), nor
   // the project file's search (only a server that starts needs it): 5 modules, ~0.75 ms.

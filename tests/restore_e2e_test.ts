@@ -13,9 +13,9 @@ import assert from "node:assert/strict";
 import { request } from "../src/ctl/client.ts";
 import { parseEnviron } from "../src/plugin/session_env.ts";
 import { controlSocket, lazyshell, type ServeChild, spawnServe } from "../tools/abuse/server.ts";
-import { formatState, parseState } from "../src/restore/state_file.ts";
+import { formatState, parseState, type SavedSession } from "../src/restore/state_file.ts";
 import { savedSession } from "../src/restore/test_util.ts";
-import { canConnect } from "../src/server/spawn.ts";
+import { canConnect } from "../src/wire/spawn.ts";
 
 interface Server {
   readonly serve: ServeChild;
@@ -143,7 +143,7 @@ Deno.test("kill -9 the server, then `lazyshell restore`: names, groups, cwds, en
   }
 });
 
-Deno.test("`lazyshell restore` listing, --forget or an unknown name leaves no server behind", async () => {
+Deno.test("`lazyshell restore` listing, --forget or an unknown name starts no server", async () => {
   const base = await Deno.makeTempDir({ prefix: "lzs-restore-quiet-" });
   await Deno.mkdir(`${base}/config/lazyshell`, { recursive: true });
   await Deno.mkdir(`${base}/state/lazyshell`, { recursive: true, mode: 0o700 });
@@ -159,39 +159,115 @@ Deno.test("`lazyshell restore` listing, --forget or an unknown name leaves no se
     NO_COLOR: "1",
   };
   const file = `${base}/state/lazyshell/sessions-default.jsonl`;
-  const saved = (name: string) => ({ ...savedSession(name, { cwd: base }), pending: true });
-  await Deno.writeTextFile(file, formatState([saved("web"), saved("api")], 1));
+  const saved = (name: string, more: Partial<SavedSession> = {}) => ({
+    ...savedSession(name, { cwd: base }),
+    pending: true,
+    ...more,
+  });
+  const text = formatState(
+    [saved("web", { group: "dev", command: "npm run dev" }), saved("api"), saved("db")],
+    1,
+  );
+  await Deno.writeTextFile(file, text, { mode: 0o600 });
   const socket = `${base}/run/lazyshell/server-default.sock`;
+  // A server the client starts leaves its stderr log (created by the spawn, even empty), its
+  // sockets (and their directory) and a rewritten state file (a new header): none of them here.
+  const serverLog = `${base}/data/lazyshell/server.log`;
   const noServer = async (what: string) => {
     const left = [...Deno.readDirSync(`${base}/run/lazyshell`)].map((e) => e.name);
     assert.deepEqual(left.filter((n) => n !== "server-default.lock"), [], `${what}: ${left}`);
     assert.equal(await canConnect(socket), false, what);
+    assert.equal(await exists(serverLog), false, `${what}: a server was spawned`);
   };
+  const names = async () => parseState(await Deno.readTextFile(file)).sessions.map((s) => s.name);
   try {
+    // Listing: what the file saves, in the server's words; the file untouched.
     const listed = await lazyshell(env, ["restore"]);
     assert.equal(listed.code, 0, listed.stderr);
-    assert.match(listed.stdout, /^Saved sessions not running:\n {2}web: shell in /);
+    assert.equal(
+      listed.stdout,
+      "Saved sessions not running:\n" +
+        "  web [dev]: runs npm run dev\n" +
+        `  api: shell in ${base}\n` +
+        `  db: shell in ${base}\n` +
+        "Restore them with `lazyshell restore --all` or `lazyshell restore NAME...`; " +
+        "`lazyshell restore --forget [NAME...]` drops them\n",
+    );
     await noServer("after listing");
-    assert.deepEqual(parseState(await Deno.readTextFile(file)).sessions.map((s) => s.name), [
-      "web",
-      "api",
-    ]);
+    assert.equal(await Deno.readTextFile(file), text, "listing leaves the file as it was");
+
+    // An unknown name: said, exit 1, nothing started.
     const unknown = await lazyshell(env, ["restore", "ghost"]);
     assert.equal(unknown.code, 1);
-    assert.match(unknown.stdout, /ghost/);
+    assert.equal(unknown.stdout, "ghost: no saved session of that name\n");
     await noServer("after an unknown name");
+    assert.equal(await Deno.readTextFile(file), text);
+
+    // --forget: the entry leaves the file, written whole (0600), the others kept pending.
     const forgot = await lazyshell(env, ["restore", "--forget", "web"]);
+    assert.equal(forgot.code, 0, forgot.stderr);
     assert.equal(forgot.stdout, "Forgot 1 saved session\n");
     await noServer("after --forget");
-    assert.deepEqual(parseState(await Deno.readTextFile(file)).sessions.map((s) => s.name), [
-      "api",
-    ]);
+    assert.deepEqual(await names(), ["api", "db"]);
+    assert.equal((await Deno.stat(file)).mode! & 0o777, 0o600);
+    const left = parseState(await Deno.readTextFile(file));
+    assert.deepEqual(left.problems, []);
+    assert.ok(left.sessions.every((s) => s.pending));
+    const none = await lazyshell(env, ["restore", "--forget", "ghost"]);
+    assert.equal(none.stdout, "Forgot 0 saved sessions\n");
+    await noServer("after --forget of an unknown name");
+
+    // A file another user could write is refused as a server refuses it, with no server either.
+    await Deno.chmod(file, 0o622);
+    const refused = await lazyshell(env, ["restore"]);
+    assert.match(
+      refused.stdout,
+      /^Refusing the state file .*sessions-default\.jsonl: mode 622 lets others write it; set aside as .*\.refused-\S+; no session offered from it .*\nNothing to restore: no saved session is waiting\n$/,
+    );
+    await noServer("after a refused file");
+    const aside = [...Deno.readDirSync(`${base}/state/lazyshell`)].find((e) =>
+      e.name.includes(".refused-")
+    )!;
+    await Deno.rename(`${base}/state/lazyshell/${aside.name}`, file);
+    await Deno.chmod(file, 0o600);
+
+    // A damaged file: said in the server's words, set aside, its valid part written back.
+    await Deno.writeTextFile(file, "{not json\n", { append: true });
+    const damaged = await lazyshell(env, ["restore"]);
+    assert.match(
+      damaged.stdout,
+      /^The state file .* is damaged: line 4: not JSON; set aside as .*\.corrupt-\S+; 2 sessions kept\nSaved sessions not running:\n {2}api: .*\n {2}db: /,
+    );
+    await noServer("after a damaged file");
+    const whole = parseState(await Deno.readTextFile(file));
+    assert.deepEqual([whole.problems, whole.sessions.map((s) => s.name)], [[], ["api", "db"]]);
+
     // Restoring one starts a server that stays: it runs the session.
     const restored = await lazyshell(env, ["restore", "api"]);
     assert.equal(restored.code, 0, restored.stderr);
+    assert.match(restored.stdout, /^api: shell in .* \(session-1\)\n$/);
     assert.equal(await canConnect(socket), true, "the server runs the restored session");
+    // With a server running, it answers (it owns the file): same words.
+    const through = await lazyshell(env, ["restore"]);
+    assert.match(through.stdout, /^Saved sessions not running:\n {2}db: shell in .*\nRestore them/);
+    const ghost = await lazyshell(env, ["restore", "ghost"]);
+    assert.equal(ghost.code, 1);
+    assert.equal(ghost.stdout, "ghost: no saved session of that name\n");
+    const dropped = await lazyshell(env, ["restore", "--forget", "db"]);
+    assert.equal(dropped.stdout, "Forgot 1 saved session\n");
+    await until(names, (n) => n.join() === "api", "the server's file without db");
+    assert.equal(await canConnect(socket), true, "the server still runs api");
   } finally {
     await lazyshell(env, ["kill-server"]).catch(() => {});
     await Deno.remove(base, { recursive: true });
   }
 });
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -16,7 +16,7 @@ import { parseConfig } from "../src/config/config.ts";
 import { Runtime } from "../src/runtime/runtime.ts";
 import { AttachServer } from "../src/server/server.ts";
 import { ACK_WINDOW } from "../src/server/client_output.ts";
-import { frame, FrameReader, FrameType, SERVER_PROTOCOL } from "../src/server/protocol.ts";
+import { frame, FrameReader, FrameType, SERVER_PROTOCOL } from "../src/wire/protocol.ts";
 import { HeadlessTerminal } from "../src/session/terminal.ts";
 import { testEnv } from "../src/session/test_util.ts";
 import { sleep } from "./attach_lab.ts";

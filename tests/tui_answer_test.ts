@@ -10,10 +10,10 @@
 
 import assert from "node:assert/strict";
 import { appLab } from "./app_lab.ts";
-import { resolveKeymap } from "../src/tui/keymap.ts";
-import { view } from "../src/tui/view/mod.ts";
-import { Frame } from "../src/tui/frame.ts";
-import { layout } from "../src/tui/layout.ts";
+import { resolveKeymap } from "../src/tui/core/keymap.ts";
+import { view } from "../src/tui/core/view/mod.ts";
+import { Frame } from "../src/tui/core/frame.ts";
+import { layout } from "../src/tui/core/layout.ts";
 import { waitFor, waitForText } from "../src/session/test_util.ts";
 
 const FAKE = new URL("./testdata/prompt_agent.ts", import.meta.url).pathname;

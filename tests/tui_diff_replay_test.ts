@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { HeadlessTerminal } from "../src/session/terminal.ts";
-import { diff } from "../src/tui/diff.ts";
-import { BOLD, Frame, INVERSE, rgb, UNDERLINE } from "../src/tui/frame.ts";
+import { diff } from "../src/tui/core/diff.ts";
+import { BOLD, Frame, INVERSE, rgb, UNDERLINE } from "../src/tui/core/frame.ts";
 import { readScreen } from "../src/session/screen_read.ts";
 
 function frame(cols: number, rows: number, draw: (f: Frame) => void = () => {}): Frame {

@@ -19,8 +19,8 @@ import { ScreenReader } from "../src/session/screen_read.ts";
 import type { Session } from "../src/session/session.ts";
 import { screenText, testEnv, waitFor, waitForText } from "../src/session/test_util.ts";
 import { TuiApp } from "../src/tui/app.ts";
-import { Frame } from "../src/tui/frame.ts";
-import { view } from "../src/tui/view/mod.ts";
+import { Frame } from "../src/tui/core/frame.ts";
+import { view } from "../src/tui/core/view/mod.ts";
 import { random } from "./random.ts";
 
 const COLS = 70;

@@ -15,8 +15,8 @@ import { Runtime } from "../src/runtime/runtime.ts";
 import { HeadlessTerminal } from "../src/session/terminal.ts";
 import { testEnv, waitFor, waitForText } from "../src/session/test_util.ts";
 import { TuiApp } from "../src/tui/app.ts";
-import { Frame } from "../src/tui/frame.ts";
-import { view } from "../src/tui/view/mod.ts";
+import { Frame } from "../src/tui/core/frame.ts";
+import { view } from "../src/tui/core/view/mod.ts";
 import { random } from "./random.ts";
 
 const COLS = 70;

@@ -24,12 +24,12 @@ import type { Session } from "../src/session/session.ts";
 import { readScreen } from "../src/session/screen_read.ts";
 import { testEnv } from "../src/session/test_util.ts";
 import { TuiApp } from "../src/tui/app.ts";
-import { Frame } from "../src/tui/frame.ts";
-import { view } from "../src/tui/view/mod.ts";
-import { layout } from "../src/tui/layout.ts";
-import { paneWindow, windowAtBottom } from "../src/tui/view/pane_window.ts";
-import { isTiled } from "../src/tui/view/tiles.ts";
-import { tiles } from "../src/tui/view/tiles_layout.ts";
+import { Frame } from "../src/tui/core/frame.ts";
+import { view } from "../src/tui/core/view/mod.ts";
+import { layout } from "../src/tui/core/layout.ts";
+import { paneWindow, windowAtBottom } from "../src/tui/core/view/pane_window.ts";
+import { isTiled } from "../src/tui/core/view/tiles.ts";
+import { tiles } from "../src/tui/core/view/tiles_layout.ts";
 
 /** Random runs (each up to 14 steps): 300 found the crash of before in 3 tries of 3. SIZES_RUNS overrides. */
 const RUNS = Number(Deno.env.get("SIZES_RUNS") ?? 300);

@@ -9,8 +9,8 @@
 
 import assert from "node:assert/strict";
 import { appLab } from "./app_lab.ts";
-import { sessionSize } from "../src/tui/layout.ts";
-import { tileSizes } from "../src/tui/view/tiles_layout.ts";
+import { sessionSize } from "../src/tui/core/layout.ts";
+import { tileSizes } from "../src/tui/core/view/tiles_layout.ts";
 import type { Session } from "../src/session/session.ts";
 import { screenText, waitFor, waitForText } from "../src/session/test_util.ts";
 import { standIn } from "./testdata/stand_in.ts";
@@ -138,14 +138,17 @@ async function replayed(tiled: boolean): Promise<Record> {
 Deno.test("the same captured bytes give the same states and notifications tiled as in one pane", async () => {
   // Side by side: the same load on both.
   const [single, tiled] = await Promise.all([replayed(false), replayed(true)]);
-  assert.deepEqual(single.states, [
-    "idle/screen", // the fallback guess: the stand-in waits for `go` before it prints
-    "idle/screen", // Claude Code's idle-prompt rule: ready for input (src/runtime/first_prompt.ts)
+  // The fallback guess (the stand-in waits for `go` before it prints), then Claude Code's
+  // idle-prompt rule (src/runtime/first_prompt.ts): both `idle/screen`, the second one missed
+  // when a loaded machine delivers the prompt and the first work within one settle time.
+  const steps = (r: Record) => ({ ...r, states: r.states.filter((s, i) => s !== r.states[i - 1]) });
+  assert.deepEqual(steps(single).states, [
+    "idle/screen",
     "working/screen",
     "blocked:permission/screen",
     "working/screen",
     "done/screen",
   ]);
   assert.ok(single.sent.some((s) => s.includes("blocked")), single.sent.join("\n"));
-  assert.deepEqual(tiled, single);
+  assert.deepEqual(steps(tiled), steps(single));
 });

@@ -9,8 +9,8 @@ import { appLab } from "./app_lab.ts";
 import { addWorktree } from "../src/git/worktree_add.ts";
 import { makeRepo, shell } from "../src/git/test_util.ts";
 import { exists } from "../src/util/fs.ts";
-import { view } from "../src/tui/view/mod.ts";
-import { resolveKeymap } from "../src/tui/keymap.ts";
+import { view } from "../src/tui/core/view/mod.ts";
+import { resolveKeymap } from "../src/tui/core/keymap.ts";
 
 const WAIT = 30_000;
 

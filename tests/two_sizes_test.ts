@@ -8,7 +8,7 @@
  */
 
 import assert from "node:assert/strict";
-import { frame, FrameType } from "../src/server/protocol.ts";
+import { frame, FrameType } from "../src/wire/protocol.ts";
 import { isAlive } from "../src/session/procinfo.ts";
 import { screenText, waitFor, waitForText } from "../src/session/test_util.ts";
 import { spawnServe } from "../tools/abuse/server.ts";
@@ -16,9 +16,9 @@ import { attachLab, hello, listMs, RawClient, sleep } from "./attach_lab.ts";
 import { lab } from "./e2e_lab.ts";
 import { HeadlessTerminal } from "../src/session/terminal.ts";
 import { readScreen } from "../src/session/screen_read.ts";
-import { Frame } from "../src/tui/frame.ts";
-import { layout } from "../src/tui/layout.ts";
-import { drawPane } from "../src/tui/view/pane.ts";
+import { Frame } from "../src/tui/core/frame.ts";
+import { layout } from "../src/tui/core/layout.ts";
+import { drawPane } from "../src/tui/core/view/pane.ts";
 import { initialTuiState } from "../src/model/tui.ts";
 import { sessionView } from "../src/model/session.ts";
 

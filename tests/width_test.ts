@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { HeadlessTerminal } from "../src/session/terminal.ts";
 import { unicodeWidth } from "../src/session/xterm_internals.ts";
 import { sanitizeView, visibleWidth } from "../src/plugin/view.ts";
-import { Frame } from "../src/tui/frame.ts";
+import { Frame } from "../src/tui/core/frame.ts";
 import { readScreen } from "../src/session/screen_read.ts";
 import { Cells } from "../src/model/cells.ts";
 import { charWidth, stringWidth } from "../src/util/width.ts";

@@ -10,7 +10,7 @@ import { parseConfig } from "../src/config/config.ts";
 import { Runtime } from "../src/runtime/runtime.ts";
 import { testEnv } from "../src/session/test_util.ts";
 import { TuiApp } from "../src/tui/app.ts";
-import { layout, sessionSize } from "../src/tui/layout.ts";
+import { layout, sessionSize } from "../src/tui/core/layout.ts";
 
 const SMALL = sessionSize(100, 30);
 const BIG = sessionSize(160, 45);

@@ -1,6 +1,6 @@
-/** Regenerates the Keys section of README.md from src/tui/keymap.ts: `deno run -A tools/readme_keys.ts`. */
+/** Regenerates the Keys section of README.md from src/tui/core/keymap.ts: `deno run -A tools/readme_keys.ts`. */
 
-import { withKeysSection } from "../src/tui/keymap.ts";
+import { withKeysSection } from "../src/tui/core/keymap.ts";
 
 const file = new URL("../README.md", import.meta.url);
 const text = Deno.readTextFileSync(file);

@@ -129,7 +129,7 @@ async function pluginCheck(): Promise<string> {
   const { builtinEntry } = await import("../plugin/discovery.ts");
   const { handshake } = await import("../plugin/doctor.ts");
   const { groupSpawner } = await import("../plugin/procgroup.ts");
-  const { pluginTheme } = await import("../tui/view/theme.ts");
+  const { pluginTheme } = await import("../tui/core/view/theme.ts");
   const entry = builtinEntry("env");
   const result = await handshake(entry, {
     env: Deno.env.toObject(),

@@ -22,7 +22,7 @@ import { isAlive } from "../platform/liveness.ts";
 import { ownTerminal } from "../platform/terminal.ts";
 import { HostTerminal } from "../tui/host.ts";
 import { leaveSplash, showSplash, splashHandedOver } from "../tui/splash.ts";
-import { serverName, serverPaths } from "../server/paths.ts";
+import { serverName, serverPaths } from "../wire/paths.ts";
 import {
   type ClientMode,
   type ExitMessage,
@@ -36,8 +36,8 @@ import {
   SERVER_PROTOCOL,
   versionMismatch,
   type WebRequest,
-} from "../server/protocol.ts";
-import { canConnect, ensureServer } from "../server/spawn.ts";
+} from "../wire/protocol.ts";
+import { canConnect, ensureServer } from "../wire/spawn.ts";
 import { trimLater } from "../util/memory_trim.ts";
 import { clientEnvironment } from "../model/update_env.ts";
 import { delay, later } from "../util/async.ts";
@@ -84,6 +84,10 @@ export async function runClient(options: ClientOptions): Promise<number> {
     const link = new ClientLink(conn);
     return await speak(options, env, name, link, cwd, options.remote.label, false);
   }
+  if (options.mode === "restore" && options.start) {
+    const code = await restoreWithoutServer(env, name, paths, options.restore);
+    if (code !== null) return code;
+  }
   let started = false;
   if (options.start) {
     ensureRuntimeRoot(env);
@@ -125,6 +129,36 @@ export async function runClient(options: ClientOptions): Promise<number> {
     console.error(`lazyshell: a server is already running: --project ${options.project} ignored`);
   }
   return await speak(options, env, name, new ClientLink(conn), Deno.cwd(), null, started);
+}
+
+/**
+ * `restore` with no server running, when it starts no saved session
+ * (listing, `--forget`, names none of which is saved): answered from the
+ * state file, in the server's words, and no server is started
+ * (src/restore/without_server.ts). Null: a server answers. The start lock
+ * is held meanwhile: no client starts a server that reads the file then.
+ */
+async function restoreWithoutServer(
+  env: Env,
+  name: string,
+  paths: ReturnType<typeof serverPaths>,
+  ask: RestoreRequest = { all: false, forget: false, names: [] },
+): Promise<number | null> {
+  ensureRuntimeRoot(env);
+  if (await canConnect(paths.socket)) return null;
+  using lock = await Deno.open(paths.lock, { create: true, write: true, mode: 0o600 });
+  await lock.lock(true);
+  try {
+    if (await canConnect(paths.socket)) return null;
+    // Loaded only here: the manifests and the state file's schema are npm-backed.
+    const { answerWithoutServer } = await import("../restore/without_server.ts");
+    const answer = await answerWithoutServer(env, name, ask);
+    if (answer === null) return null;
+    await Deno.stdout.write(new TextEncoder().encode(answer.text));
+    return answer.code;
+  } finally {
+    await lock.unlock();
+  }
 }
 
 /** The hello, then the mode's exchange, over a socket or (`remote`: its label) a bridge. */

@@ -6,7 +6,7 @@
 
 import { UserError } from "../errors.ts";
 import type { ClientOptions } from "./client.ts";
-import type { RestoreRequest } from "../server/protocol.ts";
+import type { RestoreRequest } from "../wire/protocol.ts";
 
 /** The client command `args` names, or null when it is another command. */
 export function clientCommand(args: readonly string[]): Omit<ClientOptions, "version"> | null {

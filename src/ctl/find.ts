@@ -12,7 +12,7 @@ import { UserError } from "../errors.ts";
 import { configFile, currentUid, type Env, runtimeRoot } from "../config/paths.ts";
 import { listInstances } from "../ipc/runtime_dir.ts";
 import { checkPrivateDir } from "../ipc/private_path.ts";
-import { DEFAULT_SERVER, serverName } from "../server/paths.ts";
+import { DEFAULT_SERVER, serverName } from "../wire/paths.ts";
 
 export const ENABLE_HINT = "set `control: {enabled: true}` in";
 

@@ -342,12 +342,18 @@ export function decide(s: ArbiterState, now: number): Derived | null {
       };
     }
     if (h.seen) return { state: "idle", kind: null, source: "input", ruleId: "typed", msg: null };
+    // A hook's failed turn (Claude's StopFailure `rate_limit`) has no reset time: a usage limit
+    // on screen says it is one, and when it resets (docs/limits.md).
+    const limit = h.state === "error" && s.screen?.state === "error" && s.screen.kind === "limit"
+      ? s.screen
+      : null;
     return {
       state: h.state,
-      kind: h.state === "blocked" || h.state === "error" ? h.kind : null,
+      kind: limit ? "limit" : h.state === "blocked" || h.state === "error" ? h.kind : null,
       source: "hook",
       ruleId: `hook:${h.event ?? h.state}`,
-      msg: h.msg,
+      msg: limit ? limit.msg ?? h.msg : h.msg,
+      ...(limit ? resetsOf(limit) : {}),
     };
   }
   return s.screenDerived ?? s.cleared;

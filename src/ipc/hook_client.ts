@@ -23,6 +23,7 @@ export const HOOK_KINDS = [
   "overloaded",
   "quota",
   "connection",
+  "limit",
 ] as const;
 export type HookKind = typeof HOOK_KINDS[number];
 

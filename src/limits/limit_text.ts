@@ -62,3 +62,31 @@ export function anythingLimited(
 ): boolean {
   return state.sessions.some((r) => r.status === "running" && isLimit(r.agentStatus));
 }
+
+/**
+ * One line per agent whose usage limit stops several running sessions (they share the
+ * vendor's limit): `⏸ codex ×2 at a usage limit · resets 15:11 (4m)`, the earliest reset.
+ */
+export function limitSummaries(
+  sessions: readonly {
+    status: string;
+    agent: string | null;
+    agentStatus: AgentStatus | null;
+  }[],
+  now: number,
+  timeZone: string | null = null,
+): string[] {
+  const by = new Map<string, { count: number; at: number | null }>();
+  for (const s of sessions) {
+    if (s.status !== "running" || s.agent === null || !isLimit(s.agentStatus)) continue;
+    const at = resetsAtOf(s.agentStatus);
+    const e = by.get(s.agent) ?? { count: 0, at: null };
+    e.count++;
+    if (at !== null && (e.at === null || at < e.at)) e.at = at;
+    by.set(s.agent, e);
+  }
+  return [...by].filter(([, e]) => e.count >= 2).map(([agent, e]) =>
+    `${LIMIT_MARKER} ${agent} ×${e.count} at a usage limit` +
+    (e.at === null ? "" : ` · resets ${formatReset(e.at, now, timeZone)}`)
+  );
+}

@@ -8,11 +8,11 @@ import assert from "node:assert/strict";
 import type { AgentStatus } from "../model/agent.ts";
 import { initialTuiState, type TuiState } from "../model/tui.ts";
 import { type SessionView, sessionView } from "../model/session.ts";
-import { KeyDecoder, type UserInput } from "../tui/keys.ts";
-import { resolveKeymap } from "../tui/keymap.ts";
-import type { TuiEvent } from "../tui/events.ts";
-import { update } from "../tui/update.ts";
-import { sidebarLines } from "../tui/view/sidebar.ts";
+import { KeyDecoder, type UserInput } from "../tui/core/keys.ts";
+import { resolveKeymap } from "../tui/core/keymap.ts";
+import type { TuiEvent } from "../tui/core/events.ts";
+import { update } from "../tui/core/update.ts";
+import { sidebarLines } from "../tui/core/view/sidebar.ts";
 import { sessionEntry } from "../control/entry.ts";
 import { sessionList } from "../server/ls.ts";
 import type { RuntimeState } from "../model/runtime.ts";
@@ -119,4 +119,26 @@ Deno.test("the TUI clock runs while a running session waits at a limit (its coun
     anythingLimited({ sessions: [row("a", { agentStatus: limited, status: "exited" })] }),
     false,
   );
+});
+
+Deno.test("TUI list: a summary line when several sessions share one agent's limit", () => {
+  const later = { ...limited, resetsAt: RESET + 3_600_000 };
+  const rows = [
+    row("a", { agentStatus: limited, agent: "codex" }),
+    row("b", { agentStatus: later, agent: "codex" }),
+    row("c", { agentStatus: limited, agent: "claude" }),
+  ];
+  const text = sidebarLines(tui(rows), 60, 20).lines.map((l) => l.map((s) => s.text).join(""));
+  const summaries = text.filter((l) => l.includes("at a usage limit"));
+  assert.equal(summaries.length, 1, text.join("\n"));
+  assert.match(summaries[0]!, /^ ⏸ codex ×2 at a usage limit · resets \d\d:\d\d \(2h13m\)$/);
+});
+
+Deno.test("U asks to resume the selected limited session; elsewhere it says why not", () => {
+  const s = tui([row("a", { agentStatus: limited }), row("b", { agentStatus: failed })]);
+  const u = update(s, key("U"), keymap);
+  assert.deepEqual(u.effects, [{ type: "resume-limit", id: "a" }]);
+  const other = update({ ...s, selected: "b" }, key("U"), keymap);
+  assert.deepEqual(other.effects, []);
+  assert.equal(other.state.message?.text, "Not at a usage limit");
 });

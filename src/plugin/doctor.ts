@@ -21,7 +21,7 @@ export interface PluginCheckOptions {
   readonly env: Env;
   readonly sections: Readonly<Record<string, unknown>>;
   readonly spawn: GroupSpawner;
-  /** `init.theme`: the TUI's (src/tui/view/theme.ts pluginTheme), so a plugin starts as in its tab. */
+  /** `init.theme`: the TUI's (src/tui/core/view/theme.ts pluginTheme), so a plugin starts as in its tab. */
   readonly theme?: Theme;
   /** The plugin's own doctor limit (default 30 s). */
   readonly doctorTimeoutMs?: number;

@@ -145,7 +145,7 @@ export function visibleWidth(line: string): number {
 
 /**
  * A sanitised line as styled spans, in the TUI frame model's encoding
- * (src/tui/frame.ts; plugin/ may not import tui/, so the encoding is
+ * (src/tui/core/frame.ts; plugin/ may not import tui/, so the encoding is
  * repeated here and src/tui/plugin_tabs_test.ts checks both agree):
  * colours -1 default, 0–255 palette, RGB_FLAG | 0xRRGGBB; attrs a bit set.
  */

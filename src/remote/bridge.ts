@@ -17,8 +17,8 @@ import { messageOf, UserError } from "../errors.ts";
 import { ensureRuntimeRoot } from "../ipc/runtime_dir.ts";
 import { checkOwnSocket } from "../ipc/private_path.ts";
 import { selfCommand } from "../plugin/self.ts";
-import { serverName, serverPaths } from "../server/paths.ts";
-import { ensureServer } from "../server/spawn.ts";
+import { serverName, serverPaths } from "../wire/paths.ts";
+import { ensureServer } from "../wire/spawn.ts";
 import { BRIDGE_PROTOCOL, greetingLine } from "./greeting.ts";
 
 export type BridgeMode = "attach" | "control";

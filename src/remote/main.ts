@@ -9,7 +9,7 @@
 import type { Env } from "../config/paths.ts";
 import { UserError } from "../errors.ts";
 import { printable } from "../model/printable.ts";
-import { serverName } from "../server/paths.ts";
+import { serverName } from "../wire/paths.ts";
 import { parseDestination, splitWords } from "./ssh_command.ts";
 import { type BridgeTarget, openBridge } from "./transport.ts";
 import { labelNotifications, notifyLabel } from "./notify_label.ts";

@@ -232,7 +232,7 @@ export class SessionRestore implements AsyncDisposable {
       this.#pending.delete(name);
       return { name, ok: true, text: `${name}: already running, not started again` };
     }
-    if (!saved) return { name, ok: false, text: `${name}: no saved session of that name` };
+    if (!saved) return notSaved(name);
     const plan = planRestore(saved, this.#context());
     // A listed, exited session of that name is what the saved one replaces.
     if (existing) runtime.sessions.remove(existing.id);
@@ -271,20 +271,29 @@ export class SessionRestore implements AsyncDisposable {
   }
 
   #context(): PlanContext {
-    const runtime = this.#runtime;
-    const manifest = (agent: string) => runtime.catalog.get(agent);
-    const resumeCommand = (agent: string) => manifest(agent)?.resume?.command ?? null;
-    return {
-      env: runtime.env,
-      resumeCommand,
-      program: (agent) =>
-        resumeCommand(agent)?.trim().split(/\s+/)[0] ??
-          manifest(agent)?.identity.processes[0] ?? null,
-      isDirectory: (path) => statOf(path)?.isDirectory ?? false,
-      exists: (path) => statOf(path) !== null,
-      home: runtime.env.HOME ?? "/",
-    };
+    return planContext(this.#runtime.env, this.#runtime.catalog);
   }
+}
+
+/** What a name that is not saved (nor running) comes to. */
+export function notSaved(name: string): RestoreOutcome {
+  return { name, ok: false, text: `${name}: no saved session of that name` };
+}
+
+/** What planning a restore reads: this environment, the agents' manifests, the disk. */
+export function planContext(env: Runtime["env"], catalog: Runtime["catalog"]): PlanContext {
+  const manifest = (agent: string) => catalog.get(agent);
+  const resumeCommand = (agent: string) => manifest(agent)?.resume?.command ?? null;
+  return {
+    env,
+    resumeCommand,
+    program: (agent) =>
+      resumeCommand(agent)?.trim().split(/\s+/)[0] ??
+        manifest(agent)?.identity.processes[0] ?? null,
+    isDirectory: (path) => statOf(path)?.isDirectory ?? false,
+    exists: (path) => statOf(path) !== null,
+    home: env.HOME ?? "/",
+  };
 }
 
 /** How long a new shell's output must pause before its prompt is taken to be up. */

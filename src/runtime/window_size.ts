@@ -11,7 +11,7 @@
  * - `manual`: the size it started with; clients never resize it.
  *
  * Whatever the policy, a client whose pane is smaller than the session shows
- * the rows around its cursor (src/tui/view/pane_window.ts). Pure.
+ * the rows around its cursor (src/tui/core/view/pane_window.ts). Pure.
  */
 
 import type { WindowSize } from "../config/config.ts";

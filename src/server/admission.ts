@@ -18,10 +18,10 @@ import { Link } from "./link.ts";
 /** One log line per this long at most when newcomers are refused. */
 const CROWD_LOG_MS = 10_000;
 /**
- * A hello timer that fires this much late says the server was busy (its
- * loop held by a long task): a hello sent in time may be waiting unread in
- * the socket, and the expired timer would run before the read that takes
- * it. The timer then waits this long again, to let the read in first.
+ * When the hello's time is up, the refusal waits this long more: a hello
+ * sent in time may be waiting unread in the socket (the server was busy),
+ * and the expired timer would run before the read that takes it. A wait
+ * that itself ends this much late starts again.
  */
 export const HELLO_LATE_MS = 250;
 
@@ -74,11 +74,16 @@ export class Admission implements Disposable {
     return link;
   }
 
-  /** Refuses `link` at `due` unless its hello came, or later when the server was busy then. */
-  #wait(link: Link, due: number): void {
+  /**
+   * Refuses `link` at `due` unless its hello came. The refusal itself waits
+   * HELLO_LATE_MS more, a turn of the loop at least: a hello read in the same
+   * turn as the timer fired is taken first. A timer that fires late (the
+   * server was busy) starts that wait again.
+   */
+  #wait(link: Link, due: number, lastCall = false): void {
     const timer = setTimeout(() => {
       const now = performance.now();
-      if (now - due > HELLO_LATE_MS) this.#wait(link, now + HELLO_LATE_MS);
+      if (!lastCall || now - due > HELLO_LATE_MS) this.#wait(link, now + HELLO_LATE_MS, true);
       else link.refuse(helloTimeout(this.limits));
     }, Math.max(0, due - performance.now()));
     this.#waiting.set(link, timer);

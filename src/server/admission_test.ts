@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { Admission } from "./admission.ts";
 import { ATTACH_LIMITS } from "./attach_limits.ts";
 import { readToEnd, tempListener } from "./test_util.ts";
-import { frame, FrameType, SERVER_PROTOCOL } from "./protocol.ts";
+import { frame, FrameType, SERVER_PROTOCOL } from "../wire/protocol.ts";
 
 /** The line of the Exit a client's end reads before EOF, or null. */
 async function exitOf(conn: Deno.Conn): Promise<string | null> {

@@ -23,7 +23,7 @@ import {
 } from "./attach_limits.ts";
 import type { ClientTty } from "./client_tty.ts";
 import { type Link, MAX_QUEUED_BYTES } from "./link.ts";
-import { FrameType } from "./protocol.ts";
+import { FrameType } from "../wire/protocol.ts";
 
 /**
  * Output a client that acknowledges (FrameType.Ack) may have sent and not

@@ -22,7 +22,7 @@ import type { PtyHandle } from "../session/pty_reactor.ts";
 import { PtyWriter } from "../session/pty_writer.ts";
 import { within } from "../util/async.ts";
 import { MAX_QUEUED_BYTES } from "./link.ts";
-import type { TerminalName } from "./protocol.ts";
+import type { TerminalName } from "../wire/protocol.ts";
 
 /** How long a departing client's last frame may take to be written. */
 const FLUSH_MS = 500;

@@ -17,8 +17,8 @@ import {
   FrameReader,
   FrameType,
   MAX_FRAME,
-} from "./protocol.ts";
-import type { Frame } from "./protocol.ts";
+} from "../wire/protocol.ts";
+import type { Frame } from "../wire/protocol.ts";
 import { unreadMessage } from "./attach_limits.ts";
 
 /** Output queued for a client that does not read, before it is disconnected. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { MAX_QUEUED_BYTES } from "./link.ts";
-import { frame, FrameType } from "./protocol.ts";
+import { frame, FrameType } from "../wire/protocol.ts";
 import { linkPair as pair, readToEnd as readAll } from "./test_util.ts";
 
 Deno.test("a client that stops reading is cut off at its bound and told why once it reads", async () => {

@@ -16,7 +16,7 @@
  */
 
 import { fdPath } from "../platform/terminal.ts";
-import type { HelloMessage, TerminalName } from "./protocol.ts";
+import type { HelloMessage, TerminalName } from "../wire/protocol.ts";
 
 export interface SessionTerminal {
   readonly id: string;

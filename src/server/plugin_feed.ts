@@ -9,7 +9,7 @@
  * instance and disposes it when it ends.
  */
 
-import { pluginTheme } from "../tui/view/theme.ts";
+import { pluginTheme } from "../tui/core/view/theme.ts";
 import { PluginTab } from "../tui/plugin_tabs.ts";
 import { UserError } from "../errors.ts";
 import { latestFocus } from "../model/runtime.ts";

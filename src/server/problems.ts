@@ -7,7 +7,7 @@
  * attached TUI shows as its first message (count and first line): they
  * cannot disagree.
  *
- * Lives in server/ because it reads the TUI's key table (src/tui/keymap.ts)
+ * Lives in server/ because it reads the TUI's key table (src/tui/core/keymap.ts)
  * beside the engine's config, catalog and plugin discovery, and the server
  * is where both meet (doctor, in cli/, imports it from here).
  */
@@ -18,7 +18,7 @@ import { type ConfigError, messageOf } from "../errors.ts";
 import { type Discovered, discoverPlugins } from "../plugin/discovery.ts";
 import type { Catalog } from "../runtime/catalog.ts";
 import type { Runtime } from "../runtime/runtime.ts";
-import { resolveKeymap } from "../tui/keymap.ts";
+import { resolveKeymap } from "../tui/core/keymap.ts";
 import { didYouMean } from "../util/nearest.ts";
 import { which } from "../util/fs.ts";
 

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { Runtime } from "../runtime/runtime.ts";
 import { doctor } from "../cli/commands/doctor.ts";
 import { runtimeProblems } from "./problems.ts";
-import { problemsMessage } from "../tui/problems_message.ts";
+import { problemsMessage } from "../tui/core/problems_message.ts";
 
 const CONFIG = [
   "keys:", // 1

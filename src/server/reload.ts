@@ -23,7 +23,7 @@ import { ConfigError, messageOf, UserError } from "../errors.ts";
 import { discoverPlugins } from "../plugin/discovery.ts";
 import { loadCatalogSync } from "../runtime/catalog.ts";
 import type { Runtime, Setup } from "../runtime/runtime.ts";
-import { problemsMessage } from "../tui/problems_message.ts";
+import { problemsMessage } from "../tui/core/problems_message.ts";
 import { keymapProblems, setupProblems } from "./problems.ts";
 
 /** The project file a server started, read again for its watchers (W2). */

@@ -21,7 +21,7 @@ import { tmuxWrap } from "../notify/policy.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import type { SessionRestore } from "../restore/restore.ts";
 import { TuiApp, type ViewPlace } from "../tui/app.ts";
-import { layout } from "../tui/layout.ts";
+import { layout } from "../tui/core/layout.ts";
 import { ptyHandover } from "../tui/plugin_handover.ts";
 import { osc52 } from "../tui/clipboard.ts";
 import { startPluginTabs, type WiredPluginTabs } from "./plugin_feed.ts";
@@ -43,10 +43,10 @@ import {
   SERVER_PROTOCOL,
   text,
   versionMismatch,
-} from "./protocol.ts";
-import type { HelloMessage, WebRequest } from "./protocol.ts";
+} from "../wire/protocol.ts";
+import type { HelloMessage, WebRequest } from "../wire/protocol.ts";
 import { sessionList } from "./ls.ts";
-import { answerRestore } from "./restore_cmd.ts";
+import { answerRestore } from "../restore/answer.ts";
 import { clientOwner } from "./client_faults.ts";
 import { dataDir } from "../config/paths.ts";
 import { crashLogFile } from "../util/crash_log.ts";

@@ -1,7 +1,7 @@
 /** Helpers for the attach socket's tests: real unix sockets, the client's end read as it would. */
 
 import { Link } from "./link.ts";
-import { type ExitMessage, FrameReader, FrameType, parseExit } from "./protocol.ts";
+import { type ExitMessage, FrameReader, FrameType, parseExit } from "../wire/protocol.ts";
 
 /** A listener at a fresh path; `connect()` gives a client end and the server's accepted conn. */
 export function tempListener() {

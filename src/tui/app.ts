@@ -17,17 +17,17 @@
  */
 
 import type { Config } from "../config/config.ts";
-import type { Frame } from "./frame.ts";
-import { echoPane, recordEchoAhead } from "./echo_ahead.ts";
-import { diff } from "./diff.ts";
-import { KeyDecoder } from "./keys.ts";
-import { type Keymap, resolveKeymap } from "./keymap.ts";
-import { problemsMessage } from "./problems_message.ts";
-import { layout, type Rect, sessionSize } from "./layout.ts";
-import { anythingSpins } from "./view/marker.ts";
+import type { Frame } from "./core/frame.ts";
+import { echoPane, recordEchoAhead } from "./core/echo_ahead.ts";
+import { diff } from "./core/diff.ts";
+import { KeyDecoder } from "./core/keys.ts";
+import { type Keymap, resolveKeymap } from "./core/keymap.ts";
+import { problemsMessage } from "./core/problems_message.ts";
+import { layout, type Rect, sessionSize } from "./core/layout.ts";
+import { anythingSpins } from "./core/view/marker.ts";
 import { anythingLimited, LIMIT_TICK_MS } from "../limits/limit_text.ts";
-import { repaintPane, view } from "./view/mod.ts";
-import { anythingStarting } from "./view/pane.ts";
+import { repaintPane, view } from "./core/view/mod.ts";
+import { anythingStarting } from "./core/view/pane.ts";
 import {
   hidesSomething,
   type PaneWindow,
@@ -35,17 +35,17 @@ import {
   sameWindow,
   windowAtBottom,
   windowRows,
-} from "./view/pane_window.ts";
-import type { Tab } from "./tab.ts";
+} from "./core/view/pane_window.ts";
+import type { Tab } from "./core/tab.ts";
 import type { Cursor } from "../model/snapshot.ts";
 import { initialTuiState, type TuiState } from "../model/tui.ts";
 import { LOCAL_CLIENT, type Runtime } from "../runtime/runtime.ts";
 import { Screens } from "./screens.ts";
-import { isTiled } from "./view/tiles.ts";
-import { tiles, tileSizes } from "./view/tiles_layout.ts";
+import { isTiled } from "./core/view/tiles.ts";
+import { tiles, tileSizes } from "./core/view/tiles_layout.ts";
 import { type EffectContext, runEffect } from "./effects.ts";
-import type { TuiEvent } from "./events.ts";
-import { sameDrawing, update } from "./update.ts";
+import type { TuiEvent } from "./core/events.ts";
+import { sameDrawing, update } from "./core/update.ts";
 import { ticker } from "../util/ticker.ts";
 import { MID_UPDATE_MAX_MS } from "../session/terminal.ts";
 import { osc52 } from "./clipboard.ts";

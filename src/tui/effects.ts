@@ -5,13 +5,13 @@
  */
 
 import { messageOf, UserError } from "../errors.ts";
-import { encodeLegacyMouse, encodeSgrMouse, keyBytes, type MouseEvent } from "./keys.ts";
-import type { Tab } from "./tab.ts";
+import { encodeLegacyMouse, encodeSgrMouse, keyBytes, type MouseEvent } from "./core/keys.ts";
+import type { Tab } from "./core/tab.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import { MAX_COPY_BYTES } from "./clipboard.ts";
 import { agentChoices, knownAgentChoices, launchAgent } from "../runtime/launch.ts";
 import { promptText } from "../runtime/first_prompt.ts";
-import type { TuiEffect, TuiEvent } from "./events.ts";
+import type { TuiEffect, TuiEvent } from "./core/events.ts";
 import { answerPrompt } from "../control/answer.ts";
 import type { Choice, Prompt } from "../model/prompt.ts";
 import type { SessionRestore } from "../restore/restore.ts";
@@ -30,7 +30,7 @@ export interface EffectContext {
   paneSize(id?: string): { cols: number; rows: number };
   /**
    * The session cell at the top-left of session `id`'s pane here: the pane
-   * shows a window of a bigger screen (src/tui/view/pane_window.ts).
+   * shows a window of a bigger screen (src/tui/core/view/pane_window.ts).
    */
   windowOf?(id: string): { top: number; left: number };
   /** The area plugin tabs draw in (the whole screen under the tab bar). */
@@ -135,6 +135,17 @@ export function runEffect(ctx: EffectContext, fx: TuiEffect): void {
       case "restart":
         void restart(ctx, fx.ids);
         return;
+      case "resume-limit": {
+        runtime.resumes.confirm(fx.id);
+        const st = runtime.resumes.state(fx.id);
+        const text = st?.phase === "typing"
+          ? "Resuming: the screen is checked again before typing"
+          : st?.phase === "waiting" || st?.phase === "asked"
+          ? "Not reset yet: it resumes at the reset"
+          : `Nothing to resume${st?.reason ? ` (${st.reason})` : ""}`;
+        ctx.dispatch({ type: "message", text, error: false });
+        return;
+      }
       case "watch":
         runtime.arm(fx.id, fx.pattern ?? "");
         ctx.dispatch({

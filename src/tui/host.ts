@@ -6,7 +6,7 @@
  */
 
 import { quietStderr, restoreStderr } from "./stderr.ts";
-import { ENTER_SCREEN, LEAVE_SCREEN, QUERY_SYNC } from "./terminal_modes.ts";
+import { ENTER_SCREEN, LEAVE_SCREEN, QUERY_SYNC } from "./core/terminal_modes.ts";
 
 const ENTER = ENTER_SCREEN + QUERY_SYNC;
 const LEAVE = LEAVE_SCREEN;

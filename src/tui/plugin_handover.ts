@@ -10,7 +10,7 @@
 import { messageOf } from "../errors.ts";
 import type { ExecOutcome, TerminalHandover } from "../plugin/exec.ts";
 import { spawnPty } from "../session/pty.ts";
-import { ENTER_SCREEN, LEAVE_SCREEN } from "./terminal_modes.ts";
+import { ENTER_SCREEN, LEAVE_SCREEN } from "./core/terminal_modes.ts";
 
 /** The terminal as the child expects it, and the TUI's modes back after it. */
 const LEAVE_FOR_CHILD = LEAVE_SCREEN;

@@ -1,13 +1,13 @@
 /**
- * One plugin host as a TUI tab (docs/plugin-protocol.md; src/tui/tab.ts): its
+ * One plugin host as a TUI tab (docs/plugin-protocol.md; src/tui/core/tab.ts): its
  * frame, or its error and stderr tail, and the keys, pastes, mouse and
  * commands of the client showing it. The plugins themselves, and the feed
  * they read of the runtime, are the server's (src/server/plugin_feed.ts).
  */
 
-import type { KeyEvent } from "./keys.ts";
-import type { StyledLine } from "./frame.ts";
-import type { Tab, TabCommand, TabMouse } from "./tab.ts";
+import type { KeyEvent } from "./core/keys.ts";
+import type { StyledLine } from "./core/frame.ts";
+import type { Tab, TabCommand, TabMouse } from "./core/tab.ts";
 import type { PluginHost } from "../plugin/host.ts";
 import { sanitizeView, toSpans } from "../plugin/view.ts";
 

@@ -9,8 +9,8 @@ import {
   RGB_FLAG,
   STRIKE,
   UNDERLINE,
-} from "./frame.ts";
-import type { StyledLine } from "./frame.ts";
+} from "./core/frame.ts";
+import type { StyledLine } from "./core/frame.ts";
 import { VIEW_ATTRS, VIEW_RGB_FLAG, type ViewSpan } from "../plugin/view.ts";
 
 Deno.test("the plugin view encoding is the TUI frame's", () => {

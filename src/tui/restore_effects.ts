@@ -5,7 +5,7 @@
  */
 
 import type { OfferItem, RestoreOutcome, SessionRestore } from "../restore/restore.ts";
-import type { TuiEvent } from "./events.ts";
+import type { TuiEvent } from "./core/events.ts";
 
 /** The offer to show (empty when nothing waits, or no server keeps a state file). */
 export function offerEvent(

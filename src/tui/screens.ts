@@ -6,13 +6,13 @@
  * A frame half drawn inside a synchronized update is not shown (#hold).
  */
 
-import { Frame } from "./frame.ts";
+import { Frame } from "./core/frame.ts";
 import type { ScreenReader } from "../session/screen_read.ts";
 import type { Session } from "../session/session.ts";
 import { MID_UPDATE_MAX_MS } from "../session/terminal.ts";
 import type { TuiState } from "../model/tui.ts";
-import { isTiled } from "./view/tiles.ts";
-import { tiles } from "./view/tiles_layout.ts";
+import { isTiled } from "./core/view/tiles.ts";
+import { tiles } from "./core/view/tiles_layout.ts";
 
 interface Shown {
   readonly session: Session;

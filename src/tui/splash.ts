@@ -8,7 +8,7 @@
 
 import { dataDir } from "../config/paths.ts";
 import { quietStderr, restoreStderr } from "./stderr.ts";
-import { ENTER_SCREEN, LEAVE_SCREEN } from "./terminal_modes.ts";
+import { ENTER_SCREEN, LEAVE_SCREEN } from "./core/terminal_modes.ts";
 
 export const STARTING = "starting…";
 let shown = false;
@@ -17,7 +17,7 @@ export async function showSplash(): Promise<void> {
   if (shown || !Deno.stdin.isTerminal() || !Deno.stdout.isTerminal()) return;
   try {
     const { columns, rows } = Deno.consoleSize();
-    const { splashFrame } = await import("./splash_frame.ts");
+    const { splashFrame } = await import("./core/splash_frame.ts");
     const frame = splashFrame(columns, rows, STARTING);
     if (shown) return;
     Deno.stdin.setRaw(true);

@@ -6,7 +6,7 @@
  * - `relay`: the same with `LAZYSHELL_CLIENT_RELAY=1`, the client relaying
  *   keys and frames through the attach socket;
  * - `wire`: a relaying client in this process, speaking the attach socket's
- *   wire (src/server/protocol.ts) as the real client does: hello, Input and
+ *   wire (src/wire/protocol.ts) as the real client does: hello, Input and
  *   Resize frames, Output read and dropped, the Exit kept.
  *
  * Each can type, resize and leave in the ways a person's terminal does
@@ -22,7 +22,7 @@ import {
   FrameType,
   parseExit,
   SERVER_PROTOCOL,
-} from "../../src/server/protocol.ts";
+} from "../../src/wire/protocol.ts";
 
 export type ClientKind = "pty" | "relay" | "wire";
 
@@ -87,12 +87,17 @@ export function ptyClient(
     tail = (tail + data).slice(-4096);
   });
   pty.onExit((e) => {
-    // What the client said when it gave the terminal back: its last `lazyshell: …` line.
-    // deno-lint-ignore no-control-regex
-    const plain = tail.replace(/\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>78c]/g, "");
-    const said = plain.split(/\r?\n|\r/).map((l) =>
-      l.trim()
-    ).filter((l) => l.startsWith("lazyshell: ") || /^error: /i.test(l)).at(-1) ?? "";
+    // What the client said when it gave the terminal back (after it left the alternate screen):
+    // its last `lazyshell: …` line.
+    const restored = tail.lastIndexOf("\x1b[?1049l");
+    const plain = (restored >= 0 ? tail.slice(restored) : tail).replace(
+      // deno-lint-ignore no-control-regex
+      /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[=>78c]/g,
+      "",
+    );
+    const said = plain.split(/\r?\n|\r/)
+      .map((l) => /lazyshell: .*|^\s*error: .*/.exec(l)?.[0].trim() ?? "")
+      .filter((l) => l !== "").at(-1) ?? "";
     // Nothing said and not a clean exit: the last of what the terminal showed says more.
     const last = plain.replace(/\s+/g, " ").trim().slice(-160);
     ended.resolve({

@@ -14,7 +14,7 @@
 
 import { random } from "../../tests/random.ts";
 import { request } from "../../src/ctl/client.ts";
-import { serverPaths } from "../../src/server/paths.ts";
+import { serverPaths } from "../../src/wire/paths.ts";
 import { percentile } from "../../bench/stats.ts";
 import { delay } from "../../src/util/async.ts";
 import { type ChaosClient, type ClientEnd, type Leave, ptyClient, wireClient } from "./clients.ts";

@@ -2,7 +2,7 @@
  * The TUI-key path of `deno task live-answer … --tui`: a real `lazyshell`
  * client in a PTY (src/session/store.ts) attached to the live run's
  * server, answering from navigation mode with `o` (the answer overlay,
- * src/tui/view/answer.ts) then `y` (approve). Its second round opens the
+ * src/tui/core/view/answer.ts) then `y` (approve). Its second round opens the
  * overlay, lets the screen change under it (Esc through `ctl send`), then
  * presses `y`: the answer must be refused with nothing typed.
  */

@@ -5,7 +5,7 @@
  */
 
 import type { Command } from "@commander-js/extra-typings";
-import type { ClientMode } from "../../server/protocol.ts";
+import type { ClientMode } from "../../wire/protocol.ts";
 
 export function registerClient(program: Command, context: { version: string }): void {
   const client = (mode: ClientMode) => async () => {

@@ -25,7 +25,7 @@ import { discoverPlugins } from "../../plugin/discovery.ts";
 import { checkPlugin, type Finding } from "../../plugin/doctor.ts";
 import { setupProblems } from "../../server/problems.ts";
 import { groupSpawner } from "../../plugin/procgroup.ts";
-import { pluginTheme } from "../../tui/view/theme.ts";
+import { pluginTheme } from "../../tui/core/view/theme.ts";
 import { hookPathFindings } from "../../plugin/hook_paths.ts";
 import { opencodePlugin } from "../../ipc/opencode_plugin.ts";
 import { exists, readTextOrNull, which } from "../../util/fs.ts";
