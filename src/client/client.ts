@@ -181,6 +181,7 @@ async function speak(
     rows: size.rows,
     tmux: Boolean(env.TMUX),
     cwd,
+    ...(options.mode === "attach" ? { acks: true } : {}),
     ...(options.mode === "restore"
       ? {
         restore: {
@@ -289,6 +290,8 @@ async function attached(
   let welcomed = false;
   let serverPid: number | null = null;
   let quiet = false;
+  /** Output frames written to the terminal (FrameType.Ack). */
+  let acked = 0;
   /** The server draws on this terminal and reads it itself: nothing to relay but sizes. */
   let direct = false;
   const stop = Promise.withResolvers<void>();
@@ -319,6 +322,8 @@ async function attached(
       for await (const f of link.frames()) {
         if (f.type === FrameType.Output) {
           host.writeBytes(shown ? shown(f.payload) : f.payload);
+          // Written to the terminal: the server may draw the next frame (frames coalesce behind).
+          if (!direct) link.send(FrameType.Ack, { frames: ++acked });
           if (!quiet) host.quietStderr(dataDir(env));
           quiet = true;
         } else if (f.type === FrameType.Welcome) {

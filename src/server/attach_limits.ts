@@ -20,6 +20,11 @@ export interface AttachLimits {
   readonly maxClients: number;
   /** Output waiting for all clients together; over it, those holding the most are dropped. */
   readonly maxQueuedTotal: number;
+  /**
+   * A client whose output is behind skips frames (client_output.ts); one that takes none of
+   * what waits for it this long is dropped (it never reads: its queue no longer grows).
+   */
+  readonly stalledMs: number;
 }
 
 export const ATTACH_LIMITS: AttachLimits = {
@@ -29,6 +34,7 @@ export const ATTACH_LIMITS: AttachLimits = {
   maxHelloFrame: 64 * 1024,
   maxClients: 64,
   maxQueuedTotal: 64 * 1024 * 1024,
+  stalledMs: 30_000,
 };
 
 /** What a newcomer finds open. */
@@ -92,6 +98,12 @@ export function overflowMessage(bytes: number, limits: AttachLimits): string {
 export function unreadMessage(bytes: number): string {
   return `Disconnected: this terminal did not read ${mib(bytes)} of output; the sessions go on ` +
     `(run lazyshell to attach again)`;
+}
+
+/** The line a client prints when what waited for it was not taken within `ms` (client_output.ts). */
+export function stalledMessage(ms: number): string {
+  return `Disconnected: this terminal did not read the output waiting for it within ` +
+    `${ms / 1000} s; the sessions go on (run lazyshell to attach again)`;
 }
 
 export function mib(bytes: number): string {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { ATTACH_LIMITS } from "./attach_limits.ts";
-import { ClientOutput, dropOverflow } from "./client_output.ts";
+import { ACK_WINDOW, ClientOutput, dropOverflow } from "./client_output.ts";
 import { Link } from "./link.ts";
 import { readToEnd, tempListener } from "./test_util.ts";
 
@@ -18,6 +18,7 @@ async function clients(n: number, max: number) {
     const output = new ClientOutput(link, null, {
       log: (line) => logged.push(`c${i}: ${line}`),
       written: () => dropOverflow(all, limits),
+      stalledMs: limits.stalledMs,
     });
     all.set(`c${i}`, { output, peer, link });
   }
@@ -61,6 +62,87 @@ Deno.test("one client past its own bound is dropped, told why; nothing more is w
     "(run lazyshell to attach again)",
   ]);
   assert.match((await exitOf(peer))!, /did not read 16 MiB/);
+  link[Symbol.dispose]();
+  peer.close();
+});
+
+/** Writes until the socket's buffer is full and a frame waits in the server's queue. */
+async function fill(output: ClientOutput, link: Link): Promise<void> {
+  for (let i = 0; i < 64; i++) {
+    output.write(new Uint8Array(256 * 1024));
+    await new Promise((r) => setTimeout(r, 20));
+    if (link.queued > 0) return;
+  }
+  throw new Error("the socket took 16 MiB");
+}
+
+Deno.test("behind while a frame waits in the queue; drained() once it is written", async () => {
+  const { all } = await clients(1, 1024 * MiB);
+  const { output, peer, link } = all.get("c0")!;
+  // The socket's buffer fills, then a frame waits in the server's queue: the next is not drawn.
+  await fill(output, link);
+  assert.ok(output.behind, "never behind");
+  let drained = false;
+  const done = output.drained().then(() => (drained = true));
+  await new Promise((r) => setTimeout(r, 50));
+  assert.ok(!drained, "drained while nothing was read");
+  const reading = readToEnd(peer);
+  await done;
+  assert.ok(!output.behind);
+  link[Symbol.dispose]();
+  await reading;
+  peer.close();
+});
+
+Deno.test("a client that acknowledges: behind past ACK_WINDOW unacknowledged, caught up by its Ack", async () => {
+  using listener = tempListener();
+  const { client: peer, server } = await listener.connect();
+  const link = new Link(server);
+  const hooks = { log: () => {}, written: () => {}, stalledMs: ATTACH_LIMITS.stalledMs };
+  const output = new ClientOutput(link, null, hooks, true);
+  const reading = readToEnd(peer);
+  output.write(new Uint8Array(ACK_WINDOW / 2));
+  await link.flush();
+  assert.ok(!output.behind, "behind within the window");
+  output.write(new Uint8Array(ACK_WINDOW + 1));
+  await link.flush();
+  // Written to the socket and read by the peer: still behind until its Ack says it was drawn.
+  assert.ok(output.behind, "not behind past the window");
+  let drained = false;
+  const done = output.drained().then(() => (drained = true));
+  output.acked(1);
+  await new Promise((r) => setTimeout(r, 20));
+  assert.ok(!drained && output.behind, "the first frame's Ack is not enough");
+  output.acked(2);
+  await done;
+  assert.ok(!output.behind);
+  // An Ack past what was sent changes nothing.
+  output.acked(99);
+  assert.ok(!output.behind);
+  link[Symbol.dispose]();
+  await reading;
+  peer.close();
+});
+
+Deno.test("a client that reads nothing of what waits for stalledMs is dropped, told why", async () => {
+  using listener = tempListener();
+  const { client: peer, server } = await listener.connect();
+  const link = new Link(server);
+  const logged: string[] = [];
+  const output = new ClientOutput(link, null, {
+    log: (line) => logged.push(line),
+    written: () => {},
+    stalledMs: 200,
+  });
+  await fill(output, link);
+  assert.ok(output.behind);
+  await new Promise((r) => setTimeout(r, 400));
+  assert.ok(output.gone, "not dropped");
+  assert.deepEqual(logged, [
+    "Disconnected: this terminal did not read the output waiting for it within 0.2 s; the " +
+    "sessions go on (run lazyshell to attach again)",
+  ]);
+  assert.match((await exitOf(peer))!, /within 0.2 s/);
   link[Symbol.dispose]();
   peer.close();
 });

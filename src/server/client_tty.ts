@@ -94,6 +94,11 @@ export class ClientTty {
     return this.#writer.pending;
   }
 
+  /** Resolves once nothing waits for the terminal to read (or it is closed). */
+  drained(): Promise<void> {
+    return this.#writer.drained();
+  }
+
   /** Drops what waits to be written (the terminal stopped reading), then closes. */
   discard(): Promise<void> {
     this.#writer.close();

@@ -37,6 +37,7 @@ import {
   type ExitMessage,
   FrameType,
   helloProtocol,
+  parseAck,
   parseHello,
   parseResize,
   SERVER_PROTOCOL,
@@ -149,6 +150,16 @@ export class AttachServer implements AsyncDisposable {
 
   get clientCount(): number {
     return this.#clients.size;
+  }
+
+  /** Each attached client's output: bytes waiting, frames drawn and skipped (tests, benchmarks). */
+  clientStats(): { id: string; queued: number; frames: number; skipped: number }[] {
+    return [...this.#clients.values()].map(({ id, output, app }) => ({
+      id,
+      queued: output.queued,
+      frames: app.frames,
+      skipped: app.skipped,
+    }));
   }
 
   /** A status-line message on every attached client (a reload's outcome). */
@@ -352,7 +363,8 @@ export class AttachServer implements AsyncDisposable {
     const output = new ClientOutput(link, tty, {
       log: (line) => this.#options.log(`client ${id}: ${line}`),
       written: () => dropOverflow(this.#clients, this.#admission.limits),
-    });
+      stalledMs: this.#admission.limits.stalledMs,
+    }, hello.acks === true);
     const out = (bytes: string | Uint8Array) => output.write(bytes);
     /** The client leaves, the sessions stay: its terminal is let go before it hears why. */
     const leave = async (exit: ExitMessage = DETACHED): Promise<void> => {
@@ -403,6 +415,8 @@ export class AttachServer implements AsyncDisposable {
       ...(this.#options.restore ? { restore: this.#options.restore } : {}),
       resume: this.#place,
       owner,
+      // Frames coalesce while the client is behind (client_output.ts).
+      backlog: { behind: () => output.behind, drained: () => output.drained() },
     });
     client = {
       id,
@@ -442,6 +456,8 @@ export class AttachServer implements AsyncDisposable {
             app.resize(cols, rows);
             for (const listener of client!.resizeListeners) listener(cols, rows);
           });
+        } else if (f.type === FrameType.Ack) {
+          output.acked(parseAck(f.payload).frames);
         } else if (f.type === FrameType.Detach) {
           await leave();
           break;

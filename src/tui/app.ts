@@ -92,6 +92,15 @@ export interface TuiAppOptions {
   readonly restore?: SessionRestore;
   /** Whose failures its timers and listeners are (util/guard.ts); none: they throw (tests). */
   readonly owner?: Owner;
+  /**
+   * The client's output is behind (src/server/client_output.ts): while
+   * `behind()`, frames are skipped, and once `drained()` resolves one is
+   * drawn, against the last frame written (docs/architecture.md, Bounds).
+   */
+  readonly backlog?: {
+    readonly behind: () => boolean;
+    readonly drained: () => Promise<void>;
+  };
 }
 
 /** Where a client was: its selected session and tab. */
@@ -104,6 +113,8 @@ export class TuiApp implements Disposable {
   state: TuiState;
   /** Frames written (benchmarks read it). */
   frames = 0;
+  /** Frames not drawn because the client's output was behind (options.backlog). */
+  skipped = 0;
   /** Config `keys:` applied to the key table; a reload replaces it (reconfigure()). */
   keymap: Keymap;
   readonly #runtime: Runtime;
@@ -154,6 +165,10 @@ export class TuiApp implements Disposable {
   /** The frame timer's and the frame due in this wake-up's callbacks (entry points). */
   readonly #drawTimer: () => void;
   readonly #drawDue: () => void;
+  readonly #backlog: TuiAppOptions["backlog"];
+  /** A frame was skipped: one is drawn once the client's output drains. */
+  #owed = false;
+  readonly #drainedDraw: () => void;
 
   constructor(options: TuiAppOptions) {
     this.#runtime = options.runtime;
@@ -167,6 +182,11 @@ export class TuiApp implements Disposable {
     this.#drawTimer = this.#entry("draw", () => void this.#render());
     this.#drawDue = this.#entry("draw", () => {
       if (this.#immediate) this.#render();
+    });
+    this.#backlog = options.backlog;
+    this.#drainedDraw = this.#entry("draw", () => {
+      this.#owed = false;
+      this.#invalidate();
     });
     this.#effects = {
       runtime: options.runtime,
@@ -434,6 +454,7 @@ export class TuiApp implements Disposable {
     const prev = this.#prev;
     const s = this.state;
     if (id === null || !prev || this.#drawn !== s || this.#echoFrame || this.#disposed) return;
+    if (this.#owed) return; // the terminal is behind the state: the next frame says it all
     if (this.#frameTimer !== undefined || this.#immediate || this.#midUpdate !== undefined) return;
     const pane = echoPane(s, id);
     if (!pane) return;
@@ -524,6 +545,18 @@ export class TuiApp implements Disposable {
     this.#frameTimer = undefined;
     this.#immediate = false;
     if (this.#disposed) return false;
+    // Frames coalesce while the client has not taken the last one: skipped, never half sent,
+    // so #prev stays what the client will show and the next diff is against it.
+    const backlog = this.#backlog;
+    if (backlog?.behind()) {
+      this.skipped++;
+      this.#lastFrame = this.#now(); // the next try waits its tick too
+      if (!this.#owed) {
+        this.#owed = true;
+        void backlog.drained().then(this.#drainedDraw);
+      }
+      return false;
+    }
     this.#lastFrame = this.#now();
     const s = this.state;
     const { screen, rows, tiles: screens } = this.#screens.forFrame(s);

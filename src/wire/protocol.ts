@@ -39,6 +39,13 @@ export const FrameType = {
    * is in raw mode on the alternate screen, the server may draw on it.
    */
   Ready: 5,
+  /**
+   * Client → server, from a client whose hello says `acks`: AckMessage, the
+   * Output frames written to its terminal so far. The server draws no new
+   * frame while too much it sent is not acknowledged (frames coalesce on a
+   * slow link: src/server/client_output.ts). An older server ignores it.
+   */
+  Ack: 6,
   /** Server → client, first: WelcomeMessage (or an Exit). */
   Welcome: 10,
   /** Server → client: bytes to write to the terminal as they are. */
@@ -75,6 +82,8 @@ export interface HelloMessage {
   readonly rows: number;
   /** The client's terminal is inside tmux: notifications need its passthrough. */
   readonly tmux: boolean;
+  /** The client acknowledges the Output frames it wrote (FrameType.Ack); an older one does not. */
+  readonly acks?: boolean;
   /** The client's working directory (new sessions start there). */
   readonly cwd: string;
   /** Mode `restore` only. */
@@ -285,6 +294,7 @@ export function parseHello(payload: Uint8Array): HelloMessage {
     cols: int(m.cols, "cols", 1, MAX_TERMINAL_SIDE),
     rows: int(m.rows, "rows", 1, MAX_TERMINAL_SIDE),
     tmux: m.tmux === true,
+    ...(m.acks === true ? { acks: true } : {}),
     cwd: str(m.cwd, "cwd"),
     ...(mode === "restore" ? { restore: restoreRequest(m.restore) } : {}),
     ...(mode === "web" ? { web: webRequest(m.web) } : {}),
@@ -343,6 +353,15 @@ export function parseWelcome(payload: Uint8Array): WelcomeMessage {
     pid: int(m.pid, "pid", 0, 2 ** 31),
     ...(m.tty === true ? { tty: true } : {}),
   };
+}
+
+/** FrameType.Ack: Output frames written to the terminal since the Welcome. */
+export interface AckMessage {
+  readonly frames: number;
+}
+
+export function parseAck(payload: Uint8Array): AckMessage {
+  return { frames: int(json(payload).frames, "frames", 0, Number.MAX_SAFE_INTEGER) };
 }
 
 export function parseResize(payload: Uint8Array): ResizeMessage {
