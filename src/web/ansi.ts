@@ -5,45 +5,8 @@
  * attributes and clears to its end. Pure.
  */
 
-import {
-  BLINK,
-  BOLD,
-  type Cells,
-  type Color,
-  DEFAULT_COLOR,
-  DIM,
-  INVERSE,
-  INVISIBLE,
-  ITALIC,
-  RGB_FLAG,
-  STRIKE,
-  UNDERLINE,
-} from "../model/cells.ts";
-
-const ATTRS: readonly [number, string][] = [
-  [BOLD, "1"],
-  [DIM, "2"],
-  [ITALIC, "3"],
-  [UNDERLINE, "4"],
-  [BLINK, "5"],
-  [INVERSE, "7"],
-  [INVISIBLE, "8"],
-  [STRIKE, "9"],
-];
-
-function color(c: Color, base: 30 | 40): string {
-  if (c === DEFAULT_COLOR) return "";
-  if (c & RGB_FLAG) return `;${base + 8};2;${(c >> 16) & 255};${(c >> 8) & 255};${c & 255}`;
-  if (c < 8) return `;${base + c}`;
-  if (c < 16) return `;${base + 60 + c - 8}`;
-  return `;${base + 8};5;${c}`;
-}
-
-function sgr(fg: Color, bg: Color, attrs: number): string {
-  let s = "\x1b[0";
-  for (const [bit, code] of ATTRS) if (attrs & bit) s += `;${code}`;
-  return `${s}${color(fg, 30)}${color(bg, 40)}m`;
-}
+import { type Cells, DEFAULT_COLOR, INVERSE } from "../model/cells.ts";
+import { sgr } from "../tui/core/diff.ts";
 
 /** Row `y` of `grid`, drawn at row `y` (1-based on the wire), cleared to its end. */
 export function ansiRow(grid: Cells, y: number): string {
