@@ -9,40 +9,14 @@
  */
 
 import assert from "node:assert/strict";
+import { info, ROOT, staticClosure } from "./module_graph.ts";
 import { SPECS } from "../src/control/specs/mod.ts";
 import { loadSpec, SPEC_LOADERS } from "../src/control/specs/load.ts";
 import { VERBS } from "../src/control/verbs/mod.ts";
 
-const ROOT = new URL("../", import.meta.url);
-
-interface InfoModule {
-  specifier: string;
-  dependencies?: { specifier: string; code?: { specifier: string }; isDynamic?: boolean }[];
-}
-
-async function info(entry: string): Promise<InfoModule[]> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", new URL(entry, ROOT).pathname],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.ok(out.success, new TextDecoder().decode(out.stderr));
-  return JSON.parse(new TextDecoder().decode(out.stdout)).modules;
-}
-
-/** The modules `entry` loads before it runs: its static imports (not types), transitively. */
+/** The modules `entry` loads before it runs (paths from the repository root). */
 async function loaded(entry: string): Promise<string[]> {
-  const bySpecifier = new Map((await info(entry)).map((m) => [m.specifier, m]));
-  const seen = new Set<string>();
-  const visit = (specifier: string) => {
-    if (seen.has(specifier)) return;
-    seen.add(specifier);
-    for (const d of bySpecifier.get(specifier)?.dependencies ?? []) {
-      if (!d.isDynamic && d.code) visit(d.code.specifier);
-    }
-  };
-  visit(new URL(entry, ROOT).href);
-  return [...seen].map((s) => s.slice(ROOT.href.length));
+  return [...staticClosure(await info(entry), entry)].map((s) => s.slice(ROOT.href.length));
 }
 
 Deno.test("ctl loads the verbs' specs, none of the server's code", async () => {

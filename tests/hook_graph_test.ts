@@ -7,23 +7,7 @@
  */
 
 import assert from "node:assert/strict";
-
-const ROOT = new URL("../", import.meta.url);
-
-interface InfoModule {
-  specifier: string;
-  dependencies?: { specifier: string; code?: { specifier: string }; isDynamic?: boolean }[];
-}
-
-async function info(entry: string): Promise<InfoModule[]> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", new URL(entry, ROOT).pathname],
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.ok(out.success, new TextDecoder().decode(out.stderr));
-  return JSON.parse(new TextDecoder().decode(out.stdout)).modules;
-}
+import { closure, info, ROOT, staticClosure } from "./module_graph.ts";
 
 Deno.test("main.ts imports nothing statically but deno.json", async () => {
   const modules = await info("main.ts");
@@ -80,25 +64,6 @@ Deno.test("the client (lazyshell, attach, ls, kill-server) loads only local file
   assert.deepEqual(edges, [[new URL("src/client/client.ts", ROOT).href, true]]);
 });
 
-/** The modules reachable from `entry` through the edges `follow` takes. */
-function closure(
-  modules: InfoModule[],
-  entry: string,
-  follow: (d: NonNullable<InfoModule["dependencies"]>[number]) => boolean,
-): Set<string> {
-  const bySpecifier = new Map(modules.map((m) => [m.specifier, m]));
-  const seen = new Set<string>();
-  const visit = (specifier: string) => {
-    if (seen.has(specifier)) return;
-    seen.add(specifier);
-    for (const d of bySpecifier.get(specifier)?.dependencies ?? []) {
-      if (follow(d) && d.code) visit(d.code.specifier);
-    }
-  };
-  visit(new URL(entry, ROOT).href);
-  return seen;
-}
-
 Deno.test("the built-in plugins load only local files, no npm package (not even as types)", async () => {
   const modules = await info("plugins/mod.ts");
   for (const m of modules) {
@@ -109,21 +74,6 @@ Deno.test("the built-in plugins load only local files, no npm package (not even 
   }
   assert.ok(!modules.some((m) => m.specifier.endsWith("/src/plugin/protocol.ts")));
 });
-
-/** The modules `entry` loads before it runs: its static imports, transitively. */
-function staticClosure(modules: InfoModule[], entry: string): Set<string> {
-  const bySpecifier = new Map(modules.map((m) => [m.specifier, m]));
-  const seen = new Set<string>();
-  const visit = (specifier: string) => {
-    if (seen.has(specifier)) return;
-    seen.add(specifier);
-    for (const d of bySpecifier.get(specifier)?.dependencies ?? []) {
-      if (!d.isDynamic && d.code) visit(d.code.specifier);
-    }
-  };
-  visit(new URL(entry, ROOT).href);
-  return seen;
-}
 
 Deno.test("attaching to a running server loads no view: the splash draws it on demand", async () => {
   // The splash (a server starting) needs the view, ~50 modules; an attach to a running server
