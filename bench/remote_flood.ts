@@ -12,7 +12,7 @@
 
 import { SessionStore } from "../src/session/store.ts";
 import { screenText, waitFor } from "../src/session/test_util.ts";
-import { sshdMissing, startSshd } from "../src/remote/test_util.ts";
+import { localHome, sshdMissing, startSshd } from "../src/remote/test_util.ts";
 import { shellQuote } from "../src/ipc/integrations.ts";
 import { request } from "../src/ctl/client.ts";
 import { findControlSocket } from "../src/ctl/find.ts";
@@ -34,21 +34,15 @@ if (missing) {
 console.log(`remote_flood: ${FLOOD} s of output over ${RATE} B/s + 50 ms each way; ${load()}`);
 await using sshd = await startSshd();
 const home = sshd.remoteHome("flood", "control:\n  enabled: true\n");
-const base = `${sshd.dir}/local`;
-Deno.mkdirSync(`${base}/config/lazyshell`, { recursive: true });
-Deno.mkdirSync(`${base}/run`, { recursive: true, mode: 0o700 });
-Deno.writeTextFileSync(
-  `${base}/config/lazyshell/config.yml`,
+const local = localHome(
+  sshd,
   `hosts:\n  - name: box\n    destination: 127.0.0.1\n    command: ${home.command}\n`,
 );
+const base = local.HOME!;
 const env: Record<string, string> = {
   ...Deno.env.toObject(),
-  HOME: base,
   TERM: "xterm-256color",
-  XDG_CONFIG_HOME: `${base}/config`,
-  XDG_RUNTIME_DIR: `${base}/run`,
-  XDG_STATE_HOME: `${base}/state`,
-  XDG_DATA_HOME: `${base}/data`,
+  ...local,
 };
 delete env.TMUX;
 const proxy =

@@ -20,7 +20,7 @@
 import { SessionStore } from "../src/session/store.ts";
 import type { Session } from "../src/session/session.ts";
 import { screenText, waitFor } from "../src/session/test_util.ts";
-import { sshdMissing, startSshd } from "../src/remote/test_util.ts";
+import { localHome, sshdMissing, startSshd } from "../src/remote/test_util.ts";
 import { shellQuote } from "../src/ipc/integrations.ts";
 import { percentile } from "./tui_harness.ts";
 import { request } from "../src/ctl/client.ts";
@@ -115,21 +115,15 @@ if (!tmuxCheck?.success) {
 console.log(`remote_latency: ${KEYS} keys × delays ${DELAYS.join("/")} ms each way; ${load()}`);
 await using sshd = await startSshd();
 const home = sshd.remoteHome("bench", "control:\n  enabled: true\n");
-const base = `${sshd.dir}/local`;
-Deno.mkdirSync(`${base}/config/lazyshell`, { recursive: true });
-Deno.mkdirSync(`${base}/run`, { recursive: true, mode: 0o700 });
-Deno.writeTextFileSync(
-  `${base}/config/lazyshell/config.yml`,
+const local = localHome(
+  sshd,
   `hosts:\n  - name: box\n    destination: 127.0.0.1\n    command: ${home.command}\n`,
 );
+const base = local.HOME!;
 const env: Record<string, string> = {
   ...Deno.env.toObject(),
-  HOME: base,
   TERM: "xterm-256color",
-  XDG_CONFIG_HOME: `${base}/config`,
-  XDG_RUNTIME_DIR: `${base}/run`,
-  XDG_STATE_HOME: `${base}/state`,
-  XDG_DATA_HOME: `${base}/data`,
+  ...local,
   DENO_DIR: Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`,
 };
 delete env.TMUX;

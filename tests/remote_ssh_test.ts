@@ -7,7 +7,13 @@
  */
 
 import assert from "node:assert/strict";
-import { type RemoteHome, type Sshd, sshdMissing, startSshd } from "../src/remote/test_util.ts";
+import {
+  localHome,
+  type RemoteHome,
+  type Sshd,
+  sshdMissing,
+  startSshd,
+} from "../src/remote/test_util.ts";
 import {
   processesWith,
   screenText,
@@ -31,23 +37,13 @@ function localEnv(
   hosts: Record<string, RemoteHome>,
   extra = "",
 ): Record<string, string> {
-  const base = `${sshd.dir}/local`;
-  Deno.mkdirSync(`${base}/config/lazyshell`, { recursive: true });
-  Deno.mkdirSync(`${base}/run`, { recursive: true, mode: 0o700 });
   const entries = Object.entries(hosts).map(([name, home]) =>
     `  - name: ${name}\n    destination: 127.0.0.1\n    command: ${home.command}\n`
   );
-  Deno.writeTextFileSync(
-    `${base}/config/lazyshell/config.yml`,
-    `${extra}hosts:${entries.length ? `\n${entries.join("")}` : " []\n"}`,
-  );
+  const config = `${extra}hosts:${entries.length ? `\n${entries.join("")}` : " []\n"}`;
   return {
     PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-    HOME: base,
-    XDG_CONFIG_HOME: `${base}/config`,
-    XDG_RUNTIME_DIR: `${base}/run`,
-    XDG_STATE_HOME: `${base}/state`,
-    XDG_DATA_HOME: `${base}/data`,
+    ...localHome(sshd, config),
     LAZYSHELL_SSH: sshd.sshCommand,
     NO_COLOR: "1",
     ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR")! } : {}),

@@ -201,3 +201,22 @@ export async function startSshd(): Promise<Sshd> {
     },
   };
 }
+
+/**
+ * The local side of a remote test or bench: a home in the sshd's folder with
+ * no server of its own and a config of `config` (its `hosts:` naming the
+ * remote homes); the variables that point lazyshell at it.
+ */
+export function localHome(sshd: Sshd, config: string): Record<string, string> {
+  const base = `${sshd.dir}/local`;
+  Deno.mkdirSync(`${base}/config/lazyshell`, { recursive: true });
+  Deno.mkdirSync(`${base}/run`, { recursive: true, mode: 0o700 });
+  Deno.writeTextFileSync(`${base}/config/lazyshell/config.yml`, config);
+  return {
+    HOME: base,
+    XDG_CONFIG_HOME: `${base}/config`,
+    XDG_RUNTIME_DIR: `${base}/run`,
+    XDG_STATE_HOME: `${base}/state`,
+    XDG_DATA_HOME: `${base}/data`,
+  };
+}
