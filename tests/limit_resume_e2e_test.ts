@@ -60,18 +60,23 @@ async function until<T>(what: () => Promise<T | null>, ms: number, why: string):
 
 type Listed = { sessions: { name: string; kind: string | null; resetsAt: string | null }[] };
 
+/** The session's list entry once its limit is read (15 s at most). */
+function limitRead(lab: Awaited<ReturnType<typeof withLimit>>["lab"]) {
+  return until(
+    async () => {
+      const s = (await lab.ok<Listed>("list")).sessions[0]!;
+      return s.kind === "limit" ? s : null;
+    },
+    15_000,
+    "the limit was never read",
+  );
+}
+
 Deno.test("auto: continue typed once after the reset, with a receipt", async () => {
   const { lab, notices, config } = await withLimit("auto");
   try {
     const seenAt = Date.now();
-    const entry = await until(
-      async () => {
-        const s = (await lab.ok<Listed>("list")).sessions[0]!;
-        return s.kind === "limit" ? s : null;
-      },
-      15_000,
-      "the limit was never read",
-    );
+    const entry = await limitRead(lab);
     const resetsAt = Date.parse(entry.resetsAt!);
     assert.ok(Math.abs(resetsAt - (seenAt + 2000)) < 5000, entry.resetsAt!);
     const read = async () =>
@@ -105,14 +110,7 @@ Deno.test("auto: continue typed once after the reset, with a receipt", async () 
 Deno.test("off: nothing typed past the reset", async () => {
   const { lab, config } = await withLimit("off");
   try {
-    await until(
-      async () => {
-        const s = (await lab.ok<Listed>("list")).sessions[0]!;
-        return s.kind === "limit" ? s : null;
-      },
-      15_000,
-      "the limit was never read",
-    );
+    await limitRead(lab);
     await new Promise((r) => setTimeout(r, 2000 + MARGIN_MS + 2000));
     const text = (await lab.ok<{ lines: string[] }>("read", { target: "lim" })).lines.join("\n");
     assert.doesNotMatch(text, /continue/);
@@ -125,14 +123,7 @@ Deno.test("off: nothing typed past the reset", async () => {
 Deno.test("auto, then ctl limit --cancel before the reset: nothing typed", async () => {
   const { lab, config } = await withLimit("auto");
   try {
-    await until(
-      async () => {
-        const s = (await lab.ok<Listed>("list")).sessions[0]!;
-        return s.kind === "limit" ? s : null;
-      },
-      15_000,
-      "the limit was never read",
-    );
+    await limitRead(lab);
     const shown = await lab.ok<{ phase: string; resetsAt: string | null }>("limit", {
       target: "lim",
     });
@@ -155,14 +146,7 @@ Deno.test("auto, then ctl limit --cancel before the reset: nothing typed", async
 Deno.test("ask: a notification at the reset, nothing typed until ctl limit --resume, then once", async () => {
   const { lab, notices, config } = await withLimit("ask");
   try {
-    await until(
-      async () => {
-        const s = (await lab.ok<Listed>("list")).sessions[0]!;
-        return s.kind === "limit" ? s : null;
-      },
-      15_000,
-      "the limit was never read",
-    );
+    await limitRead(lab);
     const read = async () =>
       (await lab.ok<{ lines: string[] }>("read", { target: "lim" })).lines.join("\n");
     // Too early: the key does not resume before the reset.
