@@ -78,22 +78,30 @@ export function untrusted(
   return null;
 }
 
-/**
- * Reads the state file; a damaged one is renamed aside (its valid sessions
- * are kept), one another user could have written is renamed aside unread.
- */
-export function loadState(file: string, now = new Date()): LoadedState {
-  const me = Deno.uid();
+/** The state file's directory or the file itself when `untrusted` refuses it, and why; else null. */
+export function untrustedStatePath(file: string): { path: string; why: string } | null {
   const dir = file.slice(0, file.lastIndexOf("/")) || "/";
   for (const path of [dir, file]) {
     let info: Deno.FileInfo;
     try {
       info = Deno.lstatSync(path);
     } catch {
-      continue; // missing: nothing to trust (the read below says what else is wrong)
+      continue; // missing: nothing to trust (a read says what else is wrong)
     }
-    const why = untrusted(info, me);
-    if (why === null) continue;
+    const why = untrusted(info, Deno.uid());
+    if (why !== null) return { path, why };
+  }
+  return null;
+}
+
+/**
+ * Reads the state file; a damaged one is renamed aside (its valid sessions
+ * are kept), one another user could have written is renamed aside unread.
+ */
+export function loadState(file: string, now = new Date()): LoadedState {
+  const refused = untrustedStatePath(file);
+  if (refused !== null) {
+    const { path, why } = refused;
     const where = path === file ? `; ${setAside(file, "refused", now)}` : "";
     return {
       sessions: [],

@@ -29,7 +29,7 @@ import {
   planContext,
   type RestoreOutcome,
   stateFile,
-  untrusted,
+  untrustedStatePath,
 } from "./restore.ts";
 import { formatState, parseState, type SavedSession } from "./state_file.ts";
 import { StateWriter } from "./writer.ts";
@@ -62,16 +62,7 @@ export function restoresSome(ask: RestoreAsk, saved: ReadonlySet<string>): boole
  * server's reading may set it aside): none from a file it would refuse.
  */
 function savedNames(file: string): ReadonlySet<string> {
-  const dir = file.slice(0, file.lastIndexOf("/")) || "/";
-  for (const path of [dir, file]) {
-    let info: Deno.FileInfo;
-    try {
-      info = Deno.lstatSync(path);
-    } catch {
-      continue;
-    }
-    if (untrusted(info, Deno.uid()) !== null) return new Set();
-  }
+  if (untrustedStatePath(file) !== null) return new Set();
   try {
     return new Set(parseState(Deno.readTextFileSync(file)).sessions.map((s) => s.name));
   } catch {
