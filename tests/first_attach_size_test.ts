@@ -45,8 +45,10 @@ Deno.test("a new session takes default_size's pane; the first client of that siz
   await other.write(hello({ cols: 100, rows: 30 }));
   const read2 = other.read();
   const small = sessionSize(100, 30);
-  for (let i = 0; i < 100 && !(await screen(call)).includes("RESIZED"); i++) await sleep(50);
-  assert.match(await screen(call), new RegExp(`RESIZED\\n${small.rows} ${small.cols}`));
+  // The trap prints RESIZED, then stty's answer: wait for both lines, not the first.
+  const resized = new RegExp(`RESIZED\\n${small.rows} ${small.cols}`);
+  for (let i = 0; i < 100 && !resized.test(await screen(call)); i++) await sleep(50);
+  assert.match(await screen(call), resized);
   other.close();
   await read2;
 });
