@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { ManifestError } from "../errors.ts";
 import { parseManifest } from "./manifest.ts";
+import { type ManifestErrorCase, testManifestErrors } from "./test_util.ts";
 
 const GOOD = `id: demo
 name: Demo
@@ -39,7 +40,7 @@ Deno.test("manifest: a valid file compiles with regions, lists and defaults", ()
   assert.equal(busy!.not.length, 1);
 });
 
-const errorCases: [string, string, number | null, RegExp][] = [
+const errorCases: ManifestErrorCase[] = [
   ["bad YAML", "id: demo\nrules: [\n  - id: x", 3, /Invalid YAML/],
   [
     "bad regex",
@@ -89,20 +90,7 @@ const errorCases: [string, string, number | null, RegExp][] = [
   ["file name mismatch", "id: other\n", 1, /does not match its file name/],
 ];
 
-for (const [what, text, line, reason] of errorCases) {
-  Deno.test(`manifest: ${what} is a ManifestError with file and line`, () => {
-    try {
-      parseManifest(text, "/cfg/agents/demo.yml", "demo");
-      assert.fail("expected a ManifestError");
-    } catch (error) {
-      assert.ok(error instanceof ManifestError, String(error));
-      assert.equal(error.file, "/cfg/agents/demo.yml");
-      if (line !== null) assert.equal(error.line, line, error.message);
-      assert.match(error.reason, reason);
-      assert.match(error.message, /^\/cfg\/agents\/demo\.yml(:\d+)?: [A-Za-z]/);
-    }
-  });
-}
+testManifestErrors("manifest", errorCases);
 
 Deno.test("manifest: a regex error names the pattern and the reason only", () => {
   try {

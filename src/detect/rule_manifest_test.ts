@@ -3,11 +3,9 @@
  * compileRules finds, rule_manifest.ts).
  */
 
-import assert from "node:assert/strict";
-import { ManifestError } from "../errors.ts";
-import { parseManifest } from "./manifest.ts";
+import { type ManifestErrorCase, testManifestErrors } from "./test_util.ts";
 
-const errorCases: [string, string, number | null, RegExp][] = [
+const errorCases: ManifestErrorCase[] = [
   [
     "unknown state",
     "id: demo\nrules:\n  - id: x\n    state: sleeping\n    any: [a]\n",
@@ -83,17 +81,4 @@ const errorCases: [string, string, number | null, RegExp][] = [
   ],
 ];
 
-for (const [what, text, line, reason] of errorCases) {
-  Deno.test(`rules: ${what} is a ManifestError with file and line`, () => {
-    try {
-      parseManifest(text, "/cfg/agents/demo.yml", "demo");
-      assert.fail("expected a ManifestError");
-    } catch (error) {
-      assert.ok(error instanceof ManifestError, String(error));
-      assert.equal(error.file, "/cfg/agents/demo.yml");
-      if (line !== null) assert.equal(error.line, line, error.message);
-      assert.match(error.reason, reason);
-      assert.match(error.message, /^\/cfg\/agents\/demo\.yml(:\d+)?: [A-Za-z]/);
-    }
-  });
-}
+testManifestErrors("rules", errorCases);
