@@ -107,7 +107,7 @@ Deno.test("a running exec is cancelled with its process group when the plugin cl
   host.key("l", "l");
   const pidFile = `${data}/lazyshell/plugins/fixture/exec.pid`;
   let pid = 0;
-  for (let i = 0; i < 400 && !pid; i++) {
+  for (let i = 0; i < 1200 && !pid; i++) {
     await new Promise((r) => setTimeout(r, 25));
     try {
       pid = Number(Deno.readTextFileSync(pidFile).trim());
@@ -159,7 +159,7 @@ Deno.test("extension messages reach only a plugin that subscribed", async () => 
 
 /** The kernel finishes a SIGKILL asynchronously: poll /proc until the pid is dead or a zombie. */
 async function gone(pid: number): Promise<void> {
-  for (let i = 0; i < 200 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 25));
+  for (let i = 0; i < 1200 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 25));
   assert.equal(isAlive(pid), false, `process ${pid} is gone`);
 }
 
