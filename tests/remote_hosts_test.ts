@@ -9,9 +9,14 @@
 
 import assert from "node:assert/strict";
 import { sshdMissing, startSshd } from "../src/remote/test_util.ts";
-import { TEST_SHELL } from "../src/session/test_util.ts";
+import { screenText, TEST_SHELL, waitFor } from "../src/session/test_util.ts";
+import { SessionStore } from "../src/session/store.ts";
+import { shellQuote } from "../src/ipc/integrations.ts";
 import { spawnServe } from "../tools/abuse/server.ts";
-import { localEnv, lz } from "./remote_helpers.ts";
+import { localEnv, lz, MAIN } from "./remote_helpers.ts";
+
+const FAKE = new URL("./testdata/prompt_agent.ts", import.meta.url).pathname;
+const CAPTURES = new URL("../fixtures/captures/", import.meta.url).pathname;
 
 const missing = sshdMissing();
 if (missing) console.log(`tests/remote_hosts_test.ts: ${missing}`);
@@ -136,6 +141,93 @@ Deno.test({
     await new Promise((r) => setTimeout(r, 2000)); // a second one would have come by now
     const lines = read().split("\n").filter(Boolean);
     assert.deepEqual(lines, ["box: later: needs you — Apply?"]);
+    await local.stop();
+  },
+});
+
+Deno.test({
+  name:
+    "the TUI: local and two hosts in one list; a remote prompt answered from it; a remote row attached; a host down then back",
+  ignore: missing !== null,
+  async fn() {
+    await using sshd = await startSshd();
+    const one = sshd.remoteHome("one", remoteConfig);
+    const two = sshd.remoteHome("two", remoteConfig);
+    const env = localEnv(sshd, { one, two }, remoteConfig);
+    // On one: a fake Claude blocked on a real captured permission prompt; on two: a cat.
+    const script = `${one.base}/claude.ts`;
+    Deno.copyFileSync(FAKE, script);
+    const log = `${one.base}/c1.log`;
+    const claude =
+      `exec ${Deno.execPath()} run -A --quiet ${script} ${CAPTURES}claude-tool 13978 ${log}`;
+    const made = [
+      await lz(env, "-H", "one", "ctl", "new", "--name", "c1", "--command", claude),
+      await lz(env, "-H", "two", "ctl", "new", "--name", "gpu", "--command", "cat"),
+    ];
+    for (const r of made) assert.equal(r.code, 0, r.stderr);
+    const waited = await lz(env, "-H", "one", "ctl", "wait", "c1", "--state", "blocked");
+    assert.equal(waited.code, 0, waited.stderr);
+    await using local = spawnServe(env);
+    await local.ready;
+    const here = await lz(env, "ctl", "new", "--name", "here", "--command", "cat");
+    assert.equal(here.code, 0, here.stderr);
+
+    // A real client in a PTY, reading the screen.
+    await using store = new SessionStore({ shell: TEST_SHELL, env, cwd: sshd.dir });
+    const client = store.create({
+      command: `exec ${shellQuote(Deno.execPath())} run -A --quiet ${shellQuote(MAIN)}`,
+      cols: 140,
+      rows: 40,
+    });
+    const screen = () => screenText(client);
+    const list = (text: string) =>
+      /here/.test(text) && /▸ one · up/.test(text) && /c1\s+claude/.test(text) &&
+      /▸ two · up/.test(text) && /gpu/.test(text);
+    await waitFor(client, () => list(screen()), 60_000, "local, one and two in one list");
+    const text = screen();
+    assert.ok(text.indexOf("here") < text.indexOf("▸ one"), text);
+    assert.ok(
+      text.indexOf("▸ one") < text.indexOf("c1") && text.indexOf("c1") < text.indexOf("▸ two"),
+    );
+    assert.match(text, /Do you want to proceed\?/); // c1's question, under its row
+
+    // j to c1 (the first remote row), o, 2: answered there through its ctl answer.
+    client.write("j");
+    await waitFor(client, () => /c1 on one/.test(screen()), 30_000, "c1 selected");
+    client.write("o");
+    await waitFor(client, () => /Answer c1/.test(screen()), 30_000, "the answer overlay");
+    client.write("2");
+    await waitFor(client, () => /✓ one: c1: answered/.test(screen()), 30_000, "the receipt");
+    const keys = Deno.readTextFileSync(log).split("\n").filter(Boolean).map((l) => JSON.parse(l))
+      .filter((e) => "key" in e).map((e) => e.key);
+    assert.deepEqual(keys, ["2"]);
+
+    // j to gpu, enter: this terminal shows two's own server (no hosts there), d comes back.
+    client.write("j");
+    await waitFor(client, () => /gpu on two/.test(screen()), 30_000, "gpu selected");
+    client.write("\r");
+    await waitFor(
+      client,
+      () => !/▸ one/.test(screen()) && /▌\s*gpu/.test(screen()),
+      60_000,
+      "two's own list, attached over ssh",
+    );
+    client.write("d");
+    await waitFor(client, () => list(screen()), 60_000, "back to the local list");
+
+    // sshd gone: both hosts down with their next try; the local rows stay.
+    await sshd.stop();
+    await waitFor(
+      client,
+      () => /▸ one · down/.test(screen()) && /▸ two · down/.test(screen()) && /here/.test(screen()),
+      60_000,
+      "both hosts down",
+    );
+    assert.ok(!/gpu/.test(screen()), "a down host's rows are not shown");
+    await sshd.start();
+    await waitFor(client, () => list(screen()), 90_000, "both hosts back, with their sessions");
+    client.write("d");
+    await client.exited;
     await local.stop();
   },
 });

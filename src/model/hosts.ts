@@ -56,3 +56,21 @@ export function parseRemoteKey(key: string): { host: string; id: string } | null
   if (slash < 2) return null;
   return { host: key.slice(1, slash), id: key.slice(slash + 1) };
 }
+
+/** What a TUI reads of the watched hosts, and asks them (the server's WatchedHosts). */
+export interface HostSource {
+  table(): readonly HostView[];
+  subscribe(listener: () => void): Disposable;
+  /** A control request to a host's server over the watched connection; rejects when it is not up. */
+  request(
+    host: string,
+    verb: string,
+    args: Record<string, unknown>,
+    ms: number,
+  ): Promise<HostReply>;
+}
+
+/** A control reply as a host's server sent it (the shape of src/ipc/protocol.ts's). */
+export type HostReply =
+  | { readonly id: number | null; readonly ok: true; readonly result: unknown }
+  | { readonly id: number | null; readonly ok: false; readonly error: string };

@@ -7,24 +7,13 @@
  */
 
 import type { AgentStatus } from "../model/agent.ts";
-import { type HostView, remoteKey, type RemoteSession } from "../model/hosts.ts";
+import { type HostSource, type HostView, remoteKey, type RemoteSession } from "../model/hosts.ts";
+export type { HostSource };
 import type { ControlResponse } from "../ipc/protocol.ts";
 import { UserError } from "../errors.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import { HostWatcher } from "../remote/host_watcher.ts";
 import { bridgeTarget, type HostEntry } from "../remote/main.ts";
-
-/** What the TUI reads of the watched hosts (src/tui/app.ts). */
-export interface HostSource {
-  table(): readonly HostView[];
-  subscribe(listener: () => void): Disposable;
-  request(
-    host: string,
-    verb: string,
-    args: Record<string, unknown>,
-    ms: number,
-  ): Promise<ControlResponse>;
-}
 
 export class WatchedHosts implements HostSource, AsyncDisposable {
   #watcher: HostWatcher | null = null;

@@ -53,6 +53,7 @@ import type { SessionRestore } from "../restore/restore.ts";
 import { offerEvent } from "./restore_effects.ts";
 import { guarded, type Owner } from "../util/guard.ts";
 import { faults } from "../util/fault_injection.ts";
+import type { HostSource } from "../model/hosts.ts";
 
 export const FRAME_MS = 16;
 export const SPIN_MS = 100;
@@ -101,6 +102,9 @@ export interface TuiAppOptions {
     readonly behind: () => boolean;
     readonly drained: () => Promise<void>;
   };
+  /** Other hosts the server watches, and attaching to theirs (docs/remote.md, "In the TUI"). */
+  readonly hosts?: HostSource;
+  readonly attachRemote?: (host: string, id: string) => Promise<string | null>;
 }
 
 /** Where a client was: its selected session and tab. */
@@ -169,6 +173,7 @@ export class TuiApp implements Disposable {
   /** A frame was skipped: one is drawn once the client's output drains. */
   #owed = false;
   readonly #drainedDraw: () => void;
+  readonly #hosts: HostSource | null;
 
   constructor(options: TuiAppOptions) {
     this.#runtime = options.runtime;
@@ -202,7 +207,13 @@ export class TuiApp implements Disposable {
       quit: (code) => this.quit(code),
       clipboard: (text) => this.#write(osc52(text, options.tmux ?? false)),
       restore: options.restore ?? null,
+      remote: {
+        hosts: options.hosts ?? null,
+        dispatch: (e) => this.dispatch(e),
+        attach: options.attachRemote ?? null,
+      },
     };
+    this.#hosts = options.hosts ?? null;
     const config = options.runtime.config;
     // Overrides it could not apply are among the set-up problems (state.problems).
     this.keymap = resolveKeymap(config.keys).keymap;
@@ -221,6 +232,10 @@ export class TuiApp implements Disposable {
     const runtime = this.#runtime;
     // The runtime's state (sessions, agent states, stats lines, watchers, output clocks).
     this.#subs.push(runtime.subscribe(() => this.#syncRows(), this.#owner));
+    const hosts = this.#hosts;
+    const syncHosts = () => this.dispatch({ type: "hosts", hosts: hosts!.table() });
+    if (hosts) this.#subs.push(hosts.subscribe(this.#entry("hosts", syncHosts)));
+    if (hosts) syncHosts();
     // The screen of the session shown here changed: redraw its pane.
     this.#subs.push(runtime.onOutput((id) => this.#onOutput(id), this.#owner));
     this.#watchTabs();
@@ -618,6 +633,8 @@ export class TuiApp implements Disposable {
       ? (s.reduceMotion ? 1000 : SPIN_MS)
       : anythingStarting(s)
       ? 1000
+      : s.hosts.some((h) => h.phase === "down")
+      ? 1000 // "retry in 8s" counts down (docs/remote.md)
       : anythingLimited(s)
       ? LIMIT_TICK_MS // the countdown to a usage limit's reset (docs/limits.md)
       : 0;

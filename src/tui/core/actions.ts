@@ -12,14 +12,7 @@ import { needsYou, sessionOrder } from "./view/sidebar.ts";
 import type { TuiEffect } from "./events.ts";
 import { answerable } from "./view/answer.ts";
 import { tileAction } from "./tile_actions.ts";
-
-function move(s: TuiState, step: number): TuiState {
-  const order = sessionOrder(s.sessions);
-  if (order.length === 0) return s;
-  const i = order.findIndex((r) => r.id === s.selected);
-  const j = Math.min(order.length - 1, Math.max(0, i + step));
-  return { ...s, selected: order[j]!.id };
-}
+import { moveSelection } from "./remote_rows.ts";
 
 function selectedRow(s: TuiState): SessionView | undefined {
   return s.sessions.find((r) => r.id === s.selected);
@@ -31,9 +24,9 @@ export function act(s: TuiState, action: string, key: KeyEvent | null, fx: TuiEf
   const tabs = s.tabs.length + 1;
   switch (action) {
     case "down":
-      return move(s, 1);
+      return moveSelection(s, 1); // over the other hosts' rows too (remote_rows.ts)
     case "up":
-      return move(s, -1);
+      return moveSelection(s, -1);
     case "focus":
       if (!row || row.status !== "running") return s;
       if (s.scroll[row.id]) fx.push({ type: "scroll", id: row.id, delta: -s.scroll[row.id]! });
