@@ -12,7 +12,9 @@
  *   rounds (default 2), each target in turn.
  * - list update: a rename done on the remote side (`ctl rename` there;
  *   `tmux rename-window`), from its command's return → the new name on the
- *   local screen, 5 per delay.
+ *   local screen, 5 per delay. Also shown by a third: a local `lazyshell`
+ *   TUI whose server watches box (docs/remote.md, "Hosts watched": the
+ *   `watch` long poll over its own ssh connection through the same proxy).
  *
  * `BENCH_DELAYS=0,50,200` picks the delays. Prints `uptime` first.
  */
@@ -25,6 +27,7 @@ import { shellQuote } from "../src/ipc/integrations.ts";
 import { percentile } from "./tui_harness.ts";
 import { request } from "../src/ctl/client.ts";
 import { findControlSocket } from "../src/ctl/find.ts";
+import { spawnServe } from "../tools/abuse/server.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const PROXY = new URL("./delay_proxy.ts", import.meta.url).pathname;
@@ -180,6 +183,21 @@ try {
     await waitFor(tm, () => /\[b\]/.test(screenText(tm)), 60_000, "the tmux status line");
     const tmuxAttachMs = performance.now() - t1;
     await sleep(500);
+    // A local server watching box through the same proxy, and a client of it showing its list.
+    const watchEnv = { ...env, LAZYSHELL_SSH: ssh.map(shellQuote).join(" ") };
+    await using serve = spawnServe(watchEnv);
+    await serve.ready;
+    const wl = store.create({
+      command: `exec ${shellQuote(Deno.execPath())} run -A --quiet ${shellQuote(MAIN)}`,
+      env: watchEnv,
+    });
+    await waitFor(
+      wl,
+      () => /▸ box · up/.test(screenText(wl)) && /catl/.test(screenText(wl)),
+      60_000,
+      "box watched",
+    );
+    const w: Target = { name: "watched list (TUI)", host: wl, line: "", echo: [], list: [] };
     const a: Target = { name: "lazyshell -H", host: lz, line: "", echo: [], list: [] };
     const b: Target = { name: "ssh -t tmux attach", host: tm, line: "", echo: [], list: [] };
     // With no delay, the same two without ssh: where the link's own cost shows.
@@ -215,7 +233,7 @@ try {
     };
     for (let i = 0; i < RENAMES; i++) {
       await timeRename(
-        [a, ...refs.filter((t) => !t.name.includes("tmux"))],
+        [a, w, ...refs.filter((t) => !t.name.includes("tmux"))],
         (n) => rename(i === 0 ? "catl" : `catl${d}x${i - 1}`, n),
         `catl${d}x${i}`,
       );
@@ -251,6 +269,14 @@ try {
         `p95 ${(percentile(a.echo, 95) / percentile(b.echo, 95)).toFixed(2)}; list update p50 ` +
         `${(percentile(a.list, 50) / percentile(b.list, 50)).toFixed(2)}`,
     );
+    console.log(
+      `  ${w.name.padEnd(20)} list update ${fmt(w.list)}; ratio to tmux p50 ${
+        (percentile(w.list, 50) / percentile(b.list, 50)).toFixed(2)
+      }`,
+    );
+    wl.write("d");
+    await wl.exited;
+    await serve.stop();
     lz.write("\x1d");
     await sleep(100);
     lz.write("d");

@@ -24,10 +24,8 @@ import { KeyDecoder } from "./core/keys.ts";
 import { type Keymap, resolveKeymap } from "./core/keymap.ts";
 import { problemsMessage } from "./core/problems_message.ts";
 import { layout, type Rect, sessionSize } from "./core/layout.ts";
-import { anythingSpins } from "./core/view/marker.ts";
-import { anythingLimited, LIMIT_TICK_MS } from "../limits/limit_text.ts";
+import { clockMs } from "./core/clock.ts";
 import { repaintPane, view } from "./core/view/mod.ts";
-import { anythingStarting } from "./core/view/pane.ts";
 import {
   hidesSomething,
   type PaneWindow,
@@ -628,16 +626,7 @@ export class TuiApp implements Disposable {
   }
 
   #syncClock(): void {
-    const s = this.state;
-    const want = anythingSpins(s)
-      ? (s.reduceMotion ? 1000 : SPIN_MS)
-      : anythingStarting(s)
-      ? 1000
-      : s.hosts.some((h) => h.phase === "down")
-      ? 1000 // "retry in 8s" counts down (docs/remote.md)
-      : anythingLimited(s)
-      ? LIMIT_TICK_MS // the countdown to a usage limit's reset (docs/limits.md)
-      : 0;
+    const want = clockMs(this.state, SPIN_MS);
     if (want === this.#clockMs || this.#disposed) return;
     this.#clock?.[Symbol.dispose]();
     this.#clock = undefined;
