@@ -12,7 +12,7 @@ import { needsYou, sessionOrder } from "./view/sidebar.ts";
 import type { TuiEffect } from "./events.ts";
 import { answerable } from "./view/answer.ts";
 import { tileAction } from "./tile_actions.ts";
-import { moveSelection } from "./remote_rows.ts";
+import { listRows, moveSelection, pick } from "./remote_rows.ts";
 
 function selectedRow(s: TuiState): SessionView | undefined {
   return s.sessions.find((r) => r.id === s.selected);
@@ -169,11 +169,12 @@ function nextLimited(s: TuiState): TuiState {
 }
 
 function nextBlocked(s: TuiState): TuiState {
-  const order = sessionOrder(s.sessions);
-  const i = order.findIndex((r) => r.id === s.selected);
+  // The other hosts' rows too (remote_rows.ts), after the local ones.
+  const order = listRows(s);
+  const i = order.findIndex((r) => r.id === (s.remote ?? s.selected));
   for (let k = 1; k <= order.length; k++) {
     const r = order[(i + k + order.length) % order.length]!;
-    if (needsYou(r)) return { ...s, selected: r.id, tab: 0 };
+    if (needsYou(r)) return { ...pick(s, r.id), tab: 0 };
   }
   return { ...s, message: { text: "No blocked or failed session", error: false } };
 }

@@ -56,12 +56,14 @@ export function hostRows(h: HostView): SessionView[] {
   return h.phase === "up" ? h.sessions.map((r) => remoteView(h.name, r)) : [];
 }
 
-/** Every row's key in list order: the local sessions, then each host's. */
+/** Every row in list order: the local sessions, then each host's. */
+export function listRows(s: TuiState): SessionView[] {
+  return [...sessionOrder(s.sessions), ...s.hosts.flatMap(hostRows)];
+}
+
+/** Every row's key in list order. */
 export function listKeys(s: TuiState): string[] {
-  return [
-    ...sessionOrder(s.sessions).map((r) => r.id),
-    ...s.hosts.flatMap((h) => hostRows(h).map((r) => r.id)),
-  ];
+  return listRows(s).map((r) => r.id);
 }
 
 /** The remote row selected, with its host; null when the selection is local. */

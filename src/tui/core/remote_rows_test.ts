@@ -96,6 +96,9 @@ Deno.test("j reaches the remote rows and back; enter attaches there; o answers t
     choice: { type: "option", n: 2 },
     shown: prompt,
   }]);
+  // B reaches a remote blocked row; the banner counts it.
+  assert.equal(run(state(), ...keys("B")).state.remote, "@one/session-1");
+  assert.match(screen(state()), /‼ 1/);
   // What needs the session's own terminal here says where it runs.
   const x = run(s, ...keys("x"));
   assert.deepEqual(x.effects, []);

@@ -17,6 +17,7 @@ import { formatDuration } from "../../../util/duration.ts";
 import { SELECTED_BG, theme } from "./theme.ts";
 import { askedText } from "./answer.ts";
 import { hostLines } from "./host_rows.ts";
+import { hostRows } from "../remote_rows.ts";
 
 type Entry =
   | { readonly type: "group"; readonly name: string }
@@ -177,7 +178,8 @@ export function sidebarLines(state: TuiState, width: number, height: number): Si
   const lines: StyledLine[] = [];
   const ids: (string | null)[] = [];
   let selectedLine = 0;
-  const attention = bannerText(state.sessions, width);
+  // The other hosts' blocked and failed sessions count too (B reaches them).
+  const attention = bannerText([...state.sessions, ...state.hosts.flatMap(hostRows)], width);
   if (attention) {
     lines.push([{ text: attention, style: theme.blockedBanner }]);
     ids.push(null);
