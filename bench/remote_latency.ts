@@ -38,6 +38,7 @@ const LETTERS = "abcdefgijknopqrstuvwxyz";
 /** Renames timed per delay (BENCH_RENAMES, default 5). */
 const RENAMES = Math.max(1, Number(Deno.env.get("BENCH_RENAMES") ?? "5"));
 const TMUX = `lzs-remote-bench-${Deno.pid}`;
+const WATCH = Deno.env.get("BENCH_WATCH") !== "0";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const load = () => new TextDecoder().decode(new Deno.Command("uptime").outputSync().stdout).trim();
@@ -183,21 +184,28 @@ try {
     await waitFor(tm, () => /\[b\]/.test(screenText(tm)), 60_000, "the tmux status line");
     const tmuxAttachMs = performance.now() - t1;
     await sleep(500);
-    // A local server watching box through the same proxy, and a client of it showing its list.
+    // A local server watching box through the same proxy, and a client of it showing its list
+    // (BENCH_WATCH=0: neither, to see what they cost the others).
     const watchEnv = { ...env, LAZYSHELL_SSH: ssh.map(shellQuote).join(" ") };
-    await using serve = spawnServe(watchEnv);
-    await serve.ready;
-    const wl = store.create({
-      command: `exec ${shellQuote(Deno.execPath())} run -A --quiet ${shellQuote(MAIN)}`,
-      env: watchEnv,
-    });
-    await waitFor(
-      wl,
-      () => /▸ box · up/.test(screenText(wl)) && /catl/.test(screenText(wl)),
-      60_000,
-      "box watched",
-    );
-    const w: Target = { name: "watched list (TUI)", host: wl, line: "", echo: [], list: [] };
+    const serve = WATCH ? spawnServe(watchEnv) : null;
+    await serve?.ready;
+    const wl = WATCH
+      ? store.create({
+        command: `exec ${shellQuote(Deno.execPath())} run -A --quiet ${shellQuote(MAIN)}`,
+        env: watchEnv,
+      })
+      : null;
+    if (wl) {
+      await waitFor(
+        wl,
+        () => /▸ box · up/.test(screenText(wl)) && /catl/.test(screenText(wl)),
+        60_000,
+        "box watched",
+      );
+    }
+    const w: Target | null = wl
+      ? { name: "watched list (TUI)", host: wl, line: "", echo: [], list: [] }
+      : null;
     const a: Target = { name: "lazyshell -H", host: lz, line: "", echo: [], list: [] };
     const b: Target = { name: "ssh -t tmux attach", host: tm, line: "", echo: [], list: [] };
     // With no delay, the same two without ssh: where the link's own cost shows.
@@ -233,7 +241,7 @@ try {
     };
     for (let i = 0; i < RENAMES; i++) {
       await timeRename(
-        [a, w, ...refs.filter((t) => !t.name.includes("tmux"))],
+        [a, ...(w ? [w] : []), ...refs.filter((t) => !t.name.includes("tmux"))],
         (n) => rename(i === 0 ? "catl" : `catl${d}x${i - 1}`, n),
         `catl${d}x${i}`,
       );
@@ -269,14 +277,16 @@ try {
         `p95 ${(percentile(a.echo, 95) / percentile(b.echo, 95)).toFixed(2)}; list update p50 ` +
         `${(percentile(a.list, 50) / percentile(b.list, 50)).toFixed(2)}`,
     );
-    console.log(
-      `  ${w.name.padEnd(20)} list update ${fmt(w.list)}; ratio to tmux p50 ${
-        (percentile(w.list, 50) / percentile(b.list, 50)).toFixed(2)
-      }`,
-    );
-    wl.write("d");
-    await wl.exited;
-    await serve.stop();
+    if (w && wl && serve) {
+      console.log(
+        `  ${w.name.padEnd(20)} list update ${fmt(w.list)}; ratio to tmux p50 ${
+          (percentile(w.list, 50) / percentile(b.list, 50)).toFixed(2)
+        }`,
+      );
+      wl.write("d");
+      await wl.exited;
+      await serve.stop();
+    }
     lz.write("\x1d");
     await sleep(100);
     lz.write("d");
