@@ -34,8 +34,10 @@ export interface HostView {
   readonly phase: HostPhase;
   /** The last failure, one line (printable), or null. */
   readonly error: string | null;
-  /** Failed tries in a row (0 while up). */
+  /** Failed tries in a row; a host up for a while starts over at 0 (host_state.ts). */
   readonly tries: number;
+  /** Epoch ms the host came up (this connection), or null while not up. */
+  readonly upSince: number | null;
   /** Epoch ms of the next try while down, else null. */
   readonly retryAt: number | null;
   /** As last listed (kept while down: shown as they were, marked stale). */

@@ -9,6 +9,11 @@ import type { HostView, RemoteSession } from "../model/hosts.ts";
 import { type Backoff, retryDelay } from "./backoff.ts";
 
 export const WATCH_BACKOFF: Backoff = { base: 1000, cap: 60_000 };
+/**
+ * Up this long before it failed: the failures start over (the next try after 1 s). Shorter (a
+ * host that lists, then drops, again and again): they go on counting, the waits growing.
+ */
+export const STABLE_MS = 30_000;
 
 export function initialHost(name: string): HostView {
   return {
@@ -16,6 +21,7 @@ export function initialHost(name: string): HostView {
     phase: "connecting",
     error: null,
     tries: 0,
+    upSince: null,
     retryAt: null,
     sessions: [],
     listedAt: null,
@@ -27,9 +33,10 @@ export function connecting(h: HostView): HostView {
   return { ...h, phase: "connecting", retryAt: null };
 }
 
-/** The host listed its sessions: up, tries start over. */
+/** The host listed its sessions: up (since its first list on this connection). */
 export function listed(h: HostView, sessions: readonly RemoteSession[], now: number): HostView {
-  return { ...h, phase: "up", error: null, tries: 0, retryAt: null, sessions, listedAt: now };
+  const upSince = h.phase === "up" ? h.upSince : now;
+  return { ...h, phase: "up", error: null, upSince, retryAt: null, sessions, listedAt: now };
 }
 
 /** A try failed or the link dropped: down until `retryAt`. */
@@ -40,8 +47,10 @@ export function failed(
   random: number,
   backoff: Backoff = WATCH_BACKOFF,
 ): HostView {
-  const tries = h.tries + 1;
-  return { ...h, phase: "down", error, tries, retryAt: now + retryDelay(tries, backoff, random) };
+  const stable = h.upSince !== null && now - h.upSince >= STABLE_MS;
+  const tries = (stable ? 0 : h.tries) + 1;
+  const retryAt = now + retryDelay(tries, backoff, random);
+  return { ...h, phase: "down", error, tries, upSince: null, retryAt };
 }
 
 /**

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { connecting, failed, initialHost, listed, stateChanges } from "./host_state.ts";
+import { connecting, failed, initialHost, listed, STABLE_MS, stateChanges } from "./host_state.ts";
 import type { RemoteSession } from "../model/hosts.ts";
 import { parseRemoteKey, remoteKey } from "../model/hosts.ts";
 
@@ -35,16 +35,20 @@ Deno.test("host state: down retries after 1 s doubling to 60 s (a quarter less a
   assert.equal(failed(initialHost("b"), "x", 0, 1).retryAt, 750);
   // Sessions as last listed stay while down.
   const up = listed(connecting(h), [row("session-1")], 5000);
-  assert.deepEqual([up.phase, up.tries, up.retryAt, up.error, up.listedAt], [
+  assert.deepEqual([up.phase, up.retryAt, up.error, up.listedAt, up.upSince], [
     "up",
-    0,
     null,
     null,
     5000,
+    5000,
   ]);
-  const down = failed(up, "lost", 6000, 0);
+  // Dropped soon after it came up (a host that flaps): the waits go on growing.
+  const flapped = failed(listed(up, [], 6000), "lost", 7000, 0);
+  assert.deepEqual([flapped.tries, flapped.retryAt! - 7000, flapped.upSince], [10, 60000, null]);
+  // Up for STABLE_MS or more: they start over.
+  const down = failed(up, "lost", 5000 + STABLE_MS, 0);
   assert.deepEqual(down.sessions.map((s) => s.id), ["session-1"]);
-  assert.equal(down.retryAt, 7000);
+  assert.deepEqual([down.tries, down.retryAt! - (5000 + STABLE_MS)], [1, 1000]);
 });
 
 Deno.test("host state: state changes are news, the first list is not", () => {

@@ -40,6 +40,7 @@ function host(name: string, more: Partial<HostView> = {}): HostView {
     phase: "up",
     error: null,
     tries: 0,
+    upSince: null,
     retryAt: null,
     sessions: [],
     listedAt: 0,
