@@ -19,6 +19,8 @@ import { messageOf, UserError } from "../errors.ts";
 import { listenPrivate } from "../ipc/runtime_dir.ts";
 import { tmuxWrap } from "../notify/policy.ts";
 import type { Runtime } from "../runtime/runtime.ts";
+import type { HostSource } from "./hosts.ts";
+import { attachOnClient } from "./remote_attach.ts";
 import type { SessionRestore } from "../restore/restore.ts";
 import { TuiApp, type ViewPlace } from "../tui/app.ts";
 import { layout } from "../tui/core/layout.ts";
@@ -78,6 +80,8 @@ export interface AttachServerOptions {
   readonly instanceDir?: string;
   /** `lazyshell web` (src/web/view.ts); absent: this server has no web view. */
   readonly web?: (request: WebRequest) => Promise<{ text: string; code: number }>;
+  /** The hosts the server watches: their sessions in every client's list (docs/remote.md). */
+  readonly hosts?: HostSource;
 }
 
 /** How the server was asked to end. */
@@ -417,6 +421,8 @@ export class AttachServer implements AsyncDisposable {
       owner,
       // Frames coalesce while the client is behind (client_output.ts).
       backlog: { behind: () => output.behind, drained: () => output.drained() },
+      ...(this.#options.hosts ? { hosts: this.#options.hosts } : {}),
+      attachRemote: (host) => attachOnClient(client!, host, runtime.env),
     });
     client = {
       id,
