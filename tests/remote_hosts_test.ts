@@ -9,7 +9,7 @@
 
 import assert from "node:assert/strict";
 import { sshdMissing, startSshd } from "../src/remote/test_util.ts";
-import { screenText, TEST_SHELL, waitFor } from "../src/session/test_util.ts";
+import { processesWith, screenText, TEST_SHELL, waitFor } from "../src/session/test_util.ts";
 import { SessionStore } from "../src/session/store.ts";
 import { shellQuote } from "../src/ipc/integrations.ts";
 import { spawnServe } from "../tools/abuse/server.ts";
@@ -226,8 +226,30 @@ Deno.test({
     assert.ok(!/gpu/.test(screen()), "a down host's rows are not shown");
     await sshd.start();
     await waitFor(client, () => list(screen()), 90_000, "both hosts back, with their sessions");
-    client.write("d");
+
+    // Attached to two again, the local client's terminal goes away: the attach goes with it.
+    const attaches = () =>
+      processesWith("bridge attach").filter((p) =>
+        /^(\S*\/)?ssh /.test(p.cmdline) && p.cmdline.includes(sshd.dir)
+      );
+    client.write("j");
+    client.write("j");
+    await waitFor(client, () => /gpu on two/.test(screen()), 30_000, "gpu selected again");
+    client.write("\r");
+    await waitFor(
+      client,
+      () => !/▸ one/.test(screen()) && /▌\s*gpu/.test(screen()),
+      60_000,
+      "two's own list again",
+    );
+    assert.equal(attaches().length, 1);
+    client.kill("SIGHUP");
     await client.exited;
+    const end = performance.now() + 30_000;
+    while (attaches().length > 0 && performance.now() < end) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.deepEqual(attaches(), [], "the attach ended with its client");
     await local.stop();
   },
 });

@@ -4,7 +4,8 @@
  * handover: the TUI stops drawing and leaves its screen, the command runs in
  * a PTY whose output goes to this client and which gets every key typed)
  * until it ends — `d` there detaches it — and the local list is drawn
- * again. Only this client's terminal: the others go on drawing.
+ * again. Only this client's terminal: the others go on drawing. A client that leaves meanwhile
+ * takes the attach with it (SIGHUP, as a terminal hanging up).
  */
 
 import { ptyHandover } from "../tui/plugin_handover.ts";
@@ -18,6 +19,8 @@ export interface HandoverClient {
   paused: boolean;
   readonly resizeListeners: Set<(cols: number, rows: number) => void>;
   readonly app: { readonly state: { cols: number; rows: number }; redraw(): void };
+  /** Aborted once the client left: the attach there is ended with it. */
+  readonly gone: AbortSignal;
 }
 
 /** Attaches `host` on the client's terminal; resolves with a problem line, or null. */
@@ -35,6 +38,7 @@ export async function attachOnClient(
       client.paused = false;
       client.app.redraw();
     },
+    gone: client.gone,
     onResize: (listener) => {
       client.resizeListeners.add(listener);
       return { [Symbol.dispose]: () => client.resizeListeners.delete(listener) };

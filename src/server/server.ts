@@ -109,6 +109,8 @@ interface Client {
   lastActive: number;
   /** Its output, bounded (client_output.ts). */
   readonly output: ClientOutput;
+  /** Aborted once it left (what runs on its terminal ends: server/remote_attach.ts). */
+  readonly gone: AbortSignal;
 }
 
 export class AttachServer implements AsyncDisposable {
@@ -424,7 +426,9 @@ export class AttachServer implements AsyncDisposable {
       ...(this.#options.hosts ? { hosts: this.#options.hosts } : {}),
       attachRemote: (host) => attachOnClient(client!, host, runtime.env),
     });
+    const left = new AbortController();
     client = {
+      gone: left.signal,
       id,
       owner,
       link,
@@ -475,6 +479,7 @@ export class AttachServer implements AsyncDisposable {
       await tty?.close();
       link.close();
       this.#clients.delete(id);
+      left.abort();
       this.#place = app.place;
       app[Symbol.dispose]();
       this.#plugins?.forget(id);
