@@ -163,6 +163,7 @@ Deno.test({
     const made = [
       await lz(env, "-H", "one", "ctl", "new", "--name", "c1", "--command", claude),
       await lz(env, "-H", "two", "ctl", "new", "--name", "gpu", "--command", "cat"),
+      await lz(env, "-H", "two", "ctl", "new", "--name", "web", "--command", "cat"),
     ];
     for (const r of made) assert.equal(r.code, 0, r.stderr);
     const waited = await lz(env, "-H", "one", "ctl", "wait", "c1", "--state", "blocked");
@@ -202,15 +203,18 @@ Deno.test({
       .filter((e) => "key" in e).map((e) => e.key);
     assert.deepEqual(keys, ["2"]);
 
-    // j to gpu, enter: this terminal shows two's own server (no hosts there), d comes back.
+    // j j to web (two's second session), enter: this terminal shows two's own server (no hosts
+    // there) with web selected (attach -t), d comes back.
     client.write("j");
     await waitFor(client, () => /gpu on two/.test(screen()), 30_000, "gpu selected");
+    client.write("j");
+    await waitFor(client, () => /web on two/.test(screen()), 30_000, "web selected");
     client.write("\r");
     await waitFor(
       client,
-      () => !/▸ one/.test(screen()) && /▌\s*gpu/.test(screen()),
+      () => !/▸ one/.test(screen()) && /▌\s*web/.test(screen()),
       60_000,
-      "two's own list, attached over ssh",
+      "two's own list with web selected, attached over ssh",
     );
     client.write("d");
     await waitFor(client, () => list(screen()), 60_000, "back to the local list");

@@ -20,7 +20,7 @@ import { listenPrivate } from "../ipc/runtime_dir.ts";
 import { tmuxWrap } from "../notify/policy.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import type { HostSource } from "./hosts.ts";
-import { attachOnClient } from "./remote_attach.ts";
+import { attachOnClient, selectedFirst } from "./remote_attach.ts";
 import type { SessionRestore } from "../restore/restore.ts";
 import { TuiApp, type ViewPlace } from "../tui/app.ts";
 import { layout } from "../tui/core/layout.ts";
@@ -419,12 +419,12 @@ export class AttachServer implements AsyncDisposable {
       },
       ...(this.#plugins ? { tabs: this.#plugins.tabs } : {}),
       ...(this.#options.restore ? { restore: this.#options.restore } : {}),
-      resume: this.#place,
+      resume: selectedFirst(hello, runtime.state.sessions) ?? this.#place,
       owner,
       // Frames coalesce while the client is behind (client_output.ts).
       backlog: { behind: () => output.behind, drained: () => output.drained() },
       ...(this.#options.hosts ? { hosts: this.#options.hosts } : {}),
-      attachRemote: (host) => attachOnClient(client!, host, runtime.env),
+      attachRemote: (host, sid) => attachOnClient(client!, host, sid, runtime.env),
     });
     const left = new AbortController();
     client = {
