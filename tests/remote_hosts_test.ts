@@ -9,7 +9,7 @@
 
 import assert from "node:assert/strict";
 import { sshdMissing, startSshd } from "../src/remote/test_util.ts";
-import { screenText, TEST_SHELL, waitFor } from "../src/session/test_util.ts";
+import { processesWith, screenText, TEST_SHELL, waitFor } from "../src/session/test_util.ts";
 import { SessionStore } from "../src/session/store.ts";
 import { shellQuote } from "../src/ipc/integrations.ts";
 import { spawnServe } from "../tools/abuse/server.ts";
@@ -163,6 +163,7 @@ Deno.test({
     const made = [
       await lz(env, "-H", "one", "ctl", "new", "--name", "c1", "--command", claude),
       await lz(env, "-H", "two", "ctl", "new", "--name", "gpu", "--command", "cat"),
+      await lz(env, "-H", "two", "ctl", "new", "--name", "web", "--command", "cat"),
     ];
     for (const r of made) assert.equal(r.code, 0, r.stderr);
     const waited = await lz(env, "-H", "one", "ctl", "wait", "c1", "--state", "blocked");
@@ -202,15 +203,18 @@ Deno.test({
       .filter((e) => "key" in e).map((e) => e.key);
     assert.deepEqual(keys, ["2"]);
 
-    // j to gpu, enter: this terminal shows two's own server (no hosts there), d comes back.
+    // j j to web (two's second session), enter: this terminal shows two's own server (no hosts
+    // there) with web selected (attach -t), d comes back.
     client.write("j");
     await waitFor(client, () => /gpu on two/.test(screen()), 30_000, "gpu selected");
+    client.write("j");
+    await waitFor(client, () => /web on two/.test(screen()), 30_000, "web selected");
     client.write("\r");
     await waitFor(
       client,
-      () => !/▸ one/.test(screen()) && /▌\s*gpu/.test(screen()),
+      () => !/▸ one/.test(screen()) && /▌\s*web/.test(screen()),
       60_000,
-      "two's own list, attached over ssh",
+      "two's own list with web selected, attached over ssh",
     );
     client.write("d");
     await waitFor(client, () => list(screen()), 60_000, "back to the local list");
@@ -226,8 +230,30 @@ Deno.test({
     assert.ok(!/gpu/.test(screen()), "a down host's rows are not shown");
     await sshd.start();
     await waitFor(client, () => list(screen()), 90_000, "both hosts back, with their sessions");
-    client.write("d");
+
+    // Attached to two again, the local client's terminal goes away: the attach goes with it.
+    const attaches = () =>
+      processesWith("bridge attach").filter((p) =>
+        /^(\S*\/)?ssh /.test(p.cmdline) && p.cmdline.includes(sshd.dir)
+      );
+    client.write("j");
+    client.write("j");
+    await waitFor(client, () => /gpu on two/.test(screen()), 30_000, "gpu selected again");
+    client.write("\r");
+    await waitFor(
+      client,
+      () => !/▸ one/.test(screen()) && /▌\s*gpu/.test(screen()),
+      60_000,
+      "two's own list again",
+    );
+    assert.equal(attaches().length, 1);
+    client.kill("SIGHUP");
     await client.exited;
+    const end = performance.now() + 30_000;
+    while (attaches().length > 0 && performance.now() < end) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.deepEqual(attaches(), [], "the attach ended with its client");
     await local.stop();
   },
 });

@@ -1,10 +1,11 @@
 /**
  * Enter on another host's row (docs/remote.md, "In the TUI"): this
- * client's terminal is handed to `lazyshell -H HOST attach` (the plugin
+ * client's terminal is handed to `lazyshell -H HOST attach -t ID` (the plugin
  * handover: the TUI stops drawing and leaves its screen, the command runs in
  * a PTY whose output goes to this client and which gets every key typed)
  * until it ends — `d` there detaches it — and the local list is drawn
- * again. Only this client's terminal: the others go on drawing.
+ * again. Only this client's terminal: the others go on drawing. A client that leaves meanwhile
+ * takes the attach with it (SIGHUP, as a terminal hanging up).
  */
 
 import { ptyHandover } from "../tui/plugin_handover.ts";
@@ -18,12 +19,15 @@ export interface HandoverClient {
   paused: boolean;
   readonly resizeListeners: Set<(cols: number, rows: number) => void>;
   readonly app: { readonly state: { cols: number; rows: number }; redraw(): void };
+  /** Aborted once the client left: the attach there is ended with it. */
+  readonly gone: AbortSignal;
 }
 
 /** Attaches `host` on the client's terminal; resolves with a problem line, or null. */
 export async function attachOnClient(
   client: HandoverClient,
   host: string,
+  id: string,
   env: Record<string, string | undefined>,
 ): Promise<string | null> {
   const handover = ptyHandover({
@@ -35,6 +39,7 @@ export async function attachOnClient(
       client.paused = false;
       client.app.redraw();
     },
+    gone: client.gone,
     onResize: (listener) => {
       client.resizeListeners.add(listener);
       return { [Symbol.dispose]: () => client.resizeListeners.delete(listener) };
@@ -42,7 +47,9 @@ export async function attachOnClient(
   });
   const childEnv: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) if (v !== undefined) childEnv[k] = v;
-  const outcome = await handover.run([...selfCommand(), "-H", host, "attach"], { env: childEnv });
+  const outcome = await handover.run([...selfCommand(), "-H", host, "attach", "-t", id], {
+    env: childEnv,
+  });
   if (outcome.error) return `lazyshell -H ${printable(host)} attach: ${outcome.error}`;
   if (outcome.code !== 0) {
     return `lazyshell -H ${
@@ -50,4 +57,15 @@ export async function attachOnClient(
     } attach ended with ${outcome.code} (run it here to see why)`;
   }
   return null;
+}
+
+/** `attach -t TARGET` (hello `select`): where the client starts, when that session exists. */
+export function selectedFirst(
+  hello: { readonly select?: string },
+  sessions: readonly { readonly id: string; readonly name: string }[],
+): { selected: string; tab: number } | null {
+  const want = hello.select;
+  if (want === undefined) return null;
+  const s = sessions.find((x) => x.id === want) ?? sessions.find((x) => x.name === want);
+  return s ? { selected: s.id, tab: 0 } : null;
 }

@@ -16,7 +16,7 @@ import { type SessionView, sessionView } from "../../model/session.ts";
 import type { TuiState } from "../../model/tui.ts";
 import type { TuiEffect } from "./events.ts";
 import { sessionOrder } from "./view/sidebar.ts";
-import { answerable } from "./view/answer.ts";
+import { answerable, askedText } from "./view/answer.ts";
 
 /**
  * A remote session as the list draws it: a view keyed by its remote key. What the host sent is
@@ -92,12 +92,28 @@ export function moveSelection(s: TuiState, step: number): TuiState {
   return pick(s, keys[Math.min(keys.length - 1, Math.max(0, i + step))]!);
 }
 
-/** A new table: a remote selection that is no longer listed goes back to the local one. */
+/**
+ * A new table: a remote selection that is no longer listed goes back to the local one; a session
+ * there that was listed and now asks something is said on the message line, as a local one is.
+ */
 export function withHosts(s: TuiState, hosts: readonly HostView[]): TuiState {
-  const next = { ...s, hosts };
-  return next.remote !== null && remoteRow(next, next.remote) === null
-    ? { ...next, remote: null }
-    : next;
+  let next: TuiState = { ...s, hosts };
+  if (next.remote !== null && remoteRow(next, next.remote) === null) {
+    next = { ...next, remote: null };
+  }
+  const before = new Map(s.hosts.flatMap(hostRows).map((r) => [r.id, r]));
+  for (const row of hosts.flatMap(hostRows)) {
+    const old = before.get(row.id)?.agentStatus;
+    const now = row.agentStatus;
+    if (!before.has(row.id) || now?.state !== "blocked" || row.id === s.remote) continue;
+    if (old?.state === "blocked" && old.seq === now.seq) continue;
+    const host = parseRemoteKey(row.id)!.host;
+    next = {
+      ...next,
+      message: { text: `‼ ${host}: ${row.name}: ${askedText(row)} · B jumps`, error: true },
+    };
+  }
+  return next;
 }
 
 /** Keys that act the same on any row (quit, help, tabs, …): run as usual. */

@@ -116,3 +116,19 @@ Deno.test("a remote row no longer listed gives the selection back; names are sho
   }).state;
   assert.ok(!screen(evil).includes("\x1b"));
 });
+
+Deno.test("a listed remote session that starts asking is said on the message line", () => {
+  const s = state();
+  const hosts = (st: RemoteSession["state"], seq: number) => [
+    host("one", {
+      sessions: [remote("session-1", { name: "api", state: st, seq, msg: "Apply?" })],
+    }),
+  ];
+  const working = run(s, { type: "hosts", hosts: hosts("working", 1) }).state;
+  assert.equal(working.message, null);
+  const asked = run(working, { type: "hosts", hosts: hosts("blocked", 2) }).state;
+  assert.deepEqual(asked.message, { text: "‼ one: api: Apply? · B jumps", error: true });
+  // The same prompt listed again: said once.
+  const again = run({ ...asked, message: null }, { type: "hosts", hosts: hosts("blocked", 2) });
+  assert.equal(again.state.message, null);
+});
