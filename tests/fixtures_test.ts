@@ -160,7 +160,15 @@ for (const capture of captures.filter((c) => c.chunks !== null)) {
         }
         const declaredEarly = p.status?.source === "declared" &&
           dueSoon(p, labels[i + 1], "error");
-        if (p.status?.state === "error" && shown?.state !== "error" && !declaredEarly) {
+        // An agent that goes on after a failed turn by itself (Claude at a usage limit's reset:
+        // claude-limit-auto-osc7501) declares working before it redraws: until that screen
+        // settled, the failure is still what the screen shows.
+        const s = shown ? labels.indexOf(shown) : -1;
+        const redrawing = shown !== undefined && labels[s - 1]?.state === "error" &&
+          p.offset < (shown.screen_settled_offset ?? shown.byte_offset_in_raw);
+        if (
+          p.status?.state === "error" && shown?.state !== "error" && !declaredEarly && !redrawing
+        ) {
           wrong.push(`false error @${p.offset} (${shown?.state}: ${shown?.note}) ${why}`);
         }
         wrong.push(...blockedWrong(p, labels, i, settled, capture.keys));

@@ -77,7 +77,7 @@ ${RULE}
   assert.deepEqual(read("claude", credits), {
     state: "error",
     kind: "limit",
-    rule: "usage-limit",
+    rule: "usage-limit-menu",
     msg: "You're out of usage credits",
     resets: "2:34pm (Asia/Colombo)",
   });
@@ -101,6 +101,49 @@ ${RULE}
 ${RULE}
   esc to interrupt`;
   assert.equal(read("claude", continuing).state, "working");
+});
+
+// claude-limit-auto-osc7501 (Claude Code 2.1.332 signed in as a subscriber): the footer
+// says when it continues by itself; a limit again draws its lines below the first.
+const CLAUDE_WAITING = `❯ LAB-FAIL-LIMIT: please create the marker file lab-file.txt
+  ⎿  You've hit your 5-hour limit · resets 8:43am (America/Los_Angeles)
+
+● Usage limit reached · set to continue automatically at 8:43am
+
+● Usage limit reset · Continuing automatically
+  ⎿  You've hit your 5-hour limit · resets 8:46am (America/Los_Angeles)
+
+${RULE}
+❯\u00a0
+${RULE}
+  ⚠ Usage limit reached · limit resets 8:46am
+    Continuing automatically at 8:46am · Esc to cancel
+  ⏵⏵ auto mode on (shift+tab to cycle)`;
+
+Deno.test("Claude: waiting to continue by itself, and limited again, is the last limit", () => {
+  const again = read("claude", CLAUDE_WAITING);
+  assert.deepEqual([again.state, again.kind, again.rule], ["error", "limit", "usage-limit"]);
+  assert.equal(again.resets, "8:46am (America/Los_Angeles)");
+  const first = CLAUDE_WAITING.replace(/\n\n● Usage limit reset[^\n]*\n[^\n]*/, "")
+    .replaceAll("8:46am", "8:43am").replace(
+      "Continuing automatically at 8:43am",
+      "Continuing shortly",
+    );
+  assert.deepEqual([read("claude", first).state, read("claude", first).resets], [
+    "error",
+    "8:43am (America/Los_Angeles)",
+  ]);
+  // Gone on by itself and done: the limit lines above are history.
+  const done = `  ⎿  You've hit your 5-hour limit · resets 8:51am (America/Los_Angeles)
+● Usage limit reached · set to continue automatically at 8:51am
+● Usage limit reset · Continuing automatically
+● Hello from the mock model.
+✻ Brewed for 1s · done 8:53 AM
+${RULE}
+❯\u00a0
+${RULE}
+  ⏸ manual mode on · ? for shortcuts`;
+  assert.equal(read("claude", done).state, "done");
 });
 
 Deno.test("Codex: the usage limit, wrapped, with its local time", () => {

@@ -19,6 +19,7 @@ import {
   untilPermission,
 } from "./player.ts";
 import { MORE_BODIES } from "./scenarios_more.ts";
+import { LIMIT_BODIES } from "./scenarios_limit.ts";
 
 export type { Player } from "./player.ts";
 
@@ -227,4 +228,5 @@ export const SCENARIO_BODIES: Readonly<Record<ScenarioName, Scenario>> = {
   "fail-rate-long": (p) => fail(p, "rate-long"),
   "fail-limit": (p) => fail(p, "limit"),
   ...MORE_BODIES,
+  ...LIMIT_BODIES,
 };

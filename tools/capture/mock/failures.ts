@@ -11,10 +11,13 @@
  * a turn fails (a CLI's retries included), except `FLAKY`, whose first
  * FLAKY_FAILURES main requests fail with an overload and the next one
  * answers normally. `LAB-FAIL-LIMIT` is a usage limit (docs/limits.md) in each
- * API's real shape, resetting LIMIT_RESET_SECONDS after the reply: Anthropic's
- * unified rate-limit headers (`rejected`, the reset epoch, `five_hour`, no retry),
- * OpenAI's `usage_limit_reached` body with `resets_at`, Gemini's
- * RESOURCE_EXHAUSTED with a retry delay over 300 s.
+ * API's real shape, resetting LIMIT_RESET_SECONDS after the turn's first
+ * limited request: Anthropic's unified rate-limit headers (`rejected`, the
+ * reset epoch, `five_hour`, no retry), OpenAI's `usage_limit_reached` body
+ * with `resets_at`, Gemini's RESOURCE_EXHAUSTED with a retry delay over
+ * 300 s. Every request of that turn before the reset gets the same reset;
+ * after it the limit has lifted and the turn answers (LimitWindows): Claude
+ * Code, continuing by itself, sends the very turn again.
  */
 
 import type { ApiName } from "./apis.ts";
@@ -243,6 +246,29 @@ export function usageLimit(api: ApiName, resetsAt: number): ErrorReply {
           },
         },
       };
+  }
+}
+
+/**
+ * The usage limit of each turn, keyed by the line of its user text that holds
+ * the marker (Claude Code sends the turn again with more text around it): the
+ * turn's first request opens a window of LIMIT_RESET_SECONDS; each request
+ * before its end is limited with the same reset; from the reset on the limit
+ * has lifted.
+ */
+export class LimitWindows {
+  readonly #resets = new Map<string, number>();
+
+  /** The reset (epoch seconds) while the turn is limited, or null once it lifted. */
+  resetOf(turnText: string, now: number): number | null {
+    const key = /^.*LAB-FAIL-LIMIT.*$/m.exec(turnText)?.[0] ?? turnText;
+    const at = this.#resets.get(key);
+    if (at === undefined) {
+      const reset = Math.floor(now / 1000) + LIMIT_RESET_SECONDS;
+      this.#resets.set(key, reset);
+      return reset;
+    }
+    return now < at * 1000 ? at : null;
   }
 }
 
