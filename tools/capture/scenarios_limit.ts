@@ -33,7 +33,7 @@ async function limited(p: Player, what: string): Promise<boolean> {
   }
   p.label(
     "error",
-    `usage limit on screen (resets 90 s after the first limited request); ${what}`,
+    `usage limit on screen (the mock's reset: its failed event, mock/failures.ts); ${what}`,
     "screen",
     at,
   );
