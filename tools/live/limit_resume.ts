@@ -4,8 +4,10 @@
  * requests after the limit (want exactly 1) and prints what lazyshell showed while it
  * waited (`ctl list`: state, kind, resetsAt; `ctl limit`: the resume's phase).
  *
- * - An agent that types nothing itself (Codex) plays `fail-limit`: lazyshell must type the
- *   continue text once after the reset.
+ * - An agent that types nothing itself (Codex, Gemini CLI) plays `fail-limit`: lazyshell must
+ *   close a dialog beside the limit with its manifest's `limit.dismiss` keys (Gemini's "2.
+ *   Stop"), then type the continue text once after the reset. Gemini's reset is 400 s ahead
+ *   (its retry delay): allow `--hard-limit 900`.
  * - One that continues by itself at the reset (Claude Code signed in as a subscriber) plays
  *   `limit-auto`: lazyshell must type nothing (no `typed` receipt) and see it go on.
  */
@@ -59,7 +61,7 @@ export function limitResumeBody(run: LimitRun): (p: Player) => Promise<void> {
     }
     if (run.scenario === "fail-limit") {
       run.log(`limit-resume: waiting for lazyshell to resume (${atLimit} main requests so far)`);
-      const resumed = requests > atLimit || await run.waitMock("request", 280_000);
+      const resumed = requests > atLimit || await run.waitMock("request", 600_000);
       run.log(
         resumed
           ? `limit-resume: the mock got the next request ${
