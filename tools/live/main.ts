@@ -62,6 +62,10 @@ export async function main(argv: string[]): Promise<number> {
     },
   });
   const [agentId, scenarioArg = "tool"] = positionals;
+  if (scenarioArg === "limit-restore") {
+    const { runLimitRestore } = await import("./limit_restore.ts");
+    return await runLimitRestore(agentId ?? "", values.lab, Number(values["hard-limit"]));
+  }
   if (scenarioArg === "restore") {
     const { runRestore } = await import("./restore.ts");
     return await runRestore(agentId ?? "", values.lab, Number(values["hard-limit"]), {
