@@ -29,6 +29,7 @@ export const SCENARIOS = [
   "always",
   "limit-auto",
   "limit-dialog",
+  "limit-retry",
 ] as const;
 export type ScenarioName = typeof SCENARIOS[number];
 
@@ -42,6 +43,7 @@ const OWN: readonly ScenarioName[] = [
   "always",
   "limit-auto",
   "limit-dialog",
+  "limit-retry",
 ];
 
 /** What a CLI plays unless its profile says otherwise. */

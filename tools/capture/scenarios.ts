@@ -31,7 +31,8 @@ const FAIL_NOTES: Readonly<Record<FailureMode, string>> = {
   quota: "quota exceeded",
   cut: "the stream was cut mid-answer on every attempt",
   flaky: "a transient overload that recovers",
-  limit: "a usage limit (resets 90 s after the reply)",
+  limit:
+    "a usage limit (resets 90 s after the turn's first request; Gemini: its 400 s retry delay)",
 };
 
 /**

@@ -8,6 +8,9 @@
  *   automatically"). Nothing is typed: `error` (kind limit) where the limit
  *   is on screen, then the mock's stream of the turn sent again is `working`
  *   and its end `done`.
+ * - `limit-retry`: the CLI retries the limited request by itself on its own countdown
+ *   (opencode): `working` throughout, until a retry after the reset is answered (`done`) or
+ *   it gives up (`error`, where the profile's `failedRe` matches).
  * - `limit-dialog`: the limit comes with a dialog beside it (Gemini CLI's
  *   "Keep trying / Stop"): `error` (kind limit) where it is on screen; the
  *   user then picks the profile's `limitStopKeys` (Stop): the turn failed,
@@ -16,6 +19,8 @@
 
 import type { ScenarioName } from "./profile.ts";
 import { busy, idle, type Player, type Scenario, settle } from "./player.ts";
+
+const LIMIT_GAVE_UP = "the CLI stopped retrying before the usage limit reset";
 
 export const LIMIT_PROMPT = "LAB-FAIL-LIMIT: please create the marker file lab-file.txt";
 
@@ -41,6 +46,33 @@ async function limited(p: Player, what: string): Promise<boolean> {
 }
 
 export const LIMIT_BODIES = {
+  async "limit-retry"(p) {
+    await idle(p);
+    await p.wait(3000);
+    await p.prompt(LIMIT_PROMPT);
+    // The CLI retries on its own countdown (opencode: "[retrying in 3m 4s attempt #1]"): a
+    // working screen, until a retry after the reset is answered (done) or it gives up (error).
+    const retry = p.agent.retryRe;
+    const seen = retry ? await p.waitState((s) => retry.test(s), 60000, "retry screen") : null;
+    if (seen) {
+      p.label("working", "retrying the limited request on its own countdown", "screen", seen);
+    }
+    const failed = p.agent.failedRe;
+    const gaveUp = failed
+      ? p.waitState((s) => failed.test(s), 300000, "failed-turn screen")
+      : Promise.resolve(null);
+    const outcome = await Promise.race([
+      p.waitTurnEnd(300000).then((ended) => ended ? "done" as const : null),
+      gaveUp.then((at) => at ? { at } : null),
+    ]);
+    if (outcome === "done") {
+      await settle(p, "turn ended: a retry after the limit's reset was answered");
+    } else if (outcome) {
+      p.label("error", `the turn failed: ${LIMIT_GAVE_UP}; error on screen`, "screen", outcome.at);
+    } else p.note("the turn neither recovered nor failed within 300 s");
+    await p.wait(6000);
+  },
+
   async "limit-auto"(p) {
     if (!await limited(p, "the CLI says it continues by itself: nothing is typed")) return;
     // Claude Code sends the turn again about 90 s after the reset (it checks every 30 s).
