@@ -146,6 +146,50 @@ ${RULE}
   assert.equal(read("claude", done).state, "done");
 });
 
+// Claude Code 2.1.332 as a subscriber at the mock's weekly claim (seven_day), TZ Europe/London:
+// the same lines with "weekly" and no menu; Esc cancels its automatic continue.
+const CLAUDE_WEEK = `❯ LAB-FAIL-LIMIT-WEEK: please create the marker file lab-file.txt
+  ⎿  You've hit your weekly limit · resets 5:32pm (Europe/London)
+
+● Usage limit reached · set to continue automatically at 5:32pm
+
+${RULE}
+❯\u00a0
+${RULE}
+  ⚠ Usage limit reached · limit resets 5:32pm
+    Continuing automatically at 5:32pm · Esc to cancel
+  ⏸ manual mode on · ? for shortcuts · ← for agents`;
+
+Deno.test("Claude: the weekly limit, and after its automatic continue was cancelled", () => {
+  const r = read("claude", CLAUDE_WEEK);
+  assert.deepEqual([r.state, r.kind, r.rule, r.msg, r.resets], [
+    "error",
+    "limit",
+    "usage-limit",
+    "You've hit your weekly limit",
+    "5:32pm (Europe/London)",
+  ]);
+  const cancelled = `❯ LAB-FAIL-LIMIT-WEEK: please create the marker file lab-file.txt
+  ⎿  You've hit your weekly limit · resets 5:32pm (Europe/London)
+     /login to switch to an API usage-billed account.
+
+● Usage limit reached · set to continue automatically at 5:32pm
+
+● Automatic continue cancelled · /rate-limit-options to wait again
+
+${RULE}
+❯\u00a0
+${RULE}
+  ⏸ manual mode on · ? for shortcuts                                                      automatic continue cancelled`;
+  const c = read("claude", cancelled);
+  assert.deepEqual([c.state, c.kind, c.rule, c.resets], [
+    "error",
+    "limit",
+    "usage-limit-menu",
+    "5:32pm (Europe/London)",
+  ]);
+});
+
 Deno.test("Codex: the usage limit, wrapped, with its local time", () => {
   const codex = `› write the file
 

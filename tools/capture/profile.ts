@@ -30,6 +30,7 @@ export const SCENARIOS = [
   "limit-auto",
   "limit-dialog",
   "limit-retry",
+  "limit-week",
 ] as const;
 export type ScenarioName = typeof SCENARIOS[number];
 
@@ -44,6 +45,7 @@ const OWN: readonly ScenarioName[] = [
   "limit-auto",
   "limit-dialog",
   "limit-retry",
+  "limit-week",
 ];
 
 /** What a CLI plays unless its profile says otherwise. */

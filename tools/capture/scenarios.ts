@@ -33,6 +33,7 @@ const FAIL_NOTES: Readonly<Record<FailureMode, string>> = {
   flaky: "a transient overload that recovers",
   limit:
     "a usage limit (resets 90 s after the turn's first request; Gemini: its 400 s retry delay)",
+  "limit-week": "a weekly usage limit (Anthropic's seven_day claim; resets as a usage limit does)",
 };
 
 /**

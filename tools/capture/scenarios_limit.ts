@@ -23,12 +23,13 @@ import { busy, idle, type Player, type Scenario, settle } from "./player.ts";
 const LIMIT_GAVE_UP = "the CLI stopped retrying before the usage limit reset";
 
 export const LIMIT_PROMPT = "LAB-FAIL-LIMIT: please create the marker file lab-file.txt";
+const WEEK_PROMPT = "LAB-FAIL-LIMIT-WEEK: please create the marker file lab-file.txt";
 
 /** The limit on screen, labelled `error` there; false when it never came. */
-async function limited(p: Player, what: string): Promise<boolean> {
+async function limited(p: Player, what: string, prompt = LIMIT_PROMPT): Promise<boolean> {
   await idle(p);
   await p.wait(3000);
-  await p.prompt(LIMIT_PROMPT);
+  await p.prompt(prompt);
   const re = p.agent.limitRe;
   if (!re) throw new Error(`${p.agent.id} has no limitRe: no usage-limit screen to wait for`);
   const at = await p.waitState((s) => re.test(s), 120000, "usage-limit screen");
@@ -91,6 +92,22 @@ export const LIMIT_BODIES = {
       "turn ended: it continued by itself after the reset; prompt waiting for input",
     );
     await p.wait(4000);
+  },
+
+  // Claude Code's weekly limit (the mock's seven_day claim): the same lines with "weekly";
+  // Esc cancels its automatic continue ("● Automatic continue cancelled · /rate-limit-options to
+  // wait again"): it stays at the limit, waiting for the user.
+  async "limit-week"(p) {
+    if (!await limited(p, "the weekly claim", WEEK_PROMPT)) return;
+    await p.wait(6000);
+    p.key("\x1b", "Esc (cancel the automatic continue)");
+    await p.labelOnScreen(
+      "error",
+      "the user cancelled the automatic continue: still at the weekly limit, nothing will go on",
+      (s) => /Automatic continue cancelled/.test(s),
+      20000,
+    );
+    await p.wait(6000);
   },
 
   async "limit-dialog"(p) {

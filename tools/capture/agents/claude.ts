@@ -5,7 +5,7 @@
  * `firststart` scenario), the work dir trusted (except for `trust`), and
  * every hook event logged through scripts/hook-log.sh. The `mcp` scenario
  * adds the lab's stdio MCP server (scripts/mcp_server.ts) with --mcp-config.
- * `limit-auto` signs in as a Max subscriber instead (SUBSCRIBER_ENV): its
+ * `limit-auto` and `limit-week` sign in as a Max subscriber instead (SUBSCRIBER_ENV): its
  * usage-limit screens are a subscriber's; with an API key Claude Code shows a
  * plain `API Error: Request rejected (429)` (docs/limits.md).
  */
@@ -84,6 +84,7 @@ export const claude: AgentProfile = {
     "mcp",
     "resize",
     "limit-auto",
+    "limit-week",
   ],
   async setup({ lab, mockUrl, scenario, name, scriptsDir }) {
     const home = freshDir(`${lab}/homes/${name}`);
@@ -148,7 +149,7 @@ export const claude: AgentProfile = {
       env: {
         ...baseEnv(lab, home),
         ANTHROPIC_BASE_URL: mockUrl,
-        ...(scenario === "limit-auto" ? SUBSCRIBER_ENV : { ANTHROPIC_API_KEY: API_KEY }),
+        ...(scenario.startsWith("limit-") ? SUBSCRIBER_ENV : { ANTHROPIC_API_KEY: API_KEY }),
         DISABLE_TELEMETRY: "1",
         DISABLE_AUTOUPDATER: "1",
         DISABLE_ERROR_REPORTING: "1",

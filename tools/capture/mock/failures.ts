@@ -31,6 +31,7 @@ export const FAILURES = [
   "cut",
   "flaky",
   "limit",
+  "limit-week",
 ] as const;
 export type FailureMode = typeof FAILURES[number];
 
@@ -52,7 +53,7 @@ export interface ErrorReply {
   readonly body: unknown;
 }
 
-const MARKER = /LAB-FAIL-(RATE-LONG|RATE|OVERLOAD|AUTH|QUOTA|CUT|FLAKY|LIMIT)\b/;
+const MARKER = /LAB-FAIL-(RATE-LONG|RATE|OVERLOAD|AUTH|QUOTA|CUT|FLAKY|LIMIT-WEEK|LIMIT)\b/;
 
 /** The failure the last user text asks for, or null. */
 export function failureOf(lastUserText: string): FailureMode | null {
@@ -72,7 +73,8 @@ export function errorReply(
 ): ErrorReply | null {
   switch (mode) {
     case "limit":
-      return usageLimit(api, Math.floor(now / 1000) + LIMIT_RESET_SECONDS);
+    case "limit-week":
+      return usageLimit(api, Math.floor(now / 1000) + LIMIT_RESET_SECONDS, mode === "limit-week");
     case "rate":
       return withRetry(RATE[api]);
     case "rate-long":
@@ -189,7 +191,7 @@ const QUOTA: Readonly<Record<ApiName, Shape>> = {
 };
 
 /** A usage limit resetting at `resetsAt` (epoch seconds), as each API answers it. */
-export function usageLimit(api: ApiName, resetsAt: number): ErrorReply {
+export function usageLimit(api: ApiName, resetsAt: number, weekly = false): ErrorReply {
   switch (api) {
     case "anthropic":
       return {
@@ -201,9 +203,16 @@ export function usageLimit(api: ApiName, resetsAt: number): ErrorReply {
         headers: {
           "anthropic-ratelimit-unified-status": "rejected",
           "anthropic-ratelimit-unified-reset": String(resetsAt),
-          "anthropic-ratelimit-unified-representative-claim": "five_hour",
-          "anthropic-ratelimit-unified-5h-status": "rejected",
-          "anthropic-ratelimit-unified-5h-reset": String(resetsAt),
+          "anthropic-ratelimit-unified-representative-claim": weekly ? "seven_day" : "five_hour",
+          ...(weekly
+            ? {
+              "anthropic-ratelimit-unified-7d-status": "rejected",
+              "anthropic-ratelimit-unified-7d-reset": String(resetsAt),
+            }
+            : {
+              "anthropic-ratelimit-unified-5h-status": "rejected",
+              "anthropic-ratelimit-unified-5h-reset": String(resetsAt),
+            }),
           "x-should-retry": "false",
         },
       };
@@ -254,7 +263,8 @@ export function usageLimit(api: ApiName, resetsAt: number): ErrorReply {
  * the marker (Claude Code sends the turn again with more text around it): the
  * turn's first request opens a window of LIMIT_RESET_SECONDS; each request
  * before its end is limited with the same reset; from the reset on the limit
- * has lifted.
+ * has lifted. `LAB-FAIL-LIMIT-WEEK` is the same limit on Anthropic's weekly claim
+ * (`seven_day`).
  */
 export class LimitWindows {
   readonly #resets = new Map<string, number>();

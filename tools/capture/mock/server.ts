@@ -147,10 +147,11 @@ export async function startMockServer(options: MockOptions = {}): Promise<MockSe
       : "mock-model";
     const ctx = { id, model, text: p.text };
     const failure = failing(failureOf(view.lastUserText), d.kind, view.lastUserText);
-    const limitReset = failure === "limit" ? limits.resetOf(view.lastUserText, Date.now()) : null;
-    if (failure !== null && failure !== "cut" && (failure !== "limit" || limitReset !== null)) {
+    const isLimit = failure === "limit" || failure === "limit-week";
+    const limitReset = isLimit ? limits.resetOf(view.lastUserText, Date.now()) : null;
+    if (failure !== null && failure !== "cut" && (!isLimit || limitReset !== null)) {
       const e: ErrorReply = limitReset !== null
-        ? usageLimit(api, limitReset)
+        ? usageLimit(api, limitReset, failure === "limit-week")
         : errorReply(api, failure)!;
       // A usage limit's reset instant goes into the capture's truth (docs/limits.md).
       const reset = e.headers["anthropic-ratelimit-unified-reset"] ??
