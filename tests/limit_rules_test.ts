@@ -190,6 +190,37 @@ ${RULE}
   ]);
 });
 
+Deno.test("Claude: with automatic continue off, its menu beside the weekly limit; Esc closes it", () => {
+  // Claude Code 2.1.332, `autoContinueAtUsageLimit: false` in ~/.claude/settings.json.
+  const limitLine = "  ⎿  You've hit your weekly limit · resets 9:35am (America/Los_Angeles)";
+  const menu = `❯ LAB-FAIL-LIMIT-WEEK: please create the marker file lab-file.txt
+${limitLine}
+
+❯ /rate-limit-options
+${RULE}
+  What do you want to do?
+
+  ❯ 1. Stop and wait for limit to reset
+    2. Wait here, then continue automatically at 9:35am
+
+  Enter to confirm · Esc to cancel`;
+  const r = read("claude", menu);
+  assert.deepEqual([r.state, r.kind, r.resets], ["error", "limit", "9:35am (America/Los_Angeles)"]);
+  const limit = catalog.get("claude")!.limit!;
+  assert.ok(limit.dialog.some((re) => re.test(menu)), "the menu is the limit's dialog");
+  assert.ok(!limit.continues.some((re) => re.test(menu)), "Stop is selected: it will not go on");
+  assert.deepEqual(limit.dismiss, ["esc"]);
+  const closed = `❯ LAB-FAIL-LIMIT-WEEK: please create the marker file lab-file.txt
+${limitLine}
+${RULE}
+❯\u00a0
+${RULE}
+  ⏵⏵ auto mode on (shift+tab to cycle)`;
+  const c = read("claude", closed);
+  assert.deepEqual([c.state, c.kind, c.resets], ["error", "limit", "9:35am (America/Los_Angeles)"]);
+  assert.ok(!limit.dialog.some((re) => re.test(closed)));
+});
+
 Deno.test("Codex: the usage limit, wrapped, with its local time", () => {
   const codex = `› write the file
 

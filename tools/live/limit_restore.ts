@@ -137,8 +137,12 @@ export async function runLimitRestore(agentId: string, lab: string, hardLimitS: 
     log(
       `restored session: ctl limit ${JSON.stringify(await call2("limit", { target: again.id }))}`,
     );
+    // What the new server shows of the restored session until the resumed request: the
+    // restored agent may draw its limit again from its transcript (Codex does).
+    const watching = watchRestored(call2, again.id, () => main.length > before, log);
     // Exactly one more main request: after the reset (plus lazyshell's margin).
     await until(() => main.length > before, 400_000, "the resumed request");
+    await watching;
     const resumed = main[before]!;
     log(
       `the mock's next main request: ${((resumed.t - killedAt) / 1000).toFixed(1)} s after the ` +
@@ -175,6 +179,26 @@ export async function runLimitRestore(agentId: string, lab: string, hardLimitS: 
   }
   console.log(`\n== ${name} (${spec.version}): ${verdict}`);
   return verdict === "PASS" ? 0 : 1;
+}
+
+/** Logs each change of the session's state and its resume (`ctl limit`) until `done()`. */
+async function watchRestored(
+  call: Call,
+  target: string,
+  done: () => boolean,
+  log: (line: string) => void,
+): Promise<void> {
+  let last = "";
+  while (!done()) {
+    try {
+      const e = await entry(call, target);
+      const l = await call("limit", { target });
+      const now = `state=${e?.state} kind=${e?.kind} resetsAt=${e?.resetsAt} ` +
+        `resume=${l.phase}${l.reason ? ` (${l.reason})` : ""}`;
+      if (now !== last) log(`restored session: ${(last = now)}`);
+    } catch { /* the server is busy: next time */ }
+    await sleep(500);
+  }
 }
 
 async function entry(call: Call, target: string): Promise<Record<string, unknown> | undefined> {
