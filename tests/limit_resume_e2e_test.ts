@@ -9,7 +9,6 @@
 import assert from "node:assert/strict";
 import { startInstance } from "./control_helpers.ts";
 import { MARGIN_MS } from "../src/limits/resume.ts";
-import { pendingFile, persistResumes } from "../src/runtime/limit_resumes_file.ts";
 
 const MANIFEST = [
   "id: fakelimit",
@@ -173,62 +172,5 @@ Deno.test("ask: a notification at the reset, nothing typed until ctl limit --res
   } finally {
     await lab[Symbol.asyncDispose]();
     Deno.removeSync(config, { recursive: true });
-  }
-});
-
-Deno.test("a pending resume survives the server: restored by name, typed once at the prompt", async () => {
-  const state = Deno.makeTempDirSync({ prefix: "limits-e2e-state-" });
-  const env = { XDG_STATE_HOME: state };
-  const first = await withLimit("auto", { env });
-  const file = pendingFile({ ...env }, "test");
-  const kept = persistResumes(first.lab.runtime, file);
-  try {
-    await until(
-      () => {
-        try {
-          const saved = JSON.parse(Deno.readTextFileSync(file));
-          return Promise.resolve(saved.sessions?.lim?.agent === "fakelimit" ? saved : null);
-        } catch {
-          return Promise.resolve(null);
-        }
-      },
-      15_000,
-      "the pending resume was never written",
-    );
-  } finally {
-    // The server goes before the reset (its file stays, as after a kill -9).
-    kept[Symbol.dispose]();
-    await first.lab[Symbol.asyncDispose]();
-  }
-  await new Promise((r) => setTimeout(r, 3000)); // the reset passes while it is down
-  const second = await withLimit("auto", {
-    env,
-    config: first.config,
-    command: "printf 'ready> '; exec sleep 600",
-  });
-  const restored = persistResumes(second.lab.runtime, file);
-  try {
-    const read = async () =>
-      (await second.lab.ok<{ lines: string[] }>("read", { target: "lim" })).lines.join("\n");
-    const screen = await until(
-      async () => {
-        const text = await read();
-        return /continue/.test(text) ? text : null;
-      },
-      MARGIN_MS + 15_000,
-      "the restored resume never typed",
-    );
-    assert.equal(screen.match(/continue/g)!.length, 1);
-    await new Promise((r) => setTimeout(r, 3000));
-    assert.equal((await read()).match(/continue/g)!.length, 1);
-    assert.ok(
-      second.notices.some((n) => n.includes('typed "continue"')),
-      second.notices.join("; "),
-    );
-  } finally {
-    restored[Symbol.dispose]();
-    await second.lab[Symbol.asyncDispose]();
-    Deno.removeSync(first.config, { recursive: true });
-    Deno.removeSync(state, { recursive: true });
   }
 });

@@ -288,3 +288,41 @@ Deno.test("a session that ended a moment before the server stays in the file (a 
   await restore[Symbol.asyncDispose]();
   assert.deepEqual(t.read().map((x) => x.name), ["shell-at-reboot"]);
 });
+
+Deno.test("pending resumes of the older limit-resumes file join their saved sessions, once", async () => {
+  await using t = await setup();
+  await Deno.mkdir(`${t.dir}/state`, { recursive: true, mode: 0o700 });
+  const state = { phase: "waiting", limit: { resetsAt: 1, msg: "limit" }, dueAt: 2, done: [] };
+  await Deno.writeTextFile(
+    t.file,
+    formatState([
+      saved("cx", { agent: "codex", cwd: t.dir }),
+      saved("other", { agent: "claude", cwd: t.dir }),
+    ], 1),
+  );
+  const legacy = `${t.dir}/state/limit-resumes-test.json`;
+  await Deno.writeTextFile(
+    legacy,
+    JSON.stringify({
+      version: 1,
+      sessions: { cx: { agent: "codex", state }, other: { agent: "codex", state } },
+    }),
+  );
+  const restore = SessionRestore.start(t.runtime, {
+    file: t.file,
+    legacyResumes: legacy,
+    writer: { delayMs: 20 },
+  });
+  // Matched by name and agent: `other` runs another agent.
+  await until(() => {
+    try {
+      Deno.statSync(legacy);
+      return false;
+    } catch {
+      return true;
+    }
+  }, "the older file removed");
+  const kept = Object.fromEntries(t.read().map((s) => [s.name, s.limitResume]));
+  assert.deepEqual(kept, { cx: state, other: null });
+  assert.equal(restore.pendingCount, 2);
+});

@@ -16,6 +16,7 @@ export function savedSession(name: string, more: Partial<SavedSession> = {}): Sa
     conversation: null,
     screen: [],
     pending: false,
+    limitResume: null,
     ...more,
   };
 }

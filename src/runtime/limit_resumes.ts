@@ -44,8 +44,9 @@ export function startResumes(
         { resume_after_limit?: ResumePolicy; continue?: string } | undefined
       >;
       const a = agent === null ? undefined : agents[agent];
-      return { policy: a?.resume_after_limit ?? "off", text: a?.continue ?? "continue" };
+      return { policy: a?.resume_after_limit ?? null, text: a?.continue ?? "continue" };
     },
+    group: (id) => runtime.state.sessions.find((s) => s.id === id)?.group ?? null,
     limitSpec: (agent) => (agent === null ? null : runtime.catalog.get(agent)?.limit) ?? null,
     screenText: (id) => {
       const view = runtime.store.get(id)?.screenView();
