@@ -174,3 +174,63 @@ Deno.test("ask: a notification at the reset, nothing typed until ctl limit --res
     Deno.removeSync(config, { recursive: true });
   }
 });
+
+Deno.test("policy per group and per session over ctl: the group's auto types, a session's off holds", async () => {
+  const { lab, config } = await withLimit("off");
+  try {
+    for (const name of ["grp", "held"]) {
+      await lab.ok("new", {
+        name,
+        group: "night",
+        command: "printf 'Usage limit reached · resets in 2s\\n'; exec sleep 600",
+      });
+    }
+    type Shown = { phase: string; policy: string; policyFrom: string };
+    assert.match(
+      await lab.error("limit", { target: "held", policy: "sometimes" }),
+      /Unknown resume policy "sometimes": off, ask, auto or default/,
+    );
+    const group = await lab.ok<{ policy: string }>("limit", { group: "night", policy: "auto" });
+    assert.equal(group.policy, "auto");
+    const held = await lab.ok<Shown>("limit", { target: "held", policy: "off" });
+    assert.deepEqual([held.policy, held.policyFrom], ["off", "session"]);
+    const cleared = await lab.ok<Shown>("limit", { target: "held", policy: "default" });
+    assert.deepEqual([cleared.policy, cleared.policyFrom], ["auto", "group"]);
+    await lab.ok("limit", { target: "held", policy: "off" });
+    const read = async (target: string) =>
+      (await lab.ok<{ lines: string[] }>("read", { target })).lines.join("\n");
+    // `lim` is in no group: its agent's off. `held` is in the group but off itself.
+    await until(
+      async () =>
+        (await lab.ok<Shown>("limit", { target: "held" })).phase === "waiting" ? true : null,
+      15_000,
+      "held's limit never read",
+    );
+    // `grp` takes its group's auto.
+    const grp = await until(
+      async () => {
+        const text = await read("grp");
+        return /continue/.test(text) ? text : null;
+      },
+      2000 + MARGIN_MS + 15_000,
+      "continue was never typed into grp",
+    );
+    assert.equal(grp.match(/continue/g)!.length, 1);
+    assert.equal((await read("held")).match(/continue/g)?.length ?? 0, 0);
+    // Its own policy set to auto past the reset: typed at once, once.
+    await lab.ok("limit", { target: "held", policy: "auto" });
+    const screen = await until(
+      async () => {
+        const text = await read("held");
+        return /continue/.test(text) ? text : null;
+      },
+      10_000,
+      "continue was never typed",
+    );
+    assert.equal(screen.match(/continue/g)!.length, 1);
+    assert.equal((await read("lim")).match(/continue/g)?.length ?? 0, 0);
+  } finally {
+    await lab[Symbol.asyncDispose]();
+    Deno.removeSync(config, { recursive: true });
+  }
+});

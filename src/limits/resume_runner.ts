@@ -228,6 +228,11 @@ export class ResumeRunner implements Disposable {
     return e;
   }
 
+  /** The agents' settings may have changed (a reload): every limit is looked at again. */
+  reconsider(): void {
+    for (const id of [...this.#entries.keys()]) this.#poke(id);
+  }
+
   /** The policy changed: a limit past its time is acted on now (or not, for `off`). */
   #poke(id: string): void {
     const e = this.#entries.get(id);

@@ -269,3 +269,35 @@ Deno.test("runner: a group's ask, set before the reset, asks at the reset: not t
   await advance(t.clock, RESET + MARGIN_MS + 5000);
   assert.deepEqual(t.log, ["notice cx1: limit reset · resume: lazyshell ctl limit s1 --resume"]);
 });
+
+Deno.test("runner: an agent's policy changed by a reload past the reset acts once reconsidered", async () => {
+  let policy: ResumePolicy = "off";
+  const t = setup();
+  const host = { policy: () => policy };
+  // The setup's host answers "auto"; this one follows `policy`.
+  const runner = new ResumeRunner({
+    now: t.clock.now,
+    after: (ms: number, fn: () => void) => {
+      const id = t.clock.setTimeout(fn, ms);
+      return { [Symbol.dispose]: () => t.clock.clearTimeout(id) };
+    },
+    settings: () => ({ policy: host.policy(), text: "continue" }),
+    limitSpec: () => null,
+    screenText: () => "limit",
+    classifyNow: () => limited,
+    inputBox: () => "",
+    write: () => true,
+    typeLine: (_id: string, text: string) => {
+      t.log.push(`type ${text}`);
+      return Promise.resolve(true);
+    },
+    notice: () => {},
+  });
+  runner.status("s1", t.view, limited);
+  await advance(t.clock, RESET + MARGIN_MS + 60_000);
+  assert.deepEqual(t.log, []);
+  policy = "auto";
+  runner.reconsider();
+  await advance(t.clock, RESET + MARGIN_MS + 61_000);
+  assert.deepEqual(t.log, ["type continue"]);
+});

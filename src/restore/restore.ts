@@ -192,6 +192,14 @@ export class SessionRestore implements AsyncDisposable {
       const adopted = old && old.agent === s.agent && s.limitResume === null;
       this.#pending.set(s.name, adopted ? { ...s, limitResume: old.state } : s);
     }
+    // Groups' resume policies at usage limits (docs/limits.md): back at once, for the running too.
+    for (const s of loaded.sessions) {
+      if (s.group !== null && s.groupResumePolicy !== null) {
+        if (runtime.resumes.policies.group(s.group) === null) {
+          runtime.resumes.setGroupPolicy(s.group, s.groupResumePolicy);
+        }
+      }
+    }
     this.recorder = new SessionRecorder(runtime, {
       ...options,
       pending: () => [...this.#pending.values()],
@@ -286,7 +294,9 @@ export class SessionRestore implements AsyncDisposable {
     this.#pending.delete(name);
     this.recorder.keep(id, { command: plan.savedCommand, secrets: plan.secrets });
     const notes = [...plan.notes];
-    // Its pending resume at a usage limit: re-armed, typed once the agent is back (docs/limits.md).
+    // Its resume policy, and its pending resume at a usage limit: re-armed, typed once the
+    // agent is back (docs/limits.md).
+    if (saved.resumePolicy !== null) runtime.resumes.setSessionPolicy(id, saved.resumePolicy);
     if (
       saved.limitResume !== null &&
       runtime.resumes.restore(id, { agent: saved.agent, name }, saved.limitResume)

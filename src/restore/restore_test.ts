@@ -326,3 +326,29 @@ Deno.test("pending resumes of the older limit-resumes file join their saved sess
   assert.deepEqual(kept, { cx: state, other: null });
   assert.equal(restore.pendingCount, 2);
 });
+
+Deno.test("resume policies per session and per group are kept in the file and come back", async () => {
+  await using t = await setup();
+  await Deno.mkdir(`${t.dir}/state`, { recursive: true, mode: 0o700 });
+  await Deno.writeTextFile(
+    t.file,
+    formatState([
+      saved("a", { group: "g", cwd: t.dir, resumePolicy: "auto", groupResumePolicy: "ask" }),
+      saved("b", { group: "g", cwd: t.dir, groupResumePolicy: "ask" }),
+    ], 1),
+  );
+  const restore = t.start();
+  // The group's is back before anything is restored.
+  assert.equal(t.runtime.resumes.policies.group("g"), "ask");
+  const [a] = restore.restore(["a"]);
+  assert.deepEqual(t.runtime.resumes.policy(a!.id!), { policy: "auto", from: "session" });
+  const b = restore.restore(["b"])[0]!.id!;
+  assert.deepEqual(t.runtime.resumes.policy(b), { policy: "ask", from: "group" });
+  t.runtime.resumes.setSessionPolicy(b, "off");
+  t.runtime.resumes.setGroupPolicy("g", "auto");
+  await until(() => {
+    const byName = Object.fromEntries(t.read().map((s) => [s.name, s]));
+    return byName.a?.resumePolicy === "auto" && byName.b?.resumePolicy === "off" &&
+      byName.a.groupResumePolicy === "auto" && byName.b.groupResumePolicy === "auto";
+  }, "the policies written");
+});

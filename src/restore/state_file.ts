@@ -58,6 +58,10 @@ const sessionSchema = z.object({
    * machine's state (src/limits/resume.ts `toJson`), checked again by `fromJson` at restore.
    */
   limitResume: z.record(z.string(), z.unknown()).nullable().default(null),
+  /** Its own resume policy at usage limits (`ctl limit --policy`, `P`), null: none set. */
+  resumePolicy: z.enum(["off", "ask", "auto"]).nullable().default(null),
+  /** Its group's resume policy when the file was written, null: none set. */
+  groupResumePolicy: z.enum(["off", "ask", "auto"]).nullable().default(null),
 });
 
 export type SavedSession = z.output<typeof sessionSchema>;

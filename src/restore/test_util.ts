@@ -17,6 +17,8 @@ export function savedSession(name: string, more: Partial<SavedSession> = {}): Sa
     screen: [],
     pending: false,
     limitResume: null,
+    resumePolicy: null,
+    groupResumePolicy: null,
     ...more,
   };
 }

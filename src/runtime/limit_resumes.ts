@@ -24,6 +24,8 @@ export interface ResumesHost {
   readonly catalog: Catalog;
   readonly state: RuntimeState;
   subscribe(listener: (change: RuntimeChange) => void): Disposable;
+  /** After `lazyshell reload`: an agent's `resume_after_limit` may have changed. */
+  onReconfigure(listener: () => void): Disposable;
   classifyNow(id: string): AgentStatus | null;
   inputBox(id: string): string | null;
 }
@@ -88,6 +90,7 @@ export function startResumes(
         s.status === "exited" ? null : s.agentStatus,
       );
     }),
+    runtime.onReconfigure(() => runner.reconsider()),
     runtime.store.on((e) => {
       if (e.type === "session" && e.event.type === "input" && e.event.typed) {
         runner.typed(e.session.id);
