@@ -9,6 +9,7 @@
 import assert from "node:assert/strict";
 import { startInstance } from "./control_helpers.ts";
 import { MARGIN_MS } from "../src/limits/resume.ts";
+import { runtimeFeed } from "../src/server/plugin_feed.ts";
 
 const MANIFEST = [
   "id: fakelimit",
@@ -100,6 +101,13 @@ Deno.test("auto: continue typed once after the reset, with a receipt", async () 
     // Still the same limit on screen: never twice.
     await new Promise((r) => setTimeout(r, 3000));
     assert.equal((await read()).match(/continue/g)!.length, 1);
+    // The stats tab's feed: the limit, its reset and the resume done.
+    const fed = runtimeFeed(lab.runtime, () => {}).sessions()[0]!;
+    assert.deepEqual([fed.kind, fed.resetsAt], ["limit", resetsAt]);
+    assert.deepEqual(
+      [fed.limitResume?.policy, fed.limitResume?.policyFrom, fed.limitResume?.resumed],
+      ["auto", "agent", 1],
+    );
   } finally {
     await lab[Symbol.asyncDispose]();
     Deno.removeSync(config, { recursive: true });

@@ -83,6 +83,20 @@ interface Entry {
    * done) is the re-check, until the resume is typed.
    */
   restored: boolean;
+  /** Resumes typed in this session (the stats tab). */
+  resumed: number;
+  /** Resumes that typed nothing (the re-check failed, the agent never came back) or did not hold. */
+  failed: number;
+}
+
+/** A session's resume as the stats tab shows it (docs/limits.md). */
+export interface ResumeSummary {
+  readonly phase: string;
+  readonly reason: string | null;
+  readonly policy: ResumePolicy;
+  readonly policyFrom: string;
+  readonly resumed: number;
+  readonly failed: number;
 }
 
 export class ResumeRunner implements Disposable {
@@ -140,6 +154,21 @@ export class ResumeRunner implements Disposable {
     e?.timer?.[Symbol.dispose]();
     this.#entries.delete(id);
     this.policies.forget(id);
+  }
+
+  /** What the stats tab shows of a session's resume; null when it never met a limit. */
+  summary(id: string): ResumeSummary | null {
+    const e = this.#entries.get(id);
+    if (!e || (e.state.phase === "none" && e.resumed === 0 && e.failed === 0)) return null;
+    const p = this.policy(id);
+    return {
+      phase: e.state.phase,
+      reason: e.state.reason,
+      policy: p.policy,
+      policyFrom: p.from,
+      resumed: e.resumed,
+      failed: e.failed,
+    };
   }
 
   /** The policy in force for a session: its own, its group's, its agent's, `off`. */
@@ -220,6 +249,8 @@ export class ResumeRunner implements Disposable {
         busy: false,
         box: null,
         restored: false,
+        resumed: 0,
+        failed: 0,
       };
       this.#entries.set(id, e);
     }
@@ -243,6 +274,11 @@ export class ResumeRunner implements Disposable {
     const { policy } = this.policy(id);
     const r = step(e.state, event, this.#host.now(), policy);
     const changed = r.state !== e.state;
+    if (event.type === "typed-continue" && r.state.phase === "resumed") e.resumed++;
+    // Typed nothing, or typed and the very limit stayed: a resume that failed.
+    const gaveUp = r.state.phase === "stopped" &&
+      (e.state.phase === "typing" || e.state.phase === "resumed");
+    if (r.state.failures > e.state.failures || gaveUp) e.failed++;
     e.state = r.state;
     if (r.action) this.#act(id, e, r.action);
     this.#arm(id, e);

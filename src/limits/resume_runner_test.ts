@@ -301,3 +301,35 @@ Deno.test("runner: an agent's policy changed by a reload past the reset acts onc
   await advance(t.clock, RESET + MARGIN_MS + 61_000);
   assert.deepEqual(t.log, ["type continue"]);
 });
+
+Deno.test("runner: summary counts resumes typed and resumes that typed nothing", async () => {
+  const t = setup();
+  assert.equal(t.runner.summary("s1"), null);
+  t.status = limited;
+  assert.deepEqual(t.runner.summary("s1"), {
+    phase: "waiting",
+    reason: null,
+    policy: "auto",
+    policyFrom: "agent",
+    resumed: 0,
+    failed: 0,
+  });
+  await advance(t.clock, RESET + MARGIN_MS + 5000);
+  assert.equal(t.runner.summary("s1")?.resumed, 1);
+  t.status = working;
+  // A limit back within HOLD_MS would be a resume that did not hold (a failure too).
+  await advance(t.clock, RESET + MARGIN_MS + 11 * 60_000);
+  // Another limit later; at its reset the screen moved on: nothing typed, one failed.
+  const next = { ...limited, resetsAt: RESET + 3_600_000, seq: 5 };
+  t.status = next;
+  t.fresh = working;
+  await advance(t.clock, RESET + 3_600_000 + MARGIN_MS + 5000);
+  assert.deepEqual(
+    [
+      t.runner.summary("s1")?.phase,
+      t.runner.summary("s1")?.resumed,
+      t.runner.summary("s1")?.failed,
+    ],
+    ["stopped", 1, 1],
+  );
+});
