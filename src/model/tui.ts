@@ -11,6 +11,7 @@ import type { Prompt } from "./prompt.ts";
 import type { SessionView } from "./session.ts";
 import type { SearchHit } from "./search.ts";
 import type { AgentChoice } from "./agent.ts";
+import type { HostView } from "./hosts.ts";
 
 /** `copy`: a line cursor over the selected session's scrollback (keys of the copy scope). */
 export type TuiMode = "navigation" | "terminal" | "copy";
@@ -155,6 +156,13 @@ export interface TuiState {
   readonly pinned: readonly string[];
   /** The focused tile fills the whole pane (`z`). */
   readonly zoomed: boolean;
+  /** Other hosts the server watches, with their sessions (docs/remote.md), in config order. */
+  readonly hosts: readonly HostView[];
+  /**
+   * The remote row selected (`remoteKey(host, id)`), or null: the selection is `selected`'s.
+   * `selected` stays a local session meanwhile (what j/k come back to).
+   */
+  readonly remote: string | null;
 }
 
 export function initialTuiState(
@@ -183,5 +191,7 @@ export function initialTuiState(
     tiles: "off",
     pinned: [],
     zoomed: false,
+    hosts: [],
+    remote: null,
   };
 }

@@ -39,6 +39,7 @@ import { type ProjectSource, reload, type ReloadReport, serialized } from "./rel
 import { Trimmer } from "../util/memory_trim.ts";
 import { ticker } from "../util/ticker.ts";
 import { WebView } from "../web/view.ts";
+import { WatchedHosts } from "./hosts.ts";
 
 export interface ServerOptions {
   readonly project?: string | undefined;
@@ -100,7 +101,9 @@ export async function runServer(options: ServerOptions): Promise<number> {
   // One list for the log, every attached TUI and doctor (src/server/problems.ts).
   runtime.setProblems(runtimeProblems(runtime));
   for (const problem of runtime.state.problems) log(`lazyshell: ${problem}`);
-  const sockets = await startSockets(runtime, logTo(runtime.env));
+  // Other hosts' sessions, followed over ssh (docs/remote.md, "Hosts watched").
+  await using hosts = new WatchedHosts(runtime, options.version, logTo(runtime.env));
+  const sockets = await startSockets(runtime, logTo(runtime.env), {}, () => hosts.table());
   // `lazyshell -L NAME ctl …` finds this instance's control socket by it (src/ctl/find.ts).
   writeServerName(sockets.dir, name);
   // After the sockets: project sessions get LAZYSHELL_SOCK like any other.
@@ -142,6 +145,7 @@ export async function runServer(options: ServerOptions): Promise<number> {
     reload: reloadNow,
     instanceDir: sockets.dir,
     web: (request) => web.command(request),
+    hosts,
   });
   clients = attach;
   // Freed memory back to the system, after start-up and 10 s after activity: the grid fires

@@ -13,6 +13,7 @@ import type { Choice, Prompt } from "../../model/prompt.ts";
 import type { SearchDirection, SearchFrom, SearchHit } from "../../model/search.ts";
 import type { TileSize } from "./view/tiles_layout.ts";
 import type { AgentChoice } from "../../model/agent.ts";
+import type { HostView } from "../../model/hosts.ts";
 
 export type TuiEvent =
   | { readonly type: "input"; readonly input: UserInput }
@@ -57,6 +58,8 @@ export type TuiEvent =
   | { readonly type: "agent-choices"; readonly agents: readonly AgentChoice[] }
   | { readonly type: "tick"; readonly now: number }
   | { readonly type: "tabs"; readonly tabs: readonly TabInfo[] }
+  /** The watched hosts' table, as it is now (docs/remote.md). */
+  | { readonly type: "hosts"; readonly hosts: readonly HostView[] }
   | { readonly type: "message"; readonly text: string; readonly error: boolean }
   /** A message has been on screen long enough: cleared if it is still this one. */
   | { readonly type: "message-expired"; readonly text: string }
@@ -153,6 +156,8 @@ export type TuiEffect =
     readonly names: readonly string[];
     readonly forget: readonly string[];
   }
+  /** Enter on a remote row: hand this terminal to `lazyshell -H HOST attach` until it detaches. */
+  | { readonly type: "remote-attach"; readonly host: string; readonly id: string }
   | { readonly type: "quit" }
   /** Leave this client; the server and its sessions keep running. */
   | { readonly type: "detach" };
