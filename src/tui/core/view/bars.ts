@@ -119,18 +119,21 @@ export function drawHintBar(frame: Frame, r: Rect, state: TuiState, keymap: Keym
     return;
   }
   if (o?.type === "limit-policy") {
-    const which = o.scope === "group" ? `group ${o.group}` : o.name;
-    const spans: Span[] = [{ text: `Resume at limits, ${which}: `, style: theme.key }];
+    const keys: Span[] = [];
     for (const [key, label] of [["o", "off"], ["a", "ask"], ["u", "auto"], ["d", "default"]]) {
-      spans.push({ text: key!, style: theme.key }, { text: ` ${label} · ` });
+      keys.push({ text: key!, style: theme.key }, { text: ` ${label} · ` });
     }
     if (o.group !== null) {
-      spans.push({ text: o.scope === "group" ? "s" : "g", style: theme.key }, {
+      keys.push({ text: o.scope === "group" ? "s" : "g", style: theme.key }, {
         text: o.scope === "group" ? " this session · " : ` group ${o.group} · `,
       });
     }
-    spans.push({ text: "esc", style: theme.key }, { text: " cancel" });
-    frame.line(r.x, y, r.width, spans);
+    keys.push({ text: "esc", style: theme.key });
+    // The keys always show whole: a long session or group name is what gets cut.
+    const room = r.width - stringWidth("At limits, : ") -
+      keys.reduce((w, k) => w + stringWidth(k.text), 0);
+    const which = truncate(o.scope === "group" ? `group ${o.group}` : o.name, Math.max(1, room));
+    frame.line(r.x, y, r.width, [{ text: `At limits, ${which}: `, style: theme.key }, ...keys]);
     return;
   }
   if (o?.type === "restart-choice") {
