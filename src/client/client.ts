@@ -58,6 +58,8 @@ export interface ClientOptions {
   readonly restore?: RestoreRequest;
   /** `web` only (src/web/view.ts). */
   readonly web?: WebRequest;
+  /** `attach -t TARGET`: the session to show first (id or name). */
+  readonly select?: string;
   /**
    * `-H DEST` (src/remote/): the server on another host, reached through
    * ssh and `lazyshell bridge` instead of the unix socket. `open` starts the
@@ -182,6 +184,7 @@ async function speak(
     tmux: Boolean(env.TMUX),
     cwd,
     ...(options.mode === "attach" ? { acks: true } : {}),
+    ...(options.mode === "attach" && options.select ? { select: options.select } : {}),
     ...(options.mode === "restore"
       ? {
         restore: {

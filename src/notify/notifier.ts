@@ -66,12 +66,15 @@ export interface SessionRef {
   readonly name: string;
   /** The agent it runs (catalog id), if any: the notification names it. */
   readonly agent?: string | null;
+  /** Another host's session (docs/remote.md): the notification starts with the host's name. */
+  readonly host?: string;
 }
 
 /** Who a state notification is about: `claude (bash)` for a session running an agent. */
 export function whoOf(session: SessionRef): string {
   const agent = session.agent;
-  return agent && agent !== session.name ? `${agent} (${session.name})` : session.name;
+  const who = agent && agent !== session.name ? `${agent} (${session.name})` : session.name;
+  return session.host ? `${session.host}: ${who}` : who;
 }
 
 /** The settings a reload may change (config `notify.*`). */

@@ -109,6 +109,8 @@ export interface HelloMessage {
    * `update_environment` lists.
    */
   readonly env?: Readonly<Record<string, string>>;
+  /** Mode `attach`, `attach -t TARGET`: the session (id or name) to show first. */
+  readonly select?: string;
 }
 
 /** The lazyshell session a client's environment says it runs in. */
@@ -301,6 +303,7 @@ export function parseHello(payload: Uint8Array): HelloMessage {
     ...(m.tty !== undefined ? { tty: terminal(m.tty) } : {}),
     ...(m.inside !== undefined ? { inside: insideSession(m.inside) } : {}),
     ...(m.env !== undefined ? { env: clientEnv(m.env) } : {}),
+    ...(typeof m.select === "string" ? { select: m.select.slice(0, 256) } : {}),
   };
 }
 

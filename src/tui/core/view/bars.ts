@@ -118,6 +118,21 @@ export function drawHintBar(frame: Frame, r: Rect, state: TuiState, keymap: Keym
     frame.line(r.x, y, r.width, [{ text: verb + name + tail, style: theme.messageError }, ...keys]);
     return;
   }
+  if (o?.type === "limit-policy") {
+    const which = o.scope === "group" ? `group ${o.group}` : o.name;
+    const spans: Span[] = [{ text: `Resume at limits, ${which}: `, style: theme.key }];
+    for (const [key, label] of [["o", "off"], ["a", "ask"], ["u", "auto"], ["d", "default"]]) {
+      spans.push({ text: key!, style: theme.key }, { text: ` ${label} · ` });
+    }
+    if (o.group !== null) {
+      spans.push({ text: o.scope === "group" ? "s" : "g", style: theme.key }, {
+        text: o.scope === "group" ? " this session · " : ` group ${o.group} · `,
+      });
+    }
+    spans.push({ text: "esc", style: theme.key }, { text: " cancel" });
+    frame.line(r.x, y, r.width, spans);
+    return;
+  }
   if (o?.type === "restart-choice") {
     frame.line(r.x, y, r.width, [
       { text: "Restart: ", style: theme.key },
