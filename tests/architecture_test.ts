@@ -5,7 +5,8 @@
  * - nothing imports the TUI's wiring (src/tui/ outside its pure core/) but the server that
  *   runs it (src/server/), the client that shows it (src/client/), main.ts and cli/;
  * - the client and the server import nothing of each other: what both speak is in src/wire/;
- * - folders form no import cycle.
+ * - folders form no import cycle;
+ * - only src/platform/ reads the OS's process files (no other module of src/ or tools/ names them).
  */
 
 import assert from "node:assert/strict";
@@ -277,4 +278,18 @@ Deno.test("the README's package map names every folder of src/", () => {
   const folders = [...Deno.readDirSync(`${ROOT}src`)].filter((e) => e.isDirectory)
     .map((e) => `src/${e.name}/`);
   assert.deepEqual(folders.filter((f) => !map.includes("`" + f + "`")), []);
+});
+
+/**
+ * The platform seam (docs/architecture.md, "The platform seam"): what the OS tells of processes
+ * is asked of src/platform/ (process_files.ts, proc_stat.ts, liveness.ts, terminal.ts), so that
+ * another OS has one place to answer. Tests and benchmarks, which run on Linux, may read it.
+ */
+Deno.test("only src/platform/ names the OS's process files", () => {
+  const files = [...sources().map((f) => f.path), ...walk("tools/")];
+  const problems = files
+    .filter((path) => !path.startsWith("src/platform/"))
+    .filter((path) => Deno.readTextFileSync(`${ROOT}${path}`).includes("/proc/"))
+    .map((path) => `${path} names /proc/`);
+  assert.deepEqual(problems, []);
 });

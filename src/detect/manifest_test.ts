@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { ManifestError } from "../errors.ts";
 import { parseManifest } from "./manifest.ts";
+import { type ManifestErrorCase, testManifestErrors } from "./test_util.ts";
 
 const GOOD = `id: demo
 name: Demo
@@ -39,7 +40,7 @@ Deno.test("manifest: a valid file compiles with regions, lists and defaults", ()
   assert.equal(busy!.not.length, 1);
 });
 
-const errorCases: [string, string, number | null, RegExp][] = [
+const errorCases: ManifestErrorCase[] = [
   ["bad YAML", "id: demo\nrules: [\n  - id: x", 3, /Invalid YAML/],
   [
     "bad regex",
@@ -47,80 +48,7 @@ const errorCases: [string, string, number | null, RegExp][] = [
     5,
     /Invalid regex "\(unclosed"/,
   ],
-  [
-    "unknown state",
-    "id: demo\nrules:\n  - id: x\n    state: sleeping\n    any: [a]\n",
-    4,
-    /rules\[0\]\.state/,
-  ],
-  [
-    "wrong type",
-    "id: demo\nrules:\n  - id: x\n    state: idle\n    any: yes\n",
-    5,
-    /rules\[0\]\.any/,
-  ],
   ["unknown key", "id: demo\nrulez: []\n", 2, /Unrecognized key: "rulez"/],
-  [
-    "kind without blocked",
-    "id: demo\nrules:\n  - id: x\n    state: idle\n    kind: auth\n    any: [a]\n",
-    5,
-    /kind auth is not one of state idle \(only blocked and error have kinds\)/,
-  ],
-  [
-    "an error kind on a blocked rule",
-    "id: demo\nrules:\n  - id: x\n    state: blocked\n    kind: quota\n    any: [a]\n",
-    5,
-    /kind quota is not one of state blocked \(permission, question, auth\)/,
-  ],
-  [
-    "a kinds key of another state",
-    "id: demo\nrules:\n  - id: x\n    state: error\n    kinds:\n      question: [a]\n    any: [a]\n",
-    6,
-    /kind question is not one of state error/,
-  ],
-  [
-    "an unknown colour",
-    "id: demo\nrules:\n  - id: x\n    state: error\n    cells:\n      - match: a\n        fg: teal\n",
-    7,
-    /Unknown colour "teal" \(a name: red, yellow/,
-  ],
-  [
-    "a palette index out of range",
-    "id: demo\nrules:\n  - id: x\n    state: error\n    cells: [{ match: a, fg: 300 }]\n",
-    5,
-    /Palette index 300 is not 0–255/,
-  ],
-  [
-    "cells on the title",
-    "id: demo\nrules:\n  - id: x\n    state: error\n    region: title\n    cells: [{ match: a, fg: red }]\n",
-    6,
-    /cells need screen rows/,
-  ],
-  [
-    "a bad cell pattern",
-    "id: demo\nrules:\n  - id: x\n    state: error\n    cells:\n      - match: 'a(b)'\n        fg: red\n",
-    6,
-    /cells match "a\(b\)": a locator has no group or alternation \(\(\); read the message with a msg pattern/,
-  ],
-  [
-    "a quantifier in a cell locator",
-    "id: demo\nrules:\n  - id: x\n    state: error\n    cells:\n      - match: 'a+'\n        fg: red\n",
-    6,
-    /a locator has no quantifier \(\+\)/,
-  ],
-  ["no pattern", "id: demo\nrules:\n  - id: x\n    state: idle\n", 3, /needs at least one pattern/],
-  [
-    "duplicate id",
-    "id: demo\nrules:\n  - id: x\n    state: idle\n    any: [a]\n  - id: x\n    state: idle\n    any: [b]\n",
-    6,
-    /Duplicate rule id/,
-  ],
-  [
-    "bad region",
-    "id: demo\nrules:\n  - id: x\n    state: idle\n    region: { bottom: 0 }\n    any: [a]\n",
-    5,
-    /region/,
-  ],
   ["not a mapping", "- a\n- b\n", 1, /mapping/],
   [
     "resume without {id}",
@@ -162,20 +90,7 @@ const errorCases: [string, string, number | null, RegExp][] = [
   ["file name mismatch", "id: other\n", 1, /does not match its file name/],
 ];
 
-for (const [what, text, line, reason] of errorCases) {
-  Deno.test(`manifest: ${what} is a ManifestError with file and line`, () => {
-    try {
-      parseManifest(text, "/cfg/agents/demo.yml", "demo");
-      assert.fail("expected a ManifestError");
-    } catch (error) {
-      assert.ok(error instanceof ManifestError, String(error));
-      assert.equal(error.file, "/cfg/agents/demo.yml");
-      if (line !== null) assert.equal(error.line, line, error.message);
-      assert.match(error.reason, reason);
-      assert.match(error.message, /^\/cfg\/agents\/demo\.yml(:\d+)?: [A-Za-z]/);
-    }
-  });
-}
+testManifestErrors("manifest", errorCases);
 
 Deno.test("manifest: a regex error names the pattern and the reason only", () => {
   try {

@@ -16,7 +16,7 @@ import { stringWidth } from "../util/width.ts";
 
 export type { Prompt, PromptOption } from "../model/prompt.ts";
 export { KEY_NAMES, samePrompt } from "../model/prompt.ts";
-import type { Region } from "./manifest.ts";
+import type { Region } from "./rule_manifest.ts";
 
 export interface PromptReader {
   readonly id: string;

@@ -8,7 +8,8 @@
 
 import type { AgentStateName, StateKind } from "../model/agent.ts";
 import type { ScreenView } from "../model/snapshot.ts";
-import type { CellCondition, CompiledRule, Manifest, Region } from "./manifest.ts";
+import type { Manifest } from "./manifest.ts";
+import type { CellCondition, CompiledRule, Region } from "./rule_manifest.ts";
 import type { LinearRegex } from "./regex.ts";
 
 export interface RuleResult {

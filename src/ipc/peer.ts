@@ -4,12 +4,13 @@
  * connection's descriptor, so this asks the kernel the way `ss -xp` does.
  * A sock_diag netlink dump (through libc, FFI) lists every connected Unix
  * socket with its path and its peer's inode; the processes of each other
- * lazyshell session are then searched (/proc/<pid>/fd) for those peer
+ * lazyshell session are then searched (their open descriptors) for those peer
  * inodes. Linux only; elsewhere, without FFI, or when the kernel refuses,
  * the sender is not known and nothing is refused.
  */
 
 import { openLibc } from "../platform/libc.ts";
+import { childProcessIds, openFdTargets } from "../platform/process_files.ts";
 
 const AF_UNIX = 1;
 const AF_NETLINK = 16;
@@ -122,29 +123,6 @@ export function connectedUnixSockets(): UnixSocketEntry[] | null {
   }
 }
 
-/** A process's children, from each of its threads' `children` list (Linux /proc). */
-function childrenOf(pid: number): number[] {
-  const out: number[] = [];
-  for (const task of safeReadDir(`/proc/${pid}/task`)) {
-    let text: string;
-    try {
-      text = Deno.readTextFileSync(`/proc/${pid}/task/${task.name}/children`);
-    } catch {
-      continue;
-    }
-    for (const word of text.split(" ")) if (word !== "") out.push(Number(word));
-  }
-  return out;
-}
-
-function safeReadDir(path: string): Deno.DirEntry[] {
-  try {
-    return [...Deno.readDirSync(path)];
-  } catch {
-    return [];
-  }
-}
-
 /** The pids of `root` and everything under it (bounded: a fork bomb is not walked whole). */
 function tree(root: number): number[] {
   const out: number[] = [];
@@ -152,7 +130,7 @@ function tree(root: number): number[] {
   while (todo.length > 0 && out.length < MAX_TREE) {
     const pid = todo.pop()!;
     out.push(pid);
-    todo.push(...childrenOf(pid));
+    todo.push(...childProcessIds(pid));
   }
   return out;
 }
@@ -173,13 +151,7 @@ function holder(
 ): number | null | "unknown" {
   for (const pid of pids) {
     if (performance.now() > deadline) return "unknown";
-    for (const fd of safeReadDir(`/proc/${pid}/fd`)) {
-      let target: string;
-      try {
-        target = Deno.readLinkSync(`/proc/${pid}/fd/${fd.name}`);
-      } catch {
-        continue;
-      }
+    for (const target of openFdTargets(pid)) {
       const m = /^socket:\[(\d+)\]$/.exec(target);
       if (m && inodes.has(Number(m[1]))) return pid;
     }

@@ -6,20 +6,28 @@
  * started, its working directory, its environment (where its store is:
  * `HOME`, `CLAUDE_CONFIG_DIR`, `CODEX_HOME`, …) and the files it holds open.
  *
- * Linux only (/proc); elsewhere every answer is null or empty, and the
- * conversation comes from hooks alone. The one module of the conversation
- * finder that reads /proc.
+ * Linux only (src/platform/process_files.ts); elsewhere every answer is null
+ * or empty, and the conversation comes from hooks alone. The one module of
+ * the conversation finder that asks the OS about processes.
  */
 
 import type { ProcessInfo } from "../model/snapshot.ts";
 import { parseEnviron } from "../plugin/session_env.ts";
-import { parseProcStat, readProcStat } from "../session/procinfo.ts";
-import { readTextOrNull } from "../util/fs.ts";
+import { parseProcStat, readProcStat } from "../platform/proc_stat.ts";
+import {
+  bootTime,
+  openFdTargetsAsync,
+  processCwd,
+  processEnvironText,
+  processIdsAsync,
+  processStatTextAsync,
+  TICKS_PER_S,
+} from "../platform/process_files.ts";
 
 export interface AgentProcess {
   /** The foreground process (the one identity named). */
   readonly pid: number;
-  /** Its kernel start time (/proc/<pid>/stat field 22, clock ticks since boot). */
+  /** Its kernel start time (the stat line's field 22, clock ticks since boot). */
   readonly startTicks: number;
   /** When it started, in ms since the epoch (to about 1 s: the boot time is in seconds). */
   readonly startedAt: number;
@@ -31,34 +39,22 @@ export interface AgentProcess {
   readonly env: Readonly<Record<string, string>>;
 }
 
-/** USER_HZ: the unit of /proc start times (100 on every Linux that ships). */
-const TICKS_PER_S = 100;
-
 /** Live processes by process group: read once for a look at every session. */
 export type ProcessGroups = ReadonlyMap<number, readonly number[]>;
 
 /**
- * Every live process's group, from /proc/<pid>/stat, read asynchronously:
+ * Every live process's group, from its stat line, read asynchronously:
  * 200 processes cost ~12 ms of reads, which must not hold the event loop.
  */
 export async function processGroups(): Promise<ProcessGroups> {
   const groups = new Map<number, number[]>();
   if (Deno.build.os !== "linux") return groups;
-  try {
-    for await (const entry of Deno.readDir("/proc")) {
-      const pid = Number(entry.name);
-      if (!Number.isInteger(pid)) continue;
-      let text: string;
-      try {
-        text = await Deno.readTextFile(`/proc/${pid}/stat`);
-      } catch {
-        continue;
-      }
-      const stat = parseProcStat(text);
-      if (!stat || stat.state === "Z" || stat.state === "X") continue;
-      groups.set(stat.pgrp, [...(groups.get(stat.pgrp) ?? []), pid]);
-    }
-  } catch { /* no /proc */ }
+  for (const pid of await processIdsAsync()) {
+    const text = await processStatTextAsync(pid);
+    const stat = text === null ? null : parseProcStat(text);
+    if (!stat || stat.state === "Z" || stat.state === "X") continue;
+    groups.set(stat.pgrp, [...(groups.get(stat.pgrp) ?? []), pid]);
+  }
   return groups;
 }
 
@@ -73,11 +69,9 @@ export function readAgentProcess(fg: ProcessInfo, groups: ProcessGroups): AgentP
   if (!stat || stat.startTime !== fg.startTime) return null;
   const boot = bootTime();
   if (boot === null) return null;
-  let cwd: string | null = null;
-  try {
-    cwd = Deno.readLinkSync(`/proc/${fg.pid}/cwd`);
-  } catch { /* gone, or not ours */ }
-  const environ = readTextOrNull(`/proc/${fg.pid}/environ`);
+  // Null when gone, or not ours.
+  const cwd = processCwd(fg.pid);
+  const environ = processEnvironText(fg.pid);
   const others = (groups.get(stat.pgrp) ?? []).filter((pid) => pid !== fg.pid);
   return {
     pid: fg.pid,
@@ -94,28 +88,13 @@ export function startTicksOf(pid: number): number | null {
   return readProcStat(pid)?.startTime ?? null;
 }
 
-/** The files the processes hold open (their /proc/<pid>/fd links), read asynchronously. */
+/** The files the processes hold open (their descriptors' targets), read asynchronously. */
 export async function openFiles(pids: readonly number[]): Promise<string[]> {
   const files = new Set<string>();
   for (const pid of pids) {
-    try {
-      for await (const entry of Deno.readDir(`/proc/${pid}/fd`)) {
-        try {
-          const target = await Deno.readLink(`/proc/${pid}/fd/${entry.name}`);
-          if (target.startsWith("/")) files.add(target);
-        } catch { /* closed meanwhile */ }
-      }
-    } catch { /* gone, or not ours */ }
+    for (const target of await openFdTargetsAsync(pid)) {
+      if (target.startsWith("/")) files.add(target);
+    }
   }
   return [...files];
-}
-
-let boot: number | null | undefined;
-
-/** The boot time, in s since the epoch (/proc/stat `btime`). */
-function bootTime(): number | null {
-  if (boot !== undefined) return boot;
-  const m = /^btime (\d+)$/m.exec(readTextOrNull("/proc/stat") ?? "");
-  boot = m ? Number(m[1]) : null;
-  return boot;
 }

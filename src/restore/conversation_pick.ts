@@ -45,7 +45,7 @@ export interface Pick {
   readonly how: "process" | "open" | "created" | "written";
 }
 
-/** The start time is known to about a second (/proc/stat's boot time is in whole seconds). */
+/** The start time is known to about a second (the kernel's boot time is in whole seconds). */
 export const START_SLACK_MS = 2000;
 
 /**

@@ -26,12 +26,12 @@ import { classify, type RuleResult } from "../detect/rules.ts";
 import { parseResetTime } from "../limits/reset_time.ts";
 import { promptFor, readInput } from "../detect/prompt.ts";
 import { equalPrompts, type Prompt } from "../model/prompt.ts";
-import { type AgentIdentity, identify, isLauncher } from "../session/identity.ts";
-import { faults } from "../util/fault_injection.ts";
 import type { Owner } from "../util/guard.ts";
 import type { ProcessInfo } from "../model/snapshot.ts";
 import type { SessionEvent } from "../session/session_events.ts";
 import type { DetectedSession, DetectorContext } from "./detector_context.ts";
+import { ForegroundIdentifier } from "./foreground_identity.ts";
+import { SettleTimer } from "./settle_timer.ts";
 
 /** Keys that interrupt a turn: Esc, Ctrl+C (also as kitty keyboard CSI u). */
 const INTERRUPT_KEYS = new Set(["\x1b", "\x1b[27u", "\x1b[27;1u", "\x1b[99;5u", "\x03"]);
@@ -56,9 +56,8 @@ export class SessionDetector implements Disposable {
   /** Judges a burst still open at the last classification once it may be over. */
   #burstCheck: Disposable | null = null;
   #flushQueued = false;
-  #firstOutputAt: number | null = null;
-  #lastOutputAt = 0;
-  #settle: Disposable | null = null;
+  /** When the screen is classified after output; also the slot of a look again. */
+  readonly #settle: SettleTimer;
   #recheck: Disposable | null = null;
   /** Samples the foreground while a declared working/blocked waits for its program to end. */
   #fgWatch: Disposable | null = null;
@@ -67,19 +66,12 @@ export class SessionDetector implements Disposable {
   #foregroundPid: number | null = null;
   /** The process table's answer at the last classification (same object: same process). */
   #foreground: ProcessInfo | null = null;
-  /** The last identify() answer, with the foreground object it was for. */
-  #identified: {
-    readonly fg: ProcessInfo;
-    readonly identities: readonly AgentIdentity[];
-    readonly agent: string | null;
-    readonly launcher: boolean;
-  } | null = null;
+  /** Who the foreground is (foreground_identity.ts: the last answer while it is the same). */
+  readonly #identifier = new ForegroundIdentifier();
   /** When the foreground was last looked at while nothing could be classified. */
   #identifiedAt = -Infinity;
   /** What the screen asked at the last classification while blocked (docs/manifests.md "Prompts"). */
   #prompt: Prompt | null = null;
-  /** Since when a settled screen has been held back for being mid-update, or null. */
-  #midUpdateSince: number | null = null;
   readonly #subscription: Disposable;
   #disposed = false;
   /** The last reset time read on screen, and its instant. */
@@ -90,6 +82,9 @@ export class SessionDetector implements Disposable {
 
   constructor(readonly session: DetectedSession, private readonly ctx: DetectorContext) {
     this.#owner = { name: `${session.id} detection` };
+    this.#settle = new SettleTimer(session, ctx, this.#owner, () => {
+      if (!this.#disposed) this.#classify();
+    });
     this.#exited = session.status !== "running";
     this.#subscription = session.on((e) => this.#onSession(e));
     if (!this.#exited) this.#schedule();
@@ -193,7 +188,7 @@ export class SessionDetector implements Disposable {
       case "input":
         // D7: whatever types into a session (keys or ctl send) first gets a
         // fresh state from the output that has not been classified yet.
-        if (this.#settle !== null && !this.#nothingNew()) this.#classify(true);
+        if (this.#settle.armed && !this.#nothingNew()) this.#classify(true);
         this.#flushDeclared(true); // records written before the keys come first
         if (!e.typed) {
           // An interrupt key from `ctl send` still ends the turn idle (not done).
@@ -216,11 +211,10 @@ export class SessionDetector implements Disposable {
   }
 
   #stopTimers(): void {
-    this.#settle?.[Symbol.dispose]();
+    this.#settle.cancel();
     this.#recheck?.[Symbol.dispose]();
     this.#fgWatch?.[Symbol.dispose]();
     this.#burstCheck?.[Symbol.dispose]();
-    this.#settle = null;
     this.#recheck = null;
     this.#fgWatch = null;
     this.#burstCheck = null;
@@ -237,60 +231,10 @@ export class SessionDetector implements Disposable {
       this.#foreground !== null && this.session.foreground() === this.#foreground;
   }
 
-  /** Trailing debounce with a maximum wait (D7). */
+  /** Trailing debounce with a maximum wait (D7): settle_timer.ts. */
   #schedule(): void {
     if (this.#exited || this.#disposed) return;
-    const now = this.ctx.now();
-    this.#firstOutputAt ??= now;
-    this.#lastOutputAt = now;
-    // One timer per quiet period: output during it only moves lastOutputAt
-    // (no clear/set per chunk under a flood); the timer re-arms itself.
-    if (this.#settle === null) this.#arm(this.ctx.settleMs);
-  }
-
-  #arm(wait: number): void {
-    const scheduler = this.ctx.scheduler;
-    const settle = scheduler.after(wait, () => {
-      // Once the grid point's batch read has run (whenSettled): it runs after the callbacks
-      // of the point, and may bring the rest of a frame whose first part is on screen.
-      const check = () => {
-        if (this.#settle === settle) this.#settled();
-      };
-      if (!scheduler.whenSettled(check, this.#owner)) check();
-    }, this.#owner);
-    this.#settle = settle;
-  }
-
-  /** The settle timer's check: classify, or wait on while the output is not over. */
-  #settled(): void {
-    this.#settle = null;
-    if (this.#disposed || this.#firstOutputAt === null) return;
-    faults?.hit("timer", this.session.id);
-    const now = this.ctx.now();
-    const quiet = this.#lastOutputAt + this.ctx.settleMs - now;
-    const deadline = this.#firstOutputAt + this.ctx.maxWaitMs - now;
-    if (quiet > 0 && deadline > 0) this.#arm(Math.min(quiet, deadline));
-    else if (this.#halfDrawn(now)) this.#arm(this.ctx.settleMs);
-    // Bytes wait in the PTY (or in a flood's read-ahead): the screen may be a frame cut in two
-    // reads. Read them first, up to the deadline (a flood never stops being behind).
-    else if (deadline > 0 && this.session.outputBehind) {
-      this.#arm(Math.min(this.ctx.settleMs, deadline));
-    } else this.#classify();
-  }
-
-  /**
-   * The program is inside a synchronized update: its frame is half drawn
-   * (Codex and opencode wrap every redraw in one; a read cut in the middle
-   * of one showed a working agent idle in the captures). Wait for the end,
-   * at most midUpdateMaxMs.
-   */
-  #halfDrawn(now: number): boolean {
-    if (!this.session.midUpdate) {
-      this.#midUpdateSince = null;
-      return false;
-    }
-    this.#midUpdateSince ??= now;
-    return now - this.#midUpdateSince < this.ctx.midUpdateMaxMs;
+    this.#settle.output();
   }
 
   /**
@@ -312,9 +256,7 @@ export class SessionDetector implements Disposable {
 
   /** `fresh`: someone is about to act on the answer (D7): no identity rate limit. */
   #classify(fresh = false): void {
-    this.#settle?.[Symbol.dispose]();
-    this.#settle = null;
-    this.#firstOutputAt = null;
+    this.#settle.reset();
     this.#flushDeclared();
     if (this.#exited) return;
     // No agent, no declaration: no rule can say anything about this screen,
@@ -325,10 +267,9 @@ export class SessionDetector implements Disposable {
     if (this.#manifest === null && this.#state.status === null) {
       const since = this.ctx.now() - this.#identifiedAt;
       if (!fresh && since < IDENTITY_MS) {
-        this.#settle = this.ctx.scheduler.after(IDENTITY_MS - since, () => {
-          this.#settle = null;
+        this.#settle.retry(IDENTITY_MS - since, () => {
           if (!this.#disposed) this.#classify();
-        }, this.#owner);
+        });
         return;
       }
       this.#identifiedAt = this.ctx.now();
@@ -343,7 +284,7 @@ export class SessionDetector implements Disposable {
       this.#feed({ type: "exit" });
     }
     this.#foregroundPid = fg?.pid ?? null;
-    const who = fg === null ? null : this.#identify(fg);
+    const who = fg === null ? null : this.#identifier.of(fg, this.ctx.identities);
     this.#setAgent(who?.agent ?? null);
     // A launcher (shim, `env`) may exec the agent in place, maybe silently: look again.
     if (this.#agent === null && who?.launcher) this.#lookAgain();
@@ -355,31 +296,10 @@ export class SessionDetector implements Disposable {
     this.ctx.classified?.(this.session.id);
   }
 
-  /**
-   * Who `fg` is. The process table answers with the same object while the
-   * foreground has not changed (procinfo.ts): then the last answer holds.
-   * A `bash -c` loop (a launcher, looked at again every IDENTITY_MS) asked
-   * identify() 16 times a second in bench/server.ts, 10 % of the server's
-   * JavaScript time.
-   */
-  #identify(fg: ProcessInfo): { agent: string | null; launcher: boolean } {
-    const last = this.#identified;
-    if (last?.fg === fg && last.identities === this.ctx.identities) return last;
-    const answer = {
-      fg,
-      identities: this.ctx.identities,
-      agent: identify(fg, this.ctx.identities),
-      launcher: isLauncher(fg),
-    };
-    this.#identified = answer;
-    return answer;
-  }
-
   #lookAgain(): void {
-    this.#settle ??= this.ctx.scheduler.after(IDENTITY_MS, () => {
-      this.#settle = null;
+    this.#settle.retry(IDENTITY_MS, () => {
       if (!this.#disposed) this.#classify(true);
-    }, this.#owner);
+    });
   }
 
   /** Applies the bursts of records that are over (`end`: the open one too). */

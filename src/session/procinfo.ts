@@ -10,10 +10,10 @@
 
 import type { ProcessInfo } from "../model/snapshot.ts";
 import { isLauncher } from "./identity.ts";
-import { type ProcStat, readProcStat } from "./proc_stat.ts";
-import { readTextOrNull as readText } from "../util/fs.ts";
+import { type ProcStat, readProcStat } from "../platform/proc_stat.ts";
+import { processCmdline, processExe, processIds } from "../platform/process_files.ts";
 
-export { isAlive, parseProcStat, type ProcStat, readProcStat } from "./proc_stat.ts";
+export { isAlive, parseProcStat, type ProcStat, readProcStat } from "../platform/proc_stat.ts";
 
 export interface ProcessTable {
   /**
@@ -32,7 +32,7 @@ export interface ProcessTable {
 export function readProcess(
   pid: number,
   statOf: (pid: number) => ProcStat | null = readProcStat,
-  cmdlineOf: (pid: number) => string | null = (p) => readText(`/proc/${p}/cmdline`),
+  cmdlineOf: (pid: number) => string | null = processCmdline,
 ): ProcessInfo | null {
   const before = statOf(pid);
   if (!before || before.state === "Z") return null;
@@ -41,10 +41,8 @@ export function readProcess(
   if (cmdline === null || !after || after.startTime !== before.startTime) return null;
   const argv = cmdline.split("\0");
   if (argv[argv.length - 1] === "") argv.pop();
-  let exe: string | null = null;
-  try {
-    exe = Deno.readLinkSync(`/proc/${pid}/exe`);
-  } catch { /* not ours to read, or gone */ }
+  // Null when not ours to read, or gone.
+  const exe = processExe(pid);
   return { pid, startTime: before.startTime, comm: before.comm, argv, exe };
 }
 
@@ -60,15 +58,7 @@ export function readProcess(
  */
 export function sessionMembers(sid: number, leaderStart: number | null): ProcStat[] {
   const members: ProcStat[] = [];
-  let entries: Iterable<Deno.DirEntry>;
-  try {
-    entries = Deno.readDirSync("/proc");
-  } catch {
-    return members;
-  }
-  for (const entry of entries) {
-    const pid = Number(entry.name);
-    if (!Number.isInteger(pid)) continue;
+  for (const pid of processIds()) {
     const stat = readProcStat(pid);
     if (stat?.session !== sid || stat.state === "Z" || stat.state === "X") continue;
     if (pid === sid && leaderStart !== null && stat.startTime !== leaderStart) return [];
@@ -135,9 +125,7 @@ export class LinuxProcessTable implements ProcessTable {
 
   #firstMemberOf(pgrp: number): ProcessInfo | null {
     let best: number | null = null;
-    for (const entry of Deno.readDirSync("/proc")) {
-      const pid = Number(entry.name);
-      if (!Number.isInteger(pid)) continue;
+    for (const pid of processIds()) {
       const stat = readProcStat(pid);
       if (stat?.pgrp === pgrp && stat.state !== "Z" && (best === null || pid < best)) best = pid;
     }

@@ -9,16 +9,17 @@
 
 import { UserError } from "../errors.ts";
 import type { SessionFacts, WorktreeInfo } from "../model/session.ts";
-import { which } from "../util/fs.ts";
 import { fault, type Owner } from "../util/guard.ts";
 import { basename } from "./identity.ts";
 import { checkGroupName, checkSessionName } from "../model/names.ts";
+import { checkCommand, checkDirectory, checkShell, checkSize } from "./launch_checks.ts";
+import { childEnv, envAdded, withUpdates } from "./launch_env.ts";
+import { withPrelude } from "./prelude.ts";
 import { type ProcessTable, processTableFor } from "./procinfo.ts";
 import { type Pty, type PtySpawn, spawnPty } from "./pty.ts";
 import { Session } from "./session.ts";
 import type { SessionEvent } from "./session_events.ts";
 import { DEFAULT_SCROLLBACK } from "./terminal.ts";
-import { MAX_COLS, MAX_ROWS } from "./size_limit.ts";
 
 export interface SessionSpec {
   /** A command string run through `$SHELL -c`; default: the shell itself. */
@@ -106,9 +107,6 @@ export type SessionHandles = Pick<
   | "remove"
 >;
 
-/** Variables a child must not inherit: they describe the host terminal, not ours. */
-const HOST_ONLY_ENV = ["TMUX", "TMUX_PANE", "TERM_PROGRAM", "TERM_PROGRAM_VERSION", "STY"];
-
 export class SessionStore implements Disposable, AsyncDisposable {
   #sessions = new Map<string, Session>();
   #nextId = 1;
@@ -162,19 +160,11 @@ export class SessionStore implements Disposable, AsyncDisposable {
     checkDirectory(cwd);
     const cols = spec.cols ?? this.#options.cols ?? 120;
     const rows = spec.rows ?? this.#options.rows ?? 32;
-    if (
-      !Number.isInteger(cols) || !Number.isInteger(rows) || cols < 2 || rows < 2 ||
-      cols > MAX_COLS || rows > MAX_ROWS
-    ) {
-      throw new UserError(`Invalid size: ${cols}x${rows} (2x2 to ${MAX_COLS}x${MAX_ROWS})`);
-    }
+    checkSize(cols, rows);
     if (spec.group != null) checkGroupName(spec.group);
     const command = spec.command?.trim() || "";
     const path = spec.env?.PATH ?? this.#baseEnv().PATH;
-    // The PTY child would only print execvp's "No such file or directory", naming nothing.
-    if (which(this.shell, path ?? "") === null) {
-      throw new UserError(`Shell not found: ${this.shell} (config.yml shell, else $SHELL)`);
-    }
+    checkShell(this.shell, path);
     if (command) checkCommand(command, path);
     const id = `session-${this.#nextId}`;
     const name = spec.name
@@ -225,7 +215,8 @@ export class SessionStore implements Disposable, AsyncDisposable {
     spec: SessionSpec,
   ): Session {
     const base = this.#baseEnv();
-    let launch: Launch = { id, command, env: this.#childEnv(id, spec.env) };
+    const socket = this.#options.socketPath?.(id) ?? "";
+    let launch: Launch = { id, command, env: childEnv(base, id, spec.env, socket) };
     for (const hook of this.#launchHooks) launch = hook(launch);
     const env = launch.env;
     const run = spec.prelude ? withPrelude(spec.prelude, launch.command) : launch.command;
@@ -360,26 +351,7 @@ export class SessionStore implements Disposable, AsyncDisposable {
   }
 
   #baseEnv(): Record<string, string> {
-    const env = { ...(this.#options.env ?? Deno.env.toObject()) };
-    for (const [name, value] of Object.entries(this.#updates)) {
-      if (value === null) delete env[name];
-      else env[name] = value;
-    }
-    return env;
-  }
-
-  #childEnv(
-    id: string,
-    extra: Readonly<Record<string, string>> | undefined,
-  ): Record<string, string> {
-    const env = this.#baseEnv();
-    for (const key of HOST_ONLY_ENV) delete env[key];
-    Object.assign(env, extra ?? {});
-    env.TERM = "xterm-256color";
-    env.COLORTERM ??= "truecolor";
-    env.LAZYSHELL_SESSION_ID = id;
-    env.LAZYSHELL_SOCK = this.#options.socketPath?.(id) ?? "";
-    return env;
+    return withUpdates(this.#options.env ?? Deno.env.toObject(), this.#updates);
   }
 
   #checkName(name: string): string {
@@ -410,104 +382,8 @@ export class SessionStore implements Disposable, AsyncDisposable {
 
 const STORE_LISTENER: Owner = { name: "session store" };
 
-/** Variables lazyshell sets in every session itself: never a session's own addition. */
-const OWN_ENV = /^(LAZYSHELL_\w+|TERM|COLORTERM)$/;
-
-/**
- * What a spec's env adds to the environment children inherit (a `W`
- * restart passes a session's whole env back: only its differences count).
- */
-function envAdded(
-  extra: Readonly<Record<string, string>> | undefined,
-  base: Readonly<Record<string, string>>,
-): Readonly<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(extra ?? {})) {
-    if (!OWN_ENV.test(key) && base[key] !== value) out[key] = value;
-  }
-  return out;
-}
-
-/**
- * `prelude`, shown and run first, then `command` (the shell when empty) in
- * its place: through `sh -c` whatever the user's shell, the prelude passed
- * as an argument (never spliced into the script).
- */
-export function withPrelude(prelude: string, command: string): string {
-  const script = [
-    String.raw`printf '\033[2m$ %s\033[0m\n' "$1"`,
-    `sh -c "$1"`,
-    `code=$?`,
-    String
-      .raw`if [ "$code" -ne 0 ]; then printf '\033[31mlazyshell: the setup command failed (exit %s)\033[0m\n' "$code"; exit "$code"; fi`,
-    command ? `exec ${command}` : `exec "\${SHELL:-/bin/sh}"`,
-  ].join("\n");
-  return `exec sh -c ${shellQuote(script)} lazyshell-setup ${shellQuote(prelude)}`;
-}
-
-function shellQuote(s: string): string {
-  return `'${s.replaceAll("'", `'\\''`)}'`;
-}
-
 function defaultName(command: string, shell: string): string {
   const word = command.split(/\s+/)[0] ?? "";
   const name = basename(word || shell).replace(/[^\w.+-]/g, "");
   return !name || /^session-\d+$/.test(name) ? "shell" : name;
-}
-
-function checkDirectory(cwd: string): void {
-  let info: Deno.FileInfo;
-  try {
-    info = Deno.statSync(cwd);
-  } catch {
-    throw new UserError(`Working directory does not exist: ${cwd}`);
-  }
-  if (!info.isDirectory) throw new UserError(`Working directory is not a directory: ${cwd}`);
-}
-
-const SHELL_SYNTAX = /[|&;<>()$`\\"'*?[\]#~=%{}\n]/;
-const SHELL_WORDS = new Set([
-  "exec",
-  "cd",
-  "export",
-  "source",
-  ".",
-  "set",
-  "if",
-  "for",
-  "while",
-  "until",
-  "case",
-  "time",
-  "eval",
-  "command",
-  "builtin",
-  "echo",
-  "printf",
-  "read",
-  "exit",
-  "true",
-  "false",
-  "test",
-  "[",
-  "ulimit",
-  "umask",
-  "wait",
-  "trap",
-  "nohup",
-  "env",
-  "!",
-]);
-
-/**
- * A simple command (no shell syntax) whose program is not on PATH is
- * refused up front with a clear error instead of a session that prints
- * "command not found" and exits 127. Anything with shell syntax is the
- * shell's to judge.
- */
-function checkCommand(command: string, path: string | undefined): void {
-  if (SHELL_SYNTAX.test(command)) return;
-  const program = command.split(/\s+/)[0] ?? "";
-  if (SHELL_WORDS.has(program)) return;
-  if (which(program, path ?? "") === null) throw new UserError(`Command not found: ${program}`);
 }

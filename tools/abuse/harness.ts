@@ -9,7 +9,8 @@ import { percentile } from "../../bench/stats.ts";
 import { request } from "../../src/ctl/client.ts";
 import type { ControlResponse } from "../../src/ipc/protocol.ts";
 import { selfCommand } from "../../src/plugin/self.ts";
-import { isAlive } from "../../src/session/procinfo.ts";
+import { isAlive } from "../../src/platform/liveness.ts";
+import { processMemoryBytes } from "../../src/platform/process_files.ts";
 import { delay } from "../../src/util/async.ts";
 
 /** One item: a file `items/NN_name.ts` whose default export this is. */
@@ -160,12 +161,7 @@ export class Serve implements AsyncDisposable {
 
   /** Resident memory in bytes (0 once gone). */
   rss(): number {
-    try {
-      const status = Deno.readTextFileSync(`/proc/${this.pid}/status`);
-      return Number(status.match(/VmRSS:\s+(\d+) kB/)?.[1] ?? 0) * 1024;
-    } catch {
-      return 0;
-    }
+    return processMemoryBytes(this.pid, "VmRSS") ?? 0;
   }
 
   /** Resolves with the exit code, its stderr all in `log` (or null if still running after `ms`). */

@@ -14,6 +14,7 @@
 
 import { request } from "../../src/ctl/client.ts";
 import type { ControlResponse } from "../../src/ipc/protocol.ts";
+import { processMemoryBytes } from "../../src/platform/process_files.ts";
 
 /** This checkout's main.ts. */
 const THIS_MAIN = new URL("../../main.ts", import.meta.url).pathname;
@@ -203,11 +204,12 @@ export async function startServe(options: ServeOptions = {}): Promise<Server> {
   const ready = await serve.ready;
   const socket = controlSocket(ready);
   if (!socket) throw new Error(`serve did not name its control socket: ${serve.stderr().trim()}`);
-  const status = (path: string, key: string) => {
-    const m = new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(Deno.readTextFileSync(path));
-    return m ? Number(m[1]) * 1024 : 0;
-  };
   const { pid, stop } = serve;
+  const status = (key: "VmRSS" | "VmHWM") => {
+    const bytes = processMemoryBytes(pid, key);
+    if (bytes === null) throw new Error(`the server (pid ${pid}) has no memory status to read`);
+    return bytes;
+  };
   return {
     pid,
     base,
@@ -215,8 +217,8 @@ export async function startServe(options: ServeOptions = {}): Promise<Server> {
     socket,
     call: async (verb, args = {}, timeoutMs = 30_000) =>
       (await request(socket, verb, args, timeoutMs)).response,
-    rss: () => status(`/proc/${pid}/status`, "VmRSS"),
-    peakRss: () => status(`/proc/${pid}/status`, "VmHWM"),
+    rss: () => status("VmRSS"),
+    peakRss: () => status("VmHWM"),
     stderr: serve.stderr,
     stop,
     async [Symbol.asyncDispose]() {

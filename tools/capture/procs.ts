@@ -1,11 +1,18 @@
 /**
- * The processes of one capture, from /proc (Linux): those in the PTY's
+ * The processes of one capture, as the OS lists them (Linux): those in the PTY's
  * session, and those outside it that belong to the capture's isolated HOME
  * (Codex 0.171 starts a detached app-server daemon per CODEX_HOME). Used for
  * `procs-<tag>.txt` snapshots and to end leftovers by PID after the CLI exits.
  */
 
-import { isAlive, parseProcStat } from "../../src/session/procinfo.ts";
+import { isAlive, parseProcStat } from "../../src/platform/proc_stat.ts";
+import {
+  processCmdline,
+  processEnvironText,
+  processExe,
+  processIds,
+  processStatText,
+} from "../../src/platform/process_files.ts";
 
 export interface ProcRow {
   readonly pid: number;
@@ -19,27 +26,15 @@ export interface ProcRow {
   readonly exe: string | null;
 }
 
-function read(path: string): string | null {
-  try {
-    return Deno.readTextFileSync(path);
-  } catch {
-    return null;
-  }
-}
-
 function row(pid: number): ProcRow | null {
-  const text = read(`/proc/${pid}/stat`);
+  const text = processStatText(pid);
   const stat = text === null ? null : parseProcStat(text);
   if (!text || !stat) return null;
   // Field 6 (session) follows state, ppid, pgrp after the comm's closing parenthesis.
   const sid = Number(text.slice(text.lastIndexOf(")") + 2).split(" ")[3]);
-  let exe: string | null = null;
-  try {
-    exe = Deno.readLinkSync(`/proc/${pid}/exe`);
-  } catch {
-    // another user's process, or a zombie
-  }
-  const argv = (read(`/proc/${pid}/cmdline`) ?? "").split("\0").filter((a, i, all) =>
+  // Null for another user's process, or a zombie.
+  const exe = processExe(pid);
+  const argv = (processCmdline(pid) ?? "").split("\0").filter((a, i, all) =>
     a !== "" || i < all.length - 1
   );
   return { ...stat, sid, argv, exe };
@@ -47,9 +42,8 @@ function row(pid: number): ProcRow | null {
 
 export function allProcesses(): ProcRow[] {
   const rows: ProcRow[] = [];
-  for (const entry of Deno.readDirSync("/proc")) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    const r = row(Number(entry.name));
+  for (const pid of processIds()) {
+    const r = row(pid);
     if (r) rows.push(r);
   }
   return rows;
@@ -58,7 +52,7 @@ export function allProcesses(): ProcRow[] {
 /** Whether a process's argv or environment names `home` (the capture's isolated HOME). */
 function belongsTo(pid: number, argv: readonly string[], home: string): boolean {
   if (argv.some((a) => a.includes(`${home}/`) || a === home)) return true;
-  const env = read(`/proc/${pid}/environ`);
+  const env = processEnvironText(pid);
   return env !== null && env.split("\0").includes(`HOME=${home}`);
 }
 

@@ -17,6 +17,13 @@ import { request } from "../../src/ctl/client.ts";
 import { serverPaths } from "../../src/wire/paths.ts";
 import { percentile } from "../../bench/stats.ts";
 import { delay } from "../../src/util/async.ts";
+import {
+  processCmdline,
+  processCpuSeconds,
+  processIds,
+  processMemoryBytes,
+  processStatText,
+} from "../../src/platform/process_files.ts";
 import { type ChaosClient, type ClientEnd, type Leave, ptyClient, wireClient } from "./clients.ts";
 import { groupCrashes, parseCrashLog } from "./crash_summary.ts";
 import { KINDS, WORK_SCRIPT } from "./workloads.ts";
@@ -273,23 +280,11 @@ export async function runChaos(
     }
   };
 
-  const status = (key: string) => {
-    try {
-      const m = new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(
-        Deno.readTextFileSync(`/proc/${server.pid}/status`),
-      );
-      return m ? Number(m[1]) * 1024 : 0;
-    } catch {
-      return 0;
-    }
-  };
+  const status = (key: "VmRSS" | "VmHWM") => processMemoryBytes(server.pid, key) ?? 0;
   const alive = () => {
     if (server.exited) return false;
-    try {
-      return !/^\d+ \(.*\) [ZX]/.test(Deno.readTextFileSync(`/proc/${server.pid}/stat`));
-    } catch {
-      return false;
-    }
+    const stat = processStatText(server.pid);
+    return stat !== null && !/^\d+ \(.*\) [ZX]/.test(stat);
   };
 
   server = await startServer();
@@ -627,25 +622,19 @@ export async function runChaos(
 
 /** A process's CPU time so far (user + system), in seconds. */
 function cpuSeconds(pid: number): number {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    return NaN;
-  }
+  return processCpuSeconds(pid) ?? NaN;
 }
 
 /** The server's children running a built-in plugin tab (`lazyshell __plugin ID`). */
 function pluginProcesses(pid: number): number {
   let n = 0;
-  for (const entry of Deno.readDirSync("/proc")) {
-    if (!/^\d+$/.test(entry.name)) continue;
-    try {
-      const stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
-      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) !== pid) continue;
-      if (Deno.readTextFileSync(`/proc/${entry.name}/cmdline`).includes("__plugin")) n++;
-    } catch { /* gone */ }
+  for (const child of processIds()) {
+    // Null once gone.
+    const stat = processStatText(child);
+    if (stat === null || Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) !== pid) {
+      continue;
+    }
+    if (processCmdline(child)?.includes("__plugin")) n++;
   }
   return n;
 }

@@ -7,6 +7,7 @@
 
 import { type AbuseItem, result } from "../item.ts";
 import { MB, type Server, startServe } from "../server.ts";
+import { resetPeakMemory } from "../../../src/platform/process_files.ts";
 
 async function waitFor(server: Server, target: string, text: string): Promise<void> {
   const deadline = Date.now() + 60_000;
@@ -20,7 +21,7 @@ async function waitFor(server: Server, target: string, text: string): Promise<vo
 
 /** Peak RSS while `work` runs, from VmHWM reset before it (Linux clear_refs 5). */
 async function peakDuring(server: Server, work: () => Promise<unknown>): Promise<number> {
-  Deno.writeTextFileSync(`/proc/${server.pid}/clear_refs`, "5");
+  resetPeakMemory(server.pid);
   await work();
   return server.peakRss();
 }

@@ -9,15 +9,15 @@
 
 import { PluginHost } from "../../../src/plugin/host.ts";
 import { spawnGroup } from "../../../src/plugin/procgroup_posix.ts";
+import { processCpuSeconds } from "../../../src/platform/process_files.ts";
 import { type AbuseItem, secs, until } from "../harness.ts";
 
 const FIXTURE = new URL("../../../fixtures/plugins/flood_no_newline", import.meta.url).pathname;
 const CPU_WINDOW_MS = 2000;
 
-/** user + system CPU time of this process in ms (/proc/self/stat, 100 ticks a second). */
+/** user + system CPU time of this process in ms. */
 function cpuMs(): number {
-  const fields = Deno.readTextFileSync("/proc/self/stat").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  return processCpuSeconds("self")! * 1000;
 }
 
 export default {

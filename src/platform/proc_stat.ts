@@ -1,9 +1,9 @@
 /**
  * One process's line of the OS process table (Linux: /proc/<pid>/stat),
- * apart from procinfo.ts, which also identifies programs.
+ * apart from src/session/procinfo.ts, which also identifies programs.
  */
 
-import { readTextOrNull } from "../util/fs.ts";
+import { processStatText } from "./process_files.ts";
 
 export interface ProcStat {
   readonly pid: number;
@@ -41,9 +41,9 @@ export function parseProcStat(text: string): ProcStat | null {
 }
 
 export function readProcStat(pid: number): ProcStat | null {
-  const text = readTextOrNull(`/proc/${pid}/stat`);
+  const text = processStatText(pid);
   return text === null ? null : parseProcStat(text);
 }
 
 /** Liveness is the platform's question (Linux reads /proc, elsewhere kill(pid, 0)). */
-export { isAlive } from "../platform/liveness.ts";
+export { isAlive } from "./liveness.ts";
