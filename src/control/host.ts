@@ -8,6 +8,7 @@
  * never imports the runtime; the runtime passes itself in (structurally).
  */
 
+import type { ResumePolicy } from "../limits/resume.ts";
 import type { RuntimeChange } from "../model/runtime.ts";
 import type { SessionView } from "../model/session.ts";
 import type { HostView } from "../model/hosts.ts";
@@ -41,6 +42,10 @@ export interface ControlHost {
     confirm(id: string): void;
     cancel(id: string): void;
     state(id: string): { readonly phase: string; readonly reason: string | null } | null;
+    policy(id: string): { readonly policy: string; readonly from: string };
+    setSessionPolicy(id: string, policy: ResumePolicy | null): void;
+    setGroupPolicy(group: string, policy: ResumePolicy | null): void;
+    readonly policies: { group(name: string | null): ResumePolicy | null };
   };
 }
 

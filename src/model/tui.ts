@@ -61,6 +61,14 @@ export type Overlay =
   /** `x` on a session running an agent or a program: say what ends, ask. */
   | { readonly type: "confirm-kill"; readonly target: string; readonly what: string }
   | { readonly type: "restart-choice"; readonly target: string; readonly group: string }
+  /** `P`: the resume policy at usage limits of the session, or (`g`) of its group. */
+  | {
+    readonly type: "limit-policy";
+    readonly target: string;
+    readonly name: string;
+    readonly group: string | null;
+    readonly scope: "session" | "group";
+  }
   /**
    * `x` on a session in a worktree lazyshell made: keep the worktree, remove it, or remove it
    * and its branch (docs/changes.md); `running`: the session is ended first.

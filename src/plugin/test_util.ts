@@ -93,6 +93,9 @@ export function sessionEntry(over: Partial<SessionEntry> = {}): SessionEntry {
     lastTurnMs: null,
     selected: true,
     cwd: "/",
+    kind: null,
+    resetsAt: null,
+    limitResume: null,
     ...over,
   };
 }

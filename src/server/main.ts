@@ -16,7 +16,7 @@
  * too, and the server goes on.
  */
 
-import { pendingFile, persistResumes } from "../runtime/limit_resumes_file.ts";
+import { legacyResumesFile } from "../restore/legacy_resumes.ts";
 import { dataDir } from "../config/paths.ts";
 import { messageOf, UserError } from "../errors.ts";
 import { ensureRuntimeRoot, writeServerName } from "../ipc/runtime_dir.ts";
@@ -112,17 +112,12 @@ export async function runServer(options: ServerOptions): Promise<number> {
   // Disposed with the runtime, before its sessions end: the file keeps them for the next server.
   const restore = SessionRestore.start(runtime, {
     file: stateFile(env, name),
+    // Pending resumes at usage limits are in the state file; an older server's file is read once.
+    legacyResumes: legacyResumesFile(env, name),
     log: (line) => log(`lazyshell: ${line}`),
   });
   runtime.own(() => restore[Symbol.asyncDispose]());
   if (restore.problem) log(`lazyshell: ${restore.problem}`);
-  // Pending resumes at usage limits: kept across a restart like the sessions (docs/limits.md).
-  const resumes = persistResumes(
-    runtime,
-    pendingFile(env, name),
-    (line) => log(`lazyshell: ${line}`),
-  );
-  runtime.own(() => resumes[Symbol.dispose]());
   // `lazyshell reload` and SIGHUP: one at a time, each line logged, every client told.
   const source: ProjectSource | null = project
     ? { file: project.file, named: options.project !== undefined }

@@ -17,6 +17,7 @@ import type { Choice, Prompt } from "../model/prompt.ts";
 import type { SessionRestore } from "../restore/restore.ts";
 import { offerEvent, runRestore } from "./restore_effects.ts";
 import { finishSessionWorktree } from "./worktree_effects.ts";
+import { runLimitEffect } from "./limit_effects.ts";
 import { answerRemote, attachRemote, type RemoteContext } from "./remote_effects.ts";
 
 export interface EffectContext {
@@ -138,17 +139,11 @@ export function runEffect(ctx: EffectContext, fx: TuiEffect): void {
       case "restart":
         void restart(ctx, fx.ids);
         return;
-      case "resume-limit": {
-        runtime.resumes.confirm(fx.id);
-        const st = runtime.resumes.state(fx.id);
-        const text = st?.phase === "typing"
-          ? "Resuming: the screen is checked again before typing"
-          : st?.phase === "waiting" || st?.phase === "asked"
-          ? "Not reset yet: it resumes at the reset"
-          : `Nothing to resume${st?.reason ? ` (${st.reason})` : ""}`;
-        ctx.dispatch({ type: "message", text, error: false });
+      case "resume-limit":
+      case "cancel-limit":
+      case "limit-policy":
+        ctx.dispatch({ type: "message", text: runLimitEffect(runtime, fx), error: false });
         return;
-      }
       case "watch":
         runtime.arm(fx.id, fx.pattern ?? "");
         ctx.dispatch({

@@ -87,6 +87,24 @@ export function act(s: TuiState, action: string, key: KeyEvent | null, fx: TuiEf
       }
       fx.push({ type: "resume-limit", id: row.id });
       return s;
+    case "cancel-limit":
+      if (!row || !isLimit(row.agentStatus)) {
+        return { ...s, message: { text: "Not at a usage limit", error: false } };
+      }
+      fx.push({ type: "cancel-limit", id: row.id });
+      return s;
+    case "limit-policy":
+      if (!row) return s;
+      return {
+        ...s,
+        overlay: {
+          type: "limit-policy",
+          target: row.id,
+          name: row.name,
+          group: row.group,
+          scope: "session",
+        },
+      };
     case "search":
       if (!row) return s;
       return { ...s, overlay: { type: "input", purpose: "search", target: row.id, text: "" } };

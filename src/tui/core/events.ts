@@ -4,6 +4,7 @@
  * travel here: only keys, derived facts and commands.
  */
 
+import type { ResumePolicy } from "../../limits/resume.ts";
 import type { RestoreChoice, TabInfo } from "../../model/tui.ts";
 import type { SessionView } from "../../model/session.ts";
 import type { KeyEvent, MouseEvent, UserInput } from "./keys.ts";
@@ -101,6 +102,15 @@ export type TuiEffect =
   | { readonly type: "restart"; readonly ids: readonly string[] }
   /** `U`: resume the session at its usage limit now (after the reset, re-checked; docs/limits.md). */
   | { readonly type: "resume-limit"; readonly id: string }
+  /** `C`: cancel the session's pending resume at its usage limit (docs/limits.md). */
+  | { readonly type: "cancel-limit"; readonly id: string }
+  /** `P`: the resume policy of a session (group null) or of its group; null: default. */
+  | {
+    readonly type: "limit-policy";
+    readonly id: string;
+    readonly group: string | null;
+    readonly policy: ResumePolicy | null;
+  }
   | { readonly type: "watch"; readonly id: string; readonly pattern: string | null }
   | { readonly type: "scroll"; readonly id: string; readonly delta: number }
   | { readonly type: "focus"; readonly selected: string | null; readonly terminal: boolean }

@@ -29,6 +29,9 @@ import { offerRestore } from "./restore_offer.ts";
 import { agentsFound, openNewAgent } from "./new_agent.ts";
 import { pick, remoteAction, withHosts } from "./remote_rows.ts";
 
+/** The usage-limit keys, said where a limit is announced (docs/limits.md). */
+export const LIMIT_KEYS = "L jumps · U resume · C cancel · P policy";
+
 export interface Update {
   readonly state: TuiState;
   readonly effects: readonly TuiEffect[];
@@ -226,7 +229,7 @@ function sessions(s: TuiState, views: readonly SessionView[]): TuiState {
       unseenDone = { ...unseenDone, [row.id]: true };
       message = { text: `✓ ${row.name}: done`, error: false };
     }
-    // The in-app side of a notification (N1): who needs you and why; B jumps there.
+    // The in-app side of a notification (N1): who needs you and why; B (L) jumps there.
     if (entered("blocked") && before.has(row.id)) {
       const why = askedText(row);
       message = { text: `‼ ${row.name}: ${why} · B jumps`, error: true };
@@ -236,7 +239,7 @@ function sessions(s: TuiState, views: readonly SessionView[]): TuiState {
       const why = errorReason(now.kind, now.msg);
       message = isLimit(now)
         ? {
-          text: `${LIMIT_MARKER} ${limitNotice(row.name, now, now.since)} · L jumps`,
+          text: `${LIMIT_MARKER} ${limitNotice(row.name, now, now.since)} · ${LIMIT_KEYS}`,
           error: true,
         }
         : { text: `✗ ${row.name}: failed${why ? ` — ${why}` : ""} · B jumps`, error: true };
