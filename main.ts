@@ -31,7 +31,7 @@ async function main(args: string[]): Promise<number> {
     return 0;
   }
   // Started by a launcher (an installed lazyshell): remember its stable path, hide it from children.
-  const { adoptLauncher } = await import("./src/plugin/self.ts");
+  const { adoptLauncher } = await import("./src/plugin/launcher.ts");
   adoptLauncher();
   if (first === "__plugin") {
     // Built-in plugin tabs (docs/plugin-protocol.md): no commander, no node-pty.
