@@ -460,6 +460,8 @@ if (ONLY.has("first")) {
   console.log(`first attach: 16 sessions × 5000 lines, a fresh server a round, load ${load()}`);
   const ratios = mains.map(() => [] as number[]);
   const ptyRatios = mains.map(() => [] as number[]);
+  /** Each checkout's `lazyshell attach` in a PTY, per round (for this checkout ÷ B). */
+  const ptyMs = mains.map(() => [] as number[]);
   for (let round = 1; round <= ROUNDS; round++) {
     const t = withTmux ? await tmuxFirstAttach() : NaN;
     for (const [i, main] of mains.entries()) {
@@ -467,6 +469,7 @@ if (ONLY.has("first")) {
       const pty = await firstClientAttach(main);
       ratios[i]!.push(a.first / t);
       ptyRatios[i]!.push(pty / t);
+      ptyMs[i]!.push(pty);
       console.log(
         `round ${round}${label(i)}: lazyshell first ${
           fmt(a.first)
@@ -488,6 +491,14 @@ if (ONLY.has("first")) {
       }; in a PTY: median ${median(ptyRatios[i]!).toFixed(2)}, worst ${
         worst(ptyRatios[i]!)
       } (per round: ${ptyRatios[i]!.map((r) => r.toFixed(2)).join(", ")}); load ${load()}`,
+    );
+    if (i === 0) continue;
+    // Against each other, without tmux's own spread: this checkout ÷ B, round by round.
+    const own = ptyMs[0]!.map((ms, round) => ms / ptyMs[i]![round]!);
+    console.log(
+      `  in a PTY, this checkout ÷ B${i}: median ${median(own).toFixed(2)} (per round: ${
+        own.map((r) => r.toFixed(2)).join(", ")
+      })`,
     );
   }
 }

@@ -1,10 +1,10 @@
 /**
- * An attached client (src/client/client.ts), once its hello is sent: it
- * takes the terminal (raw mode, the alternate screen) when the server
- * welcomes it, and either hands it to the server, which reads and draws on
- * it itself, or relays keys and frames; it relays sizes and signals, and
- * gives the terminal back however it ends. Loaded while the server draws
- * the first frame: nothing here delays the hello.
+ * An attached client (src/client/client.ts), once its hello is sent: with
+ * the terminal (raw mode, the alternate screen; taken before the hello when
+ * it was offered to the server, else when the server welcomes it), it either
+ * lets the server read and draw on it, or relays keys and frames; it relays
+ * sizes and signals, and gives the terminal back however it ends. Loaded
+ * while the server draws the first frame: nothing here delays the hello.
  */
 
 import { dataDir, type Env } from "../config/paths.ts";
@@ -24,15 +24,17 @@ import { later } from "../util/async.ts";
 import { printable } from "../model/printable.ts";
 import type { ClientLink } from "./link.ts";
 
+/** `taken`: the terminal, when the client took it before its hello (it offered it). */
 export async function attached(
   link: ClientLink,
+  taken: HostTerminal | null,
   hello: HelloMessage,
   name: string,
   env: Env,
   remote: string | null,
   shown?: (bytes: Uint8Array) => Uint8Array,
 ): Promise<number> {
-  const host = new HostTerminal();
+  const host = taken ?? new HostTerminal();
   // What starting (a server too, maybe) left in the heap goes back to the system (~9 MB).
   trimLater();
   let exit: ExitMessage | null = null;
@@ -67,13 +69,6 @@ export async function attached(
   try {
     for (const [s, handler] of signals) Deno.addSignalListener(s, handler);
     Deno.addSignalListener("SIGWINCH", onWinch);
-    // Offered to the server, the terminal is made ready now, not at the welcome: the server
-    // writes its first frame once it hears Ready (it ignores it when it declines), so the
-    // frame waits for no round trip to this client.
-    if (hello.tty !== undefined) {
-      host.enter();
-      link.send(FrameType.Ready, {});
-    }
     const reading = (async () => {
       for await (const f of link.frames()) {
         if (f.type === FrameType.Output) {

@@ -154,12 +154,22 @@ async function speak(
       inside: { session: env.LAZYSHELL_SESSION_ID, sock: env.LAZYSHELL_SOCK ?? "" },
     };
   }
+  // Offered to the server, the terminal is taken first (raw mode, the alternate screen: the
+  // first byte it gets), and Ready goes with the hello: the server's first frame waits for no
+  // round trip to this client (a server that declines the terminal ignores Ready).
+  const host = tty ? new (await import("../tui/host.ts")).HostTerminal() : null;
+  host?.enter();
   link.send(FrameType.Hello, hello);
+  if (host) link.send(FrameType.Ready, {});
   // Loaded while the server answers.
   if (options.mode !== "attach") {
     const { oneShot } = await import("./one_shot.ts");
     return await oneShot(link, hello, name, remote);
   }
-  const { attached } = await import("./attached.ts");
-  return await attached(link, hello, name, env, remote, options.remote?.shown);
+  try {
+    const { attached } = await import("./attached.ts");
+    return await attached(link, host, hello, name, env, remote, options.remote?.shown);
+  } finally {
+    host?.restore();
+  }
 }
