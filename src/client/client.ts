@@ -32,6 +32,8 @@ import {
 import { clientEnvironment } from "../model/update_env.ts";
 import type { Duplex } from "../ipc/duplex.ts";
 import { ClientLink } from "./link.ts";
+// Loaded with the rest (not on demand): nothing waits between it and the hello.
+import { HostTerminal } from "../tui/host.ts";
 
 export interface ClientOptions {
   readonly mode: ClientMode;
@@ -157,7 +159,7 @@ async function speak(
   // Offered to the server, the terminal is taken first (raw mode, the alternate screen: the
   // first byte it gets), and Ready goes with the hello: the server's first frame waits for no
   // round trip to this client (a server that declines the terminal ignores Ready).
-  const host = tty ? new (await import("../tui/host.ts")).HostTerminal() : null;
+  const host = tty ? new HostTerminal() : null;
   host?.enter();
   link.send(FrameType.Hello, hello);
   if (host) link.send(FrameType.Ready, {});
