@@ -3,8 +3,8 @@
  * target ≤ 1.5×), each measured in the same rounds as its floor:
  *
  * - `lazyshell ls`, `ctl list` (in a session: $LAZYSHELL_CONTROL), `hook
- *   working`, each a subprocess: CPU time (user + system, bash's `times`)
- *   and wall time (bash's EPOCHREALTIME around the command), against `deno
+ *   working`, each a subprocess: CPU time (`perf stat`'s task-clock, else
+ *   bash's `times`) and wall time (bash's EPOCHREALTIME around the command), against `deno
  *   run` of an empty file outside the checkout (no deno.json: the floor);
  *   the same with the checkout's deno.json is printed beside it (reading
  *   the config and the lock file costs ~1 ms of CPU);
@@ -51,9 +51,18 @@ interface Sample {
   wall: number;
 }
 
-/** CPU (user + system of the command, ms) and wall time (ms) of one run, through bash. */
+/**
+ * `perf stat`'s task-clock (µs: every thread's CPU time) when perf runs here; else bash's `times`
+ * (user + system of the children, whole ms only: medians come out in steps of 0.5 ms).
+ */
+const PERF = await new Deno.Command("perf", { args: ["stat", "-x,", "-e", "task-clock", "true"] })
+  .output().then((o) => o.success, () => false);
+
+/** CPU (ms) and wall time (ms, bash's EPOCHREALTIME around the command, perf's start too) of a run. */
 async function measure(argv: string[], env: Record<string, string>): Promise<Sample> {
-  const script = 's=$EPOCHREALTIME; "$@" >/dev/null 2>&1; e=$EPOCHREALTIME; times; echo "$s $e"';
+  const stat = `${server.base}/perf-stat`;
+  const run = PERF ? `perf stat -x, -e task-clock -o ${stat} -- "$@"` : '"$@"';
+  const script = `s=$EPOCHREALTIME; ${run} >/dev/null 2>&1; e=$EPOCHREALTIME; times; echo "$s $e"`;
   const out = await new Deno.Command("bash", {
     args: ["-c", script, "bash", ...argv],
     env,
@@ -68,7 +77,10 @@ async function measure(argv: string[], env: Record<string, string>): Promise<Sam
   };
   const [user, system] = lines[1]!.split(" ");
   const [s, e] = lines[2]!.split(" ").map(Number);
-  return { cpu: (seconds(user!) + seconds(system!)) * 1000, wall: (e! - s!) * 1000 };
+  const cpu = PERF
+    ? Number(/^([\d.]+),msec,task-clock/m.exec(Deno.readTextFileSync(stat))![1])
+    : (seconds(user!) + seconds(system!)) * 1000;
+  return { cpu, wall: (e! - s!) * 1000 };
 }
 
 const store = new SessionStore({
@@ -126,7 +138,11 @@ const ptyRows: { name: string; run: () => Promise<number> }[] = [
 
 const samples = rows.map(() => [] as Sample[]);
 const ptySamples = ptyRows.map(() => [] as number[]);
-console.log(`light commands, ${RUNS} rounds (load ${load()})`);
+console.log(
+  `light commands, ${RUNS} rounds, CPU from ${
+    PERF ? "perf stat" : "bash's times"
+  } (load ${load()})`,
+);
 for (let round = 0; round < WARMUP + RUNS; round++) {
   for (const [i, row] of rows.entries()) {
     const s = await row.run();
