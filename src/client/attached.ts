@@ -11,6 +11,7 @@ import { dataDir, type Env } from "../config/paths.ts";
 import { HostTerminal } from "../tui/host.ts";
 import { leaveSplash, splashHandedOver } from "../tui/splash.ts";
 import {
+  ACK_EVERY_BYTES,
   type ExitMessage,
   FrameType,
   type HelloMessage,
@@ -41,8 +42,9 @@ export async function attached(
   let welcomed = false;
   let serverPid: number | null = null;
   let quiet = false;
-  /** Output frames written to the terminal (FrameType.Ack). */
-  let acked = 0;
+  /** Output frames written to the terminal (FrameType.Ack), and their bytes since the last Ack. */
+  let written = 0;
+  let unacked = 0;
   /** The server draws on this terminal and reads it itself: nothing to relay but sizes. */
   let direct = false;
   const stop = Promise.withResolvers<void>();
@@ -74,7 +76,12 @@ export async function attached(
         if (f.type === FrameType.Output) {
           host.writeBytes(shown ? shown(f.payload) : f.payload);
           // Written to the terminal: the server may draw the next frame (frames coalesce behind).
-          if (!direct) link.send(FrameType.Ack, { frames: ++acked });
+          written++;
+          unacked += f.payload.length;
+          if (!direct && unacked >= ACK_EVERY_BYTES) {
+            link.send(FrameType.Ack, { frames: written });
+            unacked = 0;
+          }
           if (!quiet) host.quietStderr(dataDir(env));
           quiet = true;
         } else if (f.type === FrameType.Welcome) {

@@ -359,6 +359,16 @@ export function parseWelcome(payload: Uint8Array): WelcomeMessage {
   };
 }
 
+/**
+ * A client acknowledges once it wrote this many bytes of Output since its
+ * last Ack, not after each frame: an Ack written just before a keystroke
+ * holds that keystroke on a link without TCP_NODELAY (ssh with no terminal)
+ * until the Ack's segment is acknowledged — a delayed ACK, ~40 ms an echo.
+ * A quarter of the server's window (src/server/client_output.ts ACK_WINDOW),
+ * so the server never waits on what the client holds back.
+ */
+export const ACK_EVERY_BYTES = 4 * 1024;
+
 /** FrameType.Ack: Output frames written to the terminal since the Welcome. */
 export interface AckMessage {
   readonly frames: number;
