@@ -57,8 +57,13 @@ export type Overlay =
   | { readonly type: "answer"; readonly target: string; readonly prompt: Prompt }
   /** `I`: every blocked session with its question; `index` is the highlighted one. */
   | { readonly type: "inbox"; readonly index: number }
-  /** `x` on a session running an agent or a program: say what ends, ask. */
-  | { readonly type: "confirm-kill"; readonly target: string; readonly what: string }
+  /** `x` (or `W`: `restart`) on a session running an agent or a program: say what ends, ask. */
+  | {
+    readonly type: "confirm-kill";
+    readonly target: string;
+    readonly what: string;
+    readonly restart?: boolean;
+  }
   | { readonly type: "restart-choice"; readonly target: string; readonly group: string }
   /**
    * `x` on a session in a worktree lazyshell made: keep the worktree, remove it, or remove it

@@ -132,9 +132,15 @@ export function runEffect(ctx: EffectContext, fx: TuiEffect): void {
       case "rename":
         sessions.rename(fx.id, fx.name);
         return;
-      case "restart":
+      case "restart": {
+        // One session running an agent or a program: ask first, as `x` does.
+        const what = fx.confirmed || fx.ids.length !== 1 ? null : worthAsking(ctx, fx.ids[0]!);
+        if (what !== null) {
+          return ctx.dispatch({ type: "confirm-kill", id: fx.ids[0]!, what, restart: true });
+        }
         void restart(ctx, fx.ids);
         return;
+      }
       case "resume-limit": {
         runtime.resumes.confirm(fx.id);
         const st = runtime.resumes.state(fx.id);

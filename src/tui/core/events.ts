@@ -22,8 +22,13 @@ export type TuiEvent =
   | { readonly type: "created"; readonly id: string }
   /** Where the last client left (a new attach starts there), when it still exists. */
   | { readonly type: "resume"; readonly selected: string | null; readonly tab: number }
-  /** `x` hit a session that runs an agent or a program: ask before ending it. */
-  | { readonly type: "confirm-kill"; readonly id: string; readonly what: string }
+  /** `x` (or `W`: `restart`) hit a session that runs an agent or a program: ask before ending it. */
+  | {
+    readonly type: "confirm-kill";
+    readonly id: string;
+    readonly what: string;
+    readonly restart?: boolean;
+  }
   /** Select a session (e.g. the new one after a restart), staying in navigation mode. */
   | { readonly type: "select"; readonly id: string }
   /** The scrollback view of a session moved to `offset` lines up. */
@@ -95,7 +100,8 @@ export type TuiEffect =
   /** End (if running) and remove the session, then remove its worktree (and branch unless kept). */
   | { readonly type: "finish-worktree"; readonly id: string; readonly keepBranch: boolean }
   | { readonly type: "rename"; readonly id: string; readonly name: string }
-  | { readonly type: "restart"; readonly ids: readonly string[] }
+  /** `W`: end and start again, asking first (as `x`) unless `confirmed`. */
+  | { readonly type: "restart"; readonly ids: readonly string[]; readonly confirmed?: boolean }
   /** `U`: resume the session at its usage limit now (after the reset, re-checked; docs/limits.md). */
   | { readonly type: "resume-limit"; readonly id: string }
   | { readonly type: "watch"; readonly id: string; readonly pattern: string | null }

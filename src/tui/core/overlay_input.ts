@@ -48,10 +48,12 @@ export function overlayInput(
       const top = helpTop((o.top ?? 0) + step, helpRows(keymap).length, height);
       return { ...s, overlay: { type: "help", top } };
     }
+    // The questions that end something: their keys act, any other key cancels (tmux's
+    // confirm-before), so text typed in navigation mode by mistake ends nothing.
     case "confirm-quit":
       if (name === "y" || name === "Y") fx.push({ type: "quit" });
       if (name === "d" || name === "D") fx.push({ type: "detach" });
-      return ["y", "Y", "d", "D", "n", "N", "esc"].includes(name) ? close : s;
+      return close;
     case "answer": {
       if (name === "esc") return close;
       const p = o.prompt;
@@ -99,19 +101,25 @@ export function overlayInput(
       if (name === "w" || name === "b") {
         fx.push({ type: "finish-worktree", id: o.target, keepBranch: name === "w" });
       }
-      return ["k", "w", "b", "n", "esc"].includes(name) ? close : s;
+      return close;
     case "confirm-kill":
-      if (name === "y" || name === "Y") fx.push({ type: "kill", id: o.target, confirmed: true });
-      return ["y", "Y", "n", "N", "esc"].includes(name) ? close : s;
+      if (name === "y" || name === "Y") {
+        fx.push(
+          o.restart
+            ? { type: "restart", ids: [o.target], confirmed: true }
+            : { type: "kill", id: o.target, confirmed: true },
+        );
+      }
+      return close;
     case "restore":
       return restoreInput(s, o, ev, keymap, fx);
     case "restart-choice":
-      if (name === "s") fx.push({ type: "restart", ids: [o.target] });
+      if (name === "s") fx.push({ type: "restart", ids: [o.target], confirmed: true });
       if (name === "g") {
         const ids = s.sessions.filter((r) => r.group === o.group).map((r) => r.id);
-        fx.push({ type: "restart", ids });
+        fx.push({ type: "restart", ids, confirmed: true });
       }
-      return ["s", "g", "esc"].includes(name) ? close : s;
+      return close;
     case "input": {
       if (ev.type === "paste") {
         return { ...s, overlay: { ...o, text: o.text + ev.text.replace(/[\r\n]+/g, " ") } };

@@ -71,7 +71,15 @@ function reduce(s: TuiState, e: TuiEvent, keymap: Keymap, fx: TuiEffect[]): TuiS
       return { ...s, selected: e.id, mode: "terminal", tab: 0, overlay: null };
     case "confirm-kill":
       if (!s.sessions.some((r) => r.id === e.id)) return s;
-      return { ...s, overlay: { type: "confirm-kill", target: e.id, what: e.what } };
+      return {
+        ...s,
+        overlay: {
+          type: "confirm-kill",
+          target: e.id,
+          what: e.what,
+          ...(e.restart ? { restart: true } : {}),
+        },
+      };
     case "resume": {
       const selected = e.selected !== null && s.sessions.some((r) => r.id === e.selected)
         ? e.selected

@@ -211,7 +211,33 @@ Deno.test("W restarts a loose session at once and asks for a grouped one", () =>
   const s = withSessions([row("a", { group: "g" }), row("b", { group: "g" })]);
   const asked = run(s, key("W"));
   assert.equal(asked.state.overlay?.type, "restart-choice");
-  assert.deepEqual(run(asked.state, key("g")).effects, [{ type: "restart", ids: ["a", "b"] }]);
+  assert.deepEqual(run(asked.state, key("g")).effects, [{
+    type: "restart",
+    ids: ["a", "b"],
+    confirmed: true,
+  }]);
+});
+
+Deno.test("a question that ends something: its keys act, any other key cancels it", () => {
+  const s = withSessions([row("a", { group: "g" })]);
+  const questions = [
+    { type: "confirm-quit", running: 1 },
+    { type: "confirm-kill", target: "a", what: "a (claude, working)" },
+    { type: "confirm-kill", target: "a", what: "a (claude, working)", restart: true },
+    { type: "restart-choice", target: "a", group: "g" },
+    { type: "worktree-choice", target: "a", name: "a", branch: "a", running: true },
+  ] as const;
+  for (const overlay of questions) {
+    // Typed by mistake: "fix my bug", "quickly", "Why"…: the first key closes it, nothing acts.
+    for (const k of [" ", "u", "h", "x", "\r", "\x1b[A"]) {
+      const r = run({ ...s, overlay }, key(k));
+      assert.equal(r.state.overlay, null, `${overlay.type}: ${JSON.stringify(k)} closes it`);
+      assert.deepEqual(r.effects, [], `${overlay.type}: ${JSON.stringify(k)} does nothing`);
+    }
+  }
+  const yes = (overlay: (typeof questions)[number]) => run({ ...s, overlay }, key("y")).effects;
+  assert.deepEqual(yes(questions[1]), [{ type: "kill", id: "a", confirmed: true }]);
+  assert.deepEqual(yes(questions[2]), [{ type: "restart", ids: ["a"], confirmed: true }]);
 });
 
 Deno.test("q asks while sessions run; y quits", () => {
