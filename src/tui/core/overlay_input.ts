@@ -55,7 +55,6 @@ export function overlayInput(
       if (name === "d" || name === "D") fx.push({ type: "detach" });
       return close;
     case "answer": {
-      if (name === "esc") return close;
       const p = o.prompt;
       const n = /^[1-9]$/.test(name) ? Number(name) : null;
       const choice = n !== null && n <= p.options.length
@@ -65,7 +64,8 @@ export function overlayInput(
         : (name === "n" && (p.deny !== null || p.cancel !== null))
         ? { type: "deny" as const }
         : null;
-      if (choice === null) return s;
+      // Any other key closes it unanswered: `oh yes` typed by mistake approves nothing.
+      if (choice === null) return close;
       fx.push({ type: "answer", id: o.target, choice, shown: p });
       return close;
     }
