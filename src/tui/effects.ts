@@ -211,9 +211,12 @@ export function runEffect(ctx: EffectContext, fx: TuiEffect): void {
         return;
       }
       case "resize-sessions":
-        // A tile shown here claims its session's size, as focusing does (latest client wins).
-        for (const t of fx.tiles) runtime.claimSize(t.id, ctx.client, t.cols, t.rows);
-        runtime.resizeFor(ctx.client, fx.cols, fx.rows, new Set(fx.tiles.map((t) => t.id)));
+        // A tile newly shown here claims its session's size, as focusing does (latest client
+        // wins); then what follows this client takes its pane's size, or its tile's.
+        if (fx.claim) {
+          for (const t of fx.tiles) runtime.claimSize(t.id, ctx.client, t.cols, t.rows);
+        }
+        runtime.resizeFor(ctx.client, fx.cols, fx.rows, new Map(fx.tiles.map((t) => [t.id, t])));
         for (const t of ctx.tabs()) t.resize(ctx.bodySize().width, ctx.bodySize().height);
         return;
       case "tab-key":

@@ -129,6 +129,12 @@ export type TuiEffect =
     readonly cols: number;
     readonly rows: number;
     readonly tiles: readonly TileSize[];
+    /**
+     * The tiles changed (not only the terminal's size): each tile's session takes its tile's
+     * size from this client, as focusing it does. Without it only the sessions that follow this
+     * client are resized (a resize of one client takes no session from another).
+     */
+    readonly claim?: true;
   }
   | { readonly type: "tab-key"; readonly tab: number; readonly key: KeyEvent }
   | { readonly type: "tab-paste"; readonly tab: number; readonly text: string }
