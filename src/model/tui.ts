@@ -88,6 +88,8 @@ export type Overlay =
      * until an arrow key, only esc and the arrows act (docs/restore.md).
      */
     readonly typed?: boolean;
+    /** `N` asked whether to forget every saved session for good: `y` does, any other key not. */
+    readonly forgetting?: boolean;
   }
   | NewAgentForm;
 

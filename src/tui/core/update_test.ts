@@ -476,7 +476,7 @@ Deno.test("the restore offer: R asks for it; pick with space, enter restores the
     names: ["web", "agent", "sh"],
     forget: [],
   }]);
-  assert.deepEqual(run(offered, key("N")).effects, [{
+  assert.deepEqual(run(offered, key("N"), key("y")).effects, [{
     type: "restore",
     names: [],
     forget: ["web", "agent", "sh"],
@@ -532,4 +532,23 @@ Deno.test("the restore offer takes only its own keys: typing `claude` neither de
   assert.deepEqual(run(offered, key("a")).effects, [
     { type: "restore", names: ["web", "agent"], forget: [] },
   ]);
+});
+
+Deno.test("N in the restore offer asks before forgetting: y forgets, any other key keeps them", () => {
+  const items = [
+    { name: "web", group: null, how: "starts npm run dev" },
+    { name: "agent", group: null, how: "resumes claude conversation 8449886a" },
+  ];
+  const offered = run(withSessions([]), { type: "restore-offer", items, problem: null }).state;
+  // N is the new-agent key too, pressed as a client attaches: it forgets nothing yet.
+  const asked = run(offered, key("N"));
+  assert.deepEqual(asked.effects, []);
+  assert.ok(asked.state.overlay?.type === "restore" && asked.state.overlay.forgetting);
+  assert.deepEqual(run(asked.state, key("y")).effects, [
+    { type: "restore", names: [], forget: ["web", "agent"] },
+  ]);
+  // The form's keys typed on (`fix the bug, yes`): nothing is forgotten, nothing restored.
+  const typed = run(asked.state, ...[..."fix the bug, yes"].map(key));
+  assert.deepEqual(typed.effects, []);
+  assert.equal(typed.state.overlay?.type, "restore", "the offer stays, its sessions saved");
 });
