@@ -225,7 +225,9 @@ function sessions(s: TuiState, views: readonly SessionView[]): TuiState {
     const entered = (state: string) =>
       now?.state === state && (old?.state !== state || old.seq !== now.seq);
     if (seen === row.id) continue;
-    if (entered("done")) {
+    // A first status of `done` is an earlier turn's, redrawn by a resumed agent: no news.
+    const resumed = before.has(row.id) && (old === null || old === undefined);
+    if (entered("done") && !resumed) {
       unseenDone = { ...unseenDone, [row.id]: true };
       message = { text: `✓ ${row.name}: done`, error: false };
     }

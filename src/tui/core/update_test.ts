@@ -149,6 +149,26 @@ Deno.test("done stays ✓ until the user views that session", () => {
   assert.deepEqual(run(idle, key("j")).state.unseenDone, {}, "viewing clears it");
 });
 
+Deno.test("a resumed agent's first status, done, is no ✓ and no message; its own turns are", () => {
+  // `claude --resume` (lazyshell restore) redraws its last turn: "✻ Worked for 26s".
+  const s = withSessions([row("a"), row("b", { agent: "claude" })]);
+  const resumed = run(s, {
+    type: "sessions",
+    sessions: [row("a"), row("b", { agent: "claude", agentStatus: status("done", 1) })],
+  }).state;
+  assert.deepEqual([resumed.unseenDone, resumed.message], [{}, null]);
+  const working = run(resumed, {
+    type: "sessions",
+    sessions: [row("a"), row("b", { agent: "claude", agentStatus: status("working", 2) })],
+  }).state;
+  const done = run(working, {
+    type: "sessions",
+    sessions: [row("a"), row("b", { agent: "claude", agentStatus: status("done", 3) })],
+  }).state;
+  assert.deepEqual(done.unseenDone, { b: true });
+  assert.equal(done.message?.text, "✓ b: done");
+});
+
 Deno.test("a turn that ends in the session being viewed leaves no ✓", () => {
   const s = withSessions([row("a", { agent: "claude", agentStatus: status("working") })]);
   const done = run(s, {
