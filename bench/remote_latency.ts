@@ -12,7 +12,9 @@
  *   rounds (default 2), each target in turn.
  * - list update: a rename done on the remote side (`ctl rename` there;
  *   `tmux rename-window`), from its command's return → the new name on the
- *   local screen, 5 per delay.
+ *   local screen, 5 per delay. Also shown by a third: a local `lazyshell`
+ *   TUI whose server watches box (docs/remote.md, "Hosts watched": the
+ *   `watch` long poll over its own ssh connection through the same proxy).
  *
  * `BENCH_DELAYS=0,50,200` picks the delays. Prints `uptime` first.
  */
@@ -25,6 +27,7 @@ import { shellQuote } from "../src/ipc/integrations.ts";
 import { percentile } from "./tui_harness.ts";
 import { request } from "../src/ctl/client.ts";
 import { findControlSocket } from "../src/ctl/find.ts";
+import { spawnServe } from "../tools/abuse/server.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const PROXY = new URL("./delay_proxy.ts", import.meta.url).pathname;
@@ -35,6 +38,7 @@ const LETTERS = "abcdefgijknopqrstuvwxyz";
 /** Renames timed per delay (BENCH_RENAMES, default 5). */
 const RENAMES = Math.max(1, Number(Deno.env.get("BENCH_RENAMES") ?? "5"));
 const TMUX = `lzs-remote-bench-${Deno.pid}`;
+const WATCH = Deno.env.get("BENCH_WATCH") !== "0";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const load = () => new TextDecoder().decode(new Deno.Command("uptime").outputSync().stdout).trim();
@@ -180,6 +184,28 @@ try {
     await waitFor(tm, () => /\[b\]/.test(screenText(tm)), 60_000, "the tmux status line");
     const tmuxAttachMs = performance.now() - t1;
     await sleep(500);
+    // A local server watching box through the same proxy, and a client of it showing its list
+    // (BENCH_WATCH=0: neither, to see what they cost the others).
+    const watchEnv = { ...env, LAZYSHELL_SSH: ssh.map(shellQuote).join(" ") };
+    const serve = WATCH ? spawnServe(watchEnv) : null;
+    await serve?.ready;
+    const wl = WATCH
+      ? store.create({
+        command: `exec ${shellQuote(Deno.execPath())} run -A --quiet ${shellQuote(MAIN)}`,
+        env: watchEnv,
+      })
+      : null;
+    if (wl) {
+      await waitFor(
+        wl,
+        () => /▸ box · up/.test(screenText(wl)) && /catl/.test(screenText(wl)),
+        60_000,
+        "box watched",
+      );
+    }
+    const w: Target | null = wl
+      ? { name: "watched list (TUI)", host: wl, line: "", echo: [], list: [] }
+      : null;
     const a: Target = { name: "lazyshell -H", host: lz, line: "", echo: [], list: [] };
     const b: Target = { name: "ssh -t tmux attach", host: tm, line: "", echo: [], list: [] };
     // With no delay, the same two without ssh: where the link's own cost shows.
@@ -213,19 +239,30 @@ try {
       const { response } = await request(control, "rename", { target, name }, 10_000, home.env);
       if (!response.ok) throw new Error(response.error);
     };
+    let current = "catl";
+    const renamed = (n: string) => rename(current, n).then(() => void (current = n));
     for (let i = 0; i < RENAMES; i++) {
       await timeRename(
         [a, ...refs.filter((t) => !t.name.includes("tmux"))],
-        (n) => rename(i === 0 ? "catl" : `catl${d}x${i - 1}`, n),
+        renamed,
         `catl${d}x${i}`,
       );
+      // The watched list on a rename of its own: this process reads every PTY on one 50 ms grid
+      // (src/util/ticker.ts), so a screen whose bytes come just after another's waits for the
+      // next grid point; timed together, the second of two targets reads ~40 ms late.
+      // After a change the watcher asks again (`watch`, one one-way trip to get there): a change
+      // within that trip waits for it. Timed here: an isolated change, the ask back in place.
+      if (w) {
+        await sleep(2 * d + 100);
+        await timeRename([w], renamed, `catw${d}x${i}`);
+      }
       await timeRename(
         [b, ...refs.filter((t) => t.name.includes("tmux"))],
         (n) => tmux("rename-window", "-t", "b", n).then(() => {}),
         `catt${d}x${i}`,
       );
     }
-    await rename(`catl${d}x${RENAMES - 1}`, "catl");
+    await rename(current, "catl");
     console.log(`\n+${d} ms each way (${load()})`);
     for (const t of refs) {
       console.log(
@@ -251,6 +288,16 @@ try {
         `p95 ${(percentile(a.echo, 95) / percentile(b.echo, 95)).toFixed(2)}; list update p50 ` +
         `${(percentile(a.list, 50) / percentile(b.list, 50)).toFixed(2)}`,
     );
+    if (w && wl && serve) {
+      console.log(
+        `  ${w.name.padEnd(20)} list update ${fmt(w.list)}; ratio to tmux p50 ${
+          (percentile(w.list, 50) / percentile(b.list, 50)).toFixed(2)
+        }`,
+      );
+      wl.write("d");
+      await wl.exited;
+      await serve.stop();
+    }
     lz.write("\x1d");
     await sleep(100);
     lz.write("d");

@@ -77,6 +77,9 @@ function saved(i: number): SavedSession {
       : null,
     screen,
     pending: false,
+    limitResume: null,
+    resumePolicy: null,
+    groupResumePolicy: null,
   };
 }
 

@@ -43,6 +43,21 @@ export interface SessionEntry {
   readonly selected: boolean;
   /** The folder the session started in. */
   readonly cwd: string;
+  /** Why the agent's turn failed (`limit`: a usage limit), or null. */
+  readonly kind?: string | null;
+  /** A usage limit's reset (epoch ms), or null. */
+  readonly resetsAt?: number | null;
+  /** Its resume at usage limits, null when it never met one. */
+  readonly limitResume?: LimitResumeEntry | null;
+}
+
+export interface LimitResumeEntry {
+  readonly phase: string;
+  readonly reason: string | null;
+  readonly policy: string;
+  readonly policyFrom: string;
+  readonly resumed: number;
+  readonly failed: number;
 }
 
 export interface WatcherEntry {

@@ -101,6 +101,66 @@ Deno.test("env masks credentials by rule: connection strings, PATs, JWTs, passwo
   assert.equal(frame.count, Object.keys(leaked).length);
 });
 
+Deno.test("stats shows the sessions at a usage limit: the reset, the resume, its policy, done and failed", () => {
+  const now = Date.parse("2026-12-02T00:47:00Z");
+  const tab = new StatsTab(() => now);
+  const resume = (over: Partial<NonNullable<SessionEntry["limitResume"]>>) => ({
+    phase: "waiting",
+    reason: null,
+    policy: "auto",
+    policyFrom: "group",
+    resumed: 0,
+    failed: 0,
+    ...over,
+  });
+  tab.handle({
+    type: "sessions",
+    sessions: [
+      session({
+        name: "cl2",
+        agent: "claude",
+        state: "error",
+        kind: "limit",
+        resetsAt: now + (2 * 60 + 13) * 60_000,
+        limitResume: resume({}),
+      }),
+      session({
+        id: "session-2",
+        name: "cx1",
+        agent: "codex",
+        state: "idle",
+        limitResume: resume({ phase: "none", policy: "off", policyFrom: "session", resumed: 2 }),
+      }),
+      session({
+        id: "session-3",
+        name: "oc",
+        agent: "opencode",
+        state: "error",
+        kind: "limit",
+        limitResume: resume({
+          phase: "stopped",
+          reason: "not resumed: the limit is no longer shown",
+          policyFrom: "agent",
+          failed: 1,
+        }),
+      }),
+      session({ id: "session-4", name: "sh" }),
+    ],
+  });
+  const lines = plain(tab.frame().view).split("\n");
+  const at = lines.findIndex((l) => l.startsWith("USAGE LIMITS"));
+  assert.ok(at > 0, lines.join("\n"));
+  assert.match(lines[at]!, /USAGE LIMITS\s+RESETS\s+RESUME\s+POLICY\s+DONE\s+FAILED/);
+  assert.match(lines[at + 1]!, /^cl2\s+\d\d:\d\d \(2h13m\)\s+waiting\s+auto \(group\)\s+0\s+0$/);
+  assert.match(lines[at + 2]!, /^cx1\s+not limited\s+none\s+off \(session\)\s+2\s+0$/);
+  assert.match(
+    lines[at + 3]!,
+    /^oc\s+time unknown\s+stopped\s+auto \(agent\)\s+0\s+1 {2}not resumed: the limit is no longer shown$/,
+  );
+  assert.equal(lines.length, at + 4, "a session that never met a limit is not listed");
+  assert.equal(tab.ticking(), true, "the countdown moves");
+});
+
 Deno.test("stats shows the running turn, the last turn, turns and the stats line", () => {
   const tab = new StatsTab(() => 65_000);
   tab.handle({

@@ -36,7 +36,8 @@ Deno.test("pre-hello frame limit: a huge first frame is refused at its header; a
     const one = await RawClient.open(lab.socket);
     open.push(one);
     await one.write(header(MAX_FRAME));
-    const first = await one.endWithin(5000);
+    // Generous bounds: each resolves as soon as the server refuses; a loaded machine is slow.
+    const first = await one.endWithin(30_000);
     const refusedMs = performance.now() - t0;
     // The probe: a 4 MiB header and all but one byte, connection after connection, left open.
     let refused = 0;
@@ -49,7 +50,7 @@ Deno.test("pre-hello frame limit: a huge first frame is refused at its header; a
       await Promise.all(
         batch.map(async (c) => (await c.write(header(MAX_FRAME))) && await c.write(body)),
       );
-      const ends = await Promise.all(batch.map((c) => c.endWithin(500)));
+      const ends = await Promise.all(batch.map((c) => c.endWithin(15_000)));
       refused += ends.filter((e) => e?.exit?.message.includes("over the limit")).length;
       stillOpen += ends.filter((e) => e === null).length;
     }

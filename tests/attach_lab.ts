@@ -158,6 +158,22 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/**
+ * Polls `ok` every 50 ms until it holds; false once `ms` passed (a loaded machine may take
+ * long: tests wait generously, then assert exactly what they waited for).
+ */
+export async function until(
+  ok: () => boolean | Promise<boolean>,
+  ms = 30_000,
+): Promise<boolean> {
+  const end = performance.now() + ms;
+  for (;;) {
+    if (await ok()) return true;
+    if (performance.now() > end) return false;
+    await sleep(50);
+  }
+}
+
 /** `ctl list` on a fresh connection: its latency in ms, or null when it failed. */
 export async function listMs(lab: AttachLab, timeoutMs = 10_000): Promise<number | null> {
   const t0 = performance.now();

@@ -11,7 +11,7 @@
 import assert from "node:assert/strict";
 import { frame, FrameType } from "../src/wire/protocol.ts";
 import { MAX_COLS, MAX_ROWS } from "../src/session/size_limit.ts";
-import { type AttachLab, attachLab, hello, listMs, RawClient, sleep } from "./attach_lab.ts";
+import { type AttachLab, attachLab, hello, listMs, RawClient, sleep, until } from "./attach_lab.ts";
 
 /** RSS peak and `ctl list` over `ms`; the server is killed past `killMb` (it would take the machine). */
 async function watch(lab: AttachLab, ms: number, killMb = 2500) {
@@ -46,6 +46,16 @@ async function ptySize(lab: AttachLab, name: string): Promise<string | undefined
   return lines.at(-1);
 }
 
+/** Waits until sessions s0…s{n-1} printed their 20000 lines: the memory measured from then on. */
+async function printed(lab: AttachLab, n: number): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    await until(async () => {
+      const r = await lab.server.call("read", { target: `s${i}` }, 10_000).catch(() => null);
+      return r?.ok === true && (r.result as { lines: string[] }).lines.includes("20000");
+    }, 60_000);
+  }
+}
+
 Deno.test("largest size: a 10000×10000 resize and hello are drawn at 1000×500, told so; memory and ctl hold", async () => {
   await using lab = await attachLab();
   for (let i = 0; i < 4; i++) {
@@ -59,18 +69,23 @@ Deno.test("largest size: a 10000×10000 resize and hello are drawn at 1000×500,
   c.keepText = true;
   await c.write(hello({ cols: 100, rows: 30 }));
   const reading = c.read();
+  await printed(lab, 4);
   await sleep(3000);
   const rss0 = lab.rssMb();
   await c.write(frame(FrameType.Resize, { cols: 10_000, rows: 10_000 }));
   const resized = await watch(lab, 10_000);
   const alive = lab.alive();
-  const size = alive ? await ptySize(lab, "tty") : undefined;
+  // The trap prints the size once the reflow of the sessions reached it: slow on a loaded machine.
+  const resizedBig = (s: string | undefined) => Number(s?.split(" ")[0] ?? 0) > MAX_ROWS - 10;
+  let size: string | undefined;
+  if (alive) await until(async () => resizedBig(size = await ptySize(lab, "tty")));
   const told = c.text.includes(`lazyshell draws at most ${MAX_COLS}×${MAX_ROWS}`);
   // A newcomer whose hello names the largest terminal the wire allows.
   using big = await RawClient.open(lab.socket);
   await big.write(hello({ cols: 65_535, rows: 65_535 }));
   const bigEnd = alive ? await big.endWithin(3000) : null;
   const second = alive ? await watch(lab, 3000) : resized;
+  await until(() => big.welcomed);
   const after = alive ? await listMs(lab, 30_000) : null;
   const attached = await Promise.race([reading.then(() => false), sleep(0).then(() => true)]);
   console.log(
@@ -102,6 +117,7 @@ Deno.test("largest size: what 16 sessions of full scrollback cost at 1000×500",
   using c = await RawClient.open(lab.socket);
   await c.write(hello({ cols: 120, rows: 32 }));
   void c.read();
+  await printed(lab, 16);
   await sleep(4000);
   const rss0 = lab.rssMb();
   await c.write(frame(FrameType.Resize, { cols: MAX_COLS, rows: MAX_ROWS }));

@@ -19,19 +19,19 @@ Deno.test("examples/plugins/hello: manifest, frames, keys, capturing field, comm
     config: { greeting: "Hi" },
   });
   host.start();
-  await host.until((s) => s.frame !== null, 10_000, "first frame");
+  await host.until((s) => s.frame !== null, 30_000, "first frame");
   assert.deepEqual(host.state.manifest?.commands, [{ name: "shout", desc: "Greet in capitals" }]);
   assert.equal(host.state.manifest?.doctor, true);
   assert.match(host.view(), /Hi, world!/);
   host.key("x", "x");
-  await host.until((s) => s.frame?.count === 1, 10_000, "count 1");
+  await host.until((s) => s.frame?.count === 1, 30_000, "count 1");
   host.key("n", "n");
-  await host.until((s) => s.frame?.capturing === true, 10_000, "name field");
+  await host.until((s) => s.frame?.capturing === true, 30_000, "name field");
   for (const ch of "q1") host.key(ch, ch); // global keys reach it while it captures
   host.key("enter");
-  await host.until((s) => s.frame?.view.includes("Hi, q1!") === true, 10_000, "name saved");
+  await host.until((s) => s.frame?.view.includes("Hi, q1!") === true, 30_000, "name saved");
   host.command("shout");
-  await host.until((s) => s.frame?.view.includes("HI, q1!") === true, 10_000, "shout");
+  await host.until((s) => s.frame?.view.includes("HI, q1!") === true, 30_000, "shout");
   await host.close();
   assert.deepEqual(host.state.exit, { code: 0, signal: null });
 });
@@ -52,13 +52,13 @@ Deno.test({
     const data = Deno.makeTempDirSync({ prefix: "lazyshell-notes-" });
     await using host = new TestHost({ path: `${EXAMPLES}notes.py`, id: "notes", env: env(data) });
     host.start();
-    await host.until((s) => s.frame !== null, 10_000, "first frame");
+    await host.until((s) => s.frame !== null, 30_000, "first frame");
     assert.equal(host.send({ type: "visible", visible: true }), true, "it subscribed");
     host.key("a", "a");
-    await host.until((s) => s.frame?.capturing === true, 10_000, "field");
+    await host.until((s) => s.frame?.capturing === true, 30_000, "field");
     host.paste("buy milk");
     host.key("enter");
-    await host.until((s) => s.frame?.count === 1, 10_000, "one note");
+    await host.until((s) => s.frame?.count === 1, 30_000, "one note");
     assert.equal(
       Deno.readTextFileSync(`${data}/lazyshell/plugins/notes/notes.txt`),
       "buy milk\n",
@@ -86,10 +86,10 @@ Deno.test("the minimal plugins in docs/plugin-protocol.md work as printed", asyn
     Deno.writeTextFileSync(path, code!, { mode: 0o755 });
     await using host = new TestHost({ path, id: "mini", env: env(dir) });
     host.start();
-    await host.until((s) => s.phase === "running", 10_000, `${lang} manifest`);
+    await host.until((s) => s.phase === "running", 30_000, `${lang} manifest`);
     assert.equal(host.state.manifest?.title, "Mini");
     host.key("x", "x");
-    await host.until((s) => /got a key|key x/.test(s.frame?.view ?? ""), 10_000, `${lang} key`);
+    await host.until((s) => /got a key|key x/.test(s.frame?.view ?? ""), 30_000, `${lang} key`);
     await host.close();
     assert.deepEqual(host.state.exit, { code: 0, signal: null }, `${lang} exits on EOF`);
   }

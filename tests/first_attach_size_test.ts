@@ -9,7 +9,7 @@
 
 import assert from "node:assert/strict";
 import { sessionSize } from "../src/tui/core/layout.ts";
-import { attachLab, hello, RawClient, sleep } from "./attach_lab.ts";
+import { attachLab, hello, RawClient, sleep, until } from "./attach_lab.ts";
 
 async function screen(call: (verb: string, args: Record<string, unknown>) => Promise<unknown>) {
   const r = await call("read", { target: "probe" }) as { result?: { lines: string[] } };
@@ -25,15 +25,16 @@ Deno.test("a new session takes default_size's pane; the first client of that siz
   });
   assert.ok(created.ok, JSON.stringify(created));
   const pane = sessionSize(120, 32);
-  const size = `${pane.rows} ${pane.cols}`;
-  for (let i = 0; i < 100 && !(await screen(call)).includes(size); i++) await sleep(50);
-  assert.match(await screen(call), new RegExp(`^${size}$`, "m"));
+  // stty's answer on a line of its own: what is asserted is what is waited for.
+  const sized = new RegExp(`^${pane.rows} ${pane.cols}$`, "m");
+  await until(async () => sized.test(await screen(call)));
+  assert.match(await screen(call), sized);
   assert.ok(pane.cols < 120 || pane.rows < 32, "the pane is smaller than the terminal");
 
   using client = await RawClient.open(lab.socket);
   await client.write(hello({ cols: 120, rows: 32 }));
   const reading = client.read();
-  for (let i = 0; i < 100 && !client.welcomed; i++) await sleep(20);
+  await until(() => client.welcomed);
   assert.ok(client.welcomed, "the client was not welcomed");
   await sleep(600); // a resize would have reached the shell's trap by now
   assert.doesNotMatch(await screen(call), /RESIZED/);
@@ -47,7 +48,7 @@ Deno.test("a new session takes default_size's pane; the first client of that siz
   const small = sessionSize(100, 30);
   // The trap prints RESIZED, then stty's answer: wait for both lines, not the first.
   const resized = new RegExp(`RESIZED\\n${small.rows} ${small.cols}`);
-  for (let i = 0; i < 100 && !resized.test(await screen(call)); i++) await sleep(50);
+  await until(async () => resized.test(await screen(call)));
   assert.match(await screen(call), resized);
   other.close();
   await read2;

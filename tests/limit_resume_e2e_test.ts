@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { startInstance } from "./control_helpers.ts";
 import { MARGIN_MS } from "../src/limits/resume.ts";
-import { pendingFile, persistResumes } from "../src/runtime/limit_resumes_file.ts";
+import { runtimeFeed } from "../src/server/plugin_feed.ts";
 
 const MANIFEST = [
   "id: fakelimit",
@@ -77,30 +77,44 @@ Deno.test("auto: continue typed once after the reset, with a receipt", async () 
   try {
     const seenAt = Date.now();
     const entry = await limitRead(lab);
+    const readAt = Date.now();
+    // "in 2s" from when it was read, about between the two (a loaded machine reads it late).
     const resetsAt = Date.parse(entry.resetsAt!);
-    assert.ok(Math.abs(resetsAt - (seenAt + 2000)) < 5000, entry.resetsAt!);
+    assert.ok(
+      resetsAt > seenAt + 2000 - 5000 && resetsAt < readAt + 2000 + 5000,
+      `${entry.resetsAt} for a limit read between ${new Date(seenAt).toISOString()} and ` +
+        new Date(readAt).toISOString(),
+    );
     const read = async () =>
       (await lab.ok<{ lines: string[] }>("read", { target: "lim" })).lines.join("\n");
-    // Nothing before the reset plus the margin.
+    // Nothing before the reset plus the margin (a screen read once that time passed tells nothing).
     await new Promise((r) => setTimeout(r, Math.max(0, resetsAt + MARGIN_MS - 3000 - Date.now())));
-    assert.doesNotMatch(await read(), /continue/);
+    const early = await read();
+    if (Date.now() < resetsAt + MARGIN_MS) assert.doesNotMatch(early, /continue/);
     const screen = await until(
       async () => {
         const text = await read();
         return /continue/.test(text) ? text : null;
       },
-      15_000,
+      30_000,
       "continue was never typed",
     );
     assert.equal(screen.match(/continue/g)!.length, 1);
     await until(
       () => Promise.resolve(notices.some((n) => n.includes('typed "continue"')) ? true : null),
-      5000,
+      30_000,
       `no receipt: ${JSON.stringify(notices)}`,
     );
     // Still the same limit on screen: never twice.
     await new Promise((r) => setTimeout(r, 3000));
     assert.equal((await read()).match(/continue/g)!.length, 1);
+    // The stats tab's feed: the limit, its reset and the resume done.
+    const fed = runtimeFeed(lab.runtime, () => {}).sessions()[0]!;
+    assert.deepEqual([fed.kind, fed.resetsAt], ["limit", resetsAt]);
+    assert.deepEqual(
+      [fed.limitResume?.policy, fed.limitResume?.policyFrom, fed.limitResume?.resumed],
+      ["auto", "agent", 1],
+    );
   } finally {
     await lab[Symbol.asyncDispose]();
     Deno.removeSync(config, { recursive: true });
@@ -166,7 +180,7 @@ Deno.test("ask: a notification at the reset, nothing typed until ctl limit --res
         const text = await read();
         return /continue/.test(text) ? text : null;
       },
-      10_000,
+      30_000,
       "continue was never typed",
     );
     assert.equal(screen.match(/continue/g)!.length, 1);
@@ -176,59 +190,62 @@ Deno.test("ask: a notification at the reset, nothing typed until ctl limit --res
   }
 });
 
-Deno.test("a pending resume survives the server: restored by name, typed once at the prompt", async () => {
-  const state = Deno.makeTempDirSync({ prefix: "limits-e2e-state-" });
-  const env = { XDG_STATE_HOME: state };
-  const first = await withLimit("auto", { env });
-  const file = pendingFile({ ...env }, "test");
-  const kept = persistResumes(first.lab.runtime, file);
+Deno.test("policy per group and per session over ctl: the group's auto types, a session's off holds", async () => {
+  const { lab, config } = await withLimit("off");
   try {
-    await until(
-      () => {
-        try {
-          const saved = JSON.parse(Deno.readTextFileSync(file));
-          return Promise.resolve(saved.sessions?.lim?.agent === "fakelimit" ? saved : null);
-        } catch {
-          return Promise.resolve(null);
-        }
-      },
-      15_000,
-      "the pending resume was never written",
+    for (const name of ["grp", "held"]) {
+      await lab.ok("new", {
+        name,
+        group: "night",
+        command: "printf 'Usage limit reached · resets in 2s\\n'; exec sleep 600",
+      });
+    }
+    type Shown = { phase: string; policy: string; policyFrom: string };
+    assert.match(
+      await lab.error("limit", { target: "held", policy: "sometimes" }),
+      /Unknown resume policy "sometimes": off, ask, auto or default/,
     );
-  } finally {
-    // The server goes before the reset (its file stays, as after a kill -9).
-    kept[Symbol.dispose]();
-    await first.lab[Symbol.asyncDispose]();
-  }
-  await new Promise((r) => setTimeout(r, 3000)); // the reset passes while it is down
-  const second = await withLimit("auto", {
-    env,
-    config: first.config,
-    command: "printf 'ready> '; exec sleep 600",
-  });
-  const restored = persistResumes(second.lab.runtime, file);
-  try {
-    const read = async () =>
-      (await second.lab.ok<{ lines: string[] }>("read", { target: "lim" })).lines.join("\n");
-    const screen = await until(
+    const group = await lab.ok<{ policy: string }>("limit", { group: "night", policy: "auto" });
+    assert.equal(group.policy, "auto");
+    const held = await lab.ok<Shown>("limit", { target: "held", policy: "off" });
+    assert.deepEqual([held.policy, held.policyFrom], ["off", "session"]);
+    const cleared = await lab.ok<Shown>("limit", { target: "held", policy: "default" });
+    assert.deepEqual([cleared.policy, cleared.policyFrom], ["auto", "group"]);
+    await lab.ok("limit", { target: "held", policy: "off" });
+    const read = async (target: string) =>
+      (await lab.ok<{ lines: string[] }>("read", { target })).lines.join("\n");
+    // `lim` is in no group: its agent's off. `held` is in the group but off itself.
+    await until(
+      async () =>
+        (await lab.ok<Shown>("limit", { target: "held" })).phase === "waiting" ? true : null,
+      15_000,
+      "held's limit never read",
+    );
+    // `grp` takes its group's auto.
+    const grp = await until(
       async () => {
-        const text = await read();
+        const text = await read("grp");
         return /continue/.test(text) ? text : null;
       },
-      MARGIN_MS + 15_000,
-      "the restored resume never typed",
+      2000 + MARGIN_MS + 15_000,
+      "continue was never typed into grp",
+    );
+    assert.equal(grp.match(/continue/g)!.length, 1);
+    assert.equal((await read("held")).match(/continue/g)?.length ?? 0, 0);
+    // Its own policy set to auto past the reset: typed at once, once.
+    await lab.ok("limit", { target: "held", policy: "auto" });
+    const screen = await until(
+      async () => {
+        const text = await read("held");
+        return /continue/.test(text) ? text : null;
+      },
+      10_000,
+      "continue was never typed",
     );
     assert.equal(screen.match(/continue/g)!.length, 1);
-    await new Promise((r) => setTimeout(r, 3000));
-    assert.equal((await read()).match(/continue/g)!.length, 1);
-    assert.ok(
-      second.notices.some((n) => n.includes('typed "continue"')),
-      second.notices.join("; "),
-    );
+    assert.equal((await read("lim")).match(/continue/g)?.length ?? 0, 0);
   } finally {
-    restored[Symbol.dispose]();
-    await second.lab[Symbol.asyncDispose]();
-    Deno.removeSync(first.config, { recursive: true });
-    Deno.removeSync(state, { recursive: true });
+    await lab[Symbol.asyncDispose]();
+    Deno.removeSync(config, { recursive: true });
   }
 });

@@ -77,7 +77,7 @@ ${RULE}
   assert.deepEqual(read("claude", credits), {
     state: "error",
     kind: "limit",
-    rule: "usage-limit",
+    rule: "usage-limit-menu",
     msg: "You're out of usage credits",
     resets: "2:34pm (Asia/Colombo)",
   });
@@ -101,6 +101,124 @@ ${RULE}
 ${RULE}
   esc to interrupt`;
   assert.equal(read("claude", continuing).state, "working");
+});
+
+// claude-limit-auto-osc7501 (Claude Code 2.1.332 signed in as a subscriber): the footer
+// says when it continues by itself; a limit again draws its lines below the first.
+const CLAUDE_WAITING = `❯ LAB-FAIL-LIMIT: please create the marker file lab-file.txt
+  ⎿  You've hit your 5-hour limit · resets 8:43am (America/Los_Angeles)
+
+● Usage limit reached · set to continue automatically at 8:43am
+
+● Usage limit reset · Continuing automatically
+  ⎿  You've hit your 5-hour limit · resets 8:46am (America/Los_Angeles)
+
+${RULE}
+❯\u00a0
+${RULE}
+  ⚠ Usage limit reached · limit resets 8:46am
+    Continuing automatically at 8:46am · Esc to cancel
+  ⏵⏵ auto mode on (shift+tab to cycle)`;
+
+Deno.test("Claude: waiting to continue by itself, and limited again, is the last limit", () => {
+  const again = read("claude", CLAUDE_WAITING);
+  assert.deepEqual([again.state, again.kind, again.rule], ["error", "limit", "usage-limit"]);
+  assert.equal(again.resets, "8:46am (America/Los_Angeles)");
+  const first = CLAUDE_WAITING.replace(/\n\n● Usage limit reset[^\n]*\n[^\n]*/, "")
+    .replaceAll("8:46am", "8:43am").replace(
+      "Continuing automatically at 8:43am",
+      "Continuing shortly",
+    );
+  assert.deepEqual([read("claude", first).state, read("claude", first).resets], [
+    "error",
+    "8:43am (America/Los_Angeles)",
+  ]);
+  // Gone on by itself and done: the limit lines above are history.
+  const done = `  ⎿  You've hit your 5-hour limit · resets 8:51am (America/Los_Angeles)
+● Usage limit reached · set to continue automatically at 8:51am
+● Usage limit reset · Continuing automatically
+● Hello from the mock model.
+✻ Brewed for 1s · done 8:53 AM
+${RULE}
+❯\u00a0
+${RULE}
+  ⏸ manual mode on · ? for shortcuts`;
+  assert.equal(read("claude", done).state, "done");
+});
+
+// Claude Code 2.1.332 as a subscriber at the mock's weekly claim (seven_day), TZ Europe/London:
+// the same lines with "weekly" and no menu; Esc cancels its automatic continue.
+const CLAUDE_WEEK = `❯ LAB-FAIL-LIMIT-WEEK: please create the marker file lab-file.txt
+  ⎿  You've hit your weekly limit · resets 5:32pm (Europe/London)
+
+● Usage limit reached · set to continue automatically at 5:32pm
+
+${RULE}
+❯\u00a0
+${RULE}
+  ⚠ Usage limit reached · limit resets 5:32pm
+    Continuing automatically at 5:32pm · Esc to cancel
+  ⏸ manual mode on · ? for shortcuts · ← for agents`;
+
+Deno.test("Claude: the weekly limit, and after its automatic continue was cancelled", () => {
+  const r = read("claude", CLAUDE_WEEK);
+  assert.deepEqual([r.state, r.kind, r.rule, r.msg, r.resets], [
+    "error",
+    "limit",
+    "usage-limit",
+    "You've hit your weekly limit",
+    "5:32pm (Europe/London)",
+  ]);
+  const cancelled = `❯ LAB-FAIL-LIMIT-WEEK: please create the marker file lab-file.txt
+  ⎿  You've hit your weekly limit · resets 5:32pm (Europe/London)
+     /login to switch to an API usage-billed account.
+
+● Usage limit reached · set to continue automatically at 5:32pm
+
+● Automatic continue cancelled · /rate-limit-options to wait again
+
+${RULE}
+❯\u00a0
+${RULE}
+  ⏸ manual mode on · ? for shortcuts                                                      automatic continue cancelled`;
+  const c = read("claude", cancelled);
+  assert.deepEqual([c.state, c.kind, c.rule, c.resets], [
+    "error",
+    "limit",
+    "usage-limit-menu",
+    "5:32pm (Europe/London)",
+  ]);
+});
+
+Deno.test("Claude: with automatic continue off, its menu beside the weekly limit; Esc closes it", () => {
+  // Claude Code 2.1.332, `autoContinueAtUsageLimit: false` in ~/.claude/settings.json.
+  const limitLine = "  ⎿  You've hit your weekly limit · resets 9:35am (America/Los_Angeles)";
+  const menu = `❯ LAB-FAIL-LIMIT-WEEK: please create the marker file lab-file.txt
+${limitLine}
+
+❯ /rate-limit-options
+${RULE}
+  What do you want to do?
+
+  ❯ 1. Stop and wait for limit to reset
+    2. Wait here, then continue automatically at 9:35am
+
+  Enter to confirm · Esc to cancel`;
+  const r = read("claude", menu);
+  assert.deepEqual([r.state, r.kind, r.resets], ["error", "limit", "9:35am (America/Los_Angeles)"]);
+  const limit = catalog.get("claude")!.limit!;
+  assert.ok(limit.dialog.some((re) => re.test(menu)), "the menu is the limit's dialog");
+  assert.ok(!limit.continues.some((re) => re.test(menu)), "Stop is selected: it will not go on");
+  assert.deepEqual(limit.dismiss, ["esc"]);
+  const closed = `❯ LAB-FAIL-LIMIT-WEEK: please create the marker file lab-file.txt
+${limitLine}
+${RULE}
+❯\u00a0
+${RULE}
+  ⏵⏵ auto mode on (shift+tab to cycle)`;
+  const c = read("claude", closed);
+  assert.deepEqual([c.state, c.kind, c.resets], ["error", "limit", "9:35am (America/Los_Angeles)"]);
+  assert.ok(!limit.dialog.some((re) => re.test(closed)));
 });
 
 Deno.test("Codex: the usage limit, wrapped, with its local time", () => {

@@ -7,13 +7,8 @@
  */
 
 import assert from "node:assert/strict";
-import {
-  localHome,
-  type RemoteHome,
-  type Sshd,
-  sshdMissing,
-  startSshd,
-} from "../src/remote/test_util.ts";
+import { sshdMissing, startSshd } from "../src/remote/test_util.ts";
+import { localEnv, lz, MAIN } from "./remote_helpers.ts";
 import {
   processesWith,
   screenText,
@@ -25,43 +20,10 @@ import { SessionStore } from "../src/session/store.ts";
 import { shellQuote } from "../src/ipc/integrations.ts";
 import { spawnServe } from "../tools/abuse/server.ts";
 
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const FAKE = new URL("./testdata/prompt_agent.ts", import.meta.url).pathname;
 const CAPTURES = new URL("../fixtures/captures/", import.meta.url).pathname;
 const missing = sshdMissing();
 if (missing) console.log(`tests/remote_ssh_test.ts: ${missing}`);
-
-/** The local side: a home with no server of its own, `hosts:` naming the remote homes. */
-function localEnv(
-  sshd: Sshd,
-  hosts: Record<string, RemoteHome>,
-  extra = "",
-): Record<string, string> {
-  const entries = Object.entries(hosts).map(([name, home]) =>
-    `  - name: ${name}\n    destination: 127.0.0.1\n    command: ${home.command}\n`
-  );
-  const config = `${extra}hosts:${entries.length ? `\n${entries.join("")}` : " []\n"}`;
-  return {
-    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-    ...localHome(sshd, config),
-    LAZYSHELL_SSH: sshd.sshCommand,
-    NO_COLOR: "1",
-    ...(Deno.env.get("DENO_DIR") ? { DENO_DIR: Deno.env.get("DENO_DIR")! } : {}),
-  };
-}
-
-async function lz(env: Record<string, string>, ...args: string[]) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", MAIN, ...args],
-    env,
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const d = new TextDecoder();
-  return { code: out.code, stdout: d.decode(out.stdout), stderr: d.decode(out.stderr) };
-}
 
 const remoteConfig = `control:\n  enabled: true\nshell: ${TEST_SHELL}\n`;
 
@@ -274,14 +236,19 @@ Deno.test({
 
 Deno.test({
   name:
-    "ctl list --all-hosts: local and two hosts in one list; a host down is shown down, then back",
+    "ctl list --all-hosts, no server watching them: each host asked; a host down is shown down, then back",
   ignore: missing !== null,
   async fn() {
     await using sshd = await startSshd();
     const one = sshd.remoteHome("one", remoteConfig);
     const two = sshd.remoteHome("two", remoteConfig);
     const env = localEnv(sshd, { one, two }, remoteConfig);
-    await using local = spawnServe(env);
+    // The local server reads a config without these hosts (as before a reload): it watches
+    // none, so `--all-hosts` asks each host itself (tests/remote_hosts_test.ts: from the table).
+    const unwatched = `${sshd.dir}/unwatched`;
+    Deno.mkdirSync(`${unwatched}/lazyshell`, { recursive: true });
+    Deno.writeTextFileSync(`${unwatched}/lazyshell/config.yml`, remoteConfig);
+    await using local = spawnServe({ ...env, XDG_CONFIG_HOME: unwatched });
     await local.ready;
     const make = async (host: string | null, name: string) => {
       const args = ["ctl", "new", "--name", name, "--command", "bash --norc --noprofile"];
@@ -350,6 +317,17 @@ Deno.test({
       rows: 30,
     });
     await waitFor(client, () => /▌\s*far/.test(screenText(client)), 30_000, "the remote list");
+    // All that went up so far has an answer (the terminal's own reply to the client's mode query
+    // too, whenever it went): the help opened and closed again, each frame read by the client.
+    client.write("?");
+    await waitForText(client, /Select the next session/, 30_000);
+    client.write("\x1b");
+    await waitFor(
+      client,
+      () => !/Select the next session/.test(screenText(client)),
+      30_000,
+      "the help closed",
+    );
     // The link drops: the local ssh process ends (as when its TCP connection is reset).
     const ssh = processesWith("bridge attach").filter((p) =>
       /^(\S*\/)?ssh /.test(p.cmdline) && p.cmdline.includes(sshd.dir)

@@ -110,7 +110,9 @@ Deno.test("kill -9 the server, then `lazyshell restore`: names, groups, cwds, en
       ["web", "dev", `${proj}/web`],
       ["sh1", "g", `${base}/work`],
     ]);
-    const environ = parseEnviron(Deno.readTextFileSync(`/proc/${list[0]!.pid}/environ`));
+    // Forked is not yet exec'd: until then /proc shows the server's environment, not the session's.
+    const environOf = (pid: unknown) => parseEnviron(Deno.readTextFileSync(`/proc/${pid}/environ`));
+    const environ = await until(() => environOf(list[0]!.pid), (e) => e.PORT !== undefined, "exec");
     assert.equal(environ.PORT, "3000");
     assert.equal(environ.API_TOKEN, "from-the-environment", "a secret comes from the environment");
     const again = await lazyshell(env, ["restore", "--all"]);

@@ -138,7 +138,7 @@ async function scenario(acks: boolean) {
   const slow = await attach(server.socket, acks);
   try {
     slow.rate = Infinity;
-    await until(() => server.clientStats().length === 1 && slow.received > 0, 10_000);
+    await until(() => server.clientStats().length === 1 && slow.received > 0, 30_000);
     await sleep(300);
     // 16 KiB/s, then 2 s without reading (a stopped client), then 16 KiB/s again.
     slow.rate = 16 * KiB;
@@ -150,7 +150,7 @@ async function scenario(acks: boolean) {
       const s = (performance.now() - t0) / 1000;
       slow.rate = s > 1 && s < 3 ? 0 : 16 * KiB;
       maxQueued = Math.max(maxQueued, server.clientStats()[0]?.queued ?? 0);
-      assert.ok(s < 30, "the flood did not end");
+      assert.ok(s < 120, "the flood did not end"); // 4 s of output, parsed: slow under load
       await sleep(25);
     }
     slow.rate = 16 * KiB;
@@ -166,7 +166,7 @@ async function scenario(acks: boolean) {
     // A fresh client of the same size: what the slow one shows must be its first frame.
     using fresh = await attach(server.socket, acks);
     fresh.rate = Infinity;
-    await until(() => server.clientStats().length === 2 && fresh.received > 0, 10_000);
+    await until(() => server.clientStats().length === 2 && fresh.received > 0, 30_000);
     await fresh.catchUp();
     const freshLines = fresh.screen.visibleLines().map((l) => l.trimEnd());
     console.log(

@@ -185,7 +185,7 @@ function difference(a: Frame, b: Frame): string | null {
 /** Writes `bytes` through the session's PTY (`cat` sends them back) and waits until parsed. */
 async function output(session: Session, bytes: string, mark: string): Promise<void> {
   session.write(`${bytes}\x1b]2;${mark}\x07`, false);
-  const deadline = performance.now() + 10_000;
+  const deadline = performance.now() + 30_000;
   while (session.title !== mark) {
     if (performance.now() > deadline) throw new Error(`no echo of ${mark} from ${session.id}`);
     await new Promise((resolve) => setTimeout(resolve, 2));

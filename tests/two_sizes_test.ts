@@ -63,10 +63,12 @@ Deno.test("two clients of 100×30 and 160×45 on one shell: `seq 1 100` then typ
   };
   let failure = "";
   try {
-    await waitFor(small, () => shows(small), 10_000, "the small client to show 100 and `$ xyz`");
+    await waitFor(small, () => shows(small), WAIT, "the small client to show 100 and `$ xyz`");
   } catch (error) {
     failure = String(error);
   }
+  // Each client gets its own frames: the big one may draw the typed line after the small one.
+  await waitForText(big, /\$ xyz/, WAIT).catch(() => {});
   const log = crashLog(`${l.dir}/data`);
   const alive = isAlive(serve.pid);
   console.log(

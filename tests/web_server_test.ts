@@ -188,11 +188,11 @@ Deno.test("web: a reload starts, moves to read-only (pages told) and stops it", 
   assert.equal(web.server.running, false);
 });
 
-/** What a connection receives until it holds `text` (the close frame's reason), at most 10 s. */
+/** What a connection receives until it holds `text` (the close frame's reason), at most 30 s. */
 async function readUntil(conn: Deno.Conn, text: string): Promise<string> {
   let got = "";
   const buf = new Uint8Array(65536);
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + 30_000;
   while (!got.includes(text) && Date.now() < deadline) {
     const n = await Promise.race([
       conn.read(buf).catch(() => null),

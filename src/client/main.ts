@@ -40,6 +40,14 @@ export function clientCommand(args: readonly string[]): Omit<ClientOptions, "ver
       web: { rotate: rest.includes("--rotate"), off: rest.includes("--off"), qr: false },
     };
   }
+  if (first === "attach" && (rest[0] === "-t" || rest[0]?.startsWith("-t"))) {
+    // `attach -t TARGET`, as tmux: that session shown first (an id or a name).
+    const target = rest[0] === "-t" ? rest[1] : rest[0].slice(2);
+    const extra = rest.slice(rest[0] === "-t" ? 2 : 1);
+    if (!target) throw new UserError("-t needs a session (an id or a name)");
+    if (extra.length > 0) throw new UserError(`Unexpected argument for attach: ${extra[0]}`);
+    return { mode: "attach", start: false, select: target };
+  }
   if (first === "attach" || first === "ls" || first === "kill-server" || first === "reload") {
     if (rest.some((a) => a === "-h" || a === "--help")) return null; // commander prints the help
     if (rest.length > 0) throw new UserError(`Unexpected argument for ${first}: ${rest[0]}`);

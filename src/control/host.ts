@@ -8,8 +8,10 @@
  * never imports the runtime; the runtime passes itself in (structurally).
  */
 
+import type { ResumePolicy } from "../limits/resume.ts";
 import type { RuntimeChange } from "../model/runtime.ts";
 import type { SessionView } from "../model/session.ts";
+import type { HostView } from "../model/hosts.ts";
 import type { Session } from "../session/session.ts";
 import type { WorktreeRegistry } from "../git/worktree_registry.ts";
 import type { SessionHandles, SessionSpec } from "../session/store.ts";
@@ -33,11 +35,17 @@ export interface ControlHost {
    * first prompt typed once it is ready (src/runtime/launch.ts).
    */
   launchAgent(spec: AgentSpec): Promise<Session>;
+  /** The hosts the server watches (`ctl hosts`; docs/remote.md), when it watches some. */
+  readonly hosts?: () => readonly HostView[];
   /** Pending resumes at usage limits (docs/limits.md; `ctl limit`), when the runtime runs them. */
   readonly resumes?: {
     confirm(id: string): void;
     cancel(id: string): void;
     state(id: string): { readonly phase: string; readonly reason: string | null } | null;
+    policy(id: string): { readonly policy: string; readonly from: string };
+    setSessionPolicy(id: string, policy: ResumePolicy | null): void;
+    setGroupPolicy(group: string, policy: ResumePolicy | null): void;
+    readonly policies: { group(name: string | null): ResumePolicy | null };
   };
 }
 

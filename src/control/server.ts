@@ -128,7 +128,7 @@ export class ControlServer implements AsyncDisposable {
         error: `Unknown verb: ${request.verb} (expected ${VERBS.map((v) => v.name).join(", ")})`,
       };
     }
-    const waits = verb.name === "wait";
+    const waits = verb.name === "wait" || verb.name === "watch";
     if (waits && this.#waits >= this.#limits.maxWaits) {
       this.#crowded(`${this.#limits.maxWaits} waits pending: refusing more`);
       return {

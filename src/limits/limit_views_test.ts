@@ -142,3 +142,53 @@ Deno.test("U asks to resume the selected limited session; elsewhere it says why 
   assert.deepEqual(other.effects, []);
   assert.equal(other.state.message?.text, "Not at a usage limit");
 });
+
+Deno.test("C cancels the selected limited session's pending resume; elsewhere it says why not", () => {
+  const s = tui([row("a", { agentStatus: limited }), row("b", { agentStatus: failed })]);
+  assert.deepEqual(update(s, key("C"), keymap).effects, [{ type: "cancel-limit", id: "a" }]);
+  const other = update({ ...s, selected: "b" }, key("C"), keymap);
+  assert.deepEqual(other.effects, []);
+  assert.equal(other.state.message?.text, "Not at a usage limit");
+  // The help lists it beside U and L; the message line of a new limit names the keys.
+  const help = keymap.bindings.filter((b) => ["C", "U", "L", "P"].includes(b.keys[0]!));
+  assert.deepEqual(help.map((b) => b.action), [
+    "next-limited",
+    "resume-limit",
+    "cancel-limit",
+    "limit-policy",
+  ]);
+  const working = { ...limited, state: "working" as const, kind: null, seq: 1 };
+  const before = { ...tui([row("a", { agentStatus: working }), row("b")]), selected: "b" };
+  const after = update(before, {
+    type: "sessions",
+    sessions: [row("a", { agentStatus: limited }), row("b")],
+  }, keymap);
+  assert.match(
+    after.state.message?.text ?? "",
+    /limit reached.* · L jumps · U resume · C cancel · P policy$/,
+  );
+});
+
+Deno.test("P: the policy of the session, or with g of its group; o a u d set it", () => {
+  const s = tui([row("a", { name: "cl2", group: "night", agentStatus: limited }), row("b")]);
+  const open = update(s, key("P"), keymap).state;
+  assert.deepEqual(open.overlay, {
+    type: "limit-policy",
+    target: "a",
+    name: "cl2",
+    group: "night",
+    scope: "session",
+  });
+  const auto = update(open, key("u"), keymap);
+  assert.deepEqual(auto.effects, [{ type: "limit-policy", id: "a", group: null, policy: "auto" }]);
+  assert.equal(auto.state.overlay, null);
+  const group = update(open, key("g"), keymap).state;
+  const ask = update(group, key("a"), keymap);
+  assert.deepEqual(ask.effects, [{ type: "limit-policy", id: "a", group: "night", policy: "ask" }]);
+  const cleared = update(open, key("d"), keymap);
+  assert.deepEqual(cleared.effects, [{ type: "limit-policy", id: "a", group: null, policy: null }]);
+  // No group: g does nothing; esc closes without a change.
+  const lone = update({ ...s, selected: "b" }, key("P"), keymap).state;
+  assert.equal(update(lone, key("g"), keymap).state.overlay?.type, "limit-policy");
+  assert.deepEqual(update(lone, key("\x1b"), keymap).effects, []);
+});

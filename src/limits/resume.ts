@@ -311,10 +311,14 @@ function remember(done: readonly string[], key: string): readonly string[] {
   return done.includes(key) ? done : [...done, key].slice(-16);
 }
 
-/** When the machine next needs a tick (epoch ms), or null. */
-export function nextDue(s: ResumeState): number | null {
+/**
+ * When the machine next needs a tick (epoch ms), or null. Under `off` a waiting limit
+ * needs none: a tick past its time would do nothing, again and again (a policy set
+ * later ticks it).
+ */
+export function nextDue(s: ResumeState, policy: ResumePolicy = "auto"): number | null {
   if (s.phase === "resumed" && s.resumedAt !== null) return s.resumedAt + NO_EFFECT_MS;
-  if (s.phase !== "waiting" || s.dueAt === null) return null;
+  if (s.phase !== "waiting" || s.dueAt === null || policy === "off") return null;
   return s.typedAt === null ? s.dueAt : Math.max(s.dueAt, s.typedAt + QUIET_MS);
 }
 

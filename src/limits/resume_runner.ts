@@ -17,6 +17,7 @@
 import type { AgentStatus } from "../model/agent.ts";
 import type { LimitSpec } from "../detect/manifest.ts";
 import { isLimit } from "./limit_text.ts";
+import { type PolicyInForce, policyInForce, ResumePolicies } from "./policy.ts";
 import {
   fromJson,
   INITIAL,
@@ -40,8 +41,13 @@ export const DISMISS_SETTLE_MS = 400;
 export interface ResumeHost {
   now(): number;
   after(ms: number, fn: () => void): Disposable;
-  /** The session's agent's settings (`agents.<id>.resume_after_limit`, `continue`). */
-  settings(agent: string | null): { readonly policy: ResumePolicy; readonly text: string };
+  /**
+   * The session's agent's settings (`agents.<id>.resume_after_limit`, null when unset;
+   * `continue`).
+   */
+  settings(agent: string | null): { readonly policy: ResumePolicy | null; readonly text: string };
+  /** The session's group, or null (its group's policy applies: policy.ts). */
+  group?(id: string): string | null;
   /** The agent's manifest's `limit` section, or null. */
   limitSpec(agent: string | null): LimitSpec | null;
   /** The session's screen as text (rows joined with \n), or null when it is gone. */
@@ -56,7 +62,7 @@ export interface ResumeHost {
   typeLine(id: string, text: string): Promise<boolean>;
   /** Tells the user (a notification, the log). */
   notice(id: string, text: string): void;
-  /** A machine changed (the pending-resumes file is written from `pendingByName()`). */
+  /** A machine changed. */
   changed?(): void;
 }
 
@@ -72,18 +78,34 @@ interface Entry {
    */
   box: string | null;
   /**
-   * Restored from the pending-resumes file into a new session (after a server restart): its
+   * Restored from the state file into a new session (after a server restart): its
    * agent started again, so the limit is not on screen; the agent back at its prompt (idle or
    * done) is the re-check, until the resume is typed.
    */
   restored: boolean;
+  /** Resumes typed in this session (the stats tab). */
+  resumed: number;
+  /** Resumes that typed nothing (the re-check failed, the agent never came back) or did not hold. */
+  failed: number;
+}
+
+/** A session's resume as the stats tab shows it (docs/limits.md). */
+export interface ResumeSummary {
+  readonly phase: string;
+  readonly reason: string | null;
+  readonly policy: ResumePolicy;
+  readonly policyFrom: string;
+  readonly resumed: number;
+  readonly failed: number;
 }
 
 export class ResumeRunner implements Disposable {
   readonly #host: ResumeHost;
   readonly #entries = new Map<string, Entry>();
-  /** Called after a machine changed (the pending-resumes file: pending_file.ts). */
-  onChange: (() => void) | null = null;
+  /** Told after a machine changed (the state file: src/restore/recorder.ts). */
+  readonly #listeners = new Set<() => void>();
+  /** The policies set per session and per group (policy.ts). */
+  readonly policies = new ResumePolicies();
 
   constructor(host: ResumeHost) {
     this.#host = host;
@@ -131,6 +153,48 @@ export class ResumeRunner implements Disposable {
     const e = this.#entries.get(id);
     e?.timer?.[Symbol.dispose]();
     this.#entries.delete(id);
+    this.policies.forget(id);
+  }
+
+  /** What the stats tab shows of a session's resume; null when it never met a limit. */
+  summary(id: string): ResumeSummary | null {
+    const e = this.#entries.get(id);
+    if (!e || (e.state.phase === "none" && e.resumed === 0 && e.failed === 0)) return null;
+    const p = this.policy(id);
+    return {
+      phase: e.state.phase,
+      reason: e.state.reason,
+      policy: p.policy,
+      policyFrom: p.from,
+      resumed: e.resumed,
+      failed: e.failed,
+    };
+  }
+
+  /** The policy in force for a session: its own, its group's, its agent's, `off`. */
+  policy(id: string): PolicyInForce {
+    const agent = this.#entries.get(id)?.agent ?? null;
+    return policyInForce(
+      this.policies.session(id),
+      this.policies.group(this.#host.group?.(id) ?? null),
+      this.#host.settings(agent).policy,
+    );
+  }
+
+  /** Sets (null: clears) a session's own policy; a limit already due is acted on now. */
+  setSessionPolicy(id: string, policy: ResumePolicy | null): void {
+    if (!this.policies.setSession(id, policy)) return;
+    this.#poke(id);
+    for (const fn of this.#listeners) fn();
+  }
+
+  /** Sets (null: clears) a group's policy; its sessions' limits already due are acted on now. */
+  setGroupPolicy(group: string, policy: ResumePolicy | null): void {
+    if (!this.policies.setGroup(group, policy)) return;
+    for (const id of this.#entries.keys()) {
+      if ((this.#host.group?.(id) ?? null) === group) this.#poke(id);
+    }
+    for (const fn of this.#listeners) fn();
   }
 
   /** The machine of a session (tests, `ctl`, the list). */
@@ -138,28 +202,24 @@ export class ResumeRunner implements Disposable {
     return this.#entries.get(id)?.state ?? null;
   }
 
-  /** Pending resumes for the state file: session id → JSON. */
-  pending(): Record<string, unknown> {
-    const out: Record<string, unknown> = {};
-    for (const [id, e] of this.#entries) {
-      if (e.state.phase !== "none") out[id] = toJson(e.state);
-    }
-    return out;
+  /**
+   * The session's pending resume as the state file keeps it (waiting for a reset, asked,
+   * being typed), or null: a resume done, stopped or watching has nothing left to do.
+   */
+  saved(id: string): unknown | null {
+    const phase = this.#entries.get(id)?.state.phase;
+    if (phase !== "waiting" && phase !== "asked" && phase !== "typing") return null;
+    return toJson(this.#entries.get(id)!.state);
   }
 
-  /** Pending resumes by session name, with the agent (the pending-resumes file). */
-  pendingByName(): Record<string, { agent: string | null; state: unknown }> {
-    const out: Record<string, { agent: string | null; state: unknown }> = {};
-    for (const e of this.#entries.values()) {
-      if (e.state.phase === "waiting" || e.state.phase === "asked" || e.state.phase === "typing") {
-        out[e.name] = { agent: e.agent, state: toJson(e.state) };
-      }
-    }
-    return out;
+  /** Calls `fn` after any machine changed (the state file is written then). */
+  onChanged(fn: () => void): Disposable {
+    this.#listeners.add(fn);
+    return { [Symbol.dispose]: () => this.#listeners.delete(fn) };
   }
 
   /**
-   * Back from the pending-resumes file into a restored session: re-armed; at the reset the
+   * Back from the state file into a restored session: re-armed; at the reset the
    * restored agent must be back at its prompt (or show the same limit) before anything is typed.
    */
   restore(id: string, view: { agent: string | null; name: string }, json: unknown): boolean {
@@ -169,6 +229,7 @@ export class ResumeRunner implements Disposable {
     e.state = state;
     e.restored = true;
     this.#arm(id, e);
+    for (const fn of this.#listeners) fn();
     return true;
   }
 
@@ -188,6 +249,8 @@ export class ResumeRunner implements Disposable {
         busy: false,
         box: null,
         restored: false,
+        resumed: 0,
+        failed: 0,
       };
       this.#entries.set(id, e);
     }
@@ -196,23 +259,39 @@ export class ResumeRunner implements Disposable {
     return e;
   }
 
+  /** The agents' settings may have changed (a reload): every limit is looked at again. */
+  reconsider(): void {
+    for (const id of [...this.#entries.keys()]) this.#poke(id);
+  }
+
+  /** The policy changed: a limit past its time is acted on now (or not, for `off`). */
+  #poke(id: string): void {
+    const e = this.#entries.get(id);
+    if (e) this.#send(id, e, { type: "tick" });
+  }
+
   #send(id: string, e: Entry, event: ResumeEvent): void {
-    const { policy } = this.#host.settings(e.agent);
+    const { policy } = this.policy(id);
     const r = step(e.state, event, this.#host.now(), policy);
     const changed = r.state !== e.state;
+    if (event.type === "typed-continue" && r.state.phase === "resumed") e.resumed++;
+    // Typed nothing, or typed and the very limit stayed: a resume that failed.
+    const gaveUp = r.state.phase === "stopped" &&
+      (e.state.phase === "typing" || e.state.phase === "resumed");
+    if (r.state.failures > e.state.failures || gaveUp) e.failed++;
     e.state = r.state;
     if (r.action) this.#act(id, e, r.action);
     this.#arm(id, e);
     if (changed) {
       this.#host.changed?.();
-      this.onChange?.();
+      for (const fn of this.#listeners) fn();
     }
   }
 
   #arm(id: string, e: Entry): void {
     e.timer?.[Symbol.dispose]();
     e.timer = null;
-    const due = nextDue(e.state);
+    const due = nextDue(e.state, this.policy(id).policy);
     if (due === null) return;
     e.timer = this.#host.after(Math.max(0, due - this.#host.now()), () => {
       e.timer = null;

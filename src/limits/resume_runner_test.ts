@@ -28,7 +28,14 @@ const limited: AgentStatus = {
 };
 const working: AgentStatus = { ...limited, state: "working", kind: null, resetsAt: null, seq: 3 };
 
-function setup(options: { policy?: ResumePolicy; spec?: LimitSpec | null; screen?: string } = {}) {
+function setup(
+  options: {
+    policy?: ResumePolicy | null;
+    spec?: LimitSpec | null;
+    screen?: string;
+    group?: string;
+  } = {},
+) {
   const clock = new VirtualClock(T0);
   let status: AgentStatus | null = limited;
   let screen = options.screen ?? "■ You've hit your usage limit. … try again at 10:05 AM.";
@@ -40,7 +47,11 @@ function setup(options: { policy?: ResumePolicy; spec?: LimitSpec | null; screen
       const id = clock.setTimeout(fn, ms);
       return { [Symbol.dispose]: () => clock.clearTimeout(id) };
     },
-    settings: () => ({ policy: options.policy ?? "auto", text: "continue" }),
+    settings: () => ({
+      policy: options.policy === undefined ? "auto" as const : options.policy,
+      text: "continue",
+    }),
+    group: () => options.group ?? null,
     limitSpec: () => options.spec ?? null,
     screenText: () => screen,
     classifyNow: () => status,
@@ -181,7 +192,7 @@ Deno.test("runner: an agent that continues by itself is only watched", async () 
 Deno.test("runner: pending resumes survive a restart (state file JSON), resumed once", async () => {
   const t = setup();
   t.status = limited;
-  const saved = JSON.parse(JSON.stringify(t.runner.pending()));
+  const saved = { s1: JSON.parse(JSON.stringify(t.runner.saved("s1"))) };
   t.runner[Symbol.dispose]();
   const u = setup();
   // The server was down past the reset: restored, then one resume under the re-check.
@@ -196,14 +207,14 @@ Deno.test("runner: pending resumes survive a restart (state file JSON), resumed 
 Deno.test("runner: restored after a restart, the agent back at its prompt is the re-check", async () => {
   const t = setup();
   t.status = limited;
-  const saved = t.runner.pendingByName();
-  assert.deepEqual(Object.keys(saved), ["cx1"]);
+  const saved = t.runner.saved("s1");
+  assert.notEqual(saved, null);
   t.runner[Symbol.dispose]();
   const u = setup();
   u.box = "Ask Codex to do anything"; // the restarted agent's placeholder
   u.fresh = { ...working, state: "working" }; // still starting
   await advance(u.clock, RESET + 10 * 60_000);
-  assert.equal(u.runner.restore("s2", { agent: "codex", name: "cx1" }, saved["cx1"]!.state), true);
+  assert.equal(u.runner.restore("s2", { agent: "codex", name: "cx1" }, saved), true);
   // Its status goes through working and idle: not a "cleared" that would drop the resume.
   u.runner.status("s2", { agent: "codex", name: "cx1" }, working);
   await advance(u.clock, RESET + 10 * 60_000 + 12_000);
@@ -215,4 +226,110 @@ Deno.test("runner: restored after a restart, the agent back at its prompt is the
   u.runner.status("s2", { agent: "codex", name: "cx1" }, { ...working, state: "idle" });
   await advance(u.clock, RESET + 60 * 60_000);
   assert.equal(u.log.filter((l) => l.startsWith("type")).length, 1);
+});
+
+Deno.test("runner: policy precedence session > group > agent > off", () => {
+  const t = setup({ policy: "ask", group: "dev" });
+  t.status = limited;
+  assert.deepEqual(t.runner.policy("s1"), { policy: "ask", from: "agent" });
+  t.runner.setGroupPolicy("dev", "auto");
+  assert.deepEqual(t.runner.policy("s1"), { policy: "auto", from: "group" });
+  t.runner.setSessionPolicy("s1", "off");
+  assert.deepEqual(t.runner.policy("s1"), { policy: "off", from: "session" });
+  t.runner.setGroupPolicy("other", "auto"); // another group: no effect
+  t.runner.setSessionPolicy("s1", null);
+  assert.deepEqual(t.runner.policy("s1"), { policy: "auto", from: "group" });
+  t.runner.setGroupPolicy("dev", null);
+  assert.deepEqual(setup({ policy: null }).runner.policy("s1"), { policy: "off", from: "default" });
+});
+
+Deno.test("runner: a session's policy off holds over its agent's auto; set to auto past the reset, it resumes once, at once", async () => {
+  const t = setup({ policy: "auto", group: "dev" });
+  t.runner.setSessionPolicy("s1", "off");
+  t.status = limited;
+  await advance(t.clock, RESET + MARGIN_MS + 60_000);
+  assert.equal(t.log.length, 0);
+  t.runner.setGroupPolicy("dev", "auto"); // the session's own still wins
+  await advance(t.clock, RESET + MARGIN_MS + 70_000);
+  assert.equal(t.log.length, 0);
+  const at = t.clock.now();
+  t.runner.setSessionPolicy("s1", "auto");
+  await advance(t.clock, at + 1000);
+  assert.deepEqual(t.log.filter((l) => l.startsWith("type")), [`type "continue" @${at - T0}`]);
+  t.runner.setSessionPolicy("s1", "ask");
+  t.runner.setSessionPolicy("s1", "auto");
+  await advance(t.clock, RESET + 3_600_000);
+  assert.equal(t.log.filter((l) => l.startsWith("type")).length, 1);
+});
+
+Deno.test("runner: a group's ask, set before the reset, asks at the reset: not typed", async () => {
+  const t = setup({ policy: "auto", group: "dev" });
+  t.status = limited;
+  t.runner.setGroupPolicy("dev", "ask");
+  await advance(t.clock, RESET + MARGIN_MS + 5000);
+  assert.deepEqual(t.log, ["notice cx1: limit reset · resume: lazyshell ctl limit s1 --resume"]);
+});
+
+Deno.test("runner: an agent's policy changed by a reload past the reset acts once reconsidered", async () => {
+  let policy: ResumePolicy = "off";
+  const t = setup();
+  const host = { policy: () => policy };
+  // The setup's host answers "auto"; this one follows `policy`.
+  const runner = new ResumeRunner({
+    now: t.clock.now,
+    after: (ms: number, fn: () => void) => {
+      const id = t.clock.setTimeout(fn, ms);
+      return { [Symbol.dispose]: () => t.clock.clearTimeout(id) };
+    },
+    settings: () => ({ policy: host.policy(), text: "continue" }),
+    limitSpec: () => null,
+    screenText: () => "limit",
+    classifyNow: () => limited,
+    inputBox: () => "",
+    write: () => true,
+    typeLine: (_id: string, text: string) => {
+      t.log.push(`type ${text}`);
+      return Promise.resolve(true);
+    },
+    notice: () => {},
+  });
+  runner.status("s1", t.view, limited);
+  await advance(t.clock, RESET + MARGIN_MS + 60_000);
+  assert.deepEqual(t.log, []);
+  policy = "auto";
+  runner.reconsider();
+  await advance(t.clock, RESET + MARGIN_MS + 61_000);
+  assert.deepEqual(t.log, ["type continue"]);
+});
+
+Deno.test("runner: summary counts resumes typed and resumes that typed nothing", async () => {
+  const t = setup();
+  assert.equal(t.runner.summary("s1"), null);
+  t.status = limited;
+  assert.deepEqual(t.runner.summary("s1"), {
+    phase: "waiting",
+    reason: null,
+    policy: "auto",
+    policyFrom: "agent",
+    resumed: 0,
+    failed: 0,
+  });
+  await advance(t.clock, RESET + MARGIN_MS + 5000);
+  assert.equal(t.runner.summary("s1")?.resumed, 1);
+  t.status = working;
+  // A limit back within HOLD_MS would be a resume that did not hold (a failure too).
+  await advance(t.clock, RESET + MARGIN_MS + 11 * 60_000);
+  // Another limit later; at its reset the screen moved on: nothing typed, one failed.
+  const next = { ...limited, resetsAt: RESET + 3_600_000, seq: 5 };
+  t.status = next;
+  t.fresh = working;
+  await advance(t.clock, RESET + 3_600_000 + MARGIN_MS + 5000);
+  assert.deepEqual(
+    [
+      t.runner.summary("s1")?.phase,
+      t.runner.summary("s1")?.resumed,
+      t.runner.summary("s1")?.failed,
+    ],
+    ["stopped", 1, 1],
+  );
 });

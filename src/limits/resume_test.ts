@@ -137,6 +137,10 @@ Deno.test("resume: off does nothing; cancel stops it for this limit", () => {
   off.send({ type: "limit", limit: limit(at(off, 10_000)) });
   off.runTo(at(off, 60 * 60_000));
   assert.equal(off.actions.length, 0);
+  // Past its time under off: no timer to arm (one would fire at once, again and again).
+  assert.equal(off.state.phase, "waiting");
+  assert.equal(nextDue(off.state, "off"), null);
+  assert.ok(nextDue(off.state, "auto")! <= off.now);
   const m = machine("auto");
   const reset = at(m, 10_000);
   m.send({ type: "limit", limit: limit(reset) });

@@ -11,6 +11,7 @@ import type { Prompt } from "./prompt.ts";
 import type { SessionView } from "./session.ts";
 import type { SearchHit } from "./search.ts";
 import type { AgentChoice } from "./agent.ts";
+import type { HostView } from "./hosts.ts";
 
 /** `copy`: a line cursor over the selected session's scrollback (keys of the copy scope). */
 export type TuiMode = "navigation" | "terminal" | "copy";
@@ -65,6 +66,14 @@ export type Overlay =
     readonly restart?: boolean;
   }
   | { readonly type: "restart-choice"; readonly target: string; readonly group: string }
+  /** `P`: the resume policy at usage limits of the session, or (`g`) of its group. */
+  | {
+    readonly type: "limit-policy";
+    readonly target: string;
+    readonly name: string;
+    readonly group: string | null;
+    readonly scope: "session" | "group";
+  }
   /**
    * `x` on a session in a worktree lazyshell made: keep the worktree, remove it, or remove it
    * and its branch (docs/changes.md); `running`: the session is ended first.
@@ -154,6 +163,13 @@ export interface TuiState {
   readonly pinned: readonly string[];
   /** The focused tile fills the whole pane (`z`). */
   readonly zoomed: boolean;
+  /** Other hosts the server watches, with their sessions (docs/remote.md), in config order. */
+  readonly hosts: readonly HostView[];
+  /**
+   * The remote row selected (`remoteKey(host, id)`), or null: the selection is `selected`'s.
+   * `selected` stays a local session meanwhile (what j/k come back to).
+   */
+  readonly remote: string | null;
 }
 
 export function initialTuiState(
@@ -182,5 +198,7 @@ export function initialTuiState(
     tiles: "off",
     pinned: [],
     zoomed: false,
+    hosts: [],
+    remote: null,
   };
 }

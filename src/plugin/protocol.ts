@@ -146,6 +146,23 @@ export const sessionEntrySchema = z.object({
   selected: z.boolean(),
   /** The folder the session started in (the Changes tab reads its worktree). */
   cwd: z.string(),
+  /** Why the agent's turn failed (`limit`: a usage limit, docs/limits.md), or null. */
+  kind: z.string().nullable().default(null),
+  /** A usage limit's reset, epoch ms, or null. */
+  resetsAt: int.nullable().default(null),
+  /** Its resume at usage limits, null when it never met one (docs/limits.md). */
+  limitResume: z.object({
+    /** `waiting`, `asked`, `typing`, `resumed`, `watching`, `stopped`, `none`. */
+    phase: z.string(),
+    /** Why it stopped, or null. */
+    reason: z.string().nullable(),
+    /** The policy in force (`off`, `ask`, `auto`) and where it comes from. */
+    policy: z.string(),
+    policyFrom: z.string(),
+    /** Resumes typed, and resumes that typed nothing or did not hold, in this session. */
+    resumed: int.min(0),
+    failed: int.min(0),
+  }).nullable().default(null),
 });
 export type SessionEntry = z.infer<typeof sessionEntrySchema>;
 

@@ -16,7 +16,7 @@ Deno.test("a child's environment is read from the OS", async () => {
     // Until the child has exec'd, /proc shows the environment it forked with.
     for (
       let i = 0;
-      i < 200 && processEnvironment(child.pid)?.LAZYSHELL_ENV_PROBE === undefined;
+      i < 3000 && processEnvironment(child.pid)?.LAZYSHELL_ENV_PROBE === undefined;
       i++
     ) {
       await new Promise((r) => setTimeout(r, 10));

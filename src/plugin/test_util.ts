@@ -35,7 +35,7 @@ export class TestHost extends PluginHost {
   }
 
   /** Resolves when `predicate(state)` holds; rejects after `ms` with the state in the message. */
-  until(predicate: (state: TabState) => boolean, ms = 10_000, what = "condition"): Promise<void> {
+  until(predicate: (state: TabState) => boolean, ms = 30_000, what = "condition"): Promise<void> {
     return new Promise((resolve, reject) => {
       if (predicate(this.state)) return resolve();
       const check = () => {
@@ -93,6 +93,9 @@ export function sessionEntry(over: Partial<SessionEntry> = {}): SessionEntry {
     lastTurnMs: null,
     selected: true,
     cwd: "/",
+    kind: null,
+    resetsAt: null,
+    limitResume: null,
     ...over,
   };
 }

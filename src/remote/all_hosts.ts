@@ -17,6 +17,7 @@ import { parseVerbArgv } from "../ctl/argv.ts";
 import { type CtlIo, request } from "../ctl/client.ts";
 import { findControlSocket } from "../ctl/find.ts";
 import listSpec from "../control/specs/list.ts";
+import type { WatchedHost } from "../control/specs/hosts.ts";
 import { delay } from "../util/async.ts";
 import { HOST_BACKOFF, retryDelay } from "./backoff.ts";
 import { bridgeTarget, type HostEntry, hostList } from "./main.ts";
@@ -28,13 +29,22 @@ const TIMEOUT_MS = 20_000;
 
 export type HostList =
   | { readonly host: string; readonly up: true; readonly sessions: readonly SessionEntry[] }
-  | { readonly host: string; readonly up: false; readonly error: string; readonly tries: number };
+  | {
+    readonly host: string;
+    readonly up: false;
+    readonly error: string;
+    readonly tries: number;
+    /** From a server's table (`ctl hosts`): its next try, and connecting or down. */
+    readonly retryAt?: string;
+    readonly phase?: "connecting" | "down";
+  };
 
 export async function runAllHosts(argv: readonly string[], env: Env, io: CtlIo): Promise<number> {
   try {
     const parsed = parseVerbArgv(listSpec, argv.filter((a) => a !== "--all-hosts"), Deno.cwd());
     const hosts = await hostList(env);
-    const lists = await Promise.all([
+    // A server that watches the hosts answers from its table (no ssh now); else each is asked.
+    const lists = await watchedLists(env, parsed.args, hosts) ?? await Promise.all([
       listLocal(env, parsed.args),
       ...hosts.map((h) => listHost(h, env, parsed.args)),
     ]);
@@ -59,6 +69,47 @@ async function listLocal(env: Env, args: Record<string, unknown>): Promise<HostL
   } catch (error) {
     return { host: LOCAL_HOST, up: false, error: messageOf(error), tries: 1 };
   }
+}
+
+/**
+ * The local server's table of watched hosts (`ctl hosts`), filtered by `--group`; null when no
+ * server answers it or it watches other hosts than config.yml names now (not reloaded yet).
+ */
+async function watchedLists(
+  env: Env,
+  args: Record<string, unknown>,
+  hosts: readonly HostEntry[],
+): Promise<HostList[] | null> {
+  let result: { hosts?: unknown } | null;
+  try {
+    const path = await findControlSocket(env, () => Promise.resolve(false));
+    const { response } = await request(path, "hosts", {}, TIMEOUT_MS, env);
+    if (!response.ok) return null;
+    result = response.result as { hosts?: unknown } | null;
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(result?.hosts)) return null;
+  const table = result.hosts as WatchedHost[];
+  const names = table.map((h) => h.host);
+  if (JSON.stringify(names) !== JSON.stringify([LOCAL_HOST, ...hosts.map((h) => h.name)])) {
+    return null;
+  }
+  const group = typeof args.group === "string" ? args.group : null;
+  return table.map((h): HostList => {
+    if (!h.up) {
+      return {
+        host: h.host,
+        up: false,
+        error: h.error ?? "",
+        tries: h.tries,
+        ...(h.retryAt ? { retryAt: h.retryAt } : {}),
+        phase: h.phase === "connecting" ? "connecting" : "down",
+      };
+    }
+    const sessions = group === null ? h.sessions : h.sessions.filter((s) => s.group === group);
+    return { host: h.host, up: true, sessions };
+  });
 }
 
 /** One host: tried again with backoff while ssh cannot reach it, within TIMEOUT_MS. */
@@ -104,9 +155,14 @@ export function formatAll(lists: readonly HostList[]): string {
   const notes: string[] = [];
   for (const list of lists) {
     if (!list.up) {
-      notes.push(
-        `${list.host}: down (${list.error}${list.tries > 1 ? `; ${list.tries} tries` : ""})`,
-      );
+      const retry = list.retryAt
+        ? `${list.error || list.tries > 1 ? "; " : ""}next try in ${
+          Math.max(0, Math.round((Date.parse(list.retryAt) - Date.now()) / 1000))
+        } s`
+        : "";
+      const why = [list.error, list.tries > 1 ? `${list.tries} tries` : ""].filter(Boolean)
+        .join("; ") + retry;
+      notes.push(`${list.host}: ${list.phase ?? "down"}${why ? ` (${why})` : ""}`);
       continue;
     }
     if (list.sessions.length === 0) notes.push(`${list.host}: no sessions`);

@@ -45,3 +45,21 @@ Deno.test("hostFlag: -H DEST and -HDEST in front", () => {
   assert.deepEqual(hostFlag(["ls"]), { dest: null, rest: ["ls"] });
   assert.throws(() => hostFlag(["-H"]), UserError);
 });
+
+Deno.test("attach -t TARGET: the session shown first, as tmux; -H passes it to the host's server", async () => {
+  const { clientCommand } = await import("../client/main.ts");
+  const { selectedFirst } = await import("../server/remote_attach.ts");
+  assert.deepEqual(clientCommand(["attach", "-t", "session-2"]), {
+    mode: "attach",
+    start: false,
+    select: "session-2",
+  });
+  assert.deepEqual(clientCommand(["attach", "-tweb"])?.select, "web");
+  assert.throws(() => clientCommand(["attach", "-t"]), /-t needs a session/);
+  assert.throws(() => clientCommand(["attach", "-t", "a", "b"]), /Unexpected argument/);
+  const sessions = [{ id: "session-1", name: "gpu" }, { id: "session-2", name: "web" }];
+  assert.deepEqual(selectedFirst({ select: "web" }, sessions), { selected: "session-2", tab: 0 });
+  assert.deepEqual(selectedFirst({ select: "session-1" }, sessions)?.selected, "session-1");
+  assert.equal(selectedFirst({ select: "gone" }, sessions), null);
+  assert.equal(selectedFirst({}, sessions), null);
+});

@@ -48,6 +48,20 @@ function freePort(): number {
   return port;
 }
 
+/** The pids whose parent is `pid` (Linux /proc). */
+function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  for (const entry of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    try {
+      const stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (ppid === pid) out.push(Number(entry.name));
+    } catch { /* gone */ }
+  }
+  return out;
+}
+
 export interface Sshd extends AsyncDisposable {
   readonly dir: string;
   readonly port: number;
@@ -57,7 +71,7 @@ export interface Sshd extends AsyncDisposable {
   readonly sshArgv: readonly string[];
   /** A remote home: the wrapper running this checkout there (`hosts[].command`). */
   remoteHome(name: string, config?: string): RemoteHome;
-  /** Ends sshd (its connections' children go with it); `start()` brings it back on the port. */
+  /** Ends sshd and its connections (the host is gone); `start()` brings it back on the port. */
   stop(): Promise<void>;
   start(): Promise<void>;
 }
@@ -146,6 +160,13 @@ export async function startSshd(): Promise<Sshd> {
     const c = child as Deno.ChildProcess | null;
     if (c === null) return;
     child = null;
+    // Its connections first (each a child process of its own, which SIGTERM to the listener
+    // leaves running): as when the host goes away, every link through it drops.
+    for (const pid of childrenOf(c.pid)) {
+      try {
+        Deno.kill(pid, "SIGTERM");
+      } catch { /* gone */ }
+    }
     try {
       c.kill("SIGTERM");
     } catch { /* gone */ }

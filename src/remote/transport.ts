@@ -63,6 +63,8 @@ export async function openBridge(
   target: BridgeTarget,
   mode: "attach" | "control",
   start: boolean,
+  /** Aborted before the greeting: ssh is ended (a host that hangs the handshake). */
+  signal?: AbortSignal,
 ): Promise<Bridge> {
   const bridge = [
     ...(target.server ? ["-L", target.server] : []),
@@ -91,6 +93,25 @@ export async function openBridge(
     throw new UserError(`Cannot run ${printable(exe!)}: ${printable((error as Error).message)}`);
   }
   const stderr = new StderrTail(child.stderr);
+  const abort = () => {
+    try {
+      child.kill("SIGTERM");
+    } catch { /* gone */ }
+  };
+  signal?.addEventListener("abort", abort, { once: true });
+  try {
+    return await greeted(child, stderr, target, label);
+  } finally {
+    signal?.removeEventListener("abort", abort);
+  }
+}
+
+async function greeted(
+  child: Deno.ChildProcess,
+  stderr: StderrTail,
+  target: BridgeTarget,
+  label: string,
+): Promise<Bridge> {
   const reader = child.stdout.getReader();
   const writer = child.stdin.getWriter();
   let seen: Uint8Array = new Uint8Array(0);

@@ -11,6 +11,10 @@
  * `screenIntervalMs`. A session that never goes quiet (a spinner) is read
  * again only when the file is written anyway.
  *
+ * A pending resume at a usage limit (docs/limits.md), or a resume policy set
+ * for a session or a group, asks for a write when it changes: a `kill -9`
+ * finds it in the file.
+ *
  * A session that exits is kept in the file for `exitGraceMs` first, and so
  * is the agent of a session whose agent left: at a reboot every process
  * gets its SIGTERM at once, and the sessions and their agents must not
@@ -88,6 +92,8 @@ export class SessionRecorder implements AsyncDisposable {
     this.#subs = [
       runtime.subscribe((change) => this.#onChange(change)),
       runtime.onOutput((id) => this.#onOutput(id)),
+      // A pending resume at a usage limit changed: written like a rename (docs/limits.md).
+      runtime.resumes.onChanged(() => this.writer.schedule()),
     ];
   }
 
@@ -235,6 +241,9 @@ export class SessionRecorder implements AsyncDisposable {
       conversation: view.conversation,
       screen: this.#screens.get(view.id) ?? [],
       pending: false,
+      limitResume: runtime.resumes.saved(view.id) as Record<string, unknown> | null,
+      resumePolicy: runtime.resumes.policies.session(view.id),
+      groupResumePolicy: runtime.resumes.policies.group(view.group),
     };
   }
 }

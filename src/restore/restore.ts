@@ -23,6 +23,7 @@ import { type PlanContext, planRestore, type RestorePlan } from "./plan.ts";
 import { type RecorderOptions, SessionRecorder } from "./recorder.ts";
 import { ConversationFinder, type FinderOptions } from "./conversation_finder.ts";
 import { parseState, type SavedSession } from "./state_file.ts";
+import { readLegacyResumes } from "./legacy_resumes.ts";
 
 /** `$XDG_STATE_HOME/lazyshell/sessions-<server name>.jsonl`. */
 export function stateFile(env: Runtime["env"], server: string): string {
@@ -49,6 +50,11 @@ export interface RestoreOutcome {
 
 export interface RestoreOptions extends Omit<RecorderOptions, "file" | "pending"> {
   readonly file: string;
+  /**
+   * The file where earlier servers kept pending resumes at usage limits
+   * (`limit-resumes-<server>.json`): read once into the saved sessions, then removed.
+   */
+  readonly legacyResumes?: string;
   /** Timing of the search of the agents' own stores for conversation ids (conversation_finder.ts). */
   readonly finder?: FinderOptions;
 }
@@ -177,13 +183,34 @@ export class SessionRestore implements AsyncDisposable {
     this.#runtime = runtime;
     this.problem = loaded.problem;
     const running = new Set(runtime.state.sessions.map((s) => s.name));
-    for (const s of loaded.sessions) if (!running.has(s.name)) this.#pending.set(s.name, s);
+    const legacy = options.legacyResumes
+      ? readLegacyResumes(options.legacyResumes, options.log)
+      : null;
+    for (const s of loaded.sessions) {
+      if (running.has(s.name)) continue;
+      const old = legacy?.get(s.name);
+      const adopted = old && old.agent === s.agent && s.limitResume === null;
+      this.#pending.set(s.name, adopted ? { ...s, limitResume: old.state } : s);
+    }
+    // Groups' resume policies at usage limits (docs/limits.md): back at once, for the running too.
+    for (const s of loaded.sessions) {
+      if (s.group !== null && s.groupResumePolicy !== null) {
+        if (runtime.resumes.policies.group(s.group) === null) {
+          runtime.resumes.setGroupPolicy(s.group, s.groupResumePolicy);
+        }
+      }
+    }
     this.recorder = new SessionRecorder(runtime, {
       ...options,
       pending: () => [...this.#pending.values()],
     });
     // The file now says what this server runs (and what is pending): a project started, a part set aside.
     this.recorder.changed();
+    if (legacy !== null && options.legacyResumes) {
+      // Gone once the state file holds what it said (a kill -9 before that reads it again).
+      const file = options.legacyResumes;
+      void this.recorder.writer.flush().then(() => Deno.remove(file)).catch(() => {});
+    }
     this.finder = new ConversationFinder(runtime, {
       ...(options.log ? { log: options.log } : {}),
       ...options.finder,
@@ -267,6 +294,13 @@ export class SessionRestore implements AsyncDisposable {
     this.#pending.delete(name);
     this.recorder.keep(id, { command: plan.savedCommand, secrets: plan.secrets });
     const notes = [...plan.notes];
+    // Its resume policy, and its pending resume at a usage limit: re-armed, typed once the
+    // agent is back (docs/limits.md).
+    if (saved.resumePolicy !== null) runtime.resumes.setSessionPolicy(id, saved.resumePolicy);
+    if (
+      saved.limitResume !== null &&
+      runtime.resumes.restore(id, { agent: saved.agent, name }, saved.limitResume)
+    ) notes.push("its resume at the usage limit's reset is kept");
     if (plan.watcher !== null) {
       try {
         runtime.arm(id, plan.watcher);

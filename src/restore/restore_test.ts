@@ -288,3 +288,67 @@ Deno.test("a session that ended a moment before the server stays in the file (a 
   await restore[Symbol.asyncDispose]();
   assert.deepEqual(t.read().map((x) => x.name), ["shell-at-reboot"]);
 });
+
+Deno.test("pending resumes of the older limit-resumes file join their saved sessions, once", async () => {
+  await using t = await setup();
+  await Deno.mkdir(`${t.dir}/state`, { recursive: true, mode: 0o700 });
+  const state = { phase: "waiting", limit: { resetsAt: 1, msg: "limit" }, dueAt: 2, done: [] };
+  await Deno.writeTextFile(
+    t.file,
+    formatState([
+      saved("cx", { agent: "codex", cwd: t.dir }),
+      saved("other", { agent: "claude", cwd: t.dir }),
+    ], 1),
+  );
+  const legacy = `${t.dir}/state/limit-resumes-test.json`;
+  await Deno.writeTextFile(
+    legacy,
+    JSON.stringify({
+      version: 1,
+      sessions: { cx: { agent: "codex", state }, other: { agent: "codex", state } },
+    }),
+  );
+  const restore = SessionRestore.start(t.runtime, {
+    file: t.file,
+    legacyResumes: legacy,
+    writer: { delayMs: 20 },
+  });
+  // Matched by name and agent: `other` runs another agent.
+  await until(() => {
+    try {
+      Deno.statSync(legacy);
+      return false;
+    } catch {
+      return true;
+    }
+  }, "the older file removed");
+  const kept = Object.fromEntries(t.read().map((s) => [s.name, s.limitResume]));
+  assert.deepEqual(kept, { cx: state, other: null });
+  assert.equal(restore.pendingCount, 2);
+});
+
+Deno.test("resume policies per session and per group are kept in the file and come back", async () => {
+  await using t = await setup();
+  await Deno.mkdir(`${t.dir}/state`, { recursive: true, mode: 0o700 });
+  await Deno.writeTextFile(
+    t.file,
+    formatState([
+      saved("a", { group: "g", cwd: t.dir, resumePolicy: "auto", groupResumePolicy: "ask" }),
+      saved("b", { group: "g", cwd: t.dir, groupResumePolicy: "ask" }),
+    ], 1),
+  );
+  const restore = t.start();
+  // The group's is back before anything is restored.
+  assert.equal(t.runtime.resumes.policies.group("g"), "ask");
+  const [a] = restore.restore(["a"]);
+  assert.deepEqual(t.runtime.resumes.policy(a!.id!), { policy: "auto", from: "session" });
+  const b = restore.restore(["b"])[0]!.id!;
+  assert.deepEqual(t.runtime.resumes.policy(b), { policy: "ask", from: "group" });
+  t.runtime.resumes.setSessionPolicy(b, "off");
+  t.runtime.resumes.setGroupPolicy("g", "auto");
+  await until(() => {
+    const byName = Object.fromEntries(t.read().map((s) => [s.name, s]));
+    return byName.a?.resumePolicy === "auto" && byName.b?.resumePolicy === "off" &&
+      byName.a.groupResumePolicy === "auto" && byName.b.groupResumePolicy === "auto";
+  }, "the policies written");
+});

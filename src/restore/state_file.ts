@@ -16,6 +16,7 @@
 import { z } from "zod";
 import { isGroupName, isSessionName } from "../model/names.ts";
 import { isSecret } from "../model/secrets.ts";
+import { RESTORED_RULE } from "../model/restored.ts";
 
 export const STATE_VERSION = 1;
 
@@ -52,6 +53,15 @@ const sessionSchema = z.object({
   screen: z.array(z.string().max(SCREEN_COLS)).max(SCREEN_ROWS).default([]),
   /** Saved by an earlier server and not restored (nor dismissed) yet. */
   pending: z.boolean().default(false),
+  /**
+   * Its pending resume at a usage limit (docs/limits.md, "Across restarts"): the resume
+   * machine's state (src/limits/resume.ts `toJson`), checked again by `fromJson` at restore.
+   */
+  limitResume: z.record(z.string(), z.unknown()).nullable().default(null),
+  /** Its own resume policy at usage limits (`ctl limit --policy`, `P`), null: none set. */
+  resumePolicy: z.enum(["off", "ask", "auto"]).nullable().default(null),
+  /** Its group's resume policy when the file was written, null: none set. */
+  groupResumePolicy: z.enum(["off", "ask", "auto"]).nullable().default(null),
 });
 
 export type SavedSession = z.output<typeof sessionSchema>;
@@ -128,7 +138,7 @@ export function savedEnv(added: Readonly<Record<string, string>>): SavedEnv[] {
 }
 
 /** The rule a restored session shows under its old screen (src/restore/plan.ts). */
-export const RESTORED_RULE = "── restored by lazyshell: the screen above is from before ──";
+export { RESTORED_RULE };
 
 /**
  * The last screen as kept: trailing blanks and empty edge rows trimmed,

@@ -16,6 +16,9 @@ export function savedSession(name: string, more: Partial<SavedSession> = {}): Sa
     conversation: null,
     screen: [],
     pending: false,
+    limitResume: null,
+    resumePolicy: null,
+    groupResumePolicy: null,
     ...more,
   };
 }

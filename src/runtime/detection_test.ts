@@ -56,7 +56,7 @@ function until(
   watch: WatchedHub,
   session: Session,
   want: (h: DetectionHub) => boolean,
-  ms = 10000,
+  ms = 30_000,
 ) {
   const hub = watch.hub;
   return new Promise<void>((resolve, reject) => {
@@ -285,12 +285,13 @@ Deno.test("hub: a declaration from a foreground program ends when the shell is b
   const session = store.create(); // interactive bash: each command is its own foreground job
   let declared = false;
   using _ = session.on((e) => declared ||= e.type === "osc7501");
-  session.write("printf '\\033]7501;state=blocked\\033\\\\'; sleep 1; printf 'back-at-'\r", false);
+  // `sleep` runs 3 s: a loaded machine may look at the foreground late, and must still see it.
+  session.write("printf '\\033]7501;state=blocked\\033\\\\'; sleep 3; printf 'back-at-'\r", false);
   const sleeping = () => declared && session.foreground()?.comm === "sleep";
-  await waitFor(session, sleeping, 10000, "the record, then sleep");
+  await waitFor(session, sleeping, 30_000, "the record, then sleep");
   clock.advance(300); // the burst of records is over
   assert.equal(hub.status(session.id)?.state, "blocked");
-  await waitForText(session, /back-at-.*[#$] $/m, 10000);
+  await waitForText(session, /back-at-.*[#$] $/m, 30_000);
   clock.advance(300); // the sampler's next look at the foreground
   assert.deepEqual(
     [hub.status(session.id)?.state, hub.status(session.id)?.source, hub.status(session.id)?.ruleId],

@@ -24,6 +24,8 @@ export interface ResumesHost {
   readonly catalog: Catalog;
   readonly state: RuntimeState;
   subscribe(listener: (change: RuntimeChange) => void): Disposable;
+  /** After `lazyshell reload`: an agent's `resume_after_limit` may have changed. */
+  onReconfigure(listener: () => void): Disposable;
   classifyNow(id: string): AgentStatus | null;
   inputBox(id: string): string | null;
 }
@@ -44,8 +46,9 @@ export function startResumes(
         { resume_after_limit?: ResumePolicy; continue?: string } | undefined
       >;
       const a = agent === null ? undefined : agents[agent];
-      return { policy: a?.resume_after_limit ?? "off", text: a?.continue ?? "continue" };
+      return { policy: a?.resume_after_limit ?? null, text: a?.continue ?? "continue" };
     },
+    group: (id) => runtime.state.sessions.find((s) => s.id === id)?.group ?? null,
     limitSpec: (agent) => (agent === null ? null : runtime.catalog.get(agent)?.limit) ?? null,
     screenText: (id) => {
       const view = runtime.store.get(id)?.screenView();
@@ -87,6 +90,7 @@ export function startResumes(
         s.status === "exited" ? null : s.agentStatus,
       );
     }),
+    runtime.onReconfigure(() => runner.reconsider()),
     runtime.store.on((e) => {
       if (e.type === "session" && e.event.type === "input" && e.event.typed) {
         runner.typed(e.session.id);

@@ -33,7 +33,7 @@ import {
   type RuntimeState,
 } from "../model/runtime.ts";
 import type { ConversationRef, SessionView } from "../model/session.ts";
-import type { Outcome, Sink } from "../notify/notifier.ts";
+import type { Outcome, SessionRef, Sink } from "../notify/notifier.ts";
 import type { Notification } from "../notify/policy.ts";
 import type { WatchSpec } from "../notify/watch_rules.ts";
 import {
@@ -391,6 +391,15 @@ export class Runtime implements AsyncDisposable {
   notifyTo(sink: Sink | "stdout" | null): void {
     if (sink === "stdout") this.#notifications.useStdout();
     else this.#notifications.setSink(sink);
+  }
+
+  /**
+   * The notifier (with its episodes) as an agent state of a session it does not run, another
+   * host's (src/remote/host_watcher.ts); `status` null: the session is gone there.
+   */
+  notifyState(session: SessionRef, status: AgentStatus | null): void {
+    if (status === null) this.#notifications.notifier.forget(session.id);
+    else this.#notifications.notifier.agentState(session, status);
   }
 
   /** Every notification as it is delivered or held back, with the outcome (logs, tests). */

@@ -16,6 +16,7 @@ import { claudeSettings, isPlainClaudeCommand, shellQuote } from "../ipc/integra
 import { CONTROL_SOCKET, createInstanceDir, removeInstanceDir } from "../ipc/runtime_dir.ts";
 import { stableCommand } from "../plugin/self.ts";
 import type { Runtime } from "./runtime.ts";
+import type { HostView } from "../model/hosts.ts";
 import { launchAgent } from "./launch.ts";
 import { promptHost, promptText } from "./first_prompt.ts";
 
@@ -31,6 +32,8 @@ export async function startSockets(
   runtime: Runtime,
   log: (line: string) => void = () => {},
   controlLimits: Partial<ControlLimits> = {},
+  /** The hosts the server watches (`ctl hosts`, docs/remote.md). */
+  hosts?: () => readonly HostView[],
 ): Promise<Sockets> {
   const dir = await createInstanceDir(runtime.env);
   const hooks = new HookServer(dir, {
@@ -52,6 +55,7 @@ export async function startSockets(
       ...promptHost(runtime),
       createSession: (spec) => runtime.createSession(spec),
       resumes: runtime.resumes,
+      ...(hosts ? { hosts } : {}),
       launchAgent: (spec) =>
         launchAgent(runtime, {
           ...spec,

@@ -38,7 +38,8 @@ Deno.test("admission: newcomers past the caps are told why; one silent past hell
     const t0 = performance.now();
     assert.match((await exitOf(b.c))!, /^No hello within 0.3 s/);
     assert.match((await exitOf(d.c))!, /^No hello within 0.3 s/);
-    assert.ok(performance.now() - t0 < 2000);
+    // helloMs (0.3 s), not the default 5 s: a loaded machine may be late, not that late.
+    assert.ok(performance.now() - t0 < 4500);
     assert.ok(!a.link.closed);
     assert.equal(admission.refused, 2);
     assert.equal(logged.length, 1); // one line per CROWD_LOG_MS

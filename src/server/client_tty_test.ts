@@ -49,11 +49,11 @@ Deno.test({
     tty.start({ data: (text) => (typed += text), hangup: () => hungUp.resolve() });
     // Typed at the terminal (its line discipline hands a line over at Enter).
     t.pty.write("héllo\r");
-    for (let i = 0; i < 500 && !typed.includes("\n"); i++) await delay(10);
+    for (let i = 0; i < 3000 && !typed.includes("\n"); i++) await delay(10);
     assert.equal(typed, "héllo\n");
     // A frame written by the server shows on the terminal.
     assert.equal(tty.write("\x1b[1mFRAME\x1b[0m"), true);
-    for (let i = 0; i < 500 && !t.shown().includes("FRAME"); i++) await delay(10);
+    for (let i = 0; i < 3000 && !t.shown().includes("FRAME"); i++) await delay(10);
     assert.ok(t.shown().includes("FRAME"), t.shown());
     // The terminal goes away (its window closed): the hang-up is heard.
     t.pty.kill("SIGKILL");

@@ -30,7 +30,8 @@ Deno.test("refuse: a client that never reads is closed after the grace period", 
   assert.ok(!link.closed);
   await link.whenClosed;
   const ms = performance.now() - t0;
-  assert.ok(ms >= 150 && ms < 2000, `closed after ${ms} ms`);
+  // Not before the grace; after it, whenever a loaded machine gets to it (not never).
+  assert.ok(ms >= 150 && ms < 10_000, `closed after ${ms} ms`);
   client.close();
 });
 

@@ -16,7 +16,7 @@
  * too, and the server goes on.
  */
 
-import { pendingFile, persistResumes } from "../runtime/limit_resumes_file.ts";
+import { legacyResumesFile } from "../restore/legacy_resumes.ts";
 import { dataDir } from "../config/paths.ts";
 import { messageOf, UserError } from "../errors.ts";
 import { ensureRuntimeRoot, writeServerName } from "../ipc/runtime_dir.ts";
@@ -29,7 +29,7 @@ import { startSockets } from "../runtime/sockets.ts";
 import { SessionRestore, stateFile } from "../restore/restore.ts";
 import { crashLogSink } from "../util/crash_log.ts";
 import { armFaults } from "../util/fault_injection.ts";
-import { fault, type Owner, setFaultSink } from "../util/guard.ts";
+import { fault, guard, type Owner, setFaultSink } from "../util/guard.ts";
 import { AttachServer, type EndRequest } from "./server.ts";
 import { serverName, serverPaths } from "../wire/paths.ts";
 import type { ExitMessage } from "../wire/protocol.ts";
@@ -39,6 +39,9 @@ import { type ProjectSource, reload, type ReloadReport, serialized } from "./rel
 import { Trimmer } from "../util/memory_trim.ts";
 import { ticker } from "../util/ticker.ts";
 import { WebView } from "../web/view.ts";
+import { WatchedHosts } from "./hosts.ts";
+import { warmDraw } from "./warm_draw.ts";
+import { later } from "../util/async.ts";
 
 export interface ServerOptions {
   readonly project?: string | undefined;
@@ -53,6 +56,9 @@ export interface ServerOptions {
 
 /** The signals that end the server (SIGHUP reloads its config). */
 const SIGNALS: readonly Deno.Signal[] = ["SIGTERM", "SIGINT"];
+
+/** When the server draws a frame ahead (warm_draw.ts): after its sessions' first output. */
+const WARM_DRAW_MS = 500;
 
 /** What no entry point caught (a bug in a guard, a library's own callback): logged, kept. */
 const UNCAUGHT: Owner = { name: "server" };
@@ -100,7 +106,9 @@ export async function runServer(options: ServerOptions): Promise<number> {
   // One list for the log, every attached TUI and doctor (src/server/problems.ts).
   runtime.setProblems(runtimeProblems(runtime));
   for (const problem of runtime.state.problems) log(`lazyshell: ${problem}`);
-  const sockets = await startSockets(runtime, logTo(runtime.env));
+  // Other hosts' sessions, followed over ssh (docs/remote.md, "Hosts watched").
+  await using hosts = new WatchedHosts(runtime, options.version, logTo(runtime.env));
+  const sockets = await startSockets(runtime, logTo(runtime.env), {}, () => hosts.table());
   // `lazyshell -L NAME ctl …` finds this instance's control socket by it (src/ctl/find.ts).
   writeServerName(sockets.dir, name);
   // After the sockets: project sessions get LAZYSHELL_SOCK like any other.
@@ -109,17 +117,12 @@ export async function runServer(options: ServerOptions): Promise<number> {
   // Disposed with the runtime, before its sessions end: the file keeps them for the next server.
   const restore = SessionRestore.start(runtime, {
     file: stateFile(env, name),
+    // Pending resumes at usage limits are in the state file; an older server's file is read once.
+    legacyResumes: legacyResumesFile(env, name),
     log: (line) => log(`lazyshell: ${line}`),
   });
   runtime.own(() => restore[Symbol.asyncDispose]());
   if (restore.problem) log(`lazyshell: ${restore.problem}`);
-  // Pending resumes at usage limits: kept across a restart like the sessions (docs/limits.md).
-  const resumes = persistResumes(
-    runtime,
-    pendingFile(env, name),
-    (line) => log(`lazyshell: ${line}`),
-  );
-  runtime.own(() => resumes[Symbol.dispose]());
   // `lazyshell reload` and SIGHUP: one at a time, each line logged, every client told.
   const source: ProjectSource | null = project
     ? { file: project.file, named: options.project !== undefined }
@@ -147,6 +150,7 @@ export async function runServer(options: ServerOptions): Promise<number> {
     reload: reloadNow,
     instanceDir: sockets.dir,
     web: (request) => web.command(request),
+    hosts,
   });
   clients = attach;
   // Freed memory back to the system, after start-up and 10 s after activity: the grid fires
@@ -159,6 +163,12 @@ export async function runServer(options: ServerOptions): Promise<number> {
     Deno.addSignalListener(signal, handler);
     return [signal, handler] as const;
   });
+  // The first attach's frame drawn once ahead, after start-up, unless a client came first.
+  const size = runtime.config.default_size;
+  const cancelWarm = later(WARM_DRAW_MS, () => {
+    if (attach.clientCount > 0) return;
+    guard(UNCAUGHT, "drawing a frame ahead", () => warmDraw(runtime, size.cols, size.rows));
+  });
   const onHangup = () => void reloadNow();
   Deno.addSignalListener("SIGHUP", onHangup);
   void attach.ended.then((end) => stop.resolve(end));
@@ -170,6 +180,7 @@ export async function runServer(options: ServerOptions): Promise<number> {
     }, ${restore.pendingCount} saved session${restore.pendingCount === 1 ? "" : "s"} to restore)`,
   );
   const end = await stop.promise;
+  cancelWarm();
   for (const [s, handler] of handlers) Deno.removeSignalListener(s, handler);
   Deno.removeSignalListener("SIGHUP", onHangup);
   const how = end.why === "signal" ? end.signal : end.why;

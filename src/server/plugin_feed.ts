@@ -64,7 +64,9 @@ export function runtimeFeed(
   return {
     sessions(): SessionEntry[] {
       const selected = selectedOf();
-      return runtime.state.sessions.map((s) => pluginSession(s, s.id === selected));
+      return runtime.state.sessions.map((s) =>
+        pluginSession(s, s.id === selected, runtime.resumes.summary(s.id))
+      );
     },
     environment(id) {
       const view = runtime.view(id);
@@ -99,7 +101,11 @@ export function runtimeFeed(
 }
 
 /** One session as the plugin protocol's `sessions` message carries it (docs/plugin-protocol.md). */
-export function pluginSession(s: SessionView, selected: boolean): SessionEntry {
+export function pluginSession(
+  s: SessionView,
+  selected: boolean,
+  limitResume: SessionEntry["limitResume"] = null,
+): SessionEntry {
   return {
     id: s.id,
     name: s.name,
@@ -114,6 +120,9 @@ export function pluginSession(s: SessionView, selected: boolean): SessionEntry {
     lastTurnMs: s.turn.lastMs,
     selected,
     cwd: s.cwd,
+    kind: s.agentStatus?.kind ?? null,
+    resetsAt: s.agentStatus?.resetsAt ?? null,
+    limitResume,
   };
 }
 
@@ -163,6 +172,8 @@ export async function startPluginTabs(
         plugins.sessionsChanged();
       }
     }),
+    // A resume at a usage limit changed (its phase, policy, counts): the stats tab shows it.
+    runtime.resumes.onChanged(() => plugins.sessionsChanged()),
     // A reload: a plugin whose config.yml section changed starts again with it.
     runtime.onReconfigure(async ({ loaded }) => {
       await plugins.setSections(loaded.sections);

@@ -19,6 +19,9 @@ import { messageOf, UserError } from "../errors.ts";
 import { listenPrivate } from "../ipc/runtime_dir.ts";
 import { tmuxWrap } from "../notify/policy.ts";
 import type { Runtime } from "../runtime/runtime.ts";
+import type { HostSource } from "./hosts.ts";
+import { attachOnClient, selectedFirst } from "./remote_attach.ts";
+import { parseRemoteKey } from "../model/hosts.ts";
 import type { SessionRestore } from "../restore/restore.ts";
 import { TuiApp, type ViewPlace } from "../tui/app.ts";
 import { layout } from "../tui/core/layout.ts";
@@ -78,6 +81,8 @@ export interface AttachServerOptions {
   readonly instanceDir?: string;
   /** `lazyshell web` (src/web/view.ts); absent: this server has no web view. */
   readonly web?: (request: WebRequest) => Promise<{ text: string; code: number }>;
+  /** The hosts the server watches: their sessions in every client's list (docs/remote.md). */
+  readonly hosts?: HostSource;
 }
 
 /** How the server was asked to end. */
@@ -105,6 +110,10 @@ interface Client {
   lastActive: number;
   /** Its output, bounded (client_output.ts). */
   readonly output: ClientOutput;
+  /** Aborted once it left (what runs on its terminal ends: server/remote_attach.ts). */
+  readonly gone: AbortSignal;
+  /** The host its terminal is attached to from the list, or null (server/remote_attach.ts). */
+  attachedTo: string | null;
 }
 
 export class AttachServer implements AsyncDisposable {
@@ -413,12 +422,17 @@ export class AttachServer implements AsyncDisposable {
       },
       ...(this.#plugins ? { tabs: this.#plugins.tabs } : {}),
       ...(this.#options.restore ? { restore: this.#options.restore } : {}),
-      resume: this.#place,
+      resume: selectedFirst(hello, runtime.state.sessions) ?? this.#place,
       owner,
       // Frames coalesce while the client is behind (client_output.ts).
       backlog: { behind: () => output.behind, drained: () => output.drained() },
+      ...(this.#options.hosts ? { hosts: this.#options.hosts } : {}),
+      attachRemote: (host, sid) => attachOnClient(client!, host, sid, runtime.env),
     });
+    const left = new AbortController();
     client = {
+      gone: left.signal,
+      attachedTo: null,
       id,
       owner,
       link,
@@ -469,6 +483,7 @@ export class AttachServer implements AsyncDisposable {
       await tty?.close();
       link.close();
       this.#clients.delete(id);
+      left.abort();
       this.#place = app.place;
       app[Symbol.dispose]();
       this.#plugins?.forget(id);
@@ -490,8 +505,11 @@ export class AttachServer implements AsyncDisposable {
     if (this.#clients.size === 0) {
       return runtime.notifyTo(this.#options.stdoutSink ? "stdout" : null);
     }
-    runtime.notifyTo((osc) => {
+    runtime.notifyTo((osc, about) => {
+      // A terminal attached to that host from the list hears it from the host itself.
+      const host = about ? parseRemoteKey(about.sessionId)?.host : undefined;
       for (const client of this.#clients.values()) {
+        if (host !== undefined && client.attachedTo === host) continue;
         guard(
           client.owner,
           "notification",

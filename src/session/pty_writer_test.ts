@@ -29,7 +29,7 @@ Deno.test("a PTY write of 1 MiB reaches a child that reads slowly, complete and 
   pty.write(data.slice(0, 700_000));
   pty.write(data.slice(700_000));
   let got = "";
-  for (let i = 0; i < 3000 && got.length < data.length; i++) {
+  for (let i = 0; i < 6000 && got.length < data.length; i++) {
     await delay(10);
     try {
       got = Deno.readTextFileSync(file);

@@ -22,6 +22,7 @@ import { bufferRows, bufferText, searchBuffer } from "./buffer_text.ts";
 import type { SearchDirection, SearchFrom, SearchHit } from "../model/search.ts";
 import { type EchoAhead, InputHold } from "./input_hold.ts";
 import { clampSize } from "./size_limit.ts";
+import { belowRestoredRule, RESTORED_RULE } from "../model/restored.ts";
 
 export interface SessionParams {
   readonly id: string;
@@ -68,6 +69,8 @@ export class Session implements Disposable {
   readonly #hold = new InputHold();
   #exited: Promise<void>;
   #disposed = false;
+  /** A restored session whose old screen may still show above its rule (screenView). */
+  #oldScreen = false;
   /** The child's start time (Linux), telling its terminal session from a later one with its pid. */
   readonly #leaderStart: number | null;
 
@@ -95,6 +98,7 @@ export class Session implements Disposable {
     this.terminal.on((event) => this.#emit(event));
     // Queued before the child can write: the emulator applies writes in order.
     if (params.preface) this.terminal.write(params.preface);
+    this.#oldScreen = params.preface !== undefined && params.preface.includes(RESTORED_RULE);
     this.flow = new FlowControl(pty);
     pty.onData((data) => {
       // The echo of keys being typed: drawn ahead when plain, parsed once the hold ends.
@@ -235,9 +239,18 @@ export class Session implements Disposable {
     return this.terminal.inputModes();
   }
 
-  /** A lazy view of the visible rows and title: what detection reads (rows on demand). */
+  /**
+   * A lazy view of the visible rows and title: what detection reads (rows on demand).
+   * A restored session's old screen, above its rule, is not part of it (model/restored.ts).
+   */
   screenView(): ScreenView {
-    return terminalView(this.terminal);
+    const view = terminalView(this.terminal);
+    if (!this.#oldScreen) return view;
+    const below = belowRestoredRule(view);
+    if (below !== null) return below;
+    // Scrolled away for good (on the alternate screen it is only hidden).
+    if (!this.terminal.altScreen) this.#oldScreen = false;
+    return view;
   }
 
   /** The visible rows as text, trailing blanks trimmed. */

@@ -24,10 +24,8 @@ import { KeyDecoder } from "./core/keys.ts";
 import { type Keymap, resolveKeymap } from "./core/keymap.ts";
 import { problemsMessage } from "./core/problems_message.ts";
 import { layout, type Rect, sessionSize } from "./core/layout.ts";
-import { anythingSpins } from "./core/view/marker.ts";
-import { anythingLimited, LIMIT_TICK_MS } from "../limits/limit_text.ts";
+import { clockMs } from "./core/clock.ts";
 import { repaintPane, view } from "./core/view/mod.ts";
-import { anythingStarting } from "./core/view/pane.ts";
 import {
   hidesSomething,
   type PaneWindow,
@@ -53,6 +51,7 @@ import type { SessionRestore } from "../restore/restore.ts";
 import { offerEvent } from "./restore_effects.ts";
 import { guarded, type Owner } from "../util/guard.ts";
 import { faults } from "../util/fault_injection.ts";
+import type { HostSource } from "../model/hosts.ts";
 
 export const FRAME_MS = 16;
 export const SPIN_MS = 100;
@@ -101,6 +100,9 @@ export interface TuiAppOptions {
     readonly behind: () => boolean;
     readonly drained: () => Promise<void>;
   };
+  /** Other hosts the server watches, and attaching to theirs (docs/remote.md, "In the TUI"). */
+  readonly hosts?: HostSource;
+  readonly attachRemote?: (host: string, id: string) => Promise<string | null>;
 }
 
 /** Where a client was: its selected session and tab. */
@@ -169,6 +171,7 @@ export class TuiApp implements Disposable {
   /** A frame was skipped: one is drawn once the client's output drains. */
   #owed = false;
   readonly #drainedDraw: () => void;
+  readonly #hosts: HostSource | null;
 
   constructor(options: TuiAppOptions) {
     this.#runtime = options.runtime;
@@ -202,7 +205,13 @@ export class TuiApp implements Disposable {
       quit: (code) => this.quit(code),
       clipboard: (text) => this.#write(osc52(text, options.tmux ?? false)),
       restore: options.restore ?? null,
+      remote: {
+        hosts: options.hosts ?? null,
+        dispatch: (e) => this.dispatch(e),
+        attach: options.attachRemote ?? null,
+      },
     };
+    this.#hosts = options.hosts ?? null;
     const config = options.runtime.config;
     // Overrides it could not apply are among the set-up problems (state.problems).
     this.keymap = resolveKeymap(config.keys).keymap;
@@ -221,6 +230,10 @@ export class TuiApp implements Disposable {
     const runtime = this.#runtime;
     // The runtime's state (sessions, agent states, stats lines, watchers, output clocks).
     this.#subs.push(runtime.subscribe(() => this.#syncRows(), this.#owner));
+    const hosts = this.#hosts;
+    const syncHosts = () => this.dispatch({ type: "hosts", hosts: hosts!.table() });
+    if (hosts) this.#subs.push(hosts.subscribe(this.#entry("hosts", syncHosts)));
+    if (hosts) syncHosts();
     // The screen of the session shown here changed: redraw its pane.
     this.#subs.push(runtime.onOutput((id) => this.#onOutput(id), this.#owner));
     this.#watchTabs();
@@ -613,14 +626,7 @@ export class TuiApp implements Disposable {
   }
 
   #syncClock(): void {
-    const s = this.state;
-    const want = anythingSpins(s)
-      ? (s.reduceMotion ? 1000 : SPIN_MS)
-      : anythingStarting(s)
-      ? 1000
-      : anythingLimited(s)
-      ? LIMIT_TICK_MS // the countdown to a usage limit's reset (docs/limits.md)
-      : 0;
+    const want = clockMs(this.state, SPIN_MS);
     if (want === this.#clockMs || this.#disposed) return;
     this.#clock?.[Symbol.dispose]();
     this.#clock = undefined;

@@ -17,6 +17,8 @@ import type { Choice, Prompt } from "../model/prompt.ts";
 import type { SessionRestore } from "../restore/restore.ts";
 import { offerEvent, runRestore } from "./restore_effects.ts";
 import { finishSessionWorktree } from "./worktree_effects.ts";
+import { runLimitEffect } from "./limit_effects.ts";
+import { answerRemote, attachRemote, type RemoteContext } from "./remote_effects.ts";
 
 export interface EffectContext {
   readonly runtime: Runtime;
@@ -44,6 +46,8 @@ export interface EffectContext {
   clipboard(text: string): void;
   /** The sessions an earlier server saved (null: this runtime keeps none). */
   readonly restore: SessionRestore | null;
+  /** Other hosts' sessions: answering and attaching them (remote_effects.ts). */
+  readonly remote?: RemoteContext;
 }
 
 const PASTE_END = "\x1b[201~";
@@ -141,17 +145,11 @@ export function runEffect(ctx: EffectContext, fx: TuiEffect): void {
         void restart(ctx, fx.ids);
         return;
       }
-      case "resume-limit": {
-        runtime.resumes.confirm(fx.id);
-        const st = runtime.resumes.state(fx.id);
-        const text = st?.phase === "typing"
-          ? "Resuming: the screen is checked again before typing"
-          : st?.phase === "waiting" || st?.phase === "asked"
-          ? "Not reset yet: it resumes at the reset"
-          : `Nothing to resume${st?.reason ? ` (${st.reason})` : ""}`;
-        ctx.dispatch({ type: "message", text, error: false });
+      case "resume-limit":
+      case "cancel-limit":
+      case "limit-policy":
+        ctx.dispatch({ type: "message", text: runLimitEffect(runtime, fx), error: false });
         return;
-      }
       case "watch":
         runtime.arm(fx.id, fx.pattern ?? "");
         ctx.dispatch({
@@ -232,7 +230,11 @@ export function runEffect(ctx: EffectContext, fx: TuiEffect): void {
         ctx.tabs()[fx.tab - 1]?.command(fx.name);
         return;
       case "answer":
+        if (ctx.remote && answerRemote(ctx.remote, fx.id, fx.choice, fx.shown)) return;
         void answer(ctx, fx.id, fx.choice, fx.shown);
+        return;
+      case "remote-attach":
+        if (ctx.remote) attachRemote(ctx.remote, fx.host, fx.id);
         return;
       case "restore-offer":
         ctx.dispatch(offerEvent(ctx.restore));

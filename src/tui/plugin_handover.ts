@@ -27,6 +27,8 @@ export interface HandoverHost {
   resume(): void;
   /** The terminal's size changes (default: this process's SIGWINCH). */
   onResize?(listener: (cols: number, rows: number) => void): Disposable;
+  /** Aborted when the terminal is gone (its client left): the command is ended (SIGHUP). */
+  readonly gone?: AbortSignal;
 }
 
 export function ptyHandover(host: HandoverHost): TerminalHandover {
@@ -57,6 +59,9 @@ export function ptyHandover(host: HandoverHost): TerminalHandover {
         pty!.onExit(resolve)
       );
       pty.onData((data) => host.write(data));
+      // No terminal any more: the command goes as it would when its terminal hangs up.
+      host.gone?.addEventListener("abort", () => pty?.kill("SIGHUP"), { once: true });
+      if (host.gone?.aborted) pty.kill("SIGHUP");
       host.divert((text) => pty?.write(text));
       if (host.onResize) resizes = host.onResize((cols, rows) => pty?.resize(cols, rows));
       else if (Deno.build.os !== "windows") Deno.addSignalListener("SIGWINCH", onWinch);

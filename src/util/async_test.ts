@@ -1,11 +1,22 @@
 import assert from "node:assert/strict";
 import { deadline, delay, later } from "./async.ts";
 
+/**
+ * Polls `ok` until it holds (at most 10 s). `later` (Atomics.waitAsync) and `delay` (Deno's
+ * timers) are timers of two kinds: a thread woken late (a loaded machine) runs a due delay(80)
+ * before a due later(5), so a fixed delay cannot stand for "long enough" here.
+ */
+async function until(ok: () => boolean): Promise<void> {
+  const end = performance.now() + 10_000;
+  while (!ok() && performance.now() < end) await delay(5);
+}
+
 Deno.test("later runs its function once, after about the time asked", async () => {
   const t0 = performance.now();
   const fired: number[] = [];
   later(30, () => fired.push(performance.now() - t0));
-  await delay(200);
+  await until(() => fired.length > 0);
+  await delay(100);
   assert.equal(fired.length, 1);
   assert.ok(fired[0]! >= 29, `fired after ${fired[0]} ms`);
 });
@@ -34,6 +45,7 @@ Deno.test("a deadline expires once its time is up; a cancelled one never settles
   let settled = false;
   void cancelled.expired.then(() => (settled = true));
   cancelled.cancel();
+  await until(() => expired);
   await delay(80);
   assert.equal(expired, true);
   assert.equal(settled, false);

@@ -35,8 +35,9 @@ export const FrameType = {
   /** Client → server: leave, the sessions keep running. */
   Detach: 4,
   /**
-   * Client → server, after a Welcome that took its terminal: the terminal
-   * is in raw mode on the alternate screen, the server may draw on it.
+   * Client → server, after a hello that offered its terminal (sent with
+   * it): the terminal is in raw mode on the alternate screen, the server
+   * may draw on it once it took it (ignored by a server that declined).
    */
   Ready: 5,
   /**
@@ -109,6 +110,8 @@ export interface HelloMessage {
    * `update_environment` lists.
    */
   readonly env?: Readonly<Record<string, string>>;
+  /** Mode `attach`, `attach -t TARGET`: the session (id or name) to show first. */
+  readonly select?: string;
 }
 
 /** The lazyshell session a client's environment says it runs in. */
@@ -301,6 +304,7 @@ export function parseHello(payload: Uint8Array): HelloMessage {
     ...(m.tty !== undefined ? { tty: terminal(m.tty) } : {}),
     ...(m.inside !== undefined ? { inside: insideSession(m.inside) } : {}),
     ...(m.env !== undefined ? { env: clientEnv(m.env) } : {}),
+    ...(typeof m.select === "string" ? { select: m.select.slice(0, 256) } : {}),
   };
 }
 

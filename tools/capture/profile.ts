@@ -27,6 +27,10 @@ export const SCENARIOS = [
   "mcp",
   "resize",
   "always",
+  "limit-auto",
+  "limit-dialog",
+  "limit-retry",
+  "limit-week",
 ] as const;
 export type ScenarioName = typeof SCENARIOS[number];
 
@@ -38,6 +42,10 @@ const OWN: readonly ScenarioName[] = [
   "mcp",
   "resize",
   "always",
+  "limit-auto",
+  "limit-dialog",
+  "limit-retry",
+  "limit-week",
 ];
 
 /** What a CLI plays unless its profile says otherwise. */
@@ -109,6 +117,12 @@ export interface AgentProfile {
    * `fail-*` scenarios), when the CLI shows one.
    */
   readonly retryRe?: RegExp;
+  /** A usage limit on screen (`limit-auto`, `limit-dialog`: scenarios_limit.ts). */
+  readonly limitRe?: RegExp;
+  /** The dialog beside a usage limit (`limit-dialog`). */
+  readonly limitDialogRe?: RegExp;
+  /** Keys that answer the limit's dialog with "stop" (`limit-dialog`). */
+  readonly limitStopKeys?: readonly string[];
   /** The agent's own multiple-choice question UI. */
   readonly questionRe: RegExp;
   /**

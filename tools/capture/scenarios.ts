@@ -19,6 +19,7 @@ import {
   untilPermission,
 } from "./player.ts";
 import { MORE_BODIES } from "./scenarios_more.ts";
+import { LIMIT_BODIES } from "./scenarios_limit.ts";
 
 export type { Player } from "./player.ts";
 
@@ -30,7 +31,9 @@ const FAIL_NOTES: Readonly<Record<FailureMode, string>> = {
   quota: "quota exceeded",
   cut: "the stream was cut mid-answer on every attempt",
   flaky: "a transient overload that recovers",
-  limit: "a usage limit (resets 90 s after the reply)",
+  limit:
+    "a usage limit (resets 90 s after the turn's first request; Gemini: its 400 s retry delay)",
+  "limit-week": "a weekly usage limit (Anthropic's seven_day claim; resets as a usage limit does)",
 };
 
 /**
@@ -227,4 +230,5 @@ export const SCENARIO_BODIES: Readonly<Record<ScenarioName, Scenario>> = {
   "fail-rate-long": (p) => fail(p, "rate-long"),
   "fail-limit": (p) => fail(p, "limit"),
   ...MORE_BODIES,
+  ...LIMIT_BODIES,
 };

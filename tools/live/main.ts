@@ -26,6 +26,8 @@ import { startMockServer } from "../capture/mock/server.ts";
 import { sleep } from "../capture/driver_util.ts";
 import { captureProcesses, endProcesses } from "../capture/procs.ts";
 import { type Expected, judge, type Observed, render } from "./timeline.ts";
+import { limitResumeBody, limitScenario } from "./limit_resume.ts";
+import { lazyshell } from "../abuse/server.ts";
 import {
   agentCommand,
   liveEnv,
@@ -61,6 +63,10 @@ export async function main(argv: string[]): Promise<number> {
     },
   });
   const [agentId, scenarioArg = "tool"] = positionals;
+  if (scenarioArg === "limit-restore") {
+    const { runLimitRestore } = await import("./limit_restore.ts");
+    return await runLimitRestore(agentId ?? "", values.lab, Number(values["hard-limit"]));
+  }
   if (scenarioArg === "restore") {
     const { runRestore } = await import("./restore.ts");
     return await runRestore(agentId ?? "", values.lab, Number(values["hard-limit"]), {
@@ -73,11 +79,10 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`Usage: deno task live <${Object.keys(AGENTS).join("|")}> [scenario] [--hooks]`);
     return 2;
   }
-  // `limit-resume` (docs/limits.md): the agent hits a usage limit (fail-limit) with
-  // `resume_after_limit: auto`; lazyshell must type the continue text once after the reset,
-  // and the mock must receive exactly one more main request.
+  // `limit-resume` (limit_resume.ts): the agent hits a usage limit with
+  // `resume_after_limit: auto`; the mock must receive exactly one more main request.
   const limitResume = scenarioArg === "limit-resume";
-  const scenario = (limitResume ? "fail-limit" : scenarioArg) as ScenarioName;
+  const scenario = (limitResume ? limitScenario(agent.scenarios) : scenarioArg) as ScenarioName;
   if (!SCENARIO_BODIES[scenario]) {
     console.error(`Unknown scenario: ${scenarioArg}`);
     return 2;
@@ -122,7 +127,10 @@ export async function main(argv: string[]): Promise<number> {
       "agents:",
       "  claude:",
       `    inject_hooks: ${values.hooks}`,
-      ...(limitResume ? [`  ${agent.id}:`, "    resume_after_limit: auto"] : []),
+      ...(limitResume && agent.id === "claude" ? ["    resume_after_limit: auto"] : []),
+      ...(limitResume && agent.id !== "claude"
+        ? [`  ${agent.id}:`, "    resume_after_limit: auto"]
+        : []),
       "",
     ].join("\n"),
   );
@@ -346,23 +354,21 @@ export async function main(argv: string[]): Promise<number> {
     };
     const hard = Number(values["hard-limit"]) * 1000;
     const body = limitResume
-      ? async (p: Player) => {
-        let requests = 0;
-        mockListeners.add((type) => type === "request" && requests++);
-        await SCENARIO_BODIES[scenario](p);
-        const before = requests;
-        const limitedAt = now();
-        log(`limit-resume: waiting for lazyshell to resume (${before} main requests so far)`);
-        const resumed = await waitMock("request", 280_000);
-        log(
-          resumed
-            ? `limit-resume: the mock got the next request ${now() - limitedAt} ms after the limit`
-            : "limit-resume: FAIL no request after the limit",
-        );
-        if (resumed) label("working", "lazyshell typed continue after the reset", "driver");
-        await sleep(30_000, stop.signal);
-        log(`limit-resume: ${requests - before} main request(s) after the limit (want 1)`);
-      }
+      ? limitResumeBody({
+        scenario,
+        body: SCENARIO_BODIES[scenario],
+        onMock: (l) => mockListeners.add(l),
+        waitMock,
+        log,
+        label: (state, note, source) => label(state, note, source),
+        entry: async () =>
+          ((await call("list", {})).sessions as Record<string, unknown>[])
+            .find((x) => x.id === target) ?? null,
+        limit: () => call("limit", { target }),
+        ls: async () => (await lazyshell(env, ["ls"], spec.cwd)).stdout.trim(),
+        sleep: (ms) => sleep(ms, stop.signal),
+        now,
+      })
       : SCENARIO_BODIES[scenario];
     const outcome = await Promise.race([
       body(player).then(() => "ok" as const),

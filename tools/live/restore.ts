@@ -182,7 +182,10 @@ export async function runRestore(
 }
 
 /** The CLI's command line as the lab sets it up, Claude without the lab's logging settings. */
-function plainCommand(agent: string, spec: { file: string; args: readonly string[] }): string {
+export function plainCommand(
+  agent: string,
+  spec: { file: string; args: readonly string[] },
+): string {
   const args = agent === "claude"
     ? spec.args.filter((a, i, all) => a !== "--settings" && all[i - 1] !== "--settings")
     : spec.args;
@@ -192,9 +195,9 @@ function plainCommand(agent: string, spec: { file: string; args: readonly string
     .join(" ");
 }
 
-type Call = (verb: string, a: Record<string, unknown>) => Promise<Record<string, unknown>>;
+export type Call = (verb: string, a: Record<string, unknown>) => Promise<Record<string, unknown>>;
 
-async function waitScreen(
+export async function waitScreen(
   call: Call,
   target: string,
   ready: RegExp | ((screen: string) => boolean),
@@ -214,7 +217,7 @@ async function waitScreen(
   throw new Error(`no ${what} in ${ms / 1000} s; screen:\n${screen}`);
 }
 
-async function typePrompt(call: Call, target: string, text: string): Promise<void> {
+export async function typePrompt(call: Call, target: string, text: string): Promise<void> {
   for (const ch of text) {
     await call("send", { target, text: ch });
     await sleep(25);
@@ -228,7 +231,7 @@ async function typePrompt(call: Call, target: string, text: string): Promise<voi
  * take a minute to send its first request (tools/capture/README.md): Enter
  * again after 60 s, as the capture driver does.
  */
-async function submitted(
+export async function submitted(
   call: Call,
   target: string,
   arrived: () => boolean,
@@ -243,7 +246,7 @@ async function submitted(
   }
 }
 
-async function waitConversation(call: Call, target: string, log: (line: string) => void) {
+export async function waitConversation(call: Call, target: string, log: (line: string) => void) {
   const end = Date.now() + 90_000;
   while (Date.now() < end) {
     const list = (await call("list", {})).sessions as {
@@ -258,7 +261,7 @@ async function waitConversation(call: Call, target: string, log: (line: string) 
   return null;
 }
 
-async function until(test: () => boolean, ms: number, what: string): Promise<void> {
+export async function until(test: () => boolean, ms: number, what: string): Promise<void> {
   const end = Date.now() + ms;
   while (!test()) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);

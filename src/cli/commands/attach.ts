@@ -19,7 +19,11 @@ export function registerClient(program: Command, context: { version: string }): 
       "-H DEST in front of attach, ls, ctl, restore, reload or kill-server runs it on another host\n" +
       "over ssh (DEST: dev, me@box, ssh://me@box:2222 or a hosts: name; docs/remote.md).",
   );
-  program.command("attach").description("Attach to the running server").action(client("attach"));
+  program
+    .command("attach")
+    .description("Attach to the running server")
+    .option("-t <target>", "show this session first (an id or a name)")
+    .action(client("attach"));
   program.command("ls").description("List the server's sessions, one a line").action(client("ls"));
   program
     .command("restore")

@@ -26,6 +26,8 @@ export const SPEC_LOADERS: Readonly<Record<string, Loader>> = {
   "worktree-remove": () => import("./worktree_remove.ts"),
   "worktrees": () => import("./worktrees.ts"),
   "limit": () => import("./limit.ts"),
+  "watch": () => import("./watch.ts"),
+  "hosts": () => import("./hosts.ts"),
 };
 
 /** The spec of verb `name`, or undefined for no such verb. */

@@ -22,6 +22,8 @@ import diff from "./diff.ts";
 import worktreeRemove from "./worktree_remove.ts";
 import worktrees from "./worktrees.ts";
 import limit from "./limit.ts";
+import watch from "./watch.ts";
+import hosts from "./hosts.ts";
 
 export const VERBS: readonly Verb[] = [
   list,
@@ -40,6 +42,8 @@ export const VERBS: readonly Verb[] = [
   worktreeRemove,
   worktrees,
   limit,
+  watch,
+  hosts,
 ];
 
 export function findVerb(name: string): Verb | undefined {

@@ -12,14 +12,7 @@ import { needsYou, sessionOrder } from "./view/sidebar.ts";
 import type { TuiEffect } from "./events.ts";
 import { answerable } from "./view/answer.ts";
 import { tileAction } from "./tile_actions.ts";
-
-function move(s: TuiState, step: number): TuiState {
-  const order = sessionOrder(s.sessions);
-  if (order.length === 0) return s;
-  const i = order.findIndex((r) => r.id === s.selected);
-  const j = Math.min(order.length - 1, Math.max(0, i + step));
-  return { ...s, selected: order[j]!.id };
-}
+import { listRows, moveSelection, pick } from "./remote_rows.ts";
 
 function selectedRow(s: TuiState): SessionView | undefined {
   return s.sessions.find((r) => r.id === s.selected);
@@ -31,9 +24,9 @@ export function act(s: TuiState, action: string, key: KeyEvent | null, fx: TuiEf
   const tabs = s.tabs.length + 1;
   switch (action) {
     case "down":
-      return move(s, 1);
+      return moveSelection(s, 1); // over the other hosts' rows too (remote_rows.ts)
     case "up":
-      return move(s, -1);
+      return moveSelection(s, -1);
     case "focus":
       if (!row || row.status !== "running") return s;
       if (s.scroll[row.id]) fx.push({ type: "scroll", id: row.id, delta: -s.scroll[row.id]! });
@@ -94,6 +87,24 @@ export function act(s: TuiState, action: string, key: KeyEvent | null, fx: TuiEf
       }
       fx.push({ type: "resume-limit", id: row.id });
       return s;
+    case "cancel-limit":
+      if (!row || !isLimit(row.agentStatus)) {
+        return { ...s, message: { text: "Not at a usage limit", error: false } };
+      }
+      fx.push({ type: "cancel-limit", id: row.id });
+      return s;
+    case "limit-policy":
+      if (!row) return s;
+      return {
+        ...s,
+        overlay: {
+          type: "limit-policy",
+          target: row.id,
+          name: row.name,
+          group: row.group,
+          scope: "session",
+        },
+      };
     case "search":
       if (!row) return s;
       return { ...s, overlay: { type: "input", purpose: "search", target: row.id, text: "" } };
@@ -176,11 +187,12 @@ function nextLimited(s: TuiState): TuiState {
 }
 
 function nextBlocked(s: TuiState): TuiState {
-  const order = sessionOrder(s.sessions);
-  const i = order.findIndex((r) => r.id === s.selected);
+  // The other hosts' rows too (remote_rows.ts), after the local ones.
+  const order = listRows(s);
+  const i = order.findIndex((r) => r.id === (s.remote ?? s.selected));
   for (let k = 1; k <= order.length; k++) {
     const r = order[(i + k + order.length) % order.length]!;
-    if (needsYou(r)) return { ...s, selected: r.id, tab: 0 };
+    if (needsYou(r)) return { ...pick(s, r.id), tab: 0 };
   }
   return { ...s, message: { text: "No blocked or failed session", error: false } };
 }

@@ -4,6 +4,7 @@
  * travel here: only keys, derived facts and commands.
  */
 
+import type { ResumePolicy } from "../../limits/resume.ts";
 import type { RestoreChoice, TabInfo } from "../../model/tui.ts";
 import type { SessionView } from "../../model/session.ts";
 import type { KeyEvent, MouseEvent, UserInput } from "./keys.ts";
@@ -12,6 +13,7 @@ import type { Choice, Prompt } from "../../model/prompt.ts";
 import type { SearchDirection, SearchFrom, SearchHit } from "../../model/search.ts";
 import type { TileSize } from "./view/tiles_layout.ts";
 import type { AgentChoice } from "../../model/agent.ts";
+import type { HostView } from "../../model/hosts.ts";
 
 export type TuiEvent =
   | { readonly type: "input"; readonly input: UserInput }
@@ -61,6 +63,8 @@ export type TuiEvent =
   | { readonly type: "agent-choices"; readonly agents: readonly AgentChoice[] }
   | { readonly type: "tick"; readonly now: number }
   | { readonly type: "tabs"; readonly tabs: readonly TabInfo[] }
+  /** The watched hosts' table, as it is now (docs/remote.md). */
+  | { readonly type: "hosts"; readonly hosts: readonly HostView[] }
   | { readonly type: "message"; readonly text: string; readonly error: boolean }
   /** A message has been on screen long enough: cleared if it is still this one. */
   | { readonly type: "message-expired"; readonly text: string }
@@ -104,6 +108,15 @@ export type TuiEffect =
   | { readonly type: "restart"; readonly ids: readonly string[]; readonly confirmed?: boolean }
   /** `U`: resume the session at its usage limit now (after the reset, re-checked; docs/limits.md). */
   | { readonly type: "resume-limit"; readonly id: string }
+  /** `C`: cancel the session's pending resume at its usage limit (docs/limits.md). */
+  | { readonly type: "cancel-limit"; readonly id: string }
+  /** `P`: the resume policy of a session (group null) or of its group; null: default. */
+  | {
+    readonly type: "limit-policy";
+    readonly id: string;
+    readonly group: string | null;
+    readonly policy: ResumePolicy | null;
+  }
   | { readonly type: "watch"; readonly id: string; readonly pattern: string | null }
   | { readonly type: "scroll"; readonly id: string; readonly delta: number }
   | { readonly type: "focus"; readonly selected: string | null; readonly terminal: boolean }
@@ -155,6 +168,8 @@ export type TuiEffect =
     readonly names: readonly string[];
     readonly forget: readonly string[];
   }
+  /** Enter on a remote row: hand this terminal to `lazyshell -H HOST attach` until it detaches. */
+  | { readonly type: "remote-attach"; readonly host: string; readonly id: string }
   | { readonly type: "quit" }
   /** Leave this client; the server and its sessions keep running. */
   | { readonly type: "detach" };

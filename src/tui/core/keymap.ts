@@ -78,6 +78,18 @@ export const BINDINGS: readonly Binding[] = [
     scope: "navigation",
   },
   {
+    action: "cancel-limit",
+    keys: ["C"],
+    help: "Cancel the selected session's pending resume at its usage limit",
+    scope: "navigation",
+  },
+  {
+    action: "limit-policy",
+    keys: ["P"],
+    help: "Resume policy at usage limits (off, ask, auto) of the selected session or its group",
+    scope: "navigation",
+  },
+  {
     action: "answer",
     keys: ["o"],
     help: "Answer the selected blocked session: its options, y approve, n deny",

@@ -3,6 +3,7 @@
  * the input line (rename, watcher pattern) and the command palette. Pure.
  */
 
+import type { ResumePolicy } from "../../limits/resume.ts";
 import type { Overlay, TuiState } from "../../model/tui.ts";
 import type { UserInput } from "./keys.ts";
 import { helpRows, type Keymap } from "./keymap.ts";
@@ -15,6 +16,14 @@ import { restoreInput } from "./restore_offer.ts";
 import { edit } from "./line_edit.ts";
 import { newAgentInput } from "./new_agent.ts";
 import type { TuiEffect } from "./events.ts";
+
+/** `P`'s keys (docs/limits.md): off, ask, auto, or default (none set: the next level's). */
+const POLICY_KEYS: Readonly<Record<string, ResumePolicy | null>> = {
+  o: "off",
+  a: "ask",
+  u: "auto",
+  d: null,
+};
 
 /** Keys that scroll the help list (rows a press). */
 const HELP_STEPS: Readonly<Record<string, number>> = {
@@ -113,6 +122,19 @@ export function overlayInput(
       return close;
     case "restore":
       return restoreInput(s, o, ev, keymap, fx);
+    case "limit-policy": {
+      if (name === "g" && o.group !== null) return { ...s, overlay: { ...o, scope: "group" } };
+      if (name === "s") return { ...s, overlay: { ...o, scope: "session" } };
+      const policy = POLICY_KEYS[name];
+      if (policy === undefined) return name === "esc" ? close : s;
+      fx.push({
+        type: "limit-policy",
+        id: o.target,
+        group: o.scope === "group" ? o.group : null,
+        policy,
+      });
+      return close;
+    }
     case "restart-choice":
       if (name === "s") fx.push({ type: "restart", ids: [o.target], confirmed: true });
       if (name === "g") {

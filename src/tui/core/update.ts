@@ -27,6 +27,10 @@ import { settleTiles, tileMouse } from "./tile_actions.ts";
 import { isTiled } from "./view/tiles.ts";
 import { offerRestore } from "./restore_offer.ts";
 import { agentsFound, openNewAgent } from "./new_agent.ts";
+import { pick, remoteAction, withHosts } from "./remote_rows.ts";
+
+/** The usage-limit keys, said where a limit is announced (docs/limits.md). */
+export const LIMIT_KEYS = "L jumps · U resume · C cancel · P policy";
 
 export interface Update {
   readonly state: TuiState;
@@ -87,7 +91,7 @@ function reduce(s: TuiState, e: TuiEvent, keymap: Keymap, fx: TuiEffect[]): TuiS
       return { ...s, selected, tab: e.tab >= 0 && e.tab <= s.tabs.length ? e.tab : s.tab };
     }
     case "select":
-      return s.sessions.some((r) => r.id === e.id) ? { ...s, selected: e.id } : s;
+      return s.sessions.some((r) => r.id === e.id) ? { ...s, selected: e.id, remote: null } : s;
     case "copy-started":
     case "search-result":
       return copyEvent(s, e);
@@ -105,6 +109,8 @@ function reduce(s: TuiState, e: TuiEvent, keymap: Keymap, fx: TuiEffect[]): TuiS
       };
     case "tabs":
       return { ...s, tabs: e.tabs, tab: Math.min(s.tab, e.tabs.length) };
+    case "hosts":
+      return withHosts(s, e.hosts);
     case "message":
       return { ...s, message: { text: e.text, error: e.error } };
     case "message-expired":
@@ -127,6 +133,8 @@ function settle(prev: TuiState, s: TuiState, fx: TuiEffect[]): TuiState {
     const pick = order[Math.min(Math.max(0, old), order.length - 1)] ?? null;
     s = { ...s, selected: pick?.id ?? null };
   }
+  // Typing or copying is into a local session: a remote row selected gives way.
+  if (s.remote !== null && s.mode !== "navigation") s = { ...s, remote: null };
   const row = s.sessions.find((r) => r.id === s.selected);
   if (s.mode === "terminal" && (!row || row.status !== "running" || s.tab !== 0)) {
     s = { ...s, mode: "navigation" };
@@ -231,7 +239,7 @@ function sessions(s: TuiState, views: readonly SessionView[]): TuiState {
       unseenDone = { ...unseenDone, [row.id]: true };
       message = { text: `✓ ${row.name}: done`, error: false };
     }
-    // The in-app side of a notification (N1): who needs you and why; B jumps there.
+    // The in-app side of a notification (N1): who needs you and why; B (L) jumps there.
     if (entered("blocked") && before.has(row.id)) {
       const why = askedText(row);
       message = { text: `‼ ${row.name}: ${why} · B jumps`, error: true };
@@ -241,7 +249,7 @@ function sessions(s: TuiState, views: readonly SessionView[]): TuiState {
       const why = errorReason(now.kind, now.msg);
       message = isLimit(now)
         ? {
-          text: `${LIMIT_MARKER} ${limitNotice(row.name, now, now.since)} · L jumps`,
+          text: `${LIMIT_MARKER} ${limitNotice(row.name, now, now.since)} · ${LIMIT_KEYS}`,
           error: true,
         }
         : { text: `✗ ${row.name}: failed${why ? ` — ${why}` : ""} · B jumps`, error: true };
@@ -292,7 +300,7 @@ function input(s: TuiState, ev: UserInput, keymap: Keymap, fx: TuiEffect[]): Tui
   const action = keymap.navigation.get(ev.name);
   const cleared = s.message ? { ...s, message: null } : s;
   if (action === undefined) return cleared;
-  return act(cleared, action, ev, fx);
+  return remoteAction(cleared, action, fx) ?? act(cleared, action, ev, fx);
 }
 
 function mouse(s: TuiState, ev: MouseEvent, fx: TuiEffect[]): TuiState {
@@ -325,7 +333,7 @@ function mouse(s: TuiState, ev: MouseEvent, fx: TuiEffect[]): TuiState {
   }
   if (ev.kind === "press" && ev.button === 0 && inside(l.sidebar)) {
     const id = sidebarLines(s, l.sidebar.width, l.sidebar.height).ids[ev.y - l.sidebar.y];
-    return id ? { ...s, selected: id, mode: "navigation" } : s;
+    return id ? { ...pick(s, id), mode: "navigation" } : s;
   }
   if (ev.kind === "wheel" && s.selected && (inside(l.pane) || inside(l.sidebar))) {
     fx.push({ type: "scroll", id: s.selected, delta: ev.button < 0 ? WHEEL_LINES : -WHEEL_LINES });

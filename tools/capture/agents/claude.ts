@@ -5,6 +5,9 @@
  * `firststart` scenario), the work dir trusted (except for `trust`), and
  * every hook event logged through scripts/hook-log.sh. The `mcp` scenario
  * adds the lab's stdio MCP server (scripts/mcp_server.ts) with --mcp-config.
+ * `limit-auto` and `limit-week` sign in as a Max subscriber instead (SUBSCRIBER_ENV): its
+ * usage-limit screens are a subscriber's; with an API key Claude Code shows a
+ * plain `API Error: Request rejected (429)` (docs/limits.md).
  */
 
 import { type AgentProfile, DEFAULT_SCENARIOS } from "../profile.ts";
@@ -12,6 +15,16 @@ import { baseEnv, cliVersion, freshDir, KEYS, workdir, writeJson } from "./commo
 
 const API_KEY = "sk-ant-lab-dummy-0000000000000000000000000000LABKEY";
 const VERSION_SEEN = "2.1.332";
+/**
+ * A Max subscriber, to Claude Code 2.1.332: an OAuth token from the
+ * environment (sent as a bearer token to ANTHROPIC_BASE_URL, i.e. the mock)
+ * and the subscription it would have read from the account's profile.
+ */
+const SUBSCRIBER_ENV = {
+  CLAUDE_CODE_OAUTH_TOKEN: "sk-ant-oat01-lab-dummy-0000000000000000LABTOKEN",
+  CLAUDE_CODE_SUBSCRIPTION_TYPE: "max",
+  CLAUDE_CODE_RATE_LIMIT_TIER: "default_claude_max_20x",
+};
 const HOOK_EVENTS = [
   "SessionStart",
   "SessionEnd",
@@ -35,6 +48,8 @@ export const claude: AgentProfile = {
   busyRe: /esc to interrupt/,
   trustRe: /trust this folder|Do you trust|Yes, I trust/i,
   questionRe: /Which test framework should I use/,
+  // "⎿ You've hit your 5-hour limit · resets 8:43am (America/Los_Angeles)" (a subscriber).
+  limitRe: /You've hit your [\w-]+ limit · resets /,
   // AskUserQuestion with two questions: a digit picks (or ticks) an option; the second
   // question's "Submit" row is four rows down; the review step's "1. Submit answers".
   multiQuestion: [
@@ -61,7 +76,16 @@ export const claude: AgentProfile = {
   interruptKeys: [KEYS.esc],
   idleWaitMs: 70000,
   quitKeys: [KEYS.ctrlC, KEYS.ctrlC],
-  scenarios: [...DEFAULT_SCENARIOS, "firststart", "agent", "background", "mcp", "resize"],
+  scenarios: [
+    ...DEFAULT_SCENARIOS,
+    "firststart",
+    "agent",
+    "background",
+    "mcp",
+    "resize",
+    "limit-auto",
+    "limit-week",
+  ],
   async setup({ lab, mockUrl, scenario, name, scriptsDir }) {
     const home = freshDir(`${lab}/homes/${name}`);
     const cwd = await workdir(lab, `claude-${name}`);
@@ -125,7 +149,7 @@ export const claude: AgentProfile = {
       env: {
         ...baseEnv(lab, home),
         ANTHROPIC_BASE_URL: mockUrl,
-        ANTHROPIC_API_KEY: API_KEY,
+        ...(scenario.startsWith("limit-") ? SUBSCRIBER_ENV : { ANTHROPIC_API_KEY: API_KEY }),
         DISABLE_TELEMETRY: "1",
         DISABLE_AUTOUPDATER: "1",
         DISABLE_ERROR_REPORTING: "1",

@@ -5,7 +5,7 @@
  * update nags and usage statistics off.
  */
 
-import type { AgentProfile } from "../profile.ts";
+import { type AgentProfile, DEFAULT_SCENARIOS } from "../profile.ts";
 import { baseEnv, cliVersion, freshDir, KEYS, workdir, writeJson } from "./common.ts";
 
 export const gemini: AgentProfile = {
@@ -15,10 +15,16 @@ export const gemini: AgentProfile = {
   busyRe: /esc to cancel|Working…/, // title "✦  Working… (<dir>)"
   trustRe: /trust this folder|Trust folder/i,
   questionRe: /Which test framework should I use/,
+  // "Usage limit reached for gemini-2.5-flash." / "Access resets at 5:02 PM GMT+5:30." over
+  // "1. Keep trying" / "2. Stop" (a retry delay over 300 s).
+  limitRe: /Usage limit reached for \S/,
+  limitDialogRe: /\d\.\s+Keep trying/,
+  limitStopKeys: ["2"],
   trustKeys: [KEYS.enter],
   approveKey: KEYS.enter,
   interruptKeys: [KEYS.esc],
   idleWaitMs: 8000,
+  scenarios: [...DEFAULT_SCENARIOS, "limit-dialog"],
   quitKeys: [KEYS.ctrlC, KEYS.ctrlC],
   async setup({ lab, mockUrl, scenario, name }) {
     const home = freshDir(`${lab}/homes/${name}`);

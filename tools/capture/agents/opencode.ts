@@ -4,6 +4,9 @@
  * Completions) in ~/.config/opencode/opencode.json with bash/edit/webfetch
  * set to "ask", model downloads and default plugins off, a local plugin that
  * logs every bus event, and `--port` so the driver can follow `/event` (SSE).
+ * It installs its provider package from npm into each fresh HOME; with
+ * `LAB_OPENCODE_SEED=<an earlier capture's HOME>` those packages are copied in
+ * first, so it starts with no network at all (a namespace with only 127.0.0.1).
  */
 
 import { type AgentProfile, DEFAULT_SCENARIOS } from "../profile.ts";
@@ -37,7 +40,7 @@ export const opencode: AgentProfile = {
   // then in a block above the turn marker (mock/failures.ts has the messages). The retry
   // line shows them too, but with no bar.
   failedRe:
-    /┃ {2}(?:Incorrect API key|You exceeded your current quota|The server is overloaded|Rate limit reached|Connection reset)/,
+    /┃ {2}(?:Incorrect API key|You exceeded your current quota|The server is overloaded|Rate limit reached|Connection reset|The usage limit has been reached)/,
   trustRe: /trust/i,
   questionRe: /Which test framework should I use/,
   // Its question tool with two questions: a digit picks (or ticks) an option, Tab goes to
@@ -67,7 +70,7 @@ export const opencode: AgentProfile = {
   idleWaitMs: 8000,
   quitKeys: [KEYS.ctrlC, KEYS.ctrlC],
   // It has no folder-trust dialog; "Allow always" asks for a confirmation.
-  scenarios: [...DEFAULT_SCENARIOS.filter((s) => s !== "trust"), "always"],
+  scenarios: [...DEFAULT_SCENARIOS.filter((s) => s !== "trust"), "always", "limit-retry"],
   async setup({ lab, mockUrl, mockPort, name }) {
     const home = freshDir(`${lab}/homes/${name}`);
     const cwd = await workdir(lab, `opencode-${name}`);
@@ -98,6 +101,7 @@ export const opencode: AgentProfile = {
     const cfgText = JSON.stringify(cfg, null, 1);
     Deno.mkdirSync(`${home}/.config/opencode/plugin`, { recursive: true });
     Deno.writeTextFileSync(`${home}/.config/opencode/opencode.json`, cfgText);
+    await seedPackages(home);
     const pluginLog = `${home}/plugin-events.jsonl`;
     Deno.writeTextFileSync(
       `${home}/.config/opencode/plugin/lab-logger.js`,
@@ -124,3 +128,17 @@ export const opencode: AgentProfile = {
     };
   },
 };
+
+/** The packages opencode installed into an earlier HOME (`LAB_OPENCODE_SEED`), copied in. */
+async function seedPackages(home: string): Promise<void> {
+  const seed = Deno.env.get("LAB_OPENCODE_SEED");
+  if (!seed) return;
+  const from = `${seed}/.config/opencode`;
+  const files = ["node_modules", "package.json", "package-lock.json"].map((f) => `${from}/${f}`);
+  const out = await new Deno.Command("cp", {
+    args: ["-a", ...files, `${home}/.config/opencode/`],
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!out.success) throw new Error(`LAB_OPENCODE_SEED: ${new TextDecoder().decode(out.stderr)}`);
+}

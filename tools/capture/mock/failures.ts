@@ -11,10 +11,13 @@
  * a turn fails (a CLI's retries included), except `FLAKY`, whose first
  * FLAKY_FAILURES main requests fail with an overload and the next one
  * answers normally. `LAB-FAIL-LIMIT` is a usage limit (docs/limits.md) in each
- * API's real shape, resetting LIMIT_RESET_SECONDS after the reply: Anthropic's
- * unified rate-limit headers (`rejected`, the reset epoch, `five_hour`, no retry),
- * OpenAI's `usage_limit_reached` body with `resets_at`, Gemini's
- * RESOURCE_EXHAUSTED with a retry delay over 300 s.
+ * API's real shape, resetting LIMIT_RESET_SECONDS after the turn's first
+ * limited request: Anthropic's unified rate-limit headers (`rejected`, the
+ * reset epoch, `five_hour`, no retry), OpenAI's `usage_limit_reached` body
+ * with `resets_at`, Gemini's RESOURCE_EXHAUSTED with a retry delay over
+ * 300 s. Every request of that turn before the reset gets the same reset;
+ * after it the limit has lifted and the turn answers (LimitWindows): Claude
+ * Code, continuing by itself, sends the very turn again.
  */
 
 import type { ApiName } from "./apis.ts";
@@ -28,6 +31,7 @@ export const FAILURES = [
   "cut",
   "flaky",
   "limit",
+  "limit-week",
 ] as const;
 export type FailureMode = typeof FAILURES[number];
 
@@ -49,7 +53,7 @@ export interface ErrorReply {
   readonly body: unknown;
 }
 
-const MARKER = /LAB-FAIL-(RATE-LONG|RATE|OVERLOAD|AUTH|QUOTA|CUT|FLAKY|LIMIT)\b/;
+const MARKER = /LAB-FAIL-(RATE-LONG|RATE|OVERLOAD|AUTH|QUOTA|CUT|FLAKY|LIMIT-WEEK|LIMIT)\b/;
 
 /** The failure the last user text asks for, or null. */
 export function failureOf(lastUserText: string): FailureMode | null {
@@ -69,7 +73,8 @@ export function errorReply(
 ): ErrorReply | null {
   switch (mode) {
     case "limit":
-      return usageLimit(api, Math.floor(now / 1000) + LIMIT_RESET_SECONDS);
+    case "limit-week":
+      return usageLimit(api, Math.floor(now / 1000) + LIMIT_RESET_SECONDS, mode === "limit-week");
     case "rate":
       return withRetry(RATE[api]);
     case "rate-long":
@@ -186,7 +191,7 @@ const QUOTA: Readonly<Record<ApiName, Shape>> = {
 };
 
 /** A usage limit resetting at `resetsAt` (epoch seconds), as each API answers it. */
-export function usageLimit(api: ApiName, resetsAt: number): ErrorReply {
+export function usageLimit(api: ApiName, resetsAt: number, weekly = false): ErrorReply {
   switch (api) {
     case "anthropic":
       return {
@@ -198,9 +203,16 @@ export function usageLimit(api: ApiName, resetsAt: number): ErrorReply {
         headers: {
           "anthropic-ratelimit-unified-status": "rejected",
           "anthropic-ratelimit-unified-reset": String(resetsAt),
-          "anthropic-ratelimit-unified-representative-claim": "five_hour",
-          "anthropic-ratelimit-unified-5h-status": "rejected",
-          "anthropic-ratelimit-unified-5h-reset": String(resetsAt),
+          "anthropic-ratelimit-unified-representative-claim": weekly ? "seven_day" : "five_hour",
+          ...(weekly
+            ? {
+              "anthropic-ratelimit-unified-7d-status": "rejected",
+              "anthropic-ratelimit-unified-7d-reset": String(resetsAt),
+            }
+            : {
+              "anthropic-ratelimit-unified-5h-status": "rejected",
+              "anthropic-ratelimit-unified-5h-reset": String(resetsAt),
+            }),
           "x-should-retry": "false",
         },
       };
@@ -243,6 +255,30 @@ export function usageLimit(api: ApiName, resetsAt: number): ErrorReply {
           },
         },
       };
+  }
+}
+
+/**
+ * The usage limit of each turn, keyed by the line of its user text that holds
+ * the marker (Claude Code sends the turn again with more text around it): the
+ * turn's first request opens a window of LIMIT_RESET_SECONDS; each request
+ * before its end is limited with the same reset; from the reset on the limit
+ * has lifted. `LAB-FAIL-LIMIT-WEEK` is the same limit on Anthropic's weekly claim
+ * (`seven_day`).
+ */
+export class LimitWindows {
+  readonly #resets = new Map<string, number>();
+
+  /** The reset (epoch seconds) while the turn is limited, or null once it lifted. */
+  resetOf(turnText: string, now: number): number | null {
+    const key = /^.*LAB-FAIL-LIMIT.*$/m.exec(turnText)?.[0] ?? turnText;
+    const at = this.#resets.get(key);
+    if (at === undefined) {
+      const reset = Math.floor(now / 1000) + LIMIT_RESET_SECONDS;
+      this.#resets.set(key, reset);
+      return reset;
+    }
+    return now < at * 1000 ? at : null;
   }
 }
 

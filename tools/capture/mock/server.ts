@@ -9,7 +9,15 @@
 
 import { anthropic, type ApiAdapter, chat, gemini, type ReplyContext, responses } from "./apis.ts";
 import { chunksOf, decide, plan, type ScriptName, TEXT_LONG, toolCallFor } from "./scripts.ts";
-import { errorReply, type FailureMode, failureOf, FlakyCounter } from "./failures.ts";
+import {
+  type ErrorReply,
+  errorReply,
+  type FailureMode,
+  failureOf,
+  FlakyCounter,
+  LimitWindows,
+  usageLimit,
+} from "./failures.ts";
 import { pause } from "../../../src/util/async.ts";
 
 export type MockEventType =
@@ -64,6 +72,7 @@ export async function startMockServer(options: MockOptions = {}): Promise<MockSe
   const stop = new AbortController();
   let seq = 0;
   const flaky = new FlakyCounter();
+  const limits = new LimitWindows();
 
   const handler = async (req: Request): Promise<Response> => {
     const id = ++seq;
@@ -138,8 +147,12 @@ export async function startMockServer(options: MockOptions = {}): Promise<MockSe
       : "mock-model";
     const ctx = { id, model, text: p.text };
     const failure = failing(failureOf(view.lastUserText), d.kind, view.lastUserText);
-    if (failure !== null && failure !== "cut") {
-      const e = errorReply(api, failure)!;
+    const isLimit = failure === "limit" || failure === "limit-week";
+    const limitReset = isLimit ? limits.resetOf(view.lastUserText, Date.now()) : null;
+    if (failure !== null && failure !== "cut" && (!isLimit || limitReset !== null)) {
+      const e: ErrorReply = limitReset !== null
+        ? usageLimit(api, limitReset, failure === "limit-week")
+        : errorReply(api, failure)!;
       // A usage limit's reset instant goes into the capture's truth (docs/limits.md).
       const reset = e.headers["anthropic-ratelimit-unified-reset"] ??
         (e.body as { error?: { resets_at?: number } }).error?.resets_at;

@@ -357,6 +357,30 @@ Deno.test("failures: a flaky turn fails twice, then answers", async () => {
   assert.equal(aux.status, 200);
 });
 
+Deno.test("failures: a usage limit's retries get the first request's reset (Anthropic headers)", async () => {
+  await using mock = await startMockServer({ speed: 0.01 });
+  const body = {
+    stream: true,
+    tools: [BASH],
+    messages: [{ role: "user", content: "LAB-FAIL-LIMIT: hi" }],
+  };
+  const resets = [];
+  for (let i = 0; i < 2; i++) {
+    const res = await fetch(`${mock.url}/v1/messages`, {
+      method: "POST",
+      body: JSON.stringify(body),
+    });
+    assert.equal(res.status, 429);
+    assert.equal(res.headers.get("anthropic-ratelimit-unified-status"), "rejected");
+    assert.equal(res.headers.get("anthropic-ratelimit-unified-representative-claim"), "five_hour");
+    resets.push(Number(res.headers.get("anthropic-ratelimit-unified-reset")));
+    await res.body?.cancel();
+  }
+  assert.equal(resets[1], resets[0]);
+  const ahead = resets[0]! * 1000 - Date.now();
+  assert.ok(ahead > 60_000 && ahead <= 90_000, `${ahead} ms ahead`);
+});
+
 Deno.test("failures: a cut stream sends part of the answer, then the connection drops", async () => {
   await using mock = await startMockServer({ speed: 0.01 });
   for (const stream of [true, false]) {

@@ -14,6 +14,7 @@ import type { Rect } from "../layout.ts";
 import { box, centered } from "./overlays.ts";
 import { stringWidth, truncate } from "../../../util/width.ts";
 import { theme } from "./theme.ts";
+import { remoteRow } from "../remote_rows.ts";
 
 /** Options shown in the panel; more are listed by the answer overlay. */
 const PANEL_OPTIONS = 6;
@@ -109,7 +110,7 @@ export function drawAnswerPanel(frame: Frame, r: Rect, row: SessionView, keymap:
 export function drawAnswerOverlay(frame: Frame, body: Rect, state: TuiState): void {
   const o = state.overlay;
   if (o?.type !== "answer" || body.width < 12 || body.height < 5) return;
-  const row = state.sessions.find((s) => s.id === o.target);
+  const row = state.sessions.find((s) => s.id === o.target) ?? remoteRow(state, o.target)?.row;
   const width = Math.min(body.width, 72);
   const lines = promptLines(o.prompt, 9, width - 2);
   const keys: Span[] = [{ text: " " }, {

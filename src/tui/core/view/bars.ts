@@ -118,6 +118,24 @@ export function drawHintBar(frame: Frame, r: Rect, state: TuiState, keymap: Keym
     frame.line(r.x, y, r.width, [{ text: verb + name + tail, style: theme.messageError }, ...keys]);
     return;
   }
+  if (o?.type === "limit-policy") {
+    const keys: Span[] = [];
+    for (const [key, label] of [["o", "off"], ["a", "ask"], ["u", "auto"], ["d", "default"]]) {
+      keys.push({ text: key!, style: theme.key }, { text: ` ${label} · ` });
+    }
+    if (o.group !== null) {
+      keys.push({ text: o.scope === "group" ? "s" : "g", style: theme.key }, {
+        text: o.scope === "group" ? " this session · " : ` group ${o.group} · `,
+      });
+    }
+    keys.push({ text: "esc", style: theme.key });
+    // The keys always show whole: a long session or group name is what gets cut.
+    const room = r.width - stringWidth("At limits, : ") -
+      keys.reduce((w, k) => w + stringWidth(k.text), 0);
+    const which = truncate(o.scope === "group" ? `group ${o.group}` : o.name, Math.max(1, room));
+    frame.line(r.x, y, r.width, [{ text: `At limits, ${which}: `, style: theme.key }, ...keys]);
+    return;
+  }
   if (o?.type === "restart-choice") {
     frame.line(r.x, y, r.width, [
       { text: "Restart: ", style: theme.key },

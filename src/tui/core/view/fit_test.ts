@@ -123,3 +123,22 @@ Deno.test("at 80 columns the worktree question keeps its keys whole; a long name
     bar,
   );
 });
+
+Deno.test("at 80 columns the resume policy line (P) keeps every key, its group's too", () => {
+  const overlay = {
+    type: "limit-policy" as const,
+    target: "a",
+    name: "claude-fix-login",
+    group: "night-shift",
+    scope: "session" as const,
+  };
+  const bar = lines({ ...blocked(80, 24), overlay }).at(-1)!;
+  assert.match(
+    bar,
+    /^At limits, cl\S*…: o off · a ask · u auto · d default · g group night-shift · esc$/,
+    bar,
+  );
+  const group = lines({ ...blocked(80, 24), overlay: { ...overlay, scope: "group" as const } })
+    .at(-1)!;
+  assert.match(group, /^At limits, group \S*: o off .* · s this session · esc$/, group);
+});

@@ -18,6 +18,7 @@ import { drawSidebar } from "./sidebar.ts";
 import { theme } from "./theme.ts";
 import { drawTiles, isTiled } from "./tiles.ts";
 import { drawNewAgent } from "./new_agent.ts";
+import { drawRemotePane } from "./host_rows.ts";
 
 export interface ViewInput {
   readonly keymap: Keymap;
@@ -49,7 +50,7 @@ export function repaintPane(
   screens?: ReadonlyMap<string, Frame | null>,
   behind?: readonly [number, number] | null,
 ): Frame | null {
-  if (state.tab !== 0 || state.overlay !== null) return null;
+  if (state.tab !== 0 || state.overlay !== null || state.remote !== null) return null;
   if (prev.cols !== state.cols || prev.rows !== state.rows) return null;
   const fits = reuse && reuse.cols === state.cols && reuse.rows === state.rows;
   const frame = fits ? reuse : new Frame(state.cols, state.rows);
@@ -80,7 +81,8 @@ export function view(state: TuiState, input: ViewInput, reuse?: Frame | null): F
     for (let y = 0; y < l.separator.height; y++) {
       frame.text(l.separator.x, l.separator.y + y, "│", theme.separator);
     }
-    if (isTiled(state)) drawTiles(frame, state, input.screens ?? new Map(), input.keymap);
+    if (state.remote !== null) drawRemotePane(frame, l.pane, state);
+    else if (isTiled(state)) drawTiles(frame, state, input.screens ?? new Map(), input.keymap);
     else {
       const row = state.sessions.find((s) => s.id === state.selected) ?? null;
       drawPane(frame, l.pane, state, row, input.screen, undefined, input.keymap);

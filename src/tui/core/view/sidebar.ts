@@ -16,6 +16,8 @@ import { markerOf } from "./marker.ts";
 import { formatDuration } from "../../../util/duration.ts";
 import { SELECTED_BG, theme } from "./theme.ts";
 import { askedText } from "./answer.ts";
+import { hostLines } from "./host_rows.ts";
+import { hostRows } from "../remote_rows.ts";
 
 type Entry =
   | { readonly type: "group"; readonly name: string }
@@ -176,7 +178,8 @@ export function sidebarLines(state: TuiState, width: number, height: number): Si
   const lines: StyledLine[] = [];
   const ids: (string | null)[] = [];
   let selectedLine = 0;
-  const attention = bannerText(state.sessions, width);
+  // The other hosts' blocked and failed sessions count too (B reaches them).
+  const attention = bannerText([...state.sessions, ...state.hosts.flatMap(hostRows)], width);
   if (attention) {
     lines.push([{ text: attention, style: theme.blockedBanner }]);
     ids.push(null);
@@ -191,18 +194,29 @@ export function sidebarLines(state: TuiState, width: number, height: number): Si
     lines.push([{ text: " n starts a shell", style: theme.dim }]);
     ids.push(null, null);
   }
+  // A remote row selected (docs/remote.md): the local one is not highlighted meanwhile.
+  const local = state.remote === null ? state : { ...state, selected: null };
   for (const e of entries(state.sessions)) {
     if (e.type === "group") {
       lines.push([{ text: " ▾ ", style: theme.group }, { text: e.name, style: theme.group }]);
       ids.push(null);
       continue;
     }
-    if (e.row.id === state.selected) selectedLine = lines.length;
-    for (const line of sessionLines(e.row, state, width)) {
+    if (e.row.id === local.selected) selectedLine = lines.length;
+    for (const line of sessionLines(e.row, local, width)) {
       lines.push(line);
       ids.push(e.row.id);
     }
   }
+  const remote = { ...state, selected: state.remote };
+  const hosts = hostLines(state, width, (row) => sessionLines(row, remote, width));
+  hosts.lines.forEach((line, i) => {
+    if (state.remote !== null && hosts.ids[i] === state.remote && ids.at(-1) !== state.remote) {
+      selectedLine = lines.length;
+    }
+    lines.push(line);
+    ids.push(hosts.ids[i]!);
+  });
   // Keep the selection in view; the blocked banner stays on top.
   const pinned = attention ? 1 : 0;
   const avail = height - pinned;
