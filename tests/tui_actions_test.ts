@@ -109,3 +109,35 @@ Deno.test("x asks before ending a program running in a session; n keeps it, y en
   app.feed("y");
   assert.ok(await within(session.exited, WAIT), "y ended it");
 });
+
+Deno.test("W asks before restarting a session that runs a program; n keeps it, y restarts it", async () => {
+  await using t = setup();
+  const { runtime, app } = t;
+  app.feed("n");
+  const session = runtime.store.list()[0]!;
+  await waitForText(session, /[$#]\s*$/, WAIT);
+  session.write("sleep 300\r");
+  await waitFor(
+    session,
+    () => (session.foreground()?.comm ?? "") === "sleep",
+    WAIT,
+    "sleep in the foreground",
+  );
+  app.feed("\x1d");
+  app.feed("W");
+  const overlay = app.state.overlay;
+  assert.ok(overlay?.type === "confirm-kill" && overlay.restart, JSON.stringify(overlay));
+  assert.match(overlay.what, /running sleep/);
+  app.feed("n");
+  assert.equal(app.state.overlay, null);
+  assert.equal(session.status, "running", "n keeps it");
+  app.feed("W");
+  app.feed("y");
+  assert.ok(await within(session.exited, WAIT), "y ended it");
+  await waitFor(
+    session,
+    () => runtime.store.list()[0]?.status === "running" && runtime.store.list()[0] !== session,
+    WAIT,
+    "the restarted session",
+  );
+});

@@ -116,3 +116,30 @@ Deno.test("a prompt that changed after the answer overlay opened is refused, not
   assert.equal(app.state.message?.error, true);
   assert.deepEqual(c.keys(), []);
 });
+
+Deno.test("text typed by mistake after o answers nothing: `oh yes` closes the overlay at `h`", async () => {
+  await using t = setup();
+  const { app, fake } = t;
+  const c = fake("c3");
+  await waitFor(
+    c.session,
+    () => app.state.sessions.some((s) => s.prompt?.question === "Do you want to proceed?"),
+    WAIT,
+    "the prompt",
+  );
+  const overlay = () => app.state.overlay?.type ?? null;
+  app.feed("oh yes");
+  assert.equal(overlay(), null, "h closed it");
+  // Then a real answer: the only key the agent ever got is its own.
+  app.feed("o");
+  assert.equal(overlay(), "answer");
+  app.feed("2");
+  await waitFor(c.session, () => c.keys().length > 0, WAIT, "the key at the fake agent");
+  await waitFor(
+    c.session,
+    () => /✓ c3: answered Yes, and always allow/.test(app.state.message?.text ?? ""),
+    WAIT,
+    "the receipt",
+  );
+  assert.deepEqual(c.keys(), ["2"]);
+});

@@ -58,8 +58,13 @@ export type Overlay =
   | { readonly type: "answer"; readonly target: string; readonly prompt: Prompt }
   /** `I`: every blocked session with its question; `index` is the highlighted one. */
   | { readonly type: "inbox"; readonly index: number }
-  /** `x` on a session running an agent or a program: say what ends, ask. */
-  | { readonly type: "confirm-kill"; readonly target: string; readonly what: string }
+  /** `x` (or `W`: `restart`) on a session running an agent or a program: say what ends, ask. */
+  | {
+    readonly type: "confirm-kill";
+    readonly target: string;
+    readonly what: string;
+    readonly restart?: boolean;
+  }
   | { readonly type: "restart-choice"; readonly target: string; readonly group: string }
   /** `P`: the resume policy at usage limits of the session, or (`g`) of its group. */
   | {
@@ -92,6 +97,8 @@ export type Overlay =
      * until an arrow key, only esc and the arrows act (docs/restore.md).
      */
     readonly typed?: boolean;
+    /** `N` asked whether to forget every saved session for good: `y` does, any other key not. */
+    readonly forgetting?: boolean;
   }
   | NewAgentForm;
 

@@ -47,6 +47,8 @@ interface OpenBlocked extends Open {
 
 interface SessionEpisodes {
   last: AgentStatus | null;
+  /** The session showed a turn of its own: it worked, asked, or got input. */
+  turned: boolean;
   blocked: OpenBlocked | null;
   done: Open | null;
   error: Open | null;
@@ -73,7 +75,12 @@ export class Episodes {
 
   #of(id: string): SessionEpisodes {
     let s = this.#sessions.get(id);
-    if (!s) this.#sessions.set(id, s = { last: null, blocked: null, done: null, error: null });
+    if (!s) {
+      this.#sessions.set(
+        id,
+        s = { last: null, turned: false, blocked: null, done: null, error: null },
+      );
+    }
     return s;
   }
 
@@ -85,6 +92,7 @@ export class Episodes {
     const s = this.#of(id);
     const changed = !same(s.last, status);
     s.last = status;
+    if (status.state === "working" || status.state === "blocked") s.turned = true;
     if (s.blocked?.input && changed) s.blocked.moved = true;
     const open = s.blocked !== null && !s.blocked.moved ? s.blocked : null;
     if (open && status.state === "working") open.worked = true;
@@ -111,6 +119,9 @@ export class Episodes {
       };
       return "blocked";
     }
+    // A done or a failure shown before any turn of this session is an earlier one's, on the
+    // screen of a resumed agent (`claude --resume` redraws "✻ Worked for 26s"): not news.
+    if ((status.state === "done" || status.state === "error") && !s.turned) return null;
     if (status.state === "done" && closed(s.done)) {
       s.done = { input: false, moved: false };
       return "done";
@@ -125,6 +136,7 @@ export class Episodes {
   /** Something was written to the session: a person's keys or `ctl send`. */
   input(id: string): void {
     const s = this.#of(id);
+    s.turned = true;
     if (s.blocked) s.blocked.input = true;
     if (s.done) s.done.input = true;
     if (s.error) s.error.input = true;

@@ -50,6 +50,7 @@ Deno.test("Notifier writes OSC 9 and OSC 777 on entering blocked, with the msg",
 
 Deno.test("Notifier wraps for tmux passthrough when asked", async () => {
   const t = setup({ tmux: true });
+  t.notifier.agentState(api, status("working"));
   t.notifier.agentState(api, status("done"));
   assert.deepEqual(t.written, [
     "\x1bPtmux;\x1b\x1b]9;api: done\x07\x1b\\" +
@@ -236,6 +237,7 @@ Deno.test("Notifier runs the fallback command with the text on stdin, not OSC", 
 
 Deno.test("Notifier logs a failing fallback command with its stderr, never throws", async () => {
   const t = setup({ fallbackCommand: "echo 'no display' >&2; exit 3" });
+  t.notifier.agentState(api, status("working"));
   assert.equal(t.notifier.agentState(api, status("done")), "sent");
   await t.notifier.idle();
   assert.equal(t.logs.length, 1);
@@ -245,6 +247,7 @@ Deno.test("Notifier logs a failing fallback command with its stderr, never throw
 
 Deno.test("Notifier kills a hanging fallback command past its bound", async () => {
   const t = setup({ fallbackCommand: "exec sleep 60", commandTimeoutMs: 300 });
+  t.notifier.agentState(api, status("working"));
   assert.equal(t.notifier.agentState(api, status("done")), "sent");
   await t.notifier.idle();
   assert.deepEqual(t.logs, ["Notification command killed after 300 ms: exec sleep 60"]);
@@ -253,6 +256,7 @@ Deno.test("Notifier kills a hanging fallback command past its bound", async () =
 
 Deno.test("Notifier does not wait for a backgrounded grandchild holding stderr", async () => {
   const t = setup({ fallbackCommand: "cat >/dev/null; sleep 5 & exit 0" });
+  t.notifier.agentState(api, status("working"));
   t.notifier.agentState(api, status("done"));
   await t.notifier.idle();
   assert.deepEqual(t.logs, []);
@@ -261,9 +265,10 @@ Deno.test("Notifier does not wait for a backgrounded grandchild holding stderr",
 
 Deno.test("Notifier bounds the commands running at once", async () => {
   const t = setup({ fallbackCommand: "exec sleep 60", maxPending: 2, commandTimeoutMs: 10_000 });
-  const outcomes = ["s1", "s2", "s3"].map((id) =>
-    t.notifier.agentState({ id, name: id }, status("done"))
-  );
+  const outcomes = ["s1", "s2", "s3"].map((id) => {
+    t.notifier.agentState({ id, name: id }, status("working"));
+    return t.notifier.agentState({ id, name: id }, status("done"));
+  });
   assert.deepEqual(outcomes, ["sent", "sent", "busy"]);
   await t.notifier[Symbol.asyncDispose]();
 });
@@ -287,5 +292,24 @@ Deno.test("Notifier: a failed turn notifies once, with why, until input and a ne
   t.notifier.input(api.id, false);
   t.notifier.agentState(api, status("working"));
   assert.equal(t.notifier.agentState(api, status("error")), "sent");
+  await t.notifier[Symbol.asyncDispose]();
+});
+
+Deno.test("Notifier: a done or a failure shown before any turn of the session is not news", async () => {
+  // A resumed agent (`claude --resume`) redraws its last turn's "✻ Worked for 26s" and errors.
+  const t = setup();
+  assert.equal(t.notifier.agentState(api, status("done", null, 1)), null);
+  assert.equal(t.notifier.agentState(api, status("error", "Request rejected (429)", 2)), null);
+  assert.equal(t.notifier.agentState(api, status("idle", null, 3)), null);
+  assert.deepEqual(t.written, []);
+  // Its first turn of its own is: input, work, done.
+  t.notifier.input(api.id, true);
+  t.notifier.agentState(api, status("working", null, 4));
+  assert.equal(t.notifier.agentState(api, status("done", null, 5)), "sent");
+  // Input alone is a turn too (a turn too quick to be seen working).
+  const web = { id: "session-2", name: "web" };
+  t.notifier.agentState(web, status("idle"));
+  t.notifier.input(web.id, false);
+  assert.equal(t.notifier.agentState(web, status("done", null, 2)), "sent");
   await t.notifier[Symbol.asyncDispose]();
 });

@@ -310,15 +310,15 @@ export class Runtime implements AsyncDisposable {
 
   /**
    * A client's pane changed size: the sessions that follow it (or nobody
-   * yet) follow, but those in `except` (sized on their own: its tiles).
+   * yet) follow, at the size `tiles` gives them (its tiles) or the pane's.
    * Under `window_size: latest` only.
    */
-  resizeFor(client: string, cols: number, rows: number, except?: ReadonlySet<string>): void {
+  resizeFor(client: string, cols: number, rows: number, tiles?: ReadonlyMap<string, Size>): void {
     if (this.config.window_size !== "latest") return;
     for (const session of this.store.list()) {
-      if (except?.has(session.id)) continue;
       const owner = this.#sizeOwners.get(session.id);
-      if (owner === undefined || owner === client) session.resize(cols, rows);
+      const size = tiles?.get(session.id) ?? { cols, rows };
+      if (owner === undefined || owner === client) session.resize(size.cols, size.rows);
     }
   }
 

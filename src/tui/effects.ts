@@ -136,9 +136,15 @@ export function runEffect(ctx: EffectContext, fx: TuiEffect): void {
       case "rename":
         sessions.rename(fx.id, fx.name);
         return;
-      case "restart":
+      case "restart": {
+        // One session running an agent or a program: ask first, as `x` does.
+        const what = fx.confirmed || fx.ids.length !== 1 ? null : worthAsking(ctx, fx.ids[0]!);
+        if (what !== null) {
+          return ctx.dispatch({ type: "confirm-kill", id: fx.ids[0]!, what, restart: true });
+        }
         void restart(ctx, fx.ids);
         return;
+      }
       case "resume-limit":
       case "cancel-limit":
       case "limit-policy":
@@ -203,9 +209,12 @@ export function runEffect(ctx: EffectContext, fx: TuiEffect): void {
         return;
       }
       case "resize-sessions":
-        // A tile shown here claims its session's size, as focusing does (latest client wins).
-        for (const t of fx.tiles) runtime.claimSize(t.id, ctx.client, t.cols, t.rows);
-        runtime.resizeFor(ctx.client, fx.cols, fx.rows, new Set(fx.tiles.map((t) => t.id)));
+        // A tile newly shown here claims its session's size, as focusing does (latest client
+        // wins); then what follows this client takes its pane's size, or its tile's.
+        if (fx.claim) {
+          for (const t of fx.tiles) runtime.claimSize(t.id, ctx.client, t.cols, t.rows);
+        }
+        runtime.resizeFor(ctx.client, fx.cols, fx.rows, new Map(fx.tiles.map((t) => [t.id, t])));
         for (const t of ctx.tabs()) t.resize(ctx.bodySize().width, ctx.bodySize().height);
         return;
       case "tab-key":

@@ -24,8 +24,13 @@ export type TuiEvent =
   | { readonly type: "created"; readonly id: string }
   /** Where the last client left (a new attach starts there), when it still exists. */
   | { readonly type: "resume"; readonly selected: string | null; readonly tab: number }
-  /** `x` hit a session that runs an agent or a program: ask before ending it. */
-  | { readonly type: "confirm-kill"; readonly id: string; readonly what: string }
+  /** `x` (or `W`: `restart`) hit a session that runs an agent or a program: ask before ending it. */
+  | {
+    readonly type: "confirm-kill";
+    readonly id: string;
+    readonly what: string;
+    readonly restart?: boolean;
+  }
   /** Select a session (e.g. the new one after a restart), staying in navigation mode. */
   | { readonly type: "select"; readonly id: string }
   /** The scrollback view of a session moved to `offset` lines up. */
@@ -99,7 +104,8 @@ export type TuiEffect =
   /** End (if running) and remove the session, then remove its worktree (and branch unless kept). */
   | { readonly type: "finish-worktree"; readonly id: string; readonly keepBranch: boolean }
   | { readonly type: "rename"; readonly id: string; readonly name: string }
-  | { readonly type: "restart"; readonly ids: readonly string[] }
+  /** `W`: end and start again, asking first (as `x`) unless `confirmed`. */
+  | { readonly type: "restart"; readonly ids: readonly string[]; readonly confirmed?: boolean }
   /** `U`: resume the session at its usage limit now (after the reset, re-checked; docs/limits.md). */
   | { readonly type: "resume-limit"; readonly id: string }
   /** `C`: cancel the session's pending resume at its usage limit (docs/limits.md). */
@@ -136,6 +142,12 @@ export type TuiEffect =
     readonly cols: number;
     readonly rows: number;
     readonly tiles: readonly TileSize[];
+    /**
+     * The tiles changed (not only the terminal's size): each tile's session takes its tile's
+     * size from this client, as focusing it does. Without it only the sessions that follow this
+     * client are resized (a resize of one client takes no session from another).
+     */
+    readonly claim?: true;
   }
   | { readonly type: "tab-key"; readonly tab: number; readonly key: KeyEvent }
   | { readonly type: "tab-paste"; readonly tab: number; readonly text: string }

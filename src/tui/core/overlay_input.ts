@@ -57,12 +57,13 @@ export function overlayInput(
       const top = helpTop((o.top ?? 0) + step, helpRows(keymap).length, height);
       return { ...s, overlay: { type: "help", top } };
     }
+    // The questions that end something: their keys act, any other key cancels (tmux's
+    // confirm-before), so text typed in navigation mode by mistake ends nothing.
     case "confirm-quit":
       if (name === "y" || name === "Y") fx.push({ type: "quit" });
       if (name === "d" || name === "D") fx.push({ type: "detach" });
-      return ["y", "Y", "d", "D", "n", "N", "esc"].includes(name) ? close : s;
+      return close;
     case "answer": {
-      if (name === "esc") return close;
       const p = o.prompt;
       const n = /^[1-9]$/.test(name) ? Number(name) : null;
       const choice = n !== null && n <= p.options.length
@@ -72,7 +73,8 @@ export function overlayInput(
         : (name === "n" && (p.deny !== null || p.cancel !== null))
         ? { type: "deny" as const }
         : null;
-      if (choice === null) return s;
+      // Any other key closes it unanswered: `oh yes` typed by mistake approves nothing.
+      if (choice === null) return close;
       fx.push({ type: "answer", id: o.target, choice, shown: p });
       return close;
     }
@@ -108,10 +110,16 @@ export function overlayInput(
       if (name === "w" || name === "b") {
         fx.push({ type: "finish-worktree", id: o.target, keepBranch: name === "w" });
       }
-      return ["k", "w", "b", "n", "esc"].includes(name) ? close : s;
+      return close;
     case "confirm-kill":
-      if (name === "y" || name === "Y") fx.push({ type: "kill", id: o.target, confirmed: true });
-      return ["y", "Y", "n", "N", "esc"].includes(name) ? close : s;
+      if (name === "y" || name === "Y") {
+        fx.push(
+          o.restart
+            ? { type: "restart", ids: [o.target], confirmed: true }
+            : { type: "kill", id: o.target, confirmed: true },
+        );
+      }
+      return close;
     case "restore":
       return restoreInput(s, o, ev, keymap, fx);
     case "limit-policy": {
@@ -128,12 +136,12 @@ export function overlayInput(
       return close;
     }
     case "restart-choice":
-      if (name === "s") fx.push({ type: "restart", ids: [o.target] });
+      if (name === "s") fx.push({ type: "restart", ids: [o.target], confirmed: true });
       if (name === "g") {
         const ids = s.sessions.filter((r) => r.group === o.group).map((r) => r.id);
-        fx.push({ type: "restart", ids });
+        fx.push({ type: "restart", ids, confirmed: true });
       }
-      return ["s", "g", "esc"].includes(name) ? close : s;
+      return close;
     case "input": {
       if (ev.type === "paste") {
         return { ...s, overlay: { ...o, text: o.text + ev.text.replace(/[\r\n]+/g, " ") } };

@@ -37,6 +37,15 @@ export function restoreInput(
   if (ev.type !== "key") return s;
   const names = (pick: (c: RestoreChoice) => boolean) => o.items.filter(pick).map((c) => c.name);
   const close = { ...s, overlay: null };
+  if (o.forgetting) {
+    // `N` is also the new-agent key, pressed as a client attaches: forgetting asks first. Any key
+    // but y keeps them, and counts as typing elsewhere in mind (as below).
+    if (ev.name !== "y" && ev.name !== "Y") {
+      return { ...s, overlay: { ...o, forgetting: false, typed: true } };
+    }
+    fx.push({ type: "restore", names: [], forget: names(() => true) });
+    return close;
+  }
   const own = keymap.restore.get(ev.name);
   const nav = keymap.navigation.get(ev.name);
   const action = own ?? (nav === "up" || nav === "down" ? nav : undefined);
@@ -64,8 +73,7 @@ export function restoreInput(
       fx.push({ type: "restore", names: names(() => true), forget: [] });
       return close;
     case "restore-none":
-      fx.push({ type: "restore", names: [], forget: names(() => true) });
-      return close;
+      return { ...s, overlay: { ...o, forgetting: true } };
     case "restore-later":
       return close;
     default:

@@ -7,7 +7,7 @@ import type { TuiState } from "../../model/tui.ts";
 import type { TuiEffect } from "./events.ts";
 import { sessionSize } from "./layout.ts";
 import { needsYou, sessionOrder } from "./view/sidebar.ts";
-import { MAX_TILES, tileAt, tileSizes } from "./view/tiles_layout.ts";
+import { MAX_TILES, tileAt, tiledIds, tileSizes } from "./view/tiles_layout.ts";
 import type { MouseEvent } from "./keys.ts";
 
 const note = (s: TuiState, text: string, error = false): TuiState => ({
@@ -59,6 +59,11 @@ function sizesKey(s: TuiState): string {
   return `${pane.cols}x${pane.rows} ${tiles.join(" ")}`;
 }
 
+/** Which sessions are tiled and how, whatever the terminal's size. */
+function tilesKey(s: TuiState): string {
+  return `${s.tiles}${s.zoomed ? " zoomed" : ""} ${tiledIds(s).join(" ")}`;
+}
+
 /**
  * After every update: pins of removed sessions go, a zoom ends with the
  * tiles, and when the sizes the sessions should have changed (the screen
@@ -74,7 +79,10 @@ export function settleTiles(prev: TuiState, s: TuiState, fx: TuiEffect[]): TuiSt
   // A resize always says so (the plugin tabs follow the body, whose width can change alone).
   if (resized || sizesKey(prev) !== sizesKey(s)) {
     const pane = sessionSize(s.cols, s.rows);
-    fx.push({ type: "resize-sessions", ...pane, tiles: tileSizes(s) });
+    const tiles = tileSizes(s);
+    // Only a change of the tiles claims their sessions; a resize alone resizes what follows it.
+    const claim = tiles.length > 0 && tilesKey(prev) !== tilesKey(s);
+    fx.push({ type: "resize-sessions", ...pane, tiles, ...(claim ? { claim } : {}) });
   }
   return s;
 }

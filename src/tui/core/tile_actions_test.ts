@@ -54,7 +54,7 @@ Deno.test("p pins, t tiles the selected beside the pinned and sizes each PTY to 
   assert.equal(state.tiles, "pinned");
   assert.deepEqual(tiles(state).map((t) => t.id), ["s1", "s3"]);
   assert.deepEqual(resizes(effects), [
-    { type: "resize-sessions", cols: 119, rows: 43, tiles: tileSizes(state) },
+    { type: "resize-sessions", cols: 119, rows: 43, tiles: tileSizes(state), claim: true },
   ]);
   assert.deepEqual(tileSizes(state).map((t) => [t.id, t.cols, t.rows]), [
     ["s1", 57, 41],
@@ -92,6 +92,7 @@ Deno.test("T tiles the blocked and failed sessions and focuses the first; none: 
     cols: 119,
     rows: 43,
     tiles: tileSizes(state),
+    claim: true,
   });
   // s2 answered: it stays while selected; once the selection moves on, it leaves the tiles.
   const answered = state.sessions.map((r) => r.id === "s2" ? { ...r, agentStatus: null } : r);
@@ -122,6 +123,7 @@ Deno.test("z zooms the focused tile and back; outside the tiled view it says why
 Deno.test("a resize while tiled resizes every tile at once; a removed pinned session is unpinned", () => {
   let { state, effects } = run(start(4, { pinned: ["s2", "s3", "s4"] }), "t");
   ({ state, effects } = run(state, { type: "resize", cols: 250, rows: 70 }));
+  // No claim: a resize alone takes no session from the client that sized it last.
   assert.deepEqual(resizes(effects), [
     { type: "resize-sessions", cols: 201, rows: 68, tiles: tileSizes(state) },
   ]);

@@ -75,7 +75,15 @@ function reduce(s: TuiState, e: TuiEvent, keymap: Keymap, fx: TuiEffect[]): TuiS
       return { ...s, selected: e.id, mode: "terminal", tab: 0, overlay: null };
     case "confirm-kill":
       if (!s.sessions.some((r) => r.id === e.id)) return s;
-      return { ...s, overlay: { type: "confirm-kill", target: e.id, what: e.what } };
+      return {
+        ...s,
+        overlay: {
+          type: "confirm-kill",
+          target: e.id,
+          what: e.what,
+          ...(e.restart ? { restart: true } : {}),
+        },
+      };
     case "resume": {
       const selected = e.selected !== null && s.sessions.some((r) => r.id === e.selected)
         ? e.selected
@@ -225,7 +233,9 @@ function sessions(s: TuiState, views: readonly SessionView[]): TuiState {
     const entered = (state: string) =>
       now?.state === state && (old?.state !== state || old.seq !== now.seq);
     if (seen === row.id) continue;
-    if (entered("done")) {
+    // A first status of `done` is an earlier turn's, redrawn by a resumed agent: no news.
+    const resumed = before.has(row.id) && (old === null || old === undefined);
+    if (entered("done") && !resumed) {
       unseenDone = { ...unseenDone, [row.id]: true };
       message = { text: `✓ ${row.name}: done`, error: false };
     }

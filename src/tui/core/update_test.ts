@@ -149,6 +149,26 @@ Deno.test("done stays ✓ until the user views that session", () => {
   assert.deepEqual(run(idle, key("j")).state.unseenDone, {}, "viewing clears it");
 });
 
+Deno.test("a resumed agent's first status, done, is no ✓ and no message; its own turns are", () => {
+  // `claude --resume` (lazyshell restore) redraws its last turn: "✻ Worked for 26s".
+  const s = withSessions([row("a"), row("b", { agent: "claude" })]);
+  const resumed = run(s, {
+    type: "sessions",
+    sessions: [row("a"), row("b", { agent: "claude", agentStatus: status("done", 1) })],
+  }).state;
+  assert.deepEqual([resumed.unseenDone, resumed.message], [{}, null]);
+  const working = run(resumed, {
+    type: "sessions",
+    sessions: [row("a"), row("b", { agent: "claude", agentStatus: status("working", 2) })],
+  }).state;
+  const done = run(working, {
+    type: "sessions",
+    sessions: [row("a"), row("b", { agent: "claude", agentStatus: status("done", 3) })],
+  }).state;
+  assert.deepEqual(done.unseenDone, { b: true });
+  assert.equal(done.message?.text, "✓ b: done");
+});
+
 Deno.test("a turn that ends in the session being viewed leaves no ✓", () => {
   const s = withSessions([row("a", { agent: "claude", agentStatus: status("working") })]);
   const done = run(s, {
@@ -211,7 +231,33 @@ Deno.test("W restarts a loose session at once and asks for a grouped one", () =>
   const s = withSessions([row("a", { group: "g" }), row("b", { group: "g" })]);
   const asked = run(s, key("W"));
   assert.equal(asked.state.overlay?.type, "restart-choice");
-  assert.deepEqual(run(asked.state, key("g")).effects, [{ type: "restart", ids: ["a", "b"] }]);
+  assert.deepEqual(run(asked.state, key("g")).effects, [{
+    type: "restart",
+    ids: ["a", "b"],
+    confirmed: true,
+  }]);
+});
+
+Deno.test("a question that ends something: its keys act, any other key cancels it", () => {
+  const s = withSessions([row("a", { group: "g" })]);
+  const questions = [
+    { type: "confirm-quit", running: 1 },
+    { type: "confirm-kill", target: "a", what: "a (claude, working)" },
+    { type: "confirm-kill", target: "a", what: "a (claude, working)", restart: true },
+    { type: "restart-choice", target: "a", group: "g" },
+    { type: "worktree-choice", target: "a", name: "a", branch: "a", running: true },
+  ] as const;
+  for (const overlay of questions) {
+    // Typed by mistake: "fix my bug", "quickly", "Why"…: the first key closes it, nothing acts.
+    for (const k of [" ", "u", "h", "x", "\r", "\x1b[A"]) {
+      const r = run({ ...s, overlay }, key(k));
+      assert.equal(r.state.overlay, null, `${overlay.type}: ${JSON.stringify(k)} closes it`);
+      assert.deepEqual(r.effects, [], `${overlay.type}: ${JSON.stringify(k)} does nothing`);
+    }
+  }
+  const yes = (overlay: (typeof questions)[number]) => run({ ...s, overlay }, key("y")).effects;
+  assert.deepEqual(yes(questions[1]), [{ type: "kill", id: "a", confirmed: true }]);
+  assert.deepEqual(yes(questions[2]), [{ type: "restart", ids: ["a"], confirmed: true }]);
 });
 
 Deno.test("q asks while sessions run; y quits", () => {
@@ -450,7 +496,7 @@ Deno.test("the restore offer: R asks for it; pick with space, enter restores the
     names: ["web", "agent", "sh"],
     forget: [],
   }]);
-  assert.deepEqual(run(offered, key("N")).effects, [{
+  assert.deepEqual(run(offered, key("N"), key("y")).effects, [{
     type: "restore",
     names: [],
     forget: ["web", "agent", "sh"],
@@ -506,4 +552,23 @@ Deno.test("the restore offer takes only its own keys: typing `claude` neither de
   assert.deepEqual(run(offered, key("a")).effects, [
     { type: "restore", names: ["web", "agent"], forget: [] },
   ]);
+});
+
+Deno.test("N in the restore offer asks before forgetting: y forgets, any other key keeps them", () => {
+  const items = [
+    { name: "web", group: null, how: "starts npm run dev" },
+    { name: "agent", group: null, how: "resumes claude conversation 8449886a" },
+  ];
+  const offered = run(withSessions([]), { type: "restore-offer", items, problem: null }).state;
+  // N is the new-agent key too, pressed as a client attaches: it forgets nothing yet.
+  const asked = run(offered, key("N"));
+  assert.deepEqual(asked.effects, []);
+  assert.ok(asked.state.overlay?.type === "restore" && asked.state.overlay.forgetting);
+  assert.deepEqual(run(asked.state, key("y")).effects, [
+    { type: "restore", names: [], forget: ["web", "agent"] },
+  ]);
+  // The form's keys typed on (`fix the bug, yes`): nothing is forgotten, nothing restored.
+  const typed = run(asked.state, ...[..."fix the bug, yes"].map(key));
+  assert.deepEqual(typed.effects, []);
+  assert.equal(typed.state.overlay?.type, "restore", "the offer stays, its sessions saved");
 });

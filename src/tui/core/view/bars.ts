@@ -90,9 +90,9 @@ export function drawHintBar(frame: Frame, r: Rect, state: TuiState, keymap: Keym
   }
   if (o?.type === "confirm-kill") {
     frame.line(r.x, y, r.width, [
-      { text: `End ${o.what}? `, style: theme.messageError },
+      { text: `${o.restart ? "Restart" : "End"} ${o.what}? `, style: theme.messageError },
       { text: "y", style: theme.key },
-      { text: " end it · " },
+      { text: o.restart ? " end it and start it again · " : " end it · " },
       { text: "n", style: theme.key },
       { text: " keep it" },
     ]);

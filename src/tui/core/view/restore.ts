@@ -39,7 +39,16 @@ export function drawRestore(frame: Frame, body: Rect, o: RestoreOverlay, keymap:
   for (const h of hints(keymap, "restore")) {
     keys.push({ text: h.key, style: theme.key }, { text: ` ${h.label}  `, style: theme.hint });
   }
-  lines.push(keys);
+  const all = o.items.length === 1 ? "the saved session" : `all ${o.items.length} saved sessions`;
+  lines.push(
+    o.forgetting
+      ? [
+        { text: ` Forget ${all} for good? `, style: theme.messageError },
+        { text: "y", style: theme.key },
+        { text: " forget · any other key keeps them", style: theme.hint },
+      ]
+      : keys,
+  );
   const width = Math.max(...lines.map((l) => stringWidth(l.map((s) => s.text).join("")))) + 3;
   const n = o.items.length;
   const title = `Restore ${n} session${n === 1 ? "" : "s"} saved before the server ended`;
