@@ -31,7 +31,7 @@ async function main(args: string[]): Promise<number> {
     return 0;
   }
   // Started by a launcher (an installed lazyshell): remember its stable path, hide it from children.
-  const { adoptLauncher } = await import("./src/plugin/self.ts");
+  const { adoptLauncher } = await import("./src/plugin/launcher.ts");
   adoptLauncher();
   if (first === "__plugin") {
     // Built-in plugin tabs (docs/plugin-protocol.md): no commander, no node-pty.
@@ -76,7 +76,6 @@ async function entry(argv: string[]): Promise<number> {
   try {
     if (!argv[0]?.startsWith("-L") && !argv[0]?.startsWith("-H")) return await main(argv);
     const { serverFlag } = await import("./src/client/main.ts");
-    const { hostFlag } = await import("./src/remote/main.ts");
     let rest = argv;
     let dest: string | null = null;
     for (let i = 0; i < 2; i++) {
@@ -86,6 +85,8 @@ async function entry(argv: string[]): Promise<number> {
         // Every command below (serve, ctl, the client, -H's bridge) reads it from there.
         if (flag.name !== null) Deno.env.set("LAZYSHELL_SERVER", flag.name);
       } else if (rest[0]?.startsWith("-H") && dest === null) {
+        // Loaded for -H only: `-L NAME` alone does not pay for the remote client.
+        const { hostFlag } = await import("./src/remote/main.ts");
         const flag = hostFlag(rest);
         rest = flag.rest;
         dest = flag.dest;

@@ -41,7 +41,8 @@
  * - first attach (BENCH_ONLY=first): a fresh server whose 16 sessions printed 5000 lines each
  *   with no client attached; the first attach's hello → first complete frame, then later ones,
  *   against tmux's first frame with the same sessions (its client started in a PTY), a round
- *   each, BENCH_ROUNDS (default 5). Target: ≤ 3× tmux.
+ *   each, BENCH_ROUNDS (default 5). Target: ≤ 3× tmux. BENCH_B=<other main.ts,...>: those
+ *   checkouts (server and client) in the same rounds, against the same tmux figure.
  *
  * The echo through a client is bench/tui_latency.ts (it runs `lazyshell`,
  * which now attaches to a server).
@@ -86,15 +87,20 @@ const WARM = Number(Deno.env.get("BENCH_WARM") ?? "60");
 const EARLY = 10;
 
 /** `lazyshell serve` as a child of this process, once it is ready. */
-async function serve(l: Lab, file: string): Promise<ServeChild> {
-  const child = spawnServe(l.env, { args: ["--project", file], main: MAIN });
+async function serve(l: Lab, file: string, main = MAIN): Promise<ServeChild> {
+  const child = spawnServe(l.env, { args: ["--project", file], main });
   await child.ready;
   return child;
 }
 
 function client(l: Lab, ...args: string[]): Session {
+  return clientOf(MAIN, l, ...args);
+}
+
+/** `lazyshell ARGS` of the checkout whose main.ts is `main`, started in a PTY. */
+function clientOf(main: string, l: Lab, ...args: string[]): Session {
   return l.store.create({
-    command: `exec ${Deno.execPath()} run -A --quiet ${MAIN} ${args.join(" ")}`,
+    command: `exec ${Deno.execPath()} run -A --quiet ${main} ${args.join(" ")}`,
     cols: COLS,
     rows: ROWS,
   });
@@ -221,9 +227,9 @@ async function allDone(dir: string): Promise<void> {
  * hello → first complete frame, then LATER more (the first attach of a user who started the server
  * with `lazyshell serve`, or whose first client has gone).
  */
-async function firstAttach(later = 3): Promise<{ first: number; later: number[] }> {
+async function firstAttach(main: string, later = 3): Promise<{ first: number; later: number[] }> {
   await using l = lab();
-  const server = await serve(l, project(l, firstAttachCommands(l.dir)));
+  const server = await serve(l, project(l, firstAttachCommands(l.dir)), main);
   const socket = serverPaths(l.env, serverName(l.env)).socket;
   try {
     await allDone(l.dir);
@@ -237,13 +243,13 @@ async function firstAttach(later = 3): Promise<{ first: number; later: number[] 
 }
 
 /** The same, the first attach a `lazyshell attach` started in a PTY → its first complete frame. */
-async function firstClientAttach(): Promise<number> {
+async function firstClientAttach(main: string): Promise<number> {
   await using l = lab();
-  const server = await serve(l, project(l, firstAttachCommands(l.dir)));
+  const server = await serve(l, project(l, firstAttachCommands(l.dir)), main);
   try {
     await allDone(l.dir);
     const t0 = performance.now();
-    const c = client(l, "attach");
+    const c = clientOf(main, l, "attach");
     await waitFor(c, () => complete(screenText(c)), 30_000, "the first complete frame");
     const ms = performance.now() - t0;
     c.write("d");
@@ -448,31 +454,53 @@ if (ONLY.has("attach")) {
 if (ONLY.has("first")) {
   const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? "5");
   const withTmux = await hasTmux();
+  // BENCH_B: other checkouts' main.ts (comma-separated), server and client, in the same rounds.
+  const mains = [MAIN, ...(Deno.env.get("BENCH_B") ?? "").split(",").filter(Boolean)];
+  const label = (i: number) => i === 0 ? "" : ` [B${i}]`;
   console.log(`first attach: 16 sessions × 5000 lines, a fresh server a round, load ${load()}`);
-  const ratios: number[] = [];
-  const ptyRatios: number[] = [];
+  const ratios = mains.map(() => [] as number[]);
+  const ptyRatios = mains.map(() => [] as number[]);
+  /** Each checkout's `lazyshell attach` in a PTY, per round (for this checkout ÷ B). */
+  const ptyMs = mains.map(() => [] as number[]);
   for (let round = 1; round <= ROUNDS; round++) {
-    const a = await firstAttach();
-    const pty = await firstClientAttach();
     const t = withTmux ? await tmuxFirstAttach() : NaN;
-    ratios.push(a.first / t);
-    ptyRatios.push(pty / t);
-    console.log(
-      `round ${round}: lazyshell first ${fmt(a.first)} ms (hello → complete frame), later ${
-        a.later.map(fmt).join(", ")
-      } ms; first \`lazyshell attach\` in a PTY ${fmt(pty)} ms; tmux first ${
-        fmt(t)
-      } ms (attach started in a PTY → frame) → first/tmux ${(a.first / t).toFixed(2)}, ${
-        (pty / t).toFixed(2)
-      } in a PTY (target ≤ 3)`,
-    );
+    for (const [i, main] of mains.entries()) {
+      const a = await firstAttach(main);
+      const pty = await firstClientAttach(main);
+      ratios[i]!.push(a.first / t);
+      ptyRatios[i]!.push(pty / t);
+      ptyMs[i]!.push(pty);
+      console.log(
+        `round ${round}${label(i)}: lazyshell first ${
+          fmt(a.first)
+        } ms (hello → complete frame), later ${
+          a.later.map(fmt).join(", ")
+        } ms; first \`lazyshell attach\` in a PTY ${fmt(pty)} ms; tmux first ${
+          fmt(t)
+        } ms (attach started in a PTY → frame) → first/tmux ${(a.first / t).toFixed(2)}, ${
+          (pty / t).toFixed(2)
+        } in a PTY (target ≤ 3)`,
+      );
+    }
   }
   const worst = (xs: number[]) => Math.max(...xs).toFixed(2);
-  console.log(
-    `first/tmux: median ${median(ratios).toFixed(2)}, worst ${worst(ratios)}; in a PTY: median ${
-      median(ptyRatios).toFixed(2)
-    }, worst ${worst(ptyRatios)}; load ${load()}`,
-  );
+  for (const [i] of mains.entries()) {
+    console.log(
+      `first/tmux${label(i)}: median ${median(ratios[i]!).toFixed(2)}, worst ${
+        worst(ratios[i]!)
+      }; in a PTY: median ${median(ptyRatios[i]!).toFixed(2)}, worst ${
+        worst(ptyRatios[i]!)
+      } (per round: ${ptyRatios[i]!.map((r) => r.toFixed(2)).join(", ")}); load ${load()}`,
+    );
+    if (i === 0) continue;
+    // Against each other, without tmux's own spread: this checkout ÷ B, round by round.
+    const own = ptyMs[0]!.map((ms, round) => ms / ptyMs[i]![round]!);
+    console.log(
+      `  in a PTY, this checkout ÷ B${i}: median ${median(own).toFixed(2)} (per round: ${
+        own.map((r) => r.toFixed(2)).join(", ")
+      })`,
+    );
+  }
 }
 
 if (ONLY.has("startup")) {

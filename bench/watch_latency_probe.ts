@@ -78,6 +78,9 @@ if (attached) {
   if (Deno.env.get("BENCH_FOCUS") !== "0") attached.write("\r");
 }
 const viaH: number[] = [];
+// BENCH_GAP=MS between a rename shown and the next (default 200; 0: back to back, the next change
+// within one trip of the last reply).
+const GAP = Number(Deno.env.get("BENCH_GAP") ?? "200");
 const times: number[] = [];
 const screens: number[] = [];
 for (let i = 1; i <= 12; i++) {
@@ -96,7 +99,7 @@ for (let i = 1; i <= 12; i++) {
   times.push(performance.now() - t0);
   await shown;
   await shownH;
-  await new Promise((r) => setTimeout(r, 200));
+  await new Promise((r) => setTimeout(r, GAP));
 }
 console.log(
   `rename → local table: p50 ${percentile(times, 50).toFixed(1)} ms, max ${

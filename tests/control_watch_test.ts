@@ -13,6 +13,7 @@ import { ControlLink, MAX_PENDING } from "../src/remote/control_link.ts";
 
 interface Watched {
   digest: string;
+  version: number;
   sessions: { name: string }[];
 }
 
@@ -40,6 +41,30 @@ Deno.test("watch: at once for another digest, held until the list changes, same 
   // Nothing changes: the timeout answers with the same list and digest.
   const same = await t.ok<Watched>("watch", { digest: next.digest, timeout: 0.3 });
   assert.equal(same.digest, next.digest);
+});
+
+Deno.test("watch --since: two asks pending, two changes in a row answer both, in order", async () => {
+  await using t = await startInstance();
+  await t.ok("new", { name: "a", command: "cat" });
+  const v = (await t.ok<Watched>("watch")).version;
+  assert.equal((await t.ok<Watched>("watch", { since: v - 1 })).version, v, "past: at once");
+  const one = t.call("watch", { since: v, timeout: 30 });
+  const two = t.call("watch", { since: v + 1, timeout: 30 });
+  await new Promise((r) => setTimeout(r, 200));
+  await t.ok("rename", { target: "a", name: "b" });
+  const first = await one;
+  assert.ok(first.ok);
+  assert.deepEqual(
+    [(first.result as Watched).version, (first.result as Watched).sessions[0]!.name],
+    [v + 1, "b"],
+  );
+  await t.ok("rename", { target: "b", name: "c" });
+  const second = await two;
+  assert.ok(second.ok);
+  assert.deepEqual(
+    [(second.result as Watched).version, (second.result as Watched).sessions[0]!.name],
+    [v + 2, "c"],
+  );
 });
 
 Deno.test("control link: concurrent requests matched by id, a pending bound, the end said once", async () => {

@@ -7,7 +7,7 @@
  */
 
 import assert from "node:assert/strict";
-import { closure, info, ROOT, staticClosure } from "./module_graph.ts";
+import { closure, info, ROOT } from "./module_graph.ts";
 
 Deno.test("main.ts imports nothing statically but deno.json", async () => {
   const modules = await info("main.ts");
@@ -54,14 +54,14 @@ Deno.test("the client (lazyshell, attach, ls, kill-server) loads only local file
     }
     assert.ok(reached.size >= 2, `${entry}: ${reached.size} modules`);
   }
-  // That path is reached only dynamically, from the client.
+  // That path is reached only dynamically, from the client's start (src/client/start.ts).
   const client = await info("src/client/client.ts");
   const edges = client.flatMap((m) =>
     (m.dependencies ?? []).filter((d) => d.code?.specifier.endsWith(RESTORE_WITHOUT_SERVER)).map((
       d,
     ) => [m.specifier, d.isDynamic])
   );
-  assert.deepEqual(edges, [[new URL("src/client/client.ts", ROOT).href, true]]);
+  assert.deepEqual(edges, [[new URL("src/client/start.ts", ROOT).href, true]]);
 });
 
 Deno.test("the built-in plugins load only local files, no npm package (not even as types)", async () => {
@@ -73,24 +73,4 @@ Deno.test("the built-in plugins load only local files, no npm package (not even 
     }
   }
   assert.ok(!modules.some((m) => m.specifier.endsWith("/src/plugin/protocol.ts")));
-});
-
-Deno.test("attaching to a running server loads no view: the splash draws it on demand", async () => {
-  // The splash (a server starting) needs the view, ~50 modules; an attach to a running server
-  // draws nothing itself: measured, `lazyshell ls` went from 1.45× to 1.20× a bare `deno run`.
-  const loaded = [...staticClosure(await info("src/client/client.ts"), "src/client/client.ts")]
-    .map((s) => s.slice(ROOT.href.length));
-  assert.ok(loaded.includes("src/tui/splash.ts"), loaded.join(" "));
-  const view = loaded.filter((s) =>
-    s.startsWith("src/tui/core/view/") || s === "src/tui/core/keymap.ts"
-  );
-  assert.deepEqual(view, []);
-  // Nor what identifies programs (src/platform/liveness.ts is enough to see a server die), nor
-  // the project file's search (only a server that starts needs it): 5 modules, ~0.75 ms.
-  const starting = [
-    "src/session/procinfo.ts",
-    "src/session/identity.ts",
-    "src/config/project_find.ts",
-  ];
-  assert.deepEqual(loaded.filter((s) => starting.includes(s)), []);
 });

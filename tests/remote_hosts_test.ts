@@ -216,6 +216,19 @@ Deno.test({
       60_000,
       "two's own list with web selected, attached over ssh",
     );
+    // A session there asks meanwhile: this terminal hears it once (from two's own server, through
+    // -H), not a second time from the local watcher.
+    let raw = "";
+    const tap = client.tap((d) => (raw += d));
+    const blocked = "sleep 0.5; printf '\\033]7501;state=blocked:kind=permission:msg=QXBwbHk/" +
+      "\\033\\\\'; sleep 600";
+    const ask = await lz(env, "-H", "two", "ctl", "new", "--name", "ask", "--command", blocked);
+    assert.equal(ask.code, 0, ask.stderr);
+    const osc = "\x1b]9;two: ask: needs you — Apply?";
+    await waitFor(client, () => raw.includes(osc), 30_000, "the notification");
+    await new Promise((r) => setTimeout(r, 3000)); // a second one would have come by now
+    tap[Symbol.dispose]();
+    assert.equal(raw.split(osc).length - 1, 1, "notified once");
     client.write("d");
     await waitFor(client, () => list(screen()), 60_000, "back to the local list");
 

@@ -317,6 +317,17 @@ Deno.test({
       rows: 30,
     });
     await waitFor(client, () => /▌\s*far/.test(screenText(client)), 30_000, "the remote list");
+    // All that went up so far has an answer (the terminal's own reply to the client's mode query
+    // too, whenever it went): the help opened and closed again, each frame read by the client.
+    client.write("?");
+    await waitForText(client, /Select the next session/, 30_000);
+    client.write("\x1b");
+    await waitFor(
+      client,
+      () => !/Select the next session/.test(screenText(client)),
+      30_000,
+      "the help closed",
+    );
     // The link drops: the local ssh process ends (as when its TCP connection is reset).
     const ssh = processesWith("bridge attach").filter((p) =>
       /^(\S*\/)?ssh /.test(p.cmdline) && p.cmdline.includes(sshd.dir)

@@ -10,7 +10,6 @@
 
 import { UserError } from "../errors.ts";
 import { configFile, currentUid, type Env, runtimeRoot } from "../config/paths.ts";
-import { listInstances } from "../ipc/runtime_dir.ts";
 import { checkPrivateDir } from "../ipc/private_path.ts";
 import { DEFAULT_SERVER, serverName } from "../wire/paths.ts";
 
@@ -25,6 +24,8 @@ export async function findControlSocket(
   const name = serverName(env); // -L NAME is passed on as LAZYSHELL_SERVER (main.ts)
   const root = runtimeRoot(env, currentUid());
   if (exists(root)) checkPrivateDir(root);
+  // Loaded only to look (in a session, $LAZYSHELL_CONTROL names the socket).
+  const { listInstances } = await import("../ipc/runtime_dir.ts");
   const all = listInstances(root);
   const flag = name === DEFAULT_SERVER ? "" : ` -L ${name}`;
   // Named: only that server counts. Else the default server, or the only instance there is.

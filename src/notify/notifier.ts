@@ -33,7 +33,8 @@ import {
   stateText,
 } from "./policy.ts";
 
-export type Sink = (bytes: string) => void;
+/** Writes a notification's bytes; `about` is the notification (whose session, which host). */
+export type Sink = (bytes: string, about?: Notification) => void;
 
 export interface NotifierOptions {
   /** Host terminal writer; null: no OSC (only the fallback command, if any). */
@@ -188,13 +189,13 @@ export class Notifier implements AsyncDisposable {
     if (!this.#limiter.allow(limitKey(n), now, interval)) return "limited";
     const text = sanitize(n.text);
     if (command) this.#run(command, n, text);
-    else this.#write(text);
+    else this.#write(text, n);
     return "sent";
   }
 
-  #write(text: string): void {
+  #write(text: string, n: Notification): void {
     try {
-      this.#sink?.(hostBytes(text, this.#options.tmux ?? false));
+      this.#sink?.(hostBytes(text, this.#options.tmux ?? false), n);
     } catch (error) {
       this.#log(`Cannot write the notification to the terminal: ${messageOf(error)}`);
     }

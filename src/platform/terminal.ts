@@ -49,3 +49,13 @@ export function ownTerminal(os: Os = Deno.build.os, fs: FdLookup = deno): Termin
     return null;
   }
 }
+
+/** The size of this process's terminal (stdout's, as Deno reads it); 80×24 when it has none. */
+export function terminalSize(): { cols: number; rows: number } {
+  try {
+    const { columns, rows } = Deno.consoleSize();
+    return { cols: columns, rows };
+  } catch {
+    return { cols: 80, rows: 24 };
+  }
+}

@@ -12,22 +12,11 @@
  */
 
 import { which } from "../util/fs.ts";
-
-/** The variable a launcher sets to its own absolute path. */
-export const SELF_ENV = "LAZYSHELL_SELF";
-
-let adopted: string | null = null;
-
-/** Takes the launcher's path out of the environment (main.ts, before anything starts). */
-export function adoptLauncher(): void {
-  const value = Deno.env.get(SELF_ENV);
-  if (value === undefined) return;
-  Deno.env.delete(SELF_ENV);
-  if (value.startsWith("/")) adopted = value;
-}
+import { adoptedLauncher } from "./launcher.ts";
 
 /** argv prefix that starts this very lazyshell; append the subcommand and its arguments. */
 export function selfCommand(): string[] {
+  const adopted = adoptedLauncher();
   if (adopted !== null) return [adopted];
   if (Deno.build.standalone) return [Deno.execPath()];
   const main = new URL("../../main.ts", import.meta.url);

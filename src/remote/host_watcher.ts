@@ -2,8 +2,8 @@
  * Hosts watched by the lasting server (docs/remote.md, "Hosts watched"):
  * for each `hosts:` entry one control connection through the ssh bridge
  * (`lazyshell bridge control` there, no server started), following its
- * session list with the `watch` long poll (a remote lazyshell without it:
- * `list` every 2 s). The table (host_state.ts) says per host up /
+ * session list with the `watch` long poll, two asks pending (a remote
+ * lazyshell without it: `list` every 2 s). The table (host_state.ts) says per host up /
  * connecting / down, the last error and the next try; a host that cannot
  * be reached, or drops, is tried again after a backoff (1 s doubling to
  * 60 s, jittered). Each host's loop contains its own failures: nothing one
@@ -12,7 +12,7 @@
 
 import { messageOf, UserError } from "../errors.ts";
 import type { ControlResponse } from "../ipc/protocol.ts";
-import type { HostView, RemoteSession } from "../model/hosts.ts";
+import type { HostReply, HostView, RemoteSession } from "../model/hosts.ts";
 import { printable } from "../model/printable.ts";
 import { ControlLink } from "./control_link.ts";
 import { connecting, failed, initialHost, listed, stateChanges } from "./host_state.ts";
@@ -152,26 +152,51 @@ export class HostWatcher implements AsyncDisposable {
   }
 
   async #follow(name: string, link: ControlLink): Promise<void> {
-    let digest: string | null = null;
-    let poll = false;
+    const watchMs = (WATCH_SECONDS + 15) * 1000;
+    const first = await link.request("watch", {}, watchMs);
+    if (!first.ok && first.error.startsWith("Unknown verb: watch")) {
+      return await this.#poll(name, link);
+    }
+    let version = this.#take(name, first).version;
+    if (version === null) return await this.#poll(name, link);
+    // Two asks pending there (past version and past version + 1): while the reply to one travels,
+    // the other waits for the next change (docs/remote.md, "Hosts watched").
+    const pending = new Map<number, Promise<{ since: number; r: HostReply }>>();
+    const ask = (since: number) => {
+      if (pending.has(since)) return;
+      const p = link.request("watch", { since, timeout: WATCH_SECONDS }, watchMs)
+        .then((r) => ({ since, r }));
+      p.catch(() => {}); // the link's end is read from the race below
+      pending.set(since, p);
+    };
     while (!link.over) {
-      const r = poll ? await link.request("list", {}, 30_000) : await link.request(
-        "watch",
-        digest === null ? {} : { digest, timeout: WATCH_SECONDS },
-        (WATCH_SECONDS + 15) * 1000,
-      );
-      if (!r.ok) {
-        if (!poll && r.error.startsWith("Unknown verb: watch")) {
-          poll = true;
-          continue;
-        }
-        throw new UserError(`on ${printable(name)}: ${printable(r.error)}`);
-      }
-      const result = r.result as { digest?: unknown; sessions?: unknown } | null;
-      if (!Array.isArray(result?.sessions)) throw new UserError("a list reply without sessions");
-      digest = typeof result.digest === "string" ? result.digest : null;
-      this.#listed(name, result.sessions as RemoteSession[]);
-      if (poll) await sleep(POLL_MS, this.#abort.signal);
+      ask(version);
+      ask(version + 1);
+      const { since, r } = await Promise.race(pending.values());
+      pending.delete(since);
+      const got = this.#take(name, r, version);
+      if (got.version !== null && got.version > version) version = got.version;
+    }
+  }
+
+  /**
+   * A `watch` reply: listed when newer than `version` (any, without one); its version, or null
+   * when it has none (a `watch` with digests only).
+   */
+  #take(name: string, r: HostReply, version = -1): { version: number | null } {
+    if (!r.ok) throw new UserError(`on ${printable(name)}: ${printable(r.error)}`);
+    const result = r.result as { version?: unknown; sessions?: unknown } | null;
+    if (!Array.isArray(result?.sessions)) throw new UserError("a list reply without sessions");
+    const v = typeof result.version === "number" ? result.version : null;
+    if (v === null || v > version) this.#listed(name, result.sessions as RemoteSession[]);
+    return { version: v };
+  }
+
+  /** A host without `watch` (an older lazyshell): `list` every POLL_MS. */
+  async #poll(name: string, link: ControlLink): Promise<void> {
+    while (!link.over) {
+      this.#take(name, await link.request("list", {}, 30_000));
+      await sleep(POLL_MS, this.#abort.signal);
     }
   }
 

@@ -29,7 +29,7 @@ import { startSockets } from "../runtime/sockets.ts";
 import { SessionRestore, stateFile } from "../restore/restore.ts";
 import { crashLogSink } from "../util/crash_log.ts";
 import { armFaults } from "../util/fault_injection.ts";
-import { fault, type Owner, setFaultSink } from "../util/guard.ts";
+import { fault, guard, type Owner, setFaultSink } from "../util/guard.ts";
 import { AttachServer, type EndRequest } from "./server.ts";
 import { serverName, serverPaths } from "../wire/paths.ts";
 import type { ExitMessage } from "../wire/protocol.ts";
@@ -40,6 +40,8 @@ import { Trimmer } from "../util/memory_trim.ts";
 import { ticker } from "../util/ticker.ts";
 import { WebView } from "../web/view.ts";
 import { WatchedHosts } from "./hosts.ts";
+import { warmDraw } from "./warm_draw.ts";
+import { later } from "../util/async.ts";
 
 export interface ServerOptions {
   readonly project?: string | undefined;
@@ -54,6 +56,9 @@ export interface ServerOptions {
 
 /** The signals that end the server (SIGHUP reloads its config). */
 const SIGNALS: readonly Deno.Signal[] = ["SIGTERM", "SIGINT"];
+
+/** When the server draws a frame ahead (warm_draw.ts): after its sessions' first output. */
+const WARM_DRAW_MS = 500;
 
 /** What no entry point caught (a bug in a guard, a library's own callback): logged, kept. */
 const UNCAUGHT: Owner = { name: "server" };
@@ -158,6 +163,12 @@ export async function runServer(options: ServerOptions): Promise<number> {
     Deno.addSignalListener(signal, handler);
     return [signal, handler] as const;
   });
+  // The first attach's frame drawn once ahead, after start-up, unless a client came first.
+  const size = runtime.config.default_size;
+  const cancelWarm = later(WARM_DRAW_MS, () => {
+    if (attach.clientCount > 0) return;
+    guard(UNCAUGHT, "drawing a frame ahead", () => warmDraw(runtime, size.cols, size.rows));
+  });
   const onHangup = () => void reloadNow();
   Deno.addSignalListener("SIGHUP", onHangup);
   void attach.ended.then((end) => stop.resolve(end));
@@ -169,6 +180,7 @@ export async function runServer(options: ServerOptions): Promise<number> {
     }, ${restore.pendingCount} saved session${restore.pendingCount === 1 ? "" : "s"} to restore)`,
   );
   const end = await stop.promise;
+  cancelWarm();
   for (const [s, handler] of handlers) Deno.removeSignalListener(s, handler);
   Deno.removeSignalListener("SIGHUP", onHangup);
   const how = end.why === "signal" ? end.signal : end.why;

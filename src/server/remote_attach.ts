@@ -5,7 +5,8 @@
  * a PTY whose output goes to this client and which gets every key typed)
  * until it ends — `d` there detaches it — and the local list is drawn
  * again. Only this client's terminal: the others go on drawing. A client that leaves meanwhile
- * takes the attach with it (SIGHUP, as a terminal hanging up).
+ * takes the attach with it (SIGHUP, as a terminal hanging up). Meanwhile this server's
+ * notifications about that host skip the terminal: the host's own server notifies it there.
  */
 
 import { ptyHandover } from "../tui/plugin_handover.ts";
@@ -21,6 +22,8 @@ export interface HandoverClient {
   readonly app: { readonly state: { cols: number; rows: number }; redraw(): void };
   /** Aborted once the client left: the attach there is ended with it. */
   readonly gone: AbortSignal;
+  /** The host attached to meanwhile: this server's notifications about it skip this terminal. */
+  attachedTo: string | null;
 }
 
 /** Attaches `host` on the client's terminal; resolves with a problem line, or null. */
@@ -47,9 +50,15 @@ export async function attachOnClient(
   });
   const childEnv: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) if (v !== undefined) childEnv[k] = v;
-  const outcome = await handover.run([...selfCommand(), "-H", host, "attach", "-t", id], {
-    env: childEnv,
-  });
+  client.attachedTo = host;
+  let outcome;
+  try {
+    outcome = await handover.run([...selfCommand(), "-H", host, "attach", "-t", id], {
+      env: childEnv,
+    });
+  } finally {
+    client.attachedTo = null;
+  }
   if (outcome.error) return `lazyshell -H ${printable(host)} attach: ${outcome.error}`;
   if (outcome.code !== 0) {
     return `lazyshell -H ${

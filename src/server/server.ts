@@ -21,6 +21,7 @@ import { tmuxWrap } from "../notify/policy.ts";
 import type { Runtime } from "../runtime/runtime.ts";
 import type { HostSource } from "./hosts.ts";
 import { attachOnClient, selectedFirst } from "./remote_attach.ts";
+import { parseRemoteKey } from "../model/hosts.ts";
 import type { SessionRestore } from "../restore/restore.ts";
 import { TuiApp, type ViewPlace } from "../tui/app.ts";
 import { layout } from "../tui/core/layout.ts";
@@ -111,6 +112,8 @@ interface Client {
   readonly output: ClientOutput;
   /** Aborted once it left (what runs on its terminal ends: server/remote_attach.ts). */
   readonly gone: AbortSignal;
+  /** The host its terminal is attached to from the list, or null (server/remote_attach.ts). */
+  attachedTo: string | null;
 }
 
 export class AttachServer implements AsyncDisposable {
@@ -429,6 +432,7 @@ export class AttachServer implements AsyncDisposable {
     const left = new AbortController();
     client = {
       gone: left.signal,
+      attachedTo: null,
       id,
       owner,
       link,
@@ -501,8 +505,11 @@ export class AttachServer implements AsyncDisposable {
     if (this.#clients.size === 0) {
       return runtime.notifyTo(this.#options.stdoutSink ? "stdout" : null);
     }
-    runtime.notifyTo((osc) => {
+    runtime.notifyTo((osc, about) => {
+      // A terminal attached to that host from the list hears it from the host itself.
+      const host = about ? parseRemoteKey(about.sessionId)?.host : undefined;
       for (const client of this.#clients.values()) {
+        if (host !== undefined && client.attachedTo === host) continue;
         guard(
           client.owner,
           "notification",

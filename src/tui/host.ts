@@ -7,6 +7,7 @@
 
 import { quietStderr, restoreStderr } from "./stderr.ts";
 import { ENTER_SCREEN, LEAVE_SCREEN, QUERY_SYNC } from "./core/terminal_modes.ts";
+import { terminalSize } from "../platform/terminal.ts";
 
 const ENTER = ENTER_SCREEN + QUERY_SYNC;
 const LEAVE = LEAVE_SCREEN;
@@ -18,12 +19,7 @@ export class HostTerminal {
   #raw = false;
 
   get size(): { cols: number; rows: number } {
-    try {
-      const { columns, rows } = Deno.consoleSize();
-      return { cols: columns, rows };
-    } catch {
-      return { cols: 80, rows: 24 };
-    }
+    return terminalSize();
   }
 
   /** Writes everything, looping over partial writes. */

@@ -35,8 +35,9 @@ export const FrameType = {
   /** Client → server: leave, the sessions keep running. */
   Detach: 4,
   /**
-   * Client → server, after a Welcome that took its terminal: the terminal
-   * is in raw mode on the alternate screen, the server may draw on it.
+   * Client → server, after a hello that offered its terminal (sent with
+   * it): the terminal is in raw mode on the alternate screen, the server
+   * may draw on it once it took it (ignored by a server that declined).
    */
   Ready: 5,
   /**

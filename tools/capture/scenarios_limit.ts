@@ -8,6 +8,8 @@
  *   automatically"). Nothing is typed: `error` (kind limit) where the limit
  *   is on screen, then the mock's stream of the turn sent again is `working`
  *   and its end `done`.
+ * - `limit-week`: the same on Anthropic's weekly claim (`LAB-FAIL-LIMIT-WEEK`); then Esc
+ *   cancels the CLI's automatic continue (Claude Code), and it stays at the limit: `error`.
  * - `limit-retry`: the CLI retries the limited request by itself on its own countdown
  *   (opencode): `working` throughout, until a retry after the reset is answered (`done`) or
  *   it gives up (`error`, where the profile's `failedRe` matches).
@@ -84,7 +86,7 @@ export const LIMIT_BODIES = {
       300000,
     );
     if (!await p.waitTurnEnd(120000)) {
-      p.note("the CLI did not continue by itself within 300 s of the limit");
+      p.note("the turn the CLI sent again by itself did not end within 120 s");
       return;
     }
     await settle(

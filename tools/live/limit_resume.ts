@@ -32,6 +32,8 @@ export interface LimitRun {
   entry(): Promise<Record<string, unknown> | null>;
   /** `ctl limit TARGET`. */
   limit(): Promise<Record<string, unknown>>;
+  /** `lazyshell ls`: the countdown as a user sees it. */
+  ls(): Promise<string>;
   sleep(ms: number): Promise<void>;
   now(): number;
 }
@@ -95,6 +97,7 @@ async function report(run: LimitRun, when: string): Promise<void> {
       `limit-resume ${when}: list state=${e?.state} kind=${e?.kind} resetsAt=${e?.resetsAt} ` +
         `status=${JSON.stringify(e?.status)}; ctl limit phase=${l.phase} reason=${l.reason}`,
     );
+    run.log(`limit-resume ${when}: lazyshell ls: ${(await run.ls()).replaceAll("\n", " | ")}`);
   } catch (error) {
     run.log(`limit-resume ${when}: ${error}`);
   }

@@ -27,6 +27,7 @@ import { sleep } from "../capture/driver_util.ts";
 import { captureProcesses, endProcesses } from "../capture/procs.ts";
 import { type Expected, judge, type Observed, render } from "./timeline.ts";
 import { limitResumeBody, limitScenario } from "./limit_resume.ts";
+import { lazyshell } from "../abuse/server.ts";
 import {
   agentCommand,
   liveEnv,
@@ -364,6 +365,7 @@ export async function main(argv: string[]): Promise<number> {
           ((await call("list", {})).sessions as Record<string, unknown>[])
             .find((x) => x.id === target) ?? null,
         limit: () => call("limit", { target }),
+        ls: async () => (await lazyshell(env, ["ls"], spec.cwd)).stdout.trim(),
         sleep: (ms) => sleep(ms, stop.signal),
         now,
       })

@@ -5,20 +5,40 @@ import { sessionEntry } from "../entry.ts";
 import type { ControlHost } from "../host.ts";
 import spec, { DEFAULT_WATCH_SECONDS, type WatchResult } from "../specs/watch.ts";
 
+/**
+ * The list's version per control host: bumped each time a `watch` finds the list's digest
+ * changed (no subscription while nobody watches: what changed meanwhile is one bump).
+ */
+const versions = new WeakMap<ControlHost, { version: number; digest: string }>();
+
 export default defineVerb(spec, ({ host, signal }, args) => {
   const seen = str(args, "digest");
-  const first = snapshot(host);
-  if (first.digest !== seen) return first;
+  const since = num(args, "since");
+  let known = versions.get(host);
+  if (!known) versions.set(host, known = { version: 0, digest: "" });
+  const t = known;
+  const now = (): WatchResult => {
+    const snap = snapshot(host);
+    if (snap.digest !== t.digest) {
+      t.digest = snap.digest;
+      t.version++;
+    }
+    return { ...snap, version: t.version };
+  };
+  const news = (r: WatchResult) => since !== undefined ? r.version > since : r.digest !== seen;
+  const first = now();
+  if (news(first)) return first;
   const timeoutMs = (num(args, "timeout") ?? DEFAULT_WATCH_SECONDS) * 1000;
   return new Promise<WatchResult>((resolve) => {
     let due: ReturnType<typeof setTimeout> | undefined;
-    const finish = () => {
+    const finish = (r: WatchResult) => {
       clearTimeout(timer);
       clearTimeout(due);
       sub[Symbol.dispose]();
-      signal.removeEventListener("abort", finish);
-      resolve(snapshot(host));
+      signal.removeEventListener("abort", onAbort);
+      resolve(r);
     };
+    const onAbort = () => finish(now());
     // Changes of one turn of the event loop are one reply (a burst of state changes).
     const sub = host.subscribe((change) => {
       if (change.type !== "added" && change.type !== "updated" && change.type !== "removed") {
@@ -26,15 +46,16 @@ export default defineVerb(spec, ({ host, signal }, args) => {
       }
       due ??= setTimeout(() => {
         due = undefined;
-        if (snapshot(host).digest !== seen) finish();
+        const r = now();
+        if (news(r)) finish(r);
       }, 0);
     });
-    const timer = setTimeout(finish, timeoutMs);
-    signal.addEventListener("abort", finish);
+    const timer = setTimeout(() => finish(now()), timeoutMs);
+    signal.addEventListener("abort", onAbort);
   });
 });
 
-function snapshot(host: ControlHost): WatchResult {
+function snapshot(host: ControlHost): Omit<WatchResult, "version"> {
   const sessions = host.sessions.list().flatMap((s) => {
     const view = host.view(s.id);
     return view ? [sessionEntry(view)] : [];
