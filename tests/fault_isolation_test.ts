@@ -143,7 +143,7 @@ Deno.test("a client whose draw or input throws is redrawn from scratch; one whos
   assertLogged(log, "client-2", "draw", "disconnected");
   assertLogged(log, "client-3", "input", "redrawn from scratch");
   assertLogged(log, "client-3", "input", "disconnected");
-  assert.match(log, /InjectedFault: draw in client-2.*\n.*Faults\.hit.*\n\s+at TuiApp\.#render/);
+  assert.match(log, /InjectedFault: draw in client-2.*\n.*Faults\.hit.*\n\s+at Renderer\.render/);
   a.write("d");
   await a.exited;
 });

@@ -1,6 +1,6 @@
 /**
  * A typed key's echo is written to the terminal before the session's
- * emulator parses it (src/tui/app.ts `#writeAhead`, docs/tui.md "The
+ * emulator parses it (src/tui/renderer.ts `writeAhead`, docs/tui.md "The
  * echo"), and what the terminal shows is still the frame of the moment:
  * when the echo was not drawn as guessed (a pen the program set, a
  * sequence cut between two reads, a wide character beside the cursor, the

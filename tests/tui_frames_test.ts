@@ -3,7 +3,7 @@
  * loop (TuiApp) over a real Runtime and a real session, its frames written
  * into a host emulator, compared after every change with a whole frame
  * drawn afresh from the same state and the session's screen read anew.
- * The pane-only redraws (src/tui/app.ts: only the changed rows of the
+ * The pane-only redraws (src/tui/renderer.ts: only the changed rows of the
  * screen, drawn into the frame before last with only the rows it lacks
  * copied) and the diffs that continue from the last frame (diff.ts
  * `continued`) must add up to it.

@@ -32,7 +32,7 @@ export interface RunListener {
   exited(exit: GroupStatus): void;
 }
 
-/** The TUI draws at most one frame a tick (src/tui/app.ts FRAME_MS): a plugin's frames no faster. */
+/** The TUI draws at most one frame a tick (src/tui/renderer.ts FRAME_MS): a plugin's frames no faster. */
 export const FRAME_INTERVAL_MS = 16;
 
 /** A line that is a frame message (`{"type":"frame",…`, as plugins write it): may be coalesced. */

@@ -14,7 +14,7 @@
 import { UserError } from "../errors.ts";
 
 export const FAULT_POINTS = {
-  /** A client's frame, inside TuiApp's draw (target: client id). */
+  /** A client's frame, inside its renderer's draw (target: client id). */
   draw: "a client's frame",
   /** A client's typed bytes, inside TuiApp.feed (target: client id). */
   input: "a client's input",
