@@ -124,7 +124,9 @@ export class ResumeRunner implements Disposable {
       const limit: LimitSeen = {
         resetsAt: typeof status!.resetsAt === "number" ? status!.resetsAt : null,
         msg: status!.msg,
-        selfContinues: spec?.continues.some((re) => re.test(screen)) ?? false,
+        // Its own continue, unless that was cancelled (Claude's Esc): then the policy applies.
+        selfContinues: (spec?.continues.some((re) => re.test(screen)) ?? false) &&
+          !(spec?.cancelled?.some((re) => re.test(screen)) ?? false),
       };
       const before = e.state.phase;
       this.#send(id, e, { type: "limit", limit });
