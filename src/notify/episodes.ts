@@ -30,8 +30,9 @@
  *   restored agent drawing the same limit again (same reset instant and
  *   message) is not news; and after lazyshell itself answered the dialog
  *   beside a limit (`limitDismissed`: Gemini's "2. Stop"), the failure the
- *   agent then shows (its quota error) is the same episode, until a `done`
- *   or another limit.
+ *   agent then shows (its quota error, read again when the continue text's
+ *   turn starts under it) is the same episode, until a `done` or another
+ *   limit.
  *
  * Time plays no part: a new request a second after the last one is news, a
  * flap an hour later is not. Imports nothing but model types.
@@ -126,6 +127,7 @@ export class Episodes {
         }
       }
     }
+    if (status.state === "done") s.dismissed = false;
     if (s.done?.input && status.state === "working") s.done.moved = true;
     if (s.error?.input && status.state === "working") s.error.moved = true;
     if (status.state === "blocked" && closed(s.blocked)) {
@@ -141,7 +143,6 @@ export class Episodes {
       s.done = { input: false, moved: false };
       return "done";
     }
-    if (status.state === "done") s.dismissed = false;
     if (status.state === "error") {
       const key = limitKeyOf(status);
       if (key !== null && key === s.carried) {
@@ -152,8 +153,8 @@ export class Episodes {
         return null;
       }
       if (key === null && s.dismissed) {
-        // The failure left by lazyshell's own answer to the limit's dialog.
-        s.dismissed = false;
+        // The failure left by lazyshell's own answer to the limit's dialog, read again as the
+        // continue text's turn starts under it: the limit's, until a done or another limit.
         s.error = { input: false, moved: false };
         return null;
       }

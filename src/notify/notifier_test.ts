@@ -334,9 +334,12 @@ Deno.test("Notifier: the failure left by lazyshell's own answer to a limit's dia
   t.notifier.agentState(api, status("working", null, 3));
   const quota = status("error", "Quota exceeded", 4, "quota");
   assert.equal(t.notifier.agentState(api, quota), null);
-  // The continue text typed, a turn done: a failure after it is news again.
+  // The continue text typed: its turn starts under the error line, read again before it goes.
   t.notifier.input(api.id, false);
   t.notifier.agentState(api, status("working", null, 5));
+  assert.equal(t.notifier.agentState(api, { ...quota, seq: 6 }), null);
+  // A turn done: a failure after it is news again.
+  t.notifier.agentState(api, status("working", null, 6));
   t.notifier.agentState(api, status("done", null, 6));
   t.notifier.input(api.id, true);
   t.notifier.agentState(api, status("working", null, 7));
