@@ -10,6 +10,10 @@ import assert from "node:assert/strict";
 import { loadCatalogSync } from "../src/runtime/catalog.ts";
 import { evaluate } from "../src/detect/rules.ts";
 import { parseResetTime } from "../src/limits/reset_time.ts";
+import { ResumeRunner } from "../src/limits/resume_runner.ts";
+import type { ResumePolicy } from "../src/limits/resume.ts";
+import type { AgentStatus } from "../src/model/agent.ts";
+import { VirtualClock } from "../src/util/virtual_clock.ts";
 
 const catalog = loadCatalogSync({ userDir: null });
 
@@ -160,16 +164,8 @@ ${RULE}
     Continuing automatically at 5:32pm · Esc to cancel
   ⏸ manual mode on · ? for shortcuts · ← for agents`;
 
-Deno.test("Claude: the weekly limit, and after its automatic continue was cancelled", () => {
-  const r = read("claude", CLAUDE_WEEK);
-  assert.deepEqual([r.state, r.kind, r.rule, r.msg, r.resets], [
-    "error",
-    "limit",
-    "usage-limit",
-    "You've hit your weekly limit",
-    "5:32pm (Europe/London)",
-  ]);
-  const cancelled = `❯ LAB-FAIL-LIMIT-WEEK: please create the marker file lab-file.txt
+// After Esc: Claude Code 2.1.332 (the mock's LAB-FAIL-LIMIT-WEEK), as it drew it.
+const CLAUDE_WEEK_CANCELLED = `❯ LAB-FAIL-LIMIT-WEEK: please create the marker file lab-file.txt
   ⎿  You've hit your weekly limit · resets 5:32pm (Europe/London)
      /login to switch to an API usage-billed account.
 
@@ -181,7 +177,17 @@ ${RULE}
 ❯\u00a0
 ${RULE}
   ⏸ manual mode on · ? for shortcuts                                                      automatic continue cancelled`;
-  const c = read("claude", cancelled);
+
+Deno.test("Claude: the weekly limit, and after its automatic continue was cancelled", () => {
+  const r = read("claude", CLAUDE_WEEK);
+  assert.deepEqual([r.state, r.kind, r.rule, r.msg, r.resets], [
+    "error",
+    "limit",
+    "usage-limit",
+    "You've hit your weekly limit",
+    "5:32pm (Europe/London)",
+  ]);
+  const c = read("claude", CLAUDE_WEEK_CANCELLED);
   assert.deepEqual([c.state, c.kind, c.rule, c.resets], [
     "error",
     "limit",
@@ -266,4 +272,96 @@ Deno.test("opencode: its retry countdown on a 429 is working", () => {
   const opencode = `  ⬝⬝⬝⬝■■■■ Rate limit reached for requests [retrying in 3m 4s attempt #1]
   esc interrupt`;
   assert.equal(read("opencode", opencode).state, "working");
+});
+
+/**
+ * The resume runner on Claude's manifest and these screens, on a virtual clock: while Claude
+ * will continue by itself it is only watched; once Esc cancelled that (Claude then declares
+ * `idle` over OSC 7501, the arbiter keeps the screen's limit: src/detect/arbiter_limit_test.ts),
+ * the resume policy applies as for any agent: `auto` types the continue text once after the
+ * reset, `ask` asks, `off` types nothing.
+ */
+function claudeResume(policy: ResumePolicy) {
+  const T0 = Date.parse("2026-12-02T16:00:00Z");
+  const reset = Date.parse("2026-12-02T17:32:00Z"); // 5:32pm Europe/London
+  const clock = new VirtualClock(T0);
+  let screen = CLAUDE_WEEK;
+  const statusOf = (text: string): AgentStatus => {
+    const r = evaluate(catalog.get("claude")!, view(text));
+    return {
+      state: r.state!,
+      kind: r.kind,
+      source: "screen",
+      ruleId: r.ruleId ?? "",
+      seq: 1,
+      since: clock.now(),
+      msg: r.msg,
+      resetsAt: r.resets ? parseResetTime(r.resets, T0, null) : null,
+    };
+  };
+  const log: string[] = [];
+  const runner = new ResumeRunner({
+    now: clock.now,
+    after: (ms, fn) => {
+      const id = clock.setTimeout(fn, ms);
+      return { [Symbol.dispose]: () => clock.clearTimeout(id) };
+    },
+    settings: () => ({ policy, text: "continue" }),
+    limitSpec: () => catalog.get("claude")!.limit ?? null,
+    screenText: () => screen,
+    classifyNow: () => statusOf(screen),
+    inputBox: () => "",
+    write: (_id, data) => (log.push(`write ${JSON.stringify(data)}`), true),
+    typeLine: (
+      _id,
+      text,
+    ) => (log.push(`type ${text} @${(clock.now() - reset) / 1000}s`), Promise.resolve(true)),
+    notice: (_id, text) => log.push(`notice ${text}`),
+  });
+  const who = { agent: "claude", name: "cl" };
+  return {
+    runner,
+    log,
+    reset,
+    show(text: string) {
+      screen = text;
+      runner.status("s1", who, statusOf(text));
+    },
+    async advance(to: number) {
+      while (clock.now() < to) {
+        clock.advanceTo(Math.min(to, clock.now() + 1000));
+        for (let i = 0; i < 5; i++) await Promise.resolve();
+      }
+    },
+  };
+}
+
+Deno.test("Claude: after Esc cancelled its automatic continue, the resume policy applies", async () => {
+  const t = claudeResume("auto");
+  t.show(CLAUDE_WEEK);
+  assert.equal(t.runner.state("s1")?.phase, "watching");
+  t.show(CLAUDE_WEEK_CANCELLED);
+  assert.equal(t.runner.state("s1")?.phase, "waiting");
+  await t.advance(t.reset + 60_000);
+  assert.deepEqual(t.log, []);
+  await t.advance(t.reset + 100_000);
+  // The reset printed to the minute: its margin is 75 s.
+  assert.deepEqual(t.log, ["type continue @75s", 'notice cl: limit reset, typed "continue"']);
+  t.runner[Symbol.dispose]();
+});
+
+Deno.test("Claude: after Esc cancelled its automatic continue, `ask` asks and `off` types nothing", async () => {
+  const ask = claudeResume("ask");
+  ask.show(CLAUDE_WEEK);
+  ask.show(CLAUDE_WEEK_CANCELLED);
+  await ask.advance(ask.reset + 10 * 60_000);
+  assert.deepEqual(ask.log, ["notice cl: limit reset · resume: lazyshell ctl limit s1 --resume"]);
+  ask.runner[Symbol.dispose]();
+  const off = claudeResume("off");
+  off.show(CLAUDE_WEEK);
+  off.show(CLAUDE_WEEK_CANCELLED);
+  await off.advance(off.reset + 10 * 60_000);
+  assert.deepEqual(off.log, []);
+  assert.equal(off.runner.state("s1")?.phase, "waiting");
+  off.runner[Symbol.dispose]();
 });

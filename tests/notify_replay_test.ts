@@ -27,7 +27,9 @@ interface Count {
 /**
  * What the truth says happened: each run of blocked labels is one episode (the steps of one
  * dialog, a prompt redrawn at another size: claude-ask-multi-osc7501, claude-resize-osc7501),
- * each done label one turn.
+ * each done label one turn, each error label one failed turn — but a failure right after a usage
+ * limit (Gemini's quota error once its limit dialog was answered "2. Stop": gemini-limit-dialog)
+ * is the limit's episode (docs/limits.md, "Notifications").
  */
 function truthCount(capture: Capture): Count {
   const labels = capture.truth.timeline;
@@ -35,7 +37,10 @@ function truthCount(capture: Capture): Count {
     blocked: labels.filter((l, i) => l.state === "blocked" && labels[i - 1]?.state !== "blocked")
       .length,
     done: labels.filter((l) => l.state === "done").length,
-    error: labels.filter((l) => l.state === "error").length,
+    error: labels.filter((l, i) =>
+      l.state === "error" &&
+      !(labels[i - 1]?.state === "error" && labels[i - 1]?.kind === "limit")
+    ).length,
   };
 }
 

@@ -309,6 +309,12 @@ function clearedFrom(
 /** The winning evidence right now. */
 export function decide(s: ArbiterState, now: number): Derived | null {
   const d = s.declared;
+  const sd = s.screenDerived;
+  if (d?.state === "idle" && sd?.state === "error" && sd.kind === "limit") {
+    // Idle at a usage limit is still the limit (docs/limits.md): Claude declares `idle` once Esc
+    // cancelled its automatic continue, with the limit and its reset on screen.
+    return sd;
+  }
   if (d) {
     // OSC 7501 has no error kinds, and Codex declares `state=error` with no msg:
     // an error rule on screen says why.

@@ -72,3 +72,19 @@ Deno.test("arbiter: a hook's failed turn (StopFailure rate_limit) is a limit whe
     undefined,
   ]);
 });
+
+Deno.test("arbiter: a declared idle with a usage limit on screen is the limit (Claude after Esc cancelled its continue)", () => {
+  // Claude Code 2.1.332 at its weekly limit: Esc cancels its automatic continue and it declares
+  // `state=idle`; the limit and its reset stay on screen (tests/limit_rules_test.ts).
+  const idle: Evidence = { type: "declare", records: [parseRecord("state=idle")!] };
+  const error: Evidence = { type: "declare", records: [parseRecord("state=error")!] };
+  assert.deepEqual(view(fold(error, limitScreen, idle)), [
+    "error",
+    "limit",
+    "screen",
+    "You've hit your 5-hour limit",
+    RESET,
+  ]);
+  // With no limit on screen, a declared idle is idle.
+  assert.deepEqual(view(fold(idle)).slice(0, 3), ["idle", null, "declared"]);
+});

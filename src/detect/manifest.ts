@@ -60,6 +60,8 @@ export interface ConversationStoreSpec {
 export interface LimitSpec {
   /** On screen: the agent goes on by itself at the reset; lazyshell types nothing. */
   readonly continues: readonly LinearRegex[];
+  /** On screen: the agent's own continue was cancelled; the resume policy applies. */
+  readonly cancelled?: readonly LinearRegex[];
   /** On screen: a dialog sits beside the limit (keys would go to it). */
   readonly dialog: readonly LinearRegex[];
   /** Keys (names: esc, enter, a digit) that close that dialog before typing. */
@@ -132,6 +134,7 @@ const manifestSchema = z.object({
   rules: z.array(ruleSchema).default([]),
   limit: z.object({
     continues: regexList,
+    cancelled: regexList,
     dialog: regexList,
     dismiss: z.array(z.enum(["esc", "enter", "tab", "1", "2", "3", "4", "5", "6", "7", "8", "9"]))
       .default([]),
@@ -246,6 +249,7 @@ export function parseManifest(text: string, file: string, expectedId?: string): 
       ? {
         limit: {
           continues: compile(m.limit.continues, ["limit", "continues"]),
+          cancelled: compile(m.limit.cancelled, ["limit", "cancelled"]),
           dialog: compile(m.limit.dialog, ["limit", "dialog"]),
           dismiss: m.limit.dismiss,
         },

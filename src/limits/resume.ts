@@ -235,7 +235,9 @@ export function step(
 function onLimit(s: ResumeState, limit: LimitSeen, now: number, policy: ResumePolicy): StepResult {
   const key = limitKey(limit);
   const same = s.limit !== null && limitKey(s.limit) === key;
-  if (same && s.phase !== "none") return { state: s, action: null };
+  // Watched, and the agent's own continue was cancelled (Claude's Esc): the policy applies now.
+  const uncontinued = s.phase === "watching" && !limit.selfContinues;
+  if (same && s.phase !== "none" && !uncontinued) return { state: s, action: null };
   if (s.done.includes(key)) {
     // Already resumed (or cancelled) for this very limit: never twice.
     return {

@@ -64,6 +64,10 @@ export interface ResumeHost {
   notice(id: string, text: string): void;
   /** A machine changed. */
   changed?(): void;
+  /** The dismiss keys were written: the failure the agent then shows is this limit's. */
+  dismissed?(id: string): void;
+  /** A pending resume came back into a restored session: its limit was notified before. */
+  restoredLimit?(id: string, limit: LimitSeen): void;
 }
 
 interface Entry {
@@ -120,7 +124,9 @@ export class ResumeRunner implements Disposable {
       const limit: LimitSeen = {
         resetsAt: typeof status!.resetsAt === "number" ? status!.resetsAt : null,
         msg: status!.msg,
-        selfContinues: spec?.continues.some((re) => re.test(screen)) ?? false,
+        // Its own continue, unless that was cancelled (Claude's Esc): then the policy applies.
+        selfContinues: (spec?.continues.some((re) => re.test(screen)) ?? false) &&
+          !(spec?.cancelled?.some((re) => re.test(screen)) ?? false),
       };
       const before = e.state.phase;
       this.#send(id, e, { type: "limit", limit });
@@ -228,6 +234,7 @@ export class ResumeRunner implements Disposable {
     const e = this.#entry(id, view);
     e.state = state;
     e.restored = true;
+    if (state.limit !== null) this.#host.restoredLimit?.(id, state.limit);
     this.#arm(id, e);
     for (const fn of this.#listeners) fn();
     return true;
@@ -348,6 +355,7 @@ export class ResumeRunner implements Disposable {
       for (const k of spec.dismiss) {
         if (!this.#host.write(id, KEYS[k] ?? k)) return fail("the session refused input");
       }
+      this.#host.dismissed?.(id);
       await new Promise<void>((resolve) => this.#host.after(DISMISS_SETTLE_MS, resolve));
       const after = this.#host.screenText(id) ?? "";
       if (spec.dialog.some((re) => re.test(after))) return fail("the dialog did not close");

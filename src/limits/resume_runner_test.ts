@@ -66,6 +66,9 @@ function setup(
       return Promise.resolve(true);
     },
     notice: (_id: string, text: string) => log.push(`notice ${text}`),
+    dismissed: (id: string) => log.push(`dismissed ${id} @${clock.now() - T0}`),
+    restoredLimit: (id: string, l: { resetsAt: number | null; msg: string | null }) =>
+      log.push(`restoredLimit ${id} ${l.resetsAt === null ? "?" : l.resetsAt - T0} ${l.msg}`),
   };
   const runner = new ResumeRunner(host);
   const view = { agent: "codex", name: "cx1" };
@@ -171,6 +174,8 @@ Deno.test("runner: a dialog beside the limit is closed with its keys first, then
   await advance(t.clock, RESET + MARGIN_MS + 5000);
   assert.deepEqual(t.log, [
     `write "\\u001b" @${RESET + MARGIN_MS - T0}`,
+    // The notifier hears it: the failure the dialog's answer leaves is this limit's episode.
+    `dismissed s1 @${RESET + MARGIN_MS - T0}`,
     `type "continue" @${RESET + MARGIN_MS + 1000 - T0}`,
     'notice cx1: limit reset, typed "continue"',
   ]);
@@ -198,6 +203,8 @@ Deno.test("runner: pending resumes survive a restart (state file JSON), resumed 
   // The server was down past the reset: restored, then one resume under the re-check.
   await advance(u.clock, RESET + 10 * 60_000);
   assert.equal(u.runner.restore("s1", u.view, saved["s1"]), true);
+  // The notifier hears the limit it carries: shown again, it is the same episode.
+  assert.deepEqual(u.log, [`restoredLimit s1 ${RESET - T0} You've hit your usage limit`]);
   await advance(u.clock, RESET + 11 * 60_000);
   assert.equal(u.log.filter((l) => l.startsWith("type")).length, 1);
   await advance(u.clock, RESET + 60 * 60_000);

@@ -117,6 +117,18 @@ Deno.test("resume: an agent that continues by itself is watched, nothing typed",
   assert.equal(m.state.phase, "none");
 });
 
+Deno.test("resume: the same limit watched, its own continue cancelled: the policy applies", () => {
+  // Claude's Esc ("Automatic continue cancelled"): the same limit, no longer self-continuing.
+  const m = machine("auto");
+  const reset = at(m, 10_000);
+  m.send({ type: "limit", limit: limit(reset, { selfContinues: true }) });
+  assert.equal(m.state.phase, "watching");
+  m.send({ type: "limit", limit: limit(reset) });
+  assert.equal(m.state.phase, "waiting");
+  m.runTo(reset + 10 * 60_000);
+  assert.deepEqual(m.actions.map((a) => a.type), ["resume"]);
+});
+
 Deno.test("resume: ask notifies at the reset and resumes only on the key", () => {
   const m = machine("ask");
   const reset = at(m, 10_000);

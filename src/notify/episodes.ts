@@ -24,6 +24,16 @@
  *   news the same way, once per turn: a hook confirming what the screen
  *   showed, or its reason filled in, is the same failure.
  *
+ * - A **usage limit** (`error`, kind `limit`) is one failed turn with what
+ *   follows from it (docs/limits.md, "Notifications"): a session restored
+ *   with a pending resume carries its limit over (`continueLimit`), so the
+ *   restored agent drawing the same limit again (same reset instant and
+ *   message) is not news; and after lazyshell itself answered the dialog
+ *   beside a limit (`limitDismissed`: Gemini's "2. Stop"), the failure the
+ *   agent then shows (its quota error, read again when the continue text's
+ *   turn starts under it) is the same episode, until a `done` or another
+ *   limit.
+ *
  * Time plays no part: a new request a second after the last one is news, a
  * flap an hour later is not. Imports nothing but model types.
  */
@@ -52,6 +62,20 @@ interface SessionEpisodes {
   blocked: OpenBlocked | null;
   done: Open | null;
   error: Open | null;
+  /** A limit carried over from before a restore (its key), not notified again. */
+  carried: string | null;
+  /** lazyshell answered the dialog beside the open limit: the next failure is the same one. */
+  dismissed: boolean;
+}
+
+/** A usage limit's identity as the resume machine keys it (src/limits/resume.ts): reset and msg. */
+export function limitEpisodeKey(resetsAt: number | null, msg: string | null): string {
+  return `${resetsAt ?? "?"}|${msg ?? ""}`;
+}
+
+function limitKeyOf(status: AgentStatus): string | null {
+  if (status.state !== "error" || status.kind !== "limit") return null;
+  return limitEpisodeKey(typeof status.resetsAt === "number" ? status.resetsAt : null, status.msg);
 }
 
 const closed = (e: Open | null) => e === null || e.moved;
@@ -76,10 +100,16 @@ export class Episodes {
   #of(id: string): SessionEpisodes {
     let s = this.#sessions.get(id);
     if (!s) {
-      this.#sessions.set(
-        id,
-        s = { last: null, turned: false, blocked: null, done: null, error: null },
-      );
+      s = {
+        last: null,
+        turned: false,
+        blocked: null,
+        done: null,
+        error: null,
+        carried: null,
+        dismissed: false,
+      };
+      this.#sessions.set(id, s);
     }
     return s;
   }
@@ -108,6 +138,7 @@ export class Episodes {
         }
       }
     }
+    if (status.state === "done") s.dismissed = false;
     if (s.done?.input && status.state === "working") s.done.moved = true;
     if (s.error?.input && status.state === "working") s.error.moved = true;
     if (status.state === "blocked" && closed(s.blocked)) {
@@ -126,11 +157,42 @@ export class Episodes {
       s.done = { input: false, moved: false };
       return "done";
     }
+    if (status.state === "error") {
+      const key = limitKeyOf(status);
+      if (key !== null && key === s.carried) {
+        // The restored agent shows the limit it had: the same episode, already notified.
+        s.carried = null;
+        s.dismissed = false;
+        s.error = { input: false, moved: false };
+        return null;
+      }
+      if (key === null && s.dismissed) {
+        // The failure left by lazyshell's own answer to the limit's dialog, read again as the
+        // continue text's turn starts under it: the limit's, until a done or another limit.
+        s.error = { input: false, moved: false };
+        return null;
+      }
+      if (key !== null) s.dismissed = false;
+    }
     if (status.state === "error" && closed(s.error)) {
       s.error = { input: false, moved: false };
       return "error";
     }
     return null;
+  }
+
+  /**
+   * A session restored with a pending resume at this limit (its key: limitEpisodeKey): the
+   * agent showing it again continues the episode notified before the restore.
+   */
+  continueLimit(id: string, key: string): void {
+    this.#of(id).carried = key;
+  }
+
+  /** lazyshell answered the dialog beside the session's limit (the resume's dismiss keys). */
+  limitDismissed(id: string): void {
+    const s = this.#of(id);
+    if (s.last !== null && limitKeyOf(s.last) !== null) s.dismissed = true;
   }
 
   /** Something was written to the session: a person's keys or `ctl send`. */

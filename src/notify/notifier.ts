@@ -144,6 +144,19 @@ export class Notifier implements AsyncDisposable {
     if (typed) this.#limiter.reset(`${sessionId}\0`);
   }
 
+  /**
+   * A session restored with a pending resume at a usage limit (key: episodes.ts
+   * `limitEpisodeKey`): the same limit shown again is not notified again.
+   */
+  continueLimit(sessionId: string, key: string): void {
+    this.#episodes.continueLimit(sessionId, key);
+  }
+
+  /** lazyshell answered the dialog beside a session's limit: the failure it leaves is no news. */
+  limitDismissed(sessionId: string): void {
+    this.#episodes.limitDismissed(sessionId);
+  }
+
   /** The session is gone: forget its episodes. */
   forget(sessionId: string): void {
     this.#episodes.forget(sessionId);

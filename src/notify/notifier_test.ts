@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import type { AgentStatus } from "../model/agent.ts";
 import { Notifier, type NotifierOptions } from "./notifier.ts";
+import { limitEpisodeKey } from "./episodes.ts";
 
 function status(
   state: AgentStatus["state"],
@@ -311,5 +312,73 @@ Deno.test("Notifier: a done or a failure shown before any turn of the session is
   t.notifier.agentState(web, status("idle"));
   t.notifier.input(web.id, false);
   assert.equal(t.notifier.agentState(web, status("done", null, 2)), "sent");
+  await t.notifier[Symbol.asyncDispose]();
+});
+
+/** A usage limit as the screen rules read it (docs/limits.md). */
+function limit(resetsAt: number, msg: string, seq: number): AgentStatus {
+  return { ...status("error", msg, seq, "limit"), source: "screen", resetsAt };
+}
+
+Deno.test("Notifier: a restored session showing the limit it had is not notified again", async () => {
+  // Live (docs/limits.md, Live checks): Codex resumed by `lazyshell restore` draws its limit
+  // line again from its transcript. The new server's notifier learns the pending resume's limit.
+  const t = setup();
+  const at = Date.UTC(2026, 11, 2, 17, 15);
+  const msg = "You've hit your usage limit";
+  t.notifier.continueLimit(api.id, limitEpisodeKey(at, msg));
+  t.notifier.agentState(api, status("idle", null, 1));
+  t.notifier.agentState(api, status("working", null, 2));
+  assert.equal(t.notifier.agentState(api, limit(at, msg, 3)), null);
+  // Once only: after a resume was typed and the agent worked, the limit back is news.
+  t.notifier.input(api.id, false);
+  t.notifier.agentState(api, status("working", null, 4));
+  assert.equal(t.notifier.agentState(api, limit(at, msg, 5)), "sent");
+  // Another limit (another reset) after a restore is news.
+  const u = setup();
+  u.notifier.continueLimit(api.id, limitEpisodeKey(at, msg));
+  u.notifier.agentState(api, status("working", null, 1));
+  assert.equal(u.notifier.agentState(api, limit(at + 3_600_000, msg, 2)), "sent");
+  await t.notifier[Symbol.asyncDispose]();
+  await u.notifier[Symbol.asyncDispose]();
+});
+
+Deno.test("Notifier: the failure left by lazyshell's own answer to a limit's dialog is the same episode", async () => {
+  // Gemini CLI 0.61.0 (fixtures/captures/gemini-limit-dialog): "2" (Stop) leaves
+  // "✕ [API Error: Quota exceeded …]" over the prompt, read error/quota.
+  const t = setup();
+  const at = Date.UTC(2026, 11, 2, 17, 12);
+  t.notifier.agentState(api, status("working", null, 1));
+  assert.equal(
+    t.notifier.agentState(api, limit(at, "Usage limit reached for gemini-2.5-flash", 2)),
+    "sent",
+  );
+  // The resume runner writes "2": input, and the agent redraws (a working blip).
+  t.notifier.input(api.id, false);
+  t.notifier.limitDismissed(api.id);
+  t.notifier.agentState(api, status("working", null, 3));
+  const quota = status("error", "Quota exceeded", 4, "quota");
+  assert.equal(t.notifier.agentState(api, quota), null);
+  // The continue text typed: its turn starts under the error line, read again before it goes.
+  t.notifier.input(api.id, false);
+  t.notifier.agentState(api, status("working", null, 5));
+  assert.equal(t.notifier.agentState(api, { ...quota, seq: 6 }), null);
+  // A turn done: a failure after it is news again.
+  t.notifier.agentState(api, status("working", null, 6));
+  t.notifier.agentState(api, status("done", null, 6));
+  t.notifier.input(api.id, true);
+  t.notifier.agentState(api, status("working", null, 7));
+  assert.equal(t.notifier.agentState(api, { ...quota, seq: 8 }), "sent");
+  await t.notifier[Symbol.asyncDispose]();
+});
+
+Deno.test("Notifier: a limit back after lazyshell answered the dialog and typed is news", async () => {
+  const t = setup();
+  const at = Date.UTC(2026, 11, 2, 17, 12);
+  t.notifier.agentState(api, limit(at, "Usage limit reached", 1));
+  t.notifier.input(api.id, false);
+  t.notifier.limitDismissed(api.id);
+  t.notifier.agentState(api, status("working", null, 2));
+  assert.equal(t.notifier.agentState(api, limit(at + 60_000, "Usage limit reached", 3)), "sent");
   await t.notifier[Symbol.asyncDispose]();
 });

@@ -15,6 +15,7 @@ import type { Catalog } from "./catalog.ts";
 import type { Notifier } from "../notify/notifier.ts";
 import type { Scheduler } from "../util/ticker.ts";
 import { typeInto } from "../control/typing.ts";
+import { limitEpisodeKey } from "../notify/episodes.ts";
 import { ResumeRunner } from "../limits/resume_runner.ts";
 import type { ResumePolicy } from "../limits/resume.ts";
 
@@ -65,6 +66,11 @@ export function startResumes(
       if (!session || session.status === "exited") return false;
       return (await typeInto([session], text, true)).length === 0;
     },
+    // One notification per limit episode (src/notify/episodes.ts): the limit a restored
+    // agent shows again, the failure left by the dismiss keys, are the same episode.
+    dismissed: (id) => notifier.limitDismissed(id),
+    restoredLimit: (id, limit) =>
+      notifier.continueLimit(id, limitEpisodeKey(limit.resetsAt, limit.msg)),
     notice: (id, text) => {
       const name = runtime.state.sessions.find((s) => s.id === id)?.name ?? id;
       notifier.notify({
