@@ -8,7 +8,8 @@
  * reset before typing — once.
  */
 
-import type { RuntimeChange } from "../model/runtime.ts";
+import type { RuntimeChange, RuntimeState } from "../model/runtime.ts";
+import type { SessionView } from "../model/session.ts";
 import { type Env, stateDir } from "../config/paths.ts";
 import type { ResumeRunner } from "../limits/resume_runner.ts";
 
@@ -58,6 +59,8 @@ export function writePending(file: string, sessions: Record<string, Saved>): voi
 
 export interface PendingHost {
   readonly resumes: ResumeRunner;
+  /** The sessions now: one already named and identified is handed its resume at once. */
+  readonly state: Pick<RuntimeState, "sessions">;
   subscribe(listener: (change: RuntimeChange) => void): Disposable;
 }
 
@@ -84,9 +87,7 @@ export function persistResumes(
   };
   runtime.resumes.onChange = write;
   if (saved.size > 0 || Object.keys(runtime.resumes.pendingByName()).length > 0) write();
-  const sub = runtime.subscribe((change) => {
-    if (saved.size === 0 || (change.type !== "added" && change.type !== "updated")) return;
-    const s = change.session;
+  const handOver = (s: SessionView) => {
     const entry = saved.get(s.name);
     if (!entry || s.agent === null || s.status === "exited") return;
     saved.delete(s.name);
@@ -94,7 +95,14 @@ export function persistResumes(
       runtime.resumes.restore(s.id, { agent: s.agent, name: s.name }, entry.state);
     }
     write();
+  };
+  const sub = runtime.subscribe((change) => {
+    if (saved.size === 0 || (change.type !== "added" && change.type !== "updated")) return;
+    handOver(change.session);
   });
+  // A session of that name already identified before this started gets no change to hear:
+  // the restored resume would never be typed (the e2e test lost 2 runs of 4 so).
+  for (const s of runtime.state.sessions) handOver(s);
   return {
     [Symbol.dispose]: () => {
       sub[Symbol.dispose]();
