@@ -64,7 +64,9 @@ async function until(test: () => boolean, what: string, ms = 10_000): Promise<vo
 
 Deno.test("the state file follows the sessions, and output alone (a spinner) never writes it", async () => {
   await using t = await setup();
-  const restore = t.start({ screenQuietMs: 300, screenIntervalMs: 300, exitGraceMs: 300 });
+  // Quiet means 1 s without output: a spinner's 50 ms steps, stalled by a loaded machine (a
+  // slow fork of its sleep, this thread paused), may pause 300 ms, which would read as quiet.
+  const restore = t.start({ screenQuietMs: 1000, screenIntervalMs: 300, exitGraceMs: 300 });
   const writer = restore.recorder.writer;
   await until(() => writer.writes >= 1, "the first write");
   const spinner = t.runtime.createSession({
@@ -74,9 +76,12 @@ Deno.test("the state file follows the sessions, and output alone (a spinner) nev
   });
   await until(() => t.read().some((s) => s.name === "spin" && s.group === "g"), "spin saved");
   await waitFor(spinner, () => /\d{2}/.test(spinner.visibleLines()[0] ?? ""));
+  // The file shows the session before the writer counts that write, and the session's start may
+  // have asked for one more: both done before counting (a loaded machine saw 2 here, not 1).
+  await writer.flush();
   const writes = writer.writes;
-  // 1.5 s of a spinner: ~30 frames and a moving output clock, never quiet for 300 ms.
-  await new Promise((r) => setTimeout(r, 1500));
+  // 2.5 s of a spinner: ~50 frames and a moving output clock, never quiet for 1 s.
+  await new Promise((r) => setTimeout(r, 2500));
   assert.equal(writer.writes, writes, "no write for output alone");
   t.runtime.store.rename("spin", "spinner");
   await until(() => t.read().some((s) => s.name === "spinner"), "the rename saved");
