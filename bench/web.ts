@@ -12,7 +12,8 @@
  *    the server's CPU over BENCH_SECONDS (default 15) with no page, with 4
  *    pages on the list, and with 4 pages each watching a spinner's screen;
  *    rounds alternate (BENCH_ROUNDS, default 2), medians reported, as
- *    ratios to no page.
+ *    ratios to no page; and the messages a second the pages received
+ *    while watching (all 4 together).
  *
  *   deno run -A bench/web.ts
  */
@@ -50,11 +51,15 @@ const OBSERVER = `
   });
 `;
 
+/** Messages the pages received from the server, all pages together. */
+const received = { frames: 0 };
+
 async function openPages(browser: Browser, url: string, n: number): Promise<Page[]> {
   const pages: Page[] = [];
   for (let i = 0; i < n; i++) {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
+    page.on("websocket", (ws) => ws.on("framereceived", () => received.frames++));
     await page.addInitScript(OBSERVER);
     await page.goto(url);
     await page.waitForSelector("#sessions li[data-id]");
@@ -140,11 +145,15 @@ async function cpu(browser: Browser) {
   const url = /^Open (\S+)$/m.exec(out.stdout)?.[1];
   if (!url) throw new Error(`lazyshell web: ${out.stdout}${out.stderr}`);
   await delay(3000);
+  const rates: number[] = [];
   const measure = async () => {
     const c0 = cpuSeconds(server.pid);
+    const f0 = received.frames;
     const t0 = performance.now();
     await delay(SECONDS * 1000);
-    return (cpuSeconds(server.pid) - c0) / ((performance.now() - t0) / 1000) * 100;
+    const s = (performance.now() - t0) / 1000;
+    rates.push((received.frames - f0) / s);
+    return (cpuSeconds(server.pid) - c0) / s * 100;
   };
   const none: number[] = [];
   const list: number[] = [];
@@ -162,7 +171,9 @@ async function cpu(browser: Browser) {
     for (const p of pages) await p.context().close();
     await delay(1000);
   }
-  return { none, list, screens };
+  // Messages a second the 4 pages received while watching screens.
+  const watching = rates.filter((_, i) => i % 3 === 2);
+  return { none, list, screens, watching };
 }
 
 function load(): string {
@@ -197,7 +208,7 @@ if (import.meta.main) {
         `${m(c.none).toFixed(2)} [${f(c.none)}]; 4 pages on the list ${m(c.list).toFixed(2)} ` +
         `[${f(c.list)}] = ${(m(c.list) / m(c.none)).toFixed(2)}×; 4 pages each watching a ` +
         `spinner's screen ${m(c.screens).toFixed(2)} [${f(c.screens)}] = ` +
-        `${(m(c.screens) / m(c.none)).toFixed(2)}×`,
+        `${(m(c.screens) / m(c.none)).toFixed(2)}×, receiving ${f(c.watching)} messages/s`,
     );
     console.log(`load after: ${load()}`);
   } finally {
