@@ -30,6 +30,6 @@ export const WEB_LIMITS: WebLimits = {
   maxQueuedBytes: 512 * 1024,
   stallMs: 30_000,
   maxInFlight: 4,
-  frameMs: 100,
+  frameMs: 200,
   frameDrainWaitMs: 1000,
 };
