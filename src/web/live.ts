@@ -21,6 +21,7 @@ import { answerPrompt } from "../control/answer.ts";
 import { label } from "../control/entry.ts";
 import { delay } from "../util/async.ts";
 import { type Scheduler, ticker } from "../util/ticker.ts";
+import type { Owner } from "../util/guard.ts";
 import { readChanges } from "../git/changes.ts";
 import { STATUS_LETTER } from "../git/parse.ts";
 import { describeBase, DIFF_MAX_BYTES, fit } from "../control/verbs/diff.ts";
@@ -55,6 +56,8 @@ const ANSWER_TIMEOUT_MS = 10_000;
 const ENTER_GAP_MS = 250;
 /** How often a page held back (too much queued) is looked at again. */
 const BEHIND_POLL_MS = 100;
+/** Whose a failed frame is, in the crash log (util/guard.ts): the server goes on. */
+const OWNER: Owner = { name: "web page" };
 
 export class LiveConnection implements Disposable {
   readonly #runtime: WebRuntime;
@@ -267,8 +270,8 @@ export class LiveConnection implements Disposable {
       this.#frameTimer = null;
       this.#frameDue();
     };
-    if (ms === 0 && this.#scheduler.whenSettled(due)) return;
-    this.#frameTimer = this.#scheduler.after(ms, due);
+    if (ms === 0 && this.#scheduler.whenSettled(due, OWNER)) return;
+    this.#frameTimer = this.#scheduler.after(ms, due, OWNER);
   }
 
   #frameDue(): void {
