@@ -7,12 +7,16 @@
  *    the new state in each page (a MutationObserver in the page; both
  *    clocks are performance.timeOrigin + now). Reference in the same run:
  *    a `ctl wait`-style subscriber of the same change stream over the
- *    control socket (its reply's arrival after the change).
+ *    control socket (its reply's arrival after the change). With
+ *    BENCH_WATCH=1 sessions 1–4 also run a 10 Hz spinner and each page
+ *    watches one of their screens meanwhile (list changes are not held
+ *    back by screen frames). BENCH_CPU=0: this part only.
  * 2. CPU: a `lazyshell serve` with 8 sessions each running a 10 Hz spinner;
  *    the server's CPU over BENCH_SECONDS (default 15) with no page, with 4
  *    pages on the list, and with 4 pages each watching a spinner's screen;
  *    rounds alternate (BENCH_ROUNDS, default 2), medians reported, as
- *    ratios to no page.
+ *    ratios to no page; and the messages a second the pages received
+ *    while watching (all 4 together).
  *
  *   deno run -A bench/web.ts
  */
@@ -29,6 +33,10 @@ import { median, percentile } from "./stats.ts";
 const SECONDS = Number(Deno.env.get("BENCH_SECONDS") ?? "15");
 const ROUNDS = Number(Deno.env.get("BENCH_ROUNDS") ?? "2");
 const CHANGES = Number(Deno.env.get("BENCH_CHANGES") ?? "80");
+/** BENCH_WATCH=1: sessions 1–4 also spin, each page watches one of their screens. */
+const WATCH = Deno.env.get("BENCH_WATCH") === "1";
+/** BENCH_CPU=0: the latency only. */
+const CPU = Deno.env.get("BENCH_CPU") !== "0";
 const now = () => performance.timeOrigin + performance.now();
 
 /** Records when each session's row shows each state, in the page's clock. */
@@ -50,11 +58,15 @@ const OBSERVER = `
   });
 `;
 
+/** Messages the pages received from the server, all pages together. */
+const received = { frames: 0 };
+
 async function openPages(browser: Browser, url: string, n: number): Promise<Page[]> {
   const pages: Page[] = [];
   for (let i = 0; i < n; i++) {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
+    page.on("websocket", (ws) => ws.on("framereceived", () => received.frames++));
     await page.addInitScript(OBSERVER);
     await page.goto(url);
     await page.waitForSelector("#sessions li[data-id]");
@@ -70,11 +82,17 @@ async function latency(browser: Browser) {
   for (let i = 0; i < 16; i++) {
     const s = await t.ok<{ id: string }>("new", {
       name: `s${i + 1}`,
-      command: `while read s; do printf '\\033]7501;state=%s\\033\\\\' "$s"; done`,
+      command: (WATCH && i < 4 ? `(${SPINNER}) & ` : "") +
+        `while read s; do printf '\\033]7501;state=%s\\033\\\\' "$s"; done`,
     });
     ids.push(s.id);
   }
   const pages = await openPages(browser, web.server.url(), 4);
+  if (WATCH) {
+    for (const [i, p] of pages.entries()) {
+      await p.locator(`#sessions li[data-id="${ids[i]}"]`).click();
+    }
+  }
   await delay(1000);
   const changedAt = new Map<string, number>();
   using _sub = t.runtime.subscribe((c) => {
@@ -140,11 +158,15 @@ async function cpu(browser: Browser) {
   const url = /^Open (\S+)$/m.exec(out.stdout)?.[1];
   if (!url) throw new Error(`lazyshell web: ${out.stdout}${out.stderr}`);
   await delay(3000);
+  const rates: number[] = [];
   const measure = async () => {
     const c0 = cpuSeconds(server.pid);
+    const f0 = received.frames;
     const t0 = performance.now();
     await delay(SECONDS * 1000);
-    return (cpuSeconds(server.pid) - c0) / ((performance.now() - t0) / 1000) * 100;
+    const s = (performance.now() - t0) / 1000;
+    rates.push((received.frames - f0) / s);
+    return (cpuSeconds(server.pid) - c0) / s * 100;
   };
   const none: number[] = [];
   const list: number[] = [];
@@ -162,7 +184,9 @@ async function cpu(browser: Browser) {
     for (const p of pages) await p.context().close();
     await delay(1000);
   }
-  return { none, list, screens };
+  // Messages a second the 4 pages received while watching screens.
+  const watching = rates.filter((_, i) => i % 3 === 2);
+  return { none, list, screens, watching };
 }
 
 function load(): string {
@@ -180,7 +204,8 @@ if (import.meta.main) {
     const l = await latency(browser);
     const p = (xs: number[], q: number) => percentile(xs, q).toFixed(1);
     console.log(
-      `latency, runtime change → row shown, 16 sessions, 4 pages (${l.page.length} samples, ` +
+      `latency, runtime change → row shown, 16 sessions, 4 pages` +
+        `${WATCH ? " each watching a spinning session's screen" : ""} (${l.page.length} samples, ` +
         `${l.missing} missing): p50 ${p(l.page, 50)} ms, p95 ${p(l.page, 95)} ms, ` +
         `max ${Math.max(...l.page).toFixed(1)} ms`,
     );
@@ -189,17 +214,19 @@ if (import.meta.main) {
         `p50 ${p(l.ctl, 50)} ms, p95 ${p(l.ctl, 95)} ms, max ${Math.max(...l.ctl).toFixed(1)} ms`,
     );
     console.log(`load: ${load()}`);
-    const c = await cpu(browser);
-    const m = (xs: number[]) => median(xs);
-    const f = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(", ");
-    console.log(
-      `server CPU, 8 spinners, ${SECONDS} s × ${ROUNDS} rounds (% of a core): no page ` +
-        `${m(c.none).toFixed(2)} [${f(c.none)}]; 4 pages on the list ${m(c.list).toFixed(2)} ` +
-        `[${f(c.list)}] = ${(m(c.list) / m(c.none)).toFixed(2)}×; 4 pages each watching a ` +
-        `spinner's screen ${m(c.screens).toFixed(2)} [${f(c.screens)}] = ` +
-        `${(m(c.screens) / m(c.none)).toFixed(2)}×`,
-    );
-    console.log(`load after: ${load()}`);
+    if (CPU) {
+      const c = await cpu(browser);
+      const m = (xs: number[]) => median(xs);
+      const f = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(", ");
+      console.log(
+        `server CPU, 8 spinners, ${SECONDS} s × ${ROUNDS} rounds (% of a core): no page ` +
+          `${m(c.none).toFixed(2)} [${f(c.none)}]; 4 pages on the list ${m(c.list).toFixed(2)} ` +
+          `[${f(c.list)}] = ${(m(c.list) / m(c.none)).toFixed(2)}×; 4 pages each watching a ` +
+          `spinner's screen ${m(c.screens).toFixed(2)} [${f(c.screens)}] = ` +
+          `${(m(c.screens) / m(c.none)).toFixed(2)}×, receiving ${f(c.watching)} messages/s`,
+      );
+      console.log(`load after: ${load()}`);
+    }
   } finally {
     await browser.close();
   }

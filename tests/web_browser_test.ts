@@ -377,3 +377,55 @@ Deno.test({
     await browser.close();
   }
 });
+
+/** A screen's rows as text, trailing blanks and blank rows cut. */
+function screenText(rows: readonly string[]): string {
+  return rows.map((r) => r.replaceAll("\u00a0", " ").trimEnd()).join("\n").trimEnd();
+}
+
+Deno.test({
+  name: "web page: a screen changing faster than frames go ends as exactly the session's screen",
+  ignore: NO_BROWSER !== null,
+  sanitizeOps: false,
+  sanitizeResources: false,
+}, async () => {
+  await using t = await startInstance({ extraConfig: WEB(false) });
+  await using web = await WebView.start(t.runtime, () => {});
+  const browser = await launch();
+  try {
+    // On "go": 3000 lines scrolling by, a counter rewritten in place, then a last line drawn
+    // in two parts: many frames' worth of changes, coalesced, the last of them kept.
+    const s = await t.ok<{ id: string }>("new", {
+      name: "burst",
+      command:
+        "read x; for i in $(seq 1 3000); do echo \"line $i of $x\"; printf '\\r%s' $i; done; " +
+        "printf 'end of %s' \"$x\"; sleep 0.05; printf ' (final)'; exec sleep 600",
+    });
+    const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } }))
+      .newPage();
+    await page.goto(web.server.url());
+    await page.locator("#sessions li", { hasText: "burst" }).click();
+    await page.locator("#screen .xterm-rows").waitFor({ timeout: WAIT });
+    const session = t.runtime.sessions.get(s.id)!;
+    session.write("go\r", false);
+    await waitFor(
+      session,
+      () => session.visibleLines().some((l) => l.includes("end of go (final)")),
+      WAIT,
+      "the burst's last line",
+    );
+    const expected = screenText(session.visibleLines());
+    const shown = () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll("#screen .xterm-rows > div")].map((d) => d.textContent ?? "")
+      );
+    const deadline = Date.now() + WAIT;
+    let last = "";
+    while ((last = screenText(await shown())) !== expected && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.equal(last, expected);
+  } finally {
+    await browser.close();
+  }
+});

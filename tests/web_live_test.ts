@@ -220,3 +220,61 @@ Deno.test("live: an answer about another subject than the page showed is refused
   const keys = Deno.readTextFileSync(log).split("\n").filter((l) => l.includes('"key"'));
   assert.deepEqual(keys, []);
 });
+
+Deno.test("live: a frame waits while the page's socket drains, then carries every row changed meanwhile", async () => {
+  await using t = await startInstance();
+  const a = await t.ok<{ id: string }>("new", { name: "a", command: "exec cat" });
+  await t.ok("new", { name: "other", command: "while :; do echo other; sleep 0.05; done" });
+  const session = t.runtime.sessions.get(a.id)!;
+  const screenHas = (text: string, n: number) =>
+    session.visibleLines().filter((l) => l === text).length >= n;
+  const socket = new Socket();
+  using live = new LiveConnection(t.runtime, socket, {
+    limits: { ...WEB_LIMITS, frameDrainWaitMs: 60_000 },
+    readOnly: true,
+    log: () => {},
+  });
+  live.open();
+  live.message(JSON.stringify({ t: "watch", id: a.id }));
+  const from = socket.sent.length;
+  socket.bufferedAmount = 100; // written but not yet taken: draining, far from the bound
+  session.write("one\r", false);
+  session.write("two\r", false);
+  await until(
+    "both lines on the session's screen",
+    () => screenHas("one", 2) && screenHas("two", 2),
+  );
+  await new Promise((r) => setTimeout(r, 2 * WEB_LIMITS.frameMs));
+  const rows = () => socket.sent.slice(from).filter((m) => m.t === "rows");
+  assert.deepEqual(rows(), [], "nothing while the socket drains");
+  socket.bufferedAmount = 0;
+  await until("a frame", () => rows().length > 0);
+  // One frame with every row changed since the screen was sent: both lines, twice each.
+  const frames = rows();
+  assert.equal(frames.length, 1, JSON.stringify(frames));
+  const frame = frames[0]!;
+  assert.ok(frame.t === "rows" && frame.id === a.id);
+  assert.equal(frame.data.split("one").length - 1, 2);
+  assert.equal(frame.data.split("two").length - 1, 2);
+  // The other session's output, no page watching it, sent nothing.
+  assert.ok(socket.sent.every((m) => m.t !== "rows" || m.id === a.id));
+});
+
+Deno.test("live: a socket that never drains still gets the frame, frameDrainWaitMs late", async () => {
+  await using t = await startInstance();
+  const a = await t.ok<{ id: string }>("new", { name: "a", command: "exec cat" });
+  const socket = new Socket();
+  using live = new LiveConnection(t.runtime, socket, {
+    limits: { ...WEB_LIMITS, frameDrainWaitMs: 300 },
+    readOnly: true,
+    log: () => {},
+  });
+  live.open();
+  live.message(JSON.stringify({ t: "watch", id: a.id }));
+  socket.bufferedAmount = 100;
+  t.runtime.sessions.get(a.id)!.write("late\r", false);
+  await until(
+    "the frame",
+    () => socket.sent.some((m) => m.t === "rows" && m.data.includes("late")),
+  );
+});

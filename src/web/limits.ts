@@ -16,8 +16,13 @@ export interface WebLimits {
   readonly stallMs: number;
   /** Requests (answer, send, diff) of one page being answered at once; more are refused. */
   readonly maxInFlight: number;
-  /** Least time between two screen frames of one page. */
+  /**
+   * Least time between two screen frames of one page (the changes between
+   * go together in the next one; the first after a quiet spell goes at once).
+   */
   readonly frameMs: number;
+  /** How long a due frame waits for the page's socket to write out the last one. */
+  readonly frameDrainWaitMs: number;
 }
 
 export const WEB_LIMITS: WebLimits = {
@@ -25,5 +30,6 @@ export const WEB_LIMITS: WebLimits = {
   maxQueuedBytes: 512 * 1024,
   stallMs: 30_000,
   maxInFlight: 4,
-  frameMs: 33,
+  frameMs: 200,
+  frameDrainWaitMs: 1000,
 };

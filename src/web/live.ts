@@ -1,12 +1,13 @@
 /**
  * One page's live connection (a WebSocket; docs/web.md, "The live
  * connection"): the session list from the runtime's change stream (no
- * polling), the screen of the session it watches (rows read again after
- * output, at most one frame per `frameMs`), and its requests — answer
- * through `ctl answer`'s path (re-check, receipt), send a line — unless
- * the view is read-only. Bounded: a page that does not read gets its list
- * folded into one and its screen read again later; one that takes nothing
- * for `stallMs` is closed.
+ * polling, never held back by the screen), the screen of the session it
+ * watches (paced by frame_pacer.ts: the rows changed since the last frame,
+ * at most one frame per `frameMs`, the last state always sent), and its
+ * requests — answer through `ctl answer`'s path (re-check, receipt), send
+ * a line — unless the view is read-only. Bounded: a page that does not
+ * read gets its list folded into one and its screen read again later; one
+ * that takes nothing for `stallMs` is closed.
  */
 
 import { messageOf, UserError } from "../errors.ts";
@@ -19,10 +20,13 @@ import type { ScreenReader } from "../session/screen_read.ts";
 import { answerPrompt } from "../control/answer.ts";
 import { label } from "../control/entry.ts";
 import { delay } from "../util/async.ts";
+import { type Scheduler, ticker } from "../util/ticker.ts";
+import type { Owner } from "../util/guard.ts";
 import { readChanges } from "../git/changes.ts";
 import { STATUS_LETTER } from "../git/parse.ts";
 import { describeBase, DIFF_MAX_BYTES, fit } from "../control/verbs/diff.ts";
 import { ansiCursor, ansiRow, ansiRows } from "./ansi.ts";
+import { FramePacer } from "./frame_pacer.ts";
 import type { WebLimits } from "./limits.ts";
 import { type PageMessage, parsePageMessage, type ServerMessage, webSession } from "./wire.ts";
 
@@ -50,6 +54,10 @@ const SCROLLBACK_LINES = 500;
 const ANSWER_TIMEOUT_MS = 10_000;
 /** Between the text and its Enter (as `ctl send --enter`: pastes told by timing). */
 const ENTER_GAP_MS = 250;
+/** How often a page held back (too much queued) is looked at again. */
+const BEHIND_POLL_MS = 100;
+/** Whose a failed frame is, in the crash log (util/guard.ts): the server goes on. */
+const OWNER: Owner = { name: "web page" };
 
 export class LiveConnection implements Disposable {
   readonly #runtime: WebRuntime;
@@ -68,13 +76,19 @@ export class LiveConnection implements Disposable {
   #watched: {
     id: string;
     reader: ScreenReader<Cells>;
+    /** Its output listener: screens no page watches cost nothing here. */
+    output: Disposable;
     grid: Cells | null;
     sent: string[];
     cursor: string;
-    dirty: boolean;
   } | null = null;
-  #timer: ReturnType<typeof setTimeout> | null = null;
-  #lastFrame = 0;
+  readonly #pacer: FramePacer;
+  /** Frames go on the process's timer grid: no wake-up of their own. */
+  readonly #scheduler: Scheduler;
+  #frameTimer: Disposable | null = null;
+  /** A frame was due while the page was behind: it goes once the page drained. */
+  #frameHeld = false;
+  #behindTimer: ReturnType<typeof setTimeout> | null = null;
   #stalledSince: number | null = null;
   #inFlight = 0;
   /** Messages of the page dropped because it was not reading (tests). */
@@ -84,24 +98,29 @@ export class LiveConnection implements Disposable {
   constructor(
     runtime: WebRuntime,
     socket: LiveSocket,
-    options: { limits: WebLimits; readOnly: boolean; log: (line: string) => void },
+    options: {
+      limits: WebLimits;
+      readOnly: boolean;
+      log: (line: string) => void;
+      scheduler?: Scheduler;
+    },
   ) {
     this.#runtime = runtime;
     this.#socket = socket;
     this.#limits = options.limits;
     this.#readOnly = options.readOnly;
     this.#log = options.log;
+    this.#scheduler = options.scheduler ?? ticker;
+    this.#pacer = new FramePacer({
+      intervalMs: options.limits.frameMs,
+      maxDrainWaitMs: options.limits.frameDrainWaitMs,
+    });
   }
 
   /** The socket opened: the whole list, then every change. */
   open(): void {
     this.#hello();
     this.#subs.push(this.#runtime.subscribe((change) => this.#change(change)));
-    this.#subs.push(this.#runtime.onOutput((id) => {
-      if (this.#watched?.id !== id) return;
-      this.#watched.dirty = true;
-      this.#schedule();
-    }));
   }
 
   /** A text frame from the page. */
@@ -159,9 +178,9 @@ export class LiveConnection implements Disposable {
     if (this.#closed) return;
     this.#closed = true;
     for (const s of this.#subs) s[Symbol.dispose]();
-    this.#watched?.reader[Symbol.dispose]();
-    this.#watched = null;
-    if (this.#timer !== null) clearTimeout(this.#timer);
+    this.#unwatch();
+    this.#frameTimer?.[Symbol.dispose]();
+    if (this.#behindTimer !== null) clearTimeout(this.#behindTimer);
   }
 
   #hello(): void {
@@ -176,7 +195,7 @@ export class LiveConnection implements Disposable {
     if (change.type !== "added" && change.type !== "updated" && change.type !== "removed") return;
     if (this.#behind()) {
       this.#listBehind = true;
-      this.#schedule();
+      this.#holdBack();
       return;
     }
     if (this.#listBehind) {
@@ -203,9 +222,16 @@ export class LiveConnection implements Disposable {
     }
   }
 
-  #watch(id: string | null): void {
+  #unwatch(): void {
+    this.#watched?.output[Symbol.dispose]();
     this.#watched?.reader[Symbol.dispose]();
     this.#watched = null;
+    this.#frameHeld = false;
+    this.#pacer.reset(performance.now());
+  }
+
+  #watch(id: string | null): void {
+    this.#unwatch();
     if (id === null) return;
     const session = this.#runtime.sessions.get(id);
     if (!session) return;
@@ -219,21 +245,58 @@ export class LiveConnection implements Disposable {
     // deno-lint-ignore no-control-regex -- a line's control characters must not drive the page
     const data = above.map((l) => l.replace(/[\x00-\x1f\x7f]/g, "") + "\r\n").join("") +
       "\r\n".repeat(grid.rows) + rows.join("") + ansiCursor(grid);
-    this.#watched = { id, reader, grid, sent: rows, cursor: ansiCursor(grid), dirty: false };
+    const output = this.#runtime.onOutput((changed) => {
+      if (changed === id) this.#screenChanged();
+    });
+    this.#watched = { id, reader, output, grid, sent: rows, cursor: ansiCursor(grid) };
+    this.#pacer.reset(performance.now());
     this.#send({ t: "screen", id, cols: grid.cols, rows: grid.rows, data });
   }
 
-  /** One timer for both: a screen frame, a list that waited for the page to drain. */
-  #schedule(): void {
-    if (this.#timer !== null || this.#closed) return;
-    const wait = Math.max(0, this.#lastFrame + this.#limits.frameMs - performance.now());
-    this.#timer = setTimeout(() => {
-      this.#timer = null;
-      this.#tick();
-    }, this.#behind() ? 100 : wait);
+  /** The watched screen changed: a frame, now or when the pacer says. */
+  #screenChanged(): void {
+    if (this.#closed) return;
+    const wait = this.#pacer.changed(performance.now());
+    if (wait !== null) this.#armFrame(wait);
   }
 
-  #tick(): void {
+  /**
+   * Output arrives at a grid point (the PTY reactor's batch read): a frame
+   * due at once goes when that point settled, in the same wake-up; a later
+   * one at the grid point of its time, shared with the rest of the server.
+   */
+  #armFrame(ms: number): void {
+    const due = () => {
+      this.#frameTimer = null;
+      this.#frameDue();
+    };
+    if (ms === 0 && this.#scheduler.whenSettled(due, OWNER)) return;
+    this.#frameTimer = this.#scheduler.after(ms, due, OWNER);
+  }
+
+  #frameDue(): void {
+    if (this.#closed) return;
+    // Draining: the socket has not written out what it was given yet.
+    const step = this.#pacer.due(performance.now(), this.#socket.bufferedAmount > 0);
+    if (step === null) return;
+    if (step !== "send") return this.#armFrame(step.waitMs);
+    if (this.#behind()) {
+      this.#frameHeld = true;
+      return this.#holdBack();
+    }
+    this.#frame();
+  }
+
+  /** Something was held back from a page that is behind: looked at again until it drained. */
+  #holdBack(): void {
+    if (this.#behindTimer !== null || this.#closed) return;
+    this.#behindTimer = setTimeout(() => {
+      this.#behindTimer = null;
+      this.#drained();
+    }, BEHIND_POLL_MS);
+  }
+
+  #drained(): void {
     if (this.#closed) return;
     if (this.#behind()) {
       const now = performance.now();
@@ -242,17 +305,23 @@ export class LiveConnection implements Disposable {
         this.#log(`web: a page took nothing for ${this.#limits.stallMs / 1000} s: closed`);
         return this.bye("Closed: the page took nothing for too long");
       }
-      return this.#schedule();
+      return this.#holdBack();
     }
     this.#stalledSince = null;
     if (this.#listBehind) {
       this.#listBehind = false;
       this.#hello();
     }
+    if (this.#frameHeld) {
+      this.#frameHeld = false;
+      this.#screenChanged();
+    }
+  }
+
+  /** The rows of the watched screen changed since the last frame. */
+  #frame(): void {
     const w = this.#watched;
-    if (!w || !w.dirty) return;
-    w.dirty = false;
-    this.#lastFrame = performance.now();
+    if (!w) return;
     const read = w.reader.read(0, w.grid);
     if (read.grid !== w.grid) {
       // The screen changed size: drawn from scratch.
