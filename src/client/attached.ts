@@ -97,6 +97,7 @@ export async function attached(
           welcomed = true;
           serverPid = welcome.pid;
           host.enter();
+          host.querySync();
           splashHandedOver();
           direct = welcome.tty === true && hello.tty !== undefined;
           if (direct) {

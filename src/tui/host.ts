@@ -9,7 +9,6 @@ import { quietStderr, restoreStderr } from "./stderr.ts";
 import { ENTER_SCREEN, LEAVE_SCREEN, QUERY_SYNC } from "./core/terminal_modes.ts";
 import { terminalSize } from "../platform/terminal.ts";
 
-const ENTER = ENTER_SCREEN + QUERY_SYNC;
 const LEAVE = LEAVE_SCREEN;
 
 const encoder = new TextEncoder();
@@ -17,6 +16,7 @@ const encoder = new TextEncoder();
 export class HostTerminal {
   #entered = false;
   #raw = false;
+  #queried = false;
 
   get size(): { cols: number; rows: number } {
     return terminalSize();
@@ -32,13 +32,26 @@ export class HostTerminal {
     for (let n = 0; n < data.length;) n += Deno.stdout.writeSync(data.subarray(n));
   }
 
-  /** Raw mode, the alternate screen and the rest of ENTER. */
+  /** Raw mode, the alternate screen and the rest of ENTER_SCREEN. */
   enter(): void {
     if (this.#entered) return;
     Deno.stdin.setRaw(true);
     this.#raw = true;
     this.#entered = true;
-    this.write(ENTER);
+    this.write(ENTER_SCREEN);
+  }
+
+  /**
+   * Asks whether the terminal takes synchronized output (QUERY_SYNC), once,
+   * after the server welcomed the client: its reply is a key the server's
+   * TUI reads. Asked earlier, a client refused at its hello (nested, full)
+   * is gone when the reply comes, and the reply (`2026;2$y`) lands in the
+   * shell as typed text.
+   */
+  querySync(): void {
+    if (!this.#entered || this.#queried) return;
+    this.#queried = true;
+    this.write(QUERY_SYNC);
   }
 
   /**
