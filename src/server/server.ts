@@ -12,7 +12,9 @@
  * client: a bad frame or a client that stops reading closes that client,
  * and each client's input, frames, listeners and timers are entry points of
  * that client (util/guard.ts, client_faults.ts): a failure there redraws it
- * from scratch, a second one disconnects it with the reason.
+ * from scratch, a second one disconnects it with the reason. A connection's
+ * hello is checked in hello.ts, the ones that ask one thing are answered in
+ * one_shot.ts, an attached client's frames are read in client_input.ts.
  */
 
 import { messageOf, UserError } from "../errors.ts";
@@ -31,30 +33,20 @@ import { startPluginTabs, type WiredPluginTabs } from "./plugin_feed.ts";
 import type { Link } from "./link.ts";
 import { ClientOutput, dropOverflow } from "./client_output.ts";
 import { Admission } from "./admission.ts";
-import { ATTACH_LIMITS, type AttachLimits, attachRefusal } from "./attach_limits.ts";
-import { clampSize, oversizeNotice } from "../session/size_limit.ts";
+import { ATTACH_LIMITS, type AttachLimits } from "./attach_limits.ts";
+import { checkHello } from "./hello.ts";
+import { answerOneShot } from "./one_shot.ts";
+import { clampSize } from "../session/size_limit.ts";
 import { ClientTty } from "./client_tty.ts";
+import { readFrames } from "./client_input.ts";
 import { libc } from "../session/libc.ts";
 import { within } from "../util/async.ts";
-import {
-  type ExitMessage,
-  FrameType,
-  helloProtocol,
-  parseAck,
-  parseHello,
-  parseResize,
-  SERVER_PROTOCOL,
-  text,
-  versionMismatch,
-} from "../wire/protocol.ts";
+import { type ExitMessage, FrameType, SERVER_PROTOCOL } from "../wire/protocol.ts";
 import type { HelloMessage, WebRequest } from "../wire/protocol.ts";
-import { sessionList } from "./ls.ts";
-import { answerRestore } from "../restore/answer.ts";
 import { clientOwner } from "./client_faults.ts";
 import { dataDir } from "../config/paths.ts";
 import { crashLogFile } from "../util/crash_log.ts";
-import { fault, guard, guarded, type Owner } from "../util/guard.ts";
-import { nestedIn, nestedMessage } from "./nesting.ts";
+import { fault, guard, type Owner } from "../util/guard.ts";
 import type { ReloadReport } from "./reload.ts";
 
 export interface AttachServerOptions {
@@ -232,128 +224,26 @@ export class AttachServer implements AsyncDisposable {
     const first = await frames.next();
     this.#admission.helloed(link);
     if (first.done) return;
-    const f = first.value;
-    if (f.type !== FrameType.Hello) return link.refuse("The first frame was not a hello: closed");
-    const welcome = { protocol: SERVER_PROTOCOL, version: this.#options.version, pid: Deno.pid };
-    let protocol: number;
-    try {
-      protocol = helloProtocol(f.payload);
-    } catch (error) {
-      return link.refuse(`Bad hello: ${messageOf(error)}`);
-    }
-    if (protocol !== SERVER_PROTOCOL) {
-      let version = "unknown";
-      try {
-        version = String(JSON.parse(text(f.payload)).version ?? version);
-      } catch { /* the protocol number was enough */ }
-      link.send(
-        FrameType.Exit,
-        {
-          reason: "version",
-          message: versionMismatch({ version, protocol }, welcome, this.#options.name),
-          code: 2,
-        } satisfies ExitMessage,
-      );
-      await link.flush();
-      return link.close();
-    }
-    let hello: HelloMessage;
-    try {
-      hello = parseHello(f.payload);
-    } catch (error) {
-      return link.refuse(`Bad hello: ${messageOf(error)}`);
-    }
-    // Inside one of our own sessions: refused before its terminal is touched.
-    const nested = hello.mode === "attach" && this.#options.instanceDir
-      ? nestedIn(hello, this.#options.runtime.state.sessions, this.#options.instanceDir)
-      : null;
-    if (nested) {
-      link.send(FrameType.Exit, { reason: "error", message: nestedMessage(nested), code: 2 });
-      await link.flush();
-      return link.close();
-    }
-    const full = hello.mode === "attach"
-      ? attachRefusal(this.#clients.size, this.#admission.limits)
-      : null;
-    if (full) return link.refuse(full);
+    const options = this.#options;
+    const welcome = { protocol: SERVER_PROTOCOL, version: options.version, pid: Deno.pid };
+    const hello = await checkHello(link, first.value, {
+      runtime: options.runtime,
+      name: options.name,
+      welcome,
+      instanceDir: options.instanceDir,
+      clients: this.#clients.size,
+      limits: this.#admission.limits,
+    });
+    if (!hello) return;
     // The client's terminal, when it names one the server may draw on itself.
     const tty = hello.mode === "attach" && hello.tty ? ClientTty.open(hello.tty) : null;
     link.send(FrameType.Welcome, tty ? { ...welcome, tty: true } : welcome);
-    switch (hello.mode) {
-      case "ls": {
-        const list = sessionList(this.#options.runtime.state);
-        // Said on stderr: stdout stays one session a line for scripts.
-        const message = list === "" ? `No sessions on server ${this.#options.name}` : "";
-        link.send(FrameType.Output, list);
-        link.send(FrameType.Exit, { reason: "done", message, code: 0 } satisfies ExitMessage);
-        await link.flush();
-        return link.close();
-      }
-      case "restore": {
-        const answer = answerRestore(this.#options.restore ?? null, hello.restore!);
-        // Started for this question and nothing to run: no server is left behind.
-        const ends = hello.restore!.started === true &&
-          this.#options.runtime.state.sessions.length === 0 && this.#clients.size === 0;
-        link.send(FrameType.Output, answer.text);
-        link.send(
-          FrameType.Exit,
-          {
-            reason: ends ? "server-exit" : "done",
-            message: "",
-            code: answer.code,
-          } satisfies ExitMessage,
-        );
-        await link.flush();
-        link.close();
-        if (ends) this.#ended.resolve({ why: "restore-only" });
-        return;
-      }
-      case "reload": {
-        // Whatever happens, the client hears an answer (a reload that threw says why).
-        const report = this.#options.reload
-          ? await this.#options.reload().catch((error): ReloadReport => ({
-            ok: false,
-            lines: [`Reload failed: ${messageOf(error)}`],
-            message: { text: "", error: true },
-          }))
-          : null;
-        if (report?.ok) link.send(FrameType.Output, report.lines.map((l) => `${l}\n`).join(""));
-        link.send(
-          FrameType.Exit,
-          {
-            reason: "done",
-            message: report === null
-              ? "This server cannot reload its config"
-              : report.ok
-              ? ""
-              : report.lines.join("\n"),
-            code: report?.ok ? 0 : 1,
-          } satisfies ExitMessage,
-        );
-        await link.flush();
-        return link.close();
-      }
-      case "web": {
-        const answer = this.#options.web
-          ? await this.#options.web(hello.web!).catch((error) => ({
-            text: `lazyshell web: ${messageOf(error)}\n`,
-            code: 1,
-          }))
-          : { text: "This server has no web view\n", code: 1 };
-        link.send(FrameType.Output, answer.text);
-        link.send(FrameType.Exit, { reason: "done", message: "", code: answer.code });
-        await link.flush();
-        return link.close();
-      }
-      case "kill-server":
-        link.send(FrameType.Exit, { reason: "done", message: "", code: 0 } satisfies ExitMessage);
-        await link.flush();
-        link.close();
-        this.#ended.resolve({ why: "kill-server" });
-        return;
-      case "attach":
-        return await this.#attach(link, hello, frames, tty);
-    }
+    if (hello.mode === "attach") return await this.#attach(link, hello, frames, tty);
+    const end = await answerOneShot(link, { ...hello, mode: hello.mode }, {
+      ...options,
+      clients: this.#clients.size,
+    });
+    if (end) this.#ended.resolve({ why: end });
   }
 
   async #attach(
@@ -455,28 +345,17 @@ export class AttachServer implements AsyncDisposable {
     try {
       // Drawing on the client's terminal waits until the client has it in raw mode.
       guard(owner, "start", () => app.start());
-      let notice = this.#sizeNotice(app, hello, null);
-      for await (const f of frames) {
-        if (output.gone) break;
-        client.lastActive = performance.now();
-        if (f.type === FrameType.Input) guard(owner, "input", () => input(text(f.payload)));
-        else if (f.type === FrameType.Ready && tty && output.ready()) {
-          tty.start({ data: guarded(owner, "input", input), hangup: () => void leave() });
-        } else if (f.type === FrameType.Resize) {
-          const asked = parseResize(f.payload);
-          notice = this.#sizeNotice(app, asked, notice);
-          const { cols, rows } = clampSize(asked.cols, asked.rows);
-          guard(owner, "resize", () => {
-            app.resize(cols, rows);
-            for (const listener of client!.resizeListeners) listener(cols, rows);
-          });
-        } else if (f.type === FrameType.Ack) {
-          output.acked(parseAck(f.payload).frames);
-        } else if (f.type === FrameType.Detach) {
-          await leave();
-          break;
-        }
-      }
+      await readFrames(frames, {
+        owner,
+        app,
+        output,
+        tty,
+        size: hello,
+        input,
+        leave: () => leave(),
+        resizeListeners: client.resizeListeners,
+        active: () => client!.lastActive = performance.now(),
+      });
     } catch (error) {
       this.#options.log(`client ${id}: ${messageOf(error)}`);
     } finally {
@@ -490,13 +369,6 @@ export class AttachServer implements AsyncDisposable {
       runtime.forgetClient(id);
       this.#updateSink();
     }
-  }
-
-  /** A terminal over the largest size is drawn at that size, its person told once. */
-  #sizeNotice(app: TuiApp, size: { cols: number; rows: number }, shown: string | null) {
-    const notice = oversizeNotice(size.cols, size.rows);
-    if (notice && notice !== shown) app.dispatch({ type: "message", text: notice, error: false });
-    return notice;
   }
 
   /** OSC 9/777 to every attached client's terminal (none attached: no channel). */

@@ -4,29 +4,23 @@
  * polling, never held back by the screen), the screen of the session it
  * watches (paced by frame_pacer.ts: the rows changed since the last frame,
  * at most one frame per `frameMs`, the last state always sent), and its
- * requests — answer through `ctl answer`'s path (re-check, receipt), send
- * a line — unless the view is read-only. Bounded: a page that does not
- * read gets its list folded into one and its screen read again later; one
- * that takes nothing for `stallMs` is closed.
+ * requests (page_requests.ts) — answer through `ctl answer`'s path
+ * (re-check, receipt), send a line — unless the view is read-only.
+ * Bounded: a page that does not read gets its list folded into one and its
+ * screen read again later; one that takes nothing for `stallMs` is closed.
  */
 
 import { messageOf, UserError } from "../errors.ts";
 import type { RuntimeChange, RuntimeState } from "../model/runtime.ts";
-import { type Prompt, samePrompt } from "../model/prompt.ts";
 import type { SessionView } from "../model/session.ts";
 import { Cells } from "../model/cells.ts";
 import type { Session } from "../session/session.ts";
 import type { ScreenReader } from "../session/screen_read.ts";
-import { answerPrompt } from "../control/answer.ts";
-import { label } from "../control/entry.ts";
-import { delay } from "../util/async.ts";
 import { type Scheduler, ticker } from "../util/ticker.ts";
 import type { Owner } from "../util/guard.ts";
-import { readChanges } from "../git/changes.ts";
-import { STATUS_LETTER } from "../git/parse.ts";
-import { describeBase, DIFF_MAX_BYTES, fit } from "../control/verbs/diff.ts";
 import { ansiCursor, ansiRow, ansiRows } from "./ansi.ts";
 import { FramePacer } from "./frame_pacer.ts";
+import { pageRequest } from "./page_requests.ts";
 import type { WebLimits } from "./limits.ts";
 import { type PageMessage, parsePageMessage, type ServerMessage, webSession } from "./wire.ts";
 
@@ -50,10 +44,6 @@ export interface LiveSocket {
 
 /** Lines of scrollback sent above a screen when a page starts watching it. */
 const SCROLLBACK_LINES = 500;
-/** How long an answer waits for the agent to leave the prompt (as `ctl answer`). */
-const ANSWER_TIMEOUT_MS = 10_000;
-/** Between the text and its Enter (as `ctl send --enter`: pastes told by timing). */
-const ENTER_GAP_MS = 250;
 /** How often a page held back (too much queued) is looked at again. */
 const BEHIND_POLL_MS = 100;
 /** Whose a failed frame is, in the crash log (util/guard.ts): the server goes on. */
@@ -152,7 +142,7 @@ export class LiveConnection implements Disposable {
       });
     }
     this.#inFlight++;
-    void this.#request(m).then(
+    void pageRequest(this.#runtime, m).then(
       (text) => this.#send({ t: "reply", req: m.req, ok: true, text }),
       (error) => {
         if (!(error instanceof UserError)) this.#log(`web: ${m.t}: ${messageOf(error)}`);
@@ -352,77 +342,5 @@ export class LiveConnection implements Disposable {
     try {
       this.#socket.send(JSON.stringify(m));
     } catch { /* closing */ }
-  }
-
-  async #request(m: Exclude<PageMessage, { t: "watch" }>): Promise<string> {
-    const session = this.#runtime.sessions.get(m.id);
-    if (!session) throw new UserError(`No session ${m.id}`);
-    switch (m.t) {
-      case "answer": {
-        const shown: Prompt = {
-          question: m.question,
-          subject: null,
-          options: m.options.map((l) => ({ label: l, keys: [] })),
-          cancel: null,
-          approve: null,
-          deny: null,
-        };
-        // The same question may come back about something else (another command to run): the
-        // subject the page showed must still be the one on screen. In the same turn of the
-        // event loop as answerPrompt's own reading: the screen cannot change in between.
-        if (m.subject !== undefined) {
-          this.#runtime.classifyNow(session.id);
-          const now = this.#runtime.view(session.id)?.prompt ?? null;
-          if (now !== null && samePrompt(now, shown) && now.subject !== m.subject) {
-            throw new UserError(
-              `The prompt of ${label(session)} changed since it was read (now about ` +
-                `${JSON.stringify(now.subject)}): nothing typed`,
-            );
-          }
-        }
-        const r = await answerPrompt(
-          {
-            view: (id) => this.#runtime.view(id),
-            classifyNow: (id) => this.#runtime.classifyNow(id),
-          },
-          session,
-          { type: "option", n: m.option },
-          { shown, timeoutMs: ANSWER_TIMEOUT_MS },
-        );
-        const now = r.receipt.prompt
-          ? `asks ${JSON.stringify(r.receipt.prompt.question)}`
-          : r.receipt.state ?? "no agent state";
-        return `Answered ${label(r)} with ${r.option}. ${r.label}: it left the prompt in ` +
-          `${r.receipt.ms} ms, now ${now}`;
-      }
-      case "send": {
-        if (!session.write(m.text, false)) {
-          throw new UserError(`${label(session)} took no input (exited, or not reading it)`);
-        }
-        if (m.enter) {
-          await delay(ENTER_GAP_MS);
-          if (!session.write("\r", false)) {
-            throw new UserError(`${label(session)} took the text but not the Enter`);
-          }
-        }
-        return `Sent to ${label(session)}`;
-      }
-      case "diff": {
-        const changes = await readChanges(this.#runtime.view(session.id)?.cwd ?? session.cwd, {
-          maxDiffBytes: DIFF_MAX_BYTES,
-        });
-        const fitted = fit(changes.diff, DIFF_MAX_BYTES);
-        const lines = [`${label(session)}: ${describeBase(changes)}`];
-        if (changes.files.length === 0) lines.push("No changes");
-        for (const f of changes.files) {
-          lines.push(`${STATUS_LETTER[f.status]} ${f.oldPath ? `${f.oldPath} -> ` : ""}${f.path}`);
-        }
-        if (fitted.diff !== "") lines.push("", fitted.diff.replace(/\n$/, ""));
-        if (changes.truncated || fitted.cut) {
-          lines.push(`(diff cut: git -C ${changes.root} diff shows all of it)`);
-        }
-        return lines.join("\n");
-      }
-    }
   }
 }
