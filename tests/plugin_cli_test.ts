@@ -85,6 +85,24 @@ Deno.test("lazyshell doctor reports plugin problems one per line and exits non-z
   assert.equal(code, 1);
 });
 
+Deno.test("doctor: agents without lazyshell's hooks are a note, not a problem (exit 0)", async () => {
+  const env = setup();
+  Deno.removeSync(`${env.XDG_CONFIG_HOME}/lazyshell/plugins`, { recursive: true });
+  const bin = `${env.HOME}/bin`;
+  Deno.mkdirSync(bin);
+  for (const name of ["claude", "codex"]) {
+    Deno.writeTextFileSync(`${bin}/${name}`, "#!/bin/sh\necho 1.2.3\n", { mode: 0o755 });
+  }
+  env.PATH = `${bin}:${env.PATH}`;
+  const { code, stdout } = await run(env, ["doctor", "--no-plugins"]);
+  assert.match(stdout, /^ok {3}Claude Code: \S+\/bin\/claude 1\.2\.3$/m);
+  assert.match(stdout, /^note Claude Code hooks \(optional\): no lazyshell hook in /m);
+  assert.match(stdout, /^note Codex hooks \(optional\): no lazyshell notify in /m);
+  assert.doesNotMatch(stdout, /^FAIL/m);
+  assert.match(stdout, /^No problems found$/m);
+  assert.equal(code, 0);
+});
+
 Deno.test("a broken config.yml is reported with file and line", async () => {
   const env = setup();
   Deno.writeTextFileSync(`${env.XDG_CONFIG_HOME}/lazyshell/config.yml`, "scrollback: lots\n");
