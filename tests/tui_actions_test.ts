@@ -110,6 +110,45 @@ Deno.test("x asks before ending a program running in a session; n keeps it, y en
   assert.ok(await within(session.exited, WAIT), "y ended it");
 });
 
+Deno.test("the palette's restart-group asks before ending the group's programs; any other key cancels, y restarts them", async () => {
+  await using t = setup();
+  const { runtime, app } = t;
+  const busy = runtime.createSession({ name: "busy", group: "backend" });
+  const idle = runtime.createSession({ name: "idle", group: "backend" });
+  await waitForText(busy, /[$#]\s*$/, WAIT);
+  busy.write("sleep 300\r");
+  await waitFor(busy, () => (busy.foreground()?.comm ?? "") === "sleep", WAIT, "sleep");
+  await waitFor(busy, () => app.state.sessions.length === 2, WAIT, "both rows");
+  app.feed("\x1d");
+  const palette = () => {
+    app.feed(":restart-group");
+    assert.equal(app.state.overlay?.type, "palette");
+    app.feed("\r");
+  };
+  palette();
+  const overlay = app.state.overlay;
+  assert.ok(overlay?.type === "confirm-kill" && overlay.restart, JSON.stringify(overlay));
+  assert.equal(overlay.what, "group backend: busy (running sleep)");
+  assert.deepEqual(overlay.ids, [busy.id, idle.id]);
+  app.feed("q");
+  assert.equal(app.state.overlay, null);
+  assert.equal(busy.status, "running", "any other key keeps them");
+  assert.equal(runtime.store.get(idle.id), idle, "the idle one too");
+  palette();
+  app.feed("y");
+  assert.ok(await within(busy.exited, WAIT), "y ended the busy one");
+  await waitFor(
+    busy,
+    () =>
+      [busy.id, idle.id].every((id) => {
+        const now = runtime.store.get(id);
+        return now !== undefined && now !== busy && now !== idle && now.status === "running";
+      }),
+    WAIT,
+    "both restarted",
+  );
+});
+
 Deno.test("W asks before restarting a session that runs a program; n keeps it, y restarts it", async () => {
   await using t = setup();
   const { runtime, app } = t;

@@ -58,12 +58,17 @@ export type Overlay =
   | { readonly type: "answer"; readonly target: string; readonly prompt: Prompt }
   /** `I`: every blocked session with its question; `index` is the highlighted one. */
   | { readonly type: "inbox"; readonly index: number }
-  /** `x` (or `W`: `restart`) on a session running an agent or a program: say what ends, ask. */
+  /**
+   * `x` (or `W`, the palette's `restart-group`: `restart`) on a session running an agent or a
+   * program: say what ends, ask.
+   */
   | {
     readonly type: "confirm-kill";
     readonly target: string;
     readonly what: string;
     readonly restart?: boolean;
+    /** The palette's `restart-group`: every session of the group, restarted on `y`. */
+    readonly ids?: readonly string[];
   }
   | { readonly type: "restart-choice"; readonly target: string; readonly group: string }
   /** `P`: the resume policy at usage limits of the session, or (`g`) of its group. */

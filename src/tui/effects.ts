@@ -137,10 +137,16 @@ export function runEffect(ctx: EffectContext, fx: TuiEffect): void {
         sessions.rename(fx.id, fx.name);
         return;
       case "restart": {
-        // One session running an agent or a program: ask first, as `x` does.
-        const what = fx.confirmed || fx.ids.length !== 1 ? null : worthAsking(ctx, fx.ids[0]!);
+        // Sessions running an agent or a program (one, or a group's): ask first, as `x` does.
+        const what = fx.confirmed ? null : restartQuestion(ctx, fx.ids);
         if (what !== null) {
-          return ctx.dispatch({ type: "confirm-kill", id: fx.ids[0]!, what, restart: true });
+          return ctx.dispatch({
+            type: "confirm-kill",
+            id: fx.ids[0]!,
+            what,
+            restart: true,
+            ...(fx.ids.length > 1 ? { ids: fx.ids } : {}),
+          });
         }
         void restart(ctx, fx.ids);
         return;
@@ -291,6 +297,15 @@ async function answer(ctx: EffectContext, id: string, choice: Choice, shown: Pro
  * or a program running in the foreground of the session's shell. Null: a
  * shell at its prompt, or a session whose own command is the program.
  */
+/** What a restart of `ids` would end, worth a question; null: nothing is (shells at a prompt). */
+function restartQuestion(ctx: EffectContext, ids: readonly string[]): string | null {
+  if (ids.length === 1) return worthAsking(ctx, ids[0]!);
+  const whats = ids.map((id) => worthAsking(ctx, id)).filter((w) => w !== null);
+  if (whats.length === 0) return null;
+  const group = ctx.runtime.view(ids[0]!)?.group;
+  return `${group ? `group ${group}` : `${ids.length} sessions`}: ${whats.join(", ")}`;
+}
+
 function worthAsking(ctx: EffectContext, id: string): string | null {
   const session = ctx.runtime.sessions.get(id);
   const view = ctx.runtime.view(id);

@@ -30,6 +30,8 @@ export type TuiEvent =
     readonly id: string;
     readonly what: string;
     readonly restart?: boolean;
+    /** The palette's `restart-group`: every session of the group, restarted on `y`. */
+    readonly ids?: readonly string[];
   }
   /** Select a session (e.g. the new one after a restart), staying in navigation mode. */
   | { readonly type: "select"; readonly id: string }

@@ -115,7 +115,7 @@ export function overlayInput(
       if (name === "y" || name === "Y") {
         fx.push(
           o.restart
-            ? { type: "restart", ids: [o.target], confirmed: true }
+            ? { type: "restart", ids: o.ids ?? [o.target], confirmed: true }
             : { type: "kill", id: o.target, confirmed: true },
         );
       }

@@ -82,6 +82,7 @@ function reduce(s: TuiState, e: TuiEvent, keymap: Keymap, fx: TuiEffect[]): TuiS
           target: e.id,
           what: e.what,
           ...(e.restart ? { restart: true } : {}),
+          ...(e.ids ? { ids: e.ids } : {}),
         },
       };
     case "resume": {

@@ -92,9 +92,15 @@ export function drawHintBar(frame: Frame, r: Rect, state: TuiState, keymap: Keym
     frame.line(r.x, y, r.width, [
       { text: `${o.restart ? "Restart" : "End"} ${o.what}? `, style: theme.messageError },
       { text: "y", style: theme.key },
-      { text: o.restart ? " end it and start it again · " : " end it · " },
+      {
+        text: o.ids
+          ? " end them and start them again · "
+          : o.restart
+          ? " end it and start it again · "
+          : " end it · ",
+      },
       { text: "n", style: theme.key },
-      { text: " keep it" },
+      { text: o.ids ? " keep them" : " keep it" },
     ]);
     return;
   }
