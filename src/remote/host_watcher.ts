@@ -11,6 +11,7 @@
  */
 
 import { messageOf, UserError } from "../errors.ts";
+import { pause } from "../util/async.ts";
 import type { ControlResponse } from "../ipc/protocol.ts";
 import type { HostReply, HostView, RemoteSession } from "../model/hosts.ts";
 import { printable } from "../model/printable.ts";
@@ -125,7 +126,7 @@ export class HostWatcher implements AsyncDisposable {
         (this.#options.random ?? Math.random)(),
       );
       this.#set(view);
-      await sleep(view.retryAt! - this.#now(), signal);
+      await pause(Math.max(0, view.retryAt! - this.#now()), signal);
     }
   }
 
@@ -196,7 +197,7 @@ export class HostWatcher implements AsyncDisposable {
   async #poll(name: string, link: ControlLink): Promise<void> {
     while (!link.over) {
       this.#take(name, await link.request("list", {}, 30_000));
-      await sleep(POLL_MS, this.#abort.signal);
+      await pause(POLL_MS, this.#abort.signal);
     }
   }
 
@@ -213,17 +214,4 @@ export class HostWatcher implements AsyncDisposable {
       this.#options.log?.(`hosts: ${name}: a notification failed: ${messageOf(error)}`);
     }
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, Math.max(0, ms));
-    signal.addEventListener("abort", done);
-  });
 }
