@@ -23,10 +23,10 @@ import { parseArgs } from "node:util";
 import { AGENTS } from "../capture/agents/mod.ts";
 import { startMockServer } from "../capture/mock/server.ts";
 import { sleep } from "../capture/driver_util.ts";
-import { captureProcesses, endProcesses } from "../capture/procs.ts";
 import {
   agentCommand,
   checkList,
+  endLeftovers,
   liveEnv,
   type LiveServe,
   setupAgent,
@@ -250,8 +250,7 @@ export async function main(argv: string[]): Promise<number> {
       if (target) await serve.call("kill", { target }, 10000).catch(() => {});
     }
   }
-  const left = captureProcesses(null, home);
-  if (left.length) await endProcesses(left.map((p) => p.pid));
+  await endLeftovers(home);
   Deno.removeSync(tmp, { recursive: true });
   const failed = checks.failed;
   console.log(

@@ -18,8 +18,8 @@
 import { AGENTS } from "../capture/agents/mod.ts";
 import { startMockServer } from "../capture/mock/server.ts";
 import { sleep } from "../capture/driver_util.ts";
-import { captureProcesses, endProcesses } from "../capture/procs.ts";
 import {
+  endLeftovers,
   liveEnv,
   type LiveServe,
   setupAgent,
@@ -165,11 +165,7 @@ export async function runLimitRestore(agentId: string, lab: string, hardLimitS: 
   } finally {
     clearTimeout(deadline);
     if (serve) await serve[Symbol.asyncDispose]();
-    const leftover = captureProcesses(null, home);
-    if (leftover.length) {
-      const pids = await endProcesses(leftover.map((p) => p.pid));
-      log(`ended leftover pids ${pids.join(" ")} (${leftover.map((p) => p.comm).join(" ")})`);
-    }
+    await endLeftovers(home, log);
     let text = "";
     try {
       text = Deno.readTextFileSync(notes).trim();

@@ -24,12 +24,12 @@ import type { ScenarioName } from "../capture/profile.ts";
 import { type Player, SCENARIO_BODIES } from "../capture/scenarios.ts";
 import { startMockServer } from "../capture/mock/server.ts";
 import { sleep } from "../capture/driver_util.ts";
-import { captureProcesses, endProcesses } from "../capture/procs.ts";
 import { type Expected, judge, type Observed, render } from "./timeline.ts";
 import { limitResumeBody, limitScenario } from "./limit_resume.ts";
 import { lazyshell } from "../abuse/server.ts";
 import {
   agentCommand,
+  endLeftovers,
   liveEnv,
   type LiveServe,
   setupAgent,
@@ -389,11 +389,7 @@ export async function main(argv: string[]): Promise<number> {
       }
     }
     await serve?.[Symbol.asyncDispose]();
-    const left = captureProcesses(null, spec.env.HOME ?? "/nonexistent");
-    if (left.length) {
-      const pids = await endProcesses(left.map((p) => p.pid));
-      log(`ended leftover pids ${pids.join(" ")} (${left.map((p) => p.comm).join(" ")})`);
-    }
+    await endLeftovers(spec.env.HOME ?? "/nonexistent", log);
   }
   let notes = "";
   try {

@@ -21,9 +21,9 @@
 import { AGENTS } from "../capture/agents/mod.ts";
 import { startMockServer } from "../capture/mock/server.ts";
 import { sleep } from "../capture/driver_util.ts";
-import { captureProcesses, endProcesses } from "../capture/procs.ts";
 import {
   agentCommand,
+  endLeftovers,
   liveEnv,
   type LiveServe,
   setupAgent,
@@ -170,11 +170,7 @@ export async function runRestore(
   } finally {
     clearTimeout(deadline);
     if (serve) await serve[Symbol.asyncDispose]();
-    const left = captureProcesses(null, home);
-    if (left.length) {
-      const pids = await endProcesses(left.map((p) => p.pid));
-      log(`ended leftover pids ${pids.join(" ")} (${left.map((p) => p.comm).join(" ")})`);
-    }
+    await endLeftovers(home, log);
     Deno.removeSync(tmp, { recursive: true });
   }
   console.log(`\n== ${name} (${spec.version}): ${verdict}`);

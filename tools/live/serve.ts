@@ -13,6 +13,7 @@ import { opencodePlugin } from "../../src/ipc/opencode_plugin.ts";
 import { selfCommand } from "../../src/plugin/self.ts";
 import type { AgentProfile, LaunchSpec, ScenarioName } from "../capture/profile.ts";
 import { controlSocket, spawnServe } from "../abuse/server.ts";
+import { captureProcesses, endProcesses } from "../capture/procs.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname.replace(/\/$/, "");
 
@@ -66,6 +67,17 @@ export function liveEnv(base: Record<string, string>, runDir: string): Record<st
 }
 
 /** A log line of the run, stamped with the seconds since `t0`. */
+/**
+ * Ends what a run left running under `home` (the agent CLIs and their
+ * children), saying which through `log` when given.
+ */
+export async function endLeftovers(home: string, log?: (line: string) => void): Promise<void> {
+  const left = captureProcesses(null, home);
+  if (!left.length) return;
+  const pids = await endProcesses(left.map((p) => p.pid));
+  log?.(`ended leftover pids ${pids.join(" ")} (${left.map((p) => p.comm).join(" ")})`);
+}
+
 export function stampedLog(t0: number): (line: string) => void {
   return (line) => console.log(`${((Date.now() - t0) / 1000).toFixed(1).padStart(6)}s  ${line}`);
 }

@@ -18,8 +18,15 @@ import { parseArgs } from "node:util";
 import { AGENTS } from "../capture/agents/mod.ts";
 import { startMockServer } from "../capture/mock/server.ts";
 import { sleep } from "../capture/driver_util.ts";
-import { captureProcesses, endProcesses } from "../capture/procs.ts";
-import { checkList, liveEnv, setupAgent, stampedLog, startServe, writeConfig } from "./serve.ts";
+import {
+  checkList,
+  endLeftovers,
+  liveEnv,
+  setupAgent,
+  stampedLog,
+  startServe,
+  writeConfig,
+} from "./serve.ts";
 import { exists, readTextOrNull } from "../../src/util/fs.ts";
 import { dataDir } from "../../src/config/paths.ts";
 import { sh } from "../../src/git/test_util.ts";
@@ -141,8 +148,7 @@ export async function main(argv: string[]): Promise<number> {
       if (target) await serve.call("kill", { target }, 10000).catch(() => {});
     }
   }
-  const left = captureProcesses(null, spec.env.HOME ?? "/nonexistent");
-  if (left.length) await endProcesses(left.map((p) => p.pid));
+  await endLeftovers(spec.env.HOME ?? "/nonexistent");
   Deno.removeSync(tmp, { recursive: true });
   const failed = checks.failed;
   console.log(`\n== ${name}: ${checks.count - failed} passed, ${failed} failed`);
