@@ -96,8 +96,8 @@ export async function runClient(options: ClientOptions): Promise<number> {
         (options.mode === "attach" ? `: start one with \`lazyshell${flag}\`` : ""),
     );
   }
-  if (options.project && !started) {
-    console.error(`lazyshell: a server is already running: --project ${options.project} ignored`);
+  if (start && !started) {
+    (await import("./project_notice.ts")).sayProjectNotStarted(options, env, name);
   }
   return await speak(options, env, name, new ClientLink(conn), Deno.cwd(), null, started);
 }
