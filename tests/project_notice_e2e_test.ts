@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { screenText, waitForText } from "../src/session/test_util.ts";
 import { lab as e2eLab, RUN_MAIN } from "./e2e_lab.ts";
-import { projectServerName } from "../src/client/project_notice.ts";
+import { projectNotice, projectServerName } from "../src/client/project_notice.ts";
 
 const WAIT = 30_000;
 const CTRL_RIGHT_BRACKET = "\x1d";
@@ -46,4 +46,14 @@ Deno.test("the suggested server name: the project folder's, never the running on
   assert.equal(projectServerName("/home/u/.hidden/lazyshell.yml", "default"), "project");
   assert.equal(projectServerName("/home/u/api/lazyshell.yml", "api"), "api-project");
   assert.equal(projectServerName("/lazyshell.yml", "default"), "project");
+});
+
+Deno.test("--project FILE is resolved from the current folder and quoted when it must be", () => {
+  assert.equal(
+    projectNotice({ project: "../my app/p.yml", cwd: "/w/x", home: null, server: "default" }),
+    "lazyshell: server default was already running, so this attach did not start /w/my app/p.yml " +
+      "(a project starts with a new server): start it in a server of its own with " +
+      "`lazyshell -L my-app --project '/w/my app/p.yml'`",
+  );
+  assert.equal(projectNotice({ cwd: "/", home: null, server: "default" }), null);
 });
