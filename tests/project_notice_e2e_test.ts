@@ -57,3 +57,25 @@ Deno.test("--project FILE is resolved from the current folder and quoted when it
   );
   assert.equal(projectNotice({ cwd: "/", home: null, server: "default" }), null);
 });
+
+Deno.test("lazyshell in the project folder of the server that started with it says nothing", async () => {
+  await using l = e2eLab("lazyshell-project-notice-own-");
+  const proj = `${l.dir}/myproj`;
+  Deno.mkdirSync(proj);
+  Deno.writeTextFileSync(`${proj}/lazyshell.yml`, "sessions:\n  - name: api\n");
+  // The server starts with the project (--project: trusted, nothing asked), then a new attach
+  // from the same folder finds that file again.
+  const first = l.store.create({
+    command: `cd ${proj} && exec ${RUN_MAIN} --project ${proj}/lazyshell.yml`,
+    cols: 200,
+    rows: 30,
+  });
+  await waitForText(first, "api", WAIT);
+  first.write(CTRL_RIGHT_BRACKET + "d");
+  await first.exited;
+  const again = l.store.create({ command: `cd ${proj} && exec ${RUN_MAIN}`, cols: 200, rows: 30 });
+  await waitForText(again, "api", WAIT);
+  again.write(CTRL_RIGHT_BRACKET + "d");
+  await again.exited;
+  assert.doesNotMatch(screenText(again), /did not start/, screenText(again));
+});

@@ -3,11 +3,15 @@
  * file was named (`--project FILE`) or found (the nearest `lazyshell.yml`):
  * a project's sessions start with a new server only (README: Project file),
  * so this attach did not start them. One line, with the command that does:
- * a server of its own for the project (`-L`), this one untouched.
+ * a server of its own for the project (`-L`), this one untouched. Nothing
+ * when the running server started with that very project file (its
+ * instance directory says which, src/ipc/runtime_dir.ts serverProject).
  */
 
 import { findProjectFile } from "../config/project_find.ts";
 import { resolvePath } from "../config/project_path.ts";
+import { currentUid, runtimeRoot } from "../config/paths.ts";
+import { serverProject } from "../ipc/runtime_dir.ts";
 import type { ClientOptions } from "./client.ts";
 
 /** `lazyshell` (attach) found a server running: the line on stderr, if there is one. */
@@ -22,6 +26,7 @@ export function sayProjectNotStarted(
     cwd: Deno.cwd(),
     home: env.HOME ?? null,
     server,
+    running: serverProject(runtimeRoot(env, currentUid()), server),
   });
   if (line !== null) console.error(line);
 }
@@ -33,6 +38,8 @@ export interface ProjectNoticeInput {
   readonly home: string | null;
   /** The running server's name (`-L`). */
   readonly server: string;
+  /** The project file the running server started with, if any. */
+  readonly running?: string | null;
 }
 
 /** The line, or null when there is no project file to speak of. */
@@ -40,7 +47,7 @@ export function projectNotice(o: ProjectNoticeInput): string | null {
   const file = o.project !== undefined
     ? resolvePath(o.cwd, o.project)
     : findProjectFile(o.cwd, o.home);
-  if (file === null) return null;
+  if (file === null || file === o.running) return null;
   const name = projectServerName(file, o.server);
   return `lazyshell: server ${o.server} was already running, so this attach did not start ` +
     `${file} (a project starts with a new server): start it in a server of its own with ` +

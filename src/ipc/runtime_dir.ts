@@ -24,6 +24,8 @@ const MAX_SOCKET_PATH = 107;
 export const CONTROL_SOCKET = "control.sock";
 /** In a lasting server's instance directory: its name (`-L NAME`), so `ctl` can find it by name. */
 export const SERVER_NAME_FILE = "server-name";
+/** The project file a lasting server started with (docs/architecture.md, Start-up). */
+export const SERVER_PROJECT_FILE = "server-project";
 
 function mkdirPrivate(path: string): void {
   try {
@@ -87,6 +89,22 @@ export function listInstances(root: string, alive = isAlive): InstanceInfo[] {
 /** Records this instance's lasting-server name in its directory (0600). */
 export function writeServerName(dir: string, name: string): void {
   Deno.writeTextFileSync(`${dir}/${SERVER_NAME_FILE}`, `${name}\n`, { mode: 0o600 });
+}
+
+/** Records the project file this lasting server started with (0600). */
+export function writeServerProject(dir: string, file: string): void {
+  Deno.writeTextFileSync(`${dir}/${SERVER_PROJECT_FILE}`, `${file}\n`, { mode: 0o600 });
+}
+
+/** The project file the running lasting server `name` started with, or null (none, or no server). */
+export function serverProject(root: string, name: string): string | null {
+  const instance = listInstances(root).find((i) => i.server === name);
+  if (!instance) return null;
+  try {
+    return Deno.readTextFileSync(`${instance.dir}/${SERVER_PROJECT_FILE}`).trim() || null;
+  } catch {
+    return null;
+  }
 }
 
 function readServerName(dir: string): string | null {

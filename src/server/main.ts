@@ -19,7 +19,7 @@
 import { legacyResumesFile } from "../restore/legacy_resumes.ts";
 import { dataDir } from "../config/paths.ts";
 import { messageOf, UserError } from "../errors.ts";
-import { ensureRuntimeRoot, writeServerName } from "../ipc/runtime_dir.ts";
+import { ensureRuntimeRoot, writeServerName, writeServerProject } from "../ipc/runtime_dir.ts";
 import { startProject } from "../runtime/project.ts";
 import { approveProject } from "../runtime/project_trust.ts";
 import { logTo } from "../runtime/notifications.ts";
@@ -111,6 +111,7 @@ export async function runServer(options: ServerOptions): Promise<number> {
   const sockets = await startSockets(runtime, logTo(runtime.env), {}, () => hosts.table());
   // `lazyshell -L NAME ctl …` finds this instance's control socket by it (src/ctl/find.ts).
   writeServerName(sockets.dir, name);
+  if (project) writeServerProject(sockets.dir, project.file);
   // After the sockets: project sessions get LAZYSHELL_SOCK like any other.
   const started = project ? startProject(runtime, project) : [];
   // After the project: its sessions run, so their saved copies are not offered (docs/restore.md).
