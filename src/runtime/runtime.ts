@@ -51,8 +51,10 @@ import { type Notifications, startNotifications } from "./notifications.ts";
 import { type Catalog, loadCatalogSync } from "./catalog.ts";
 import { DetectionHub } from "./detection.ts";
 import { type EngineEvent, reduceRuntime } from "./state.ts";
-import { fault, type Owner } from "../util/guard.ts";
-import { policySize, type Size } from "./window_size.ts";
+import type { Owner } from "../util/guard.ts";
+import { Listeners } from "./listeners.ts";
+import { SessionSizes } from "./session_sizes.ts";
+import type { Size } from "./window_size.ts";
 
 export interface RuntimeOptions {
   readonly env?: Env;
@@ -82,12 +84,6 @@ export type Focus = Omit<ClientFocus, "client">;
 
 /** A listener's owner unless its subscriber names one: a failure is logged, the listener kept. */
 const LISTENER: Owner = { name: "runtime listener" };
-
-/** A listener and whose it is: a failure in it goes to its owner (util/guard.ts). */
-interface Listener<A> {
-  readonly call: (arg: A) => void;
-  readonly owner: Owner;
-}
 
 /** Output this soon after a resize is the program redrawing for the new size, not news. */
 const RESIZE_REDRAW_MS = 500;
@@ -122,15 +118,13 @@ export class Runtime implements AsyncDisposable {
   readonly #paneSize: (cols: number, rows: number) => Size;
   #reconfigured = new Set<(next: Setup, previous: Setup) => void | Promise<void>>();
   #state: RuntimeState = EMPTY_STATE;
-  #changes = new Set<Listener<RuntimeChange>>();
-  #outputs = new Set<Listener<string>>();
+  readonly #changes = new Listeners<RuntimeChange>();
+  readonly #outputs = new Listeners<string>();
   #disposers: (() => void | Promise<void>)[] = [];
   /** When each session was last resized: what a shell redraws for it is not new output (●). */
   #resizedAt = new Map<string, number>();
-  /** Which client a session's PTY size follows (tmux's "latest": who last typed into or focused it). */
-  #sizeOwners = new Map<string, string>();
-  /** What each client shows (Runtime.show): session id → the pane's size. */
-  #shown = new Map<string, ReadonlyMap<string, Size>>();
+  /** The sessions' PTY sizes from the clients that show them (config `window_size`). */
+  readonly #sizes: SessionSizes;
 
   constructor(options: RuntimeOptions = {}) {
     this.env = options.env ?? Deno.env.toObject();
@@ -150,6 +144,7 @@ export class Runtime implements AsyncDisposable {
     });
     this.store.configure(this.#storeDefaults());
     this.sessions = this.store;
+    this.#sizes = new SessionSizes(this.store, () => this.config.window_size);
     const sub = this.store.on((event) => this.#onStore(event));
     this.own(() => sub[Symbol.dispose]());
     this.#dispatch({ type: "problems", problems: this.catalog.errors.map((e) => e.message) });
@@ -206,9 +201,7 @@ export class Runtime implements AsyncDisposable {
     if (this.#clientEnv !== null) this.clientAttached(this.#clientEnv);
     if (next.catalog !== previous.catalog) this.#detection.setCatalog(next.catalog);
     if (next.loaded.config.window_size !== previous.loaded.config.window_size) {
-      // The new policy sizes every session shown now (`latest`: from the next claim on).
-      this.#sizeOwners.clear();
-      for (const session of this.store.list()) this.#applyWindowSize(session.id);
+      this.#sizes.policyChanged();
     }
     if (next.loaded.config.agent_stats_command !== previous.loaded.config.agent_stats_command) {
       // The old command's lines go; the new one's come as it runs (notifications.ts).
@@ -248,7 +241,7 @@ export class Runtime implements AsyncDisposable {
    * is its `owner`'s failure: the other listeners still hear the change.
    */
   subscribe(listener: (change: RuntimeChange) => void, owner = LISTENER): Disposable {
-    return listen(this.#changes, { call: listener, owner });
+    return this.#changes.add(listener, owner);
   }
 
   /**
@@ -256,7 +249,7 @@ export class Runtime implements AsyncDisposable {
    * a pane showing it redraws. Not state: screens are read, not sent.
    */
   onOutput(listener: (id: string) => void, owner = LISTENER): Disposable {
-    return listen(this.#outputs, { call: listener, owner });
+    return this.#outputs.add(listener, owner);
   }
 
   /** A client says what its user is looking at (`RuntimeState.focus`). */
@@ -266,10 +259,7 @@ export class Runtime implements AsyncDisposable {
 
   /** A client left: it looks at nothing, and the sessions it sized are free again. */
   forgetClient(client: string): void {
-    for (const [id, owner] of this.#sizeOwners) if (owner === client) this.#sizeOwners.delete(id);
-    const shown = this.#shown.get(client);
-    this.#shown.delete(client);
-    for (const id of shown?.keys() ?? []) this.#applyWindowSize(id);
+    this.#sizes.forgetClient(client);
     this.#dispatch({ type: "client-left", client });
   }
 
@@ -279,9 +269,7 @@ export class Runtime implements AsyncDisposable {
    * the other policies size sessions from what clients show, show()).
    */
   claimSize(id: string, client: string, cols: number, rows: number): void {
-    if (this.config.window_size !== "latest") return;
-    this.#sizeOwners.set(id, client);
-    this.store.get(id)?.resize(cols, rows);
+    this.#sizes.claim(id, client, cols, rows);
   }
 
   /**
@@ -290,22 +278,7 @@ export class Runtime implements AsyncDisposable {
    * each session from the panes that show it (src/runtime/window_size.ts).
    */
   show(client: string, sessions: ReadonlyMap<string, Size>): void {
-    const before = this.#shown.get(client);
-    this.#shown.set(client, sessions);
-    for (const id of new Set([...(before?.keys() ?? []), ...sessions.keys()])) {
-      this.#applyWindowSize(id);
-    }
-  }
-
-  /** Session `id` takes the size `window_size` gives it from the panes that show it, if any. */
-  #applyWindowSize(id: string): void {
-    const sizes: Size[] = [];
-    for (const shown of this.#shown.values()) {
-      const size = shown.get(id);
-      if (size) sizes.push(size);
-    }
-    const size = policySize(this.config.window_size, sizes);
-    if (size) this.store.get(id)?.resize(size.cols, size.rows);
+    this.#sizes.show(client, sessions);
   }
 
   /**
@@ -314,12 +287,7 @@ export class Runtime implements AsyncDisposable {
    * Under `window_size: latest` only.
    */
   resizeFor(client: string, cols: number, rows: number, tiles?: ReadonlyMap<string, Size>): void {
-    if (this.config.window_size !== "latest") return;
-    for (const session of this.store.list()) {
-      const owner = this.#sizeOwners.get(session.id);
-      const size = tiles?.get(session.id) ?? { cols, rows };
-      if (owner === undefined || owner === client) session.resize(size.cols, size.rows);
-    }
+    this.#sizes.resizeFor(client, cols, rows, tiles);
   }
 
   /** A hook payload named the agent's conversation id (src/ipc/conversation.ts). */
@@ -447,7 +415,7 @@ export class Runtime implements AsyncDisposable {
       case "replaced":
         return this.#dispatch({ type: "session-replaced", session: this.store.facts(e.session) });
       case "removed":
-        this.#sizeOwners.delete(e.id);
+        this.#sizes.forgetSession(e.id);
         this.#resizedAt.delete(e.id);
         return this.#dispatch({ type: "session-removed", id: e.id });
       case "session": {
@@ -493,29 +461,13 @@ export class Runtime implements AsyncDisposable {
   }
 
   #output(id: string): void {
-    notify(this.#outputs, id, "output listener");
+    this.#outputs.emit(id, "output listener");
   }
 
   #dispatch(event: EngineEvent): void {
     const { state, change } = reduceRuntime(this.#state, event);
     this.#state = state;
     if (!change) return;
-    notify(this.#changes, change, "state listener");
-  }
-}
-
-function listen<A>(set: Set<Listener<A>>, listener: Listener<A>): Disposable {
-  set.add(listener);
-  return { [Symbol.dispose]: () => set.delete(listener) };
-}
-
-/** Calls each listener; one that throws is its owner's failure, never the session's. */
-function notify<A>(set: ReadonlySet<Listener<A>>, arg: A, where: string): void {
-  for (const listener of set) {
-    try {
-      listener.call(arg);
-    } catch (error) {
-      fault(listener.owner, where, error);
-    }
+    this.#changes.emit(change, "state listener");
   }
 }

@@ -1,0 +1,44 @@
+import assert from "node:assert/strict";
+import type { WindowSize } from "../config/config.ts";
+import { SessionSizes } from "./session_sizes.ts";
+
+function lab(policy: WindowSize) {
+  const sizes = new Map<string, string>();
+  const session = (id: string) => ({
+    id,
+    resize: (cols: number, rows: number) => void sizes.set(id, `${cols}x${rows}`),
+  });
+  const all = [session("a"), session("b")];
+  let current = policy;
+  const sized = new SessionSizes(
+    { get: (id) => all.find((s) => s.id === id), list: () => all },
+    () => current,
+  );
+  return { sized, sizes, set: (p: WindowSize) => (current = p) };
+}
+
+Deno.test("SessionSizes, latest: the claiming client's size; a resize moves only its own and free ones", () => {
+  const { sized, sizes } = lab("latest");
+  sized.claim("a", "big", 160, 45);
+  assert.equal(sizes.get("a"), "160x45");
+  sized.resizeFor("small", 100, 30);
+  assert.equal(sizes.get("a"), "160x45", "owned by big");
+  assert.equal(sizes.get("b"), "100x30", "nobody's: follows");
+  sized.forgetClient("big");
+  sized.resizeFor("small", 90, 28);
+  assert.equal(sizes.get("a"), "90x28", "free again");
+});
+
+Deno.test("SessionSizes, smallest: the smallest pane showing it; a client leaving sizes it again", () => {
+  const { sized, sizes, set } = lab("smallest");
+  sized.claim("a", "x", 1, 1);
+  assert.equal(sizes.get("a"), undefined, "claims count under latest only");
+  sized.show("big", new Map([["a", { cols: 150, rows: 40 }]]));
+  sized.show("small", new Map([["a", { cols: 80, rows: 20 }]]));
+  assert.equal(sizes.get("a"), "80x20");
+  sized.forgetClient("small");
+  assert.equal(sizes.get("a"), "150x40");
+  set("largest");
+  sized.show("small", new Map([["a", { cols: 80, rows: 20 }]]));
+  assert.equal(sizes.get("a"), "150x40");
+});
