@@ -17,7 +17,7 @@
  * one_shot.ts, an attached client's frames are read in client_input.ts.
  */
 
-import { messageOf, UserError } from "../errors.ts";
+import { messageOf } from "../errors.ts";
 import { listenPrivate } from "../ipc/runtime_dir.ts";
 import { tmuxWrap } from "../notify/policy.ts";
 import type { Runtime } from "../runtime/runtime.ts";
@@ -27,9 +27,8 @@ import { parseRemoteKey } from "../model/hosts.ts";
 import type { SessionRestore } from "../restore/restore.ts";
 import { TuiApp, type ViewPlace } from "../tui/app.ts";
 import { layout } from "../tui/core/layout.ts";
-import { ptyHandover } from "../tui/plugin_handover.ts";
-import { osc52 } from "../tui/clipboard.ts";
 import { startPluginTabs, type WiredPluginTabs } from "./plugin_feed.ts";
+import { pluginClientHooks } from "./plugin_clients.ts";
 import type { Link } from "./link.ts";
 import { ClientOutput, dropOverflow } from "./client_output.ts";
 import { Admission } from "./admission.ts";
@@ -391,13 +390,6 @@ export class AttachServer implements AsyncDisposable {
     });
   }
 
-  /** The client a plugin's interactive command and `select_session` go to. */
-  #latest(): Client | null {
-    let best: Client | null = null;
-    for (const c of this.#clients.values()) if (!best || c.lastActive > best.lastActive) best = c;
-    return best;
-  }
-
   async #startPlugins(): Promise<void> {
     const runtime = this.#options.runtime;
     const cols = runtime.config.default_size.cols;
@@ -407,42 +399,7 @@ export class AttachServer implements AsyncDisposable {
       this.#plugins = await startPluginTabs(runtime, {
         width: body.width,
         height: body.height,
-        select: (id) => {
-          const c = this.#latest();
-          if (c) guard(c.owner, "select", () => c.app.dispatch({ type: "select", id }));
-        },
-        copy: (text) => {
-          const c = this.#latest();
-          if (!c) throw new UserError("No client attached: nowhere to copy to");
-          c.out(osc52(text, c.hello.tmux));
-        },
-        handover: ptyHandover({
-          write: (t) => this.#latest()?.out(t),
-          size: () => {
-            const c = this.#latest();
-            return c ? { cols: c.app.state.cols, rows: c.app.state.rows } : { cols, rows };
-          },
-          divert: (sink) => {
-            const c = this.#latest();
-            if (c) c.divert = sink;
-          },
-          pause: () => {
-            const c = this.#latest();
-            if (c) c.paused = true;
-          },
-          resume: () => {
-            for (const c of this.#clients.values()) {
-              if (!c.paused) continue;
-              c.paused = false;
-              c.app.redraw();
-            }
-          },
-          onResize: (listener) => {
-            const c = this.#latest();
-            c?.resizeListeners.add(listener);
-            return { [Symbol.dispose]: () => c?.resizeListeners.delete(listener) };
-          },
-        }),
+        ...pluginClientHooks(this.#clients, { cols, rows }),
       });
     } catch (error) {
       this.#options.log(`plugin tabs: ${messageOf(error)}`);
