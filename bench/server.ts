@@ -43,6 +43,12 @@
  *   against tmux's first frame with the same sessions (its client started in a PTY), a round
  *   each, BENCH_ROUNDS (default 5). Target: ≤ 3× tmux. BENCH_B=<other main.ts,...>: those
  *   checkouts (server and client) in the same rounds, against the same tmux figure.
+ *   The whole `lazyshell attach` and `tmux attach` in a PTY are watched two ways in each round:
+ *   a bare reader (node-pty's stream, each chunk parsed as it comes) and a PTY store (its reader
+ *   batches a busy fd on the 40 ms grid: a client that writes before its frame, as ours takes
+ *   the alternate screen first, is seen up to 40 ms late; the figures of earlier rounds were
+ *   taken this way). Beside them the floor of any Deno client: `deno run` of a file that writes
+ *   the very bytes lazyshell's first frame had, bare reader — Deno's start and one write.
  *
  * The echo through a client is bench/tui_latency.ts (it runs `lazyshell`,
  * which now attaches to a server).
@@ -68,6 +74,7 @@ import {
 import { median } from "./stats.ts";
 import { type ServeChild, spawnServe } from "../tools/abuse/server.ts";
 import { HeadlessTerminal } from "../src/session/terminal.ts";
+import { spawnNodePty } from "../src/session/pty.ts";
 import { serverName, serverPaths } from "../src/wire/paths.ts";
 import {
   frame,
@@ -114,6 +121,56 @@ function emulatorText(t: HeadlessTerminal): string {
     lines.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? "");
   }
   return lines.join("\n");
+}
+
+/**
+ * `command` started in a PTY read by node-pty's own stream, every chunk parsed as it comes: ms
+ * until `done(screen)`, then `end` (a key to leave, or null: SIGKILL). A PTY store's reader
+ * batches a busy fd on its 40 ms grid (src/session/pty_reactor.ts): a client that wrote
+ * anything before its frame (lazyshell takes the alternate screen first, tmux does not) had its
+ * frame seen up to 40 ms late there. This reader is the same for both.
+ */
+async function bareFrame(
+  l: Lab,
+  command: string,
+  done: (text: string) => boolean,
+  end: string | null,
+  seenBytes?: (bytes: string) => void,
+): Promise<number> {
+  using screen = new HeadlessTerminal({ cols: COLS, rows: ROWS, scrollback: 0 });
+  const exited = Promise.withResolvers<void>();
+  const seen = Promise.withResolvers<number>();
+  const t0 = performance.now();
+  const pty = spawnNodePty({
+    file: "/bin/sh",
+    args: ["-c", command],
+    cwd: l.dir,
+    env: l.env,
+    cols: COLS,
+    rows: ROWS,
+  });
+  pty.onExit(() => exited.resolve());
+  let found = false;
+  let all = "";
+  pty.onData((data) => {
+    if (found) return;
+    all += data;
+    screen.write(data, () => {
+      if (found || !done(emulatorText(screen))) return;
+      found = true;
+      seen.resolve(performance.now() - t0);
+      seenBytes?.(all);
+    });
+  });
+  const timer = setTimeout(() => seen.reject(new Error(`no frame in 30 s: ${command}`)), 30_000);
+  try {
+    return await seen.promise;
+  } finally {
+    clearTimeout(timer);
+    if (end === null) pty.kill("SIGKILL");
+    else pty.write(end);
+    await exited.promise;
+  }
 }
 
 const complete = (text: string) =>
@@ -242,12 +299,27 @@ async function firstAttach(main: string, later = 3): Promise<{ first: number; la
   }
 }
 
+/**
+ * How a PTY's output is watched: "store", a lazyshell SessionStore (batched on its grid, as the
+ * figures of earlier rounds were taken), or "bare", node-pty's stream parsed chunk by chunk.
+ */
+type Reader = "store" | "bare";
+
 /** The same, the first attach a `lazyshell attach` started in a PTY → its first complete frame. */
-async function firstClientAttach(main: string): Promise<number> {
+async function firstClientAttach(main: string, reader: Reader): Promise<number> {
   await using l = lab();
   const server = await serve(l, project(l, firstAttachCommands(l.dir)), main);
   try {
     await allDone(l.dir);
+    if (reader === "bare") {
+      return await bareFrame(
+        l,
+        `exec ${Deno.execPath()} run -A --quiet ${main} attach`,
+        complete,
+        "d",
+        (bytes) => firstFrameBytes = bytes,
+      );
+    }
     const t0 = performance.now();
     const c = clientOf(main, l, "attach");
     await waitFor(c, () => complete(screenText(c)), 30_000, "the first complete frame");
@@ -260,18 +332,45 @@ async function firstClientAttach(main: string): Promise<number> {
   }
 }
 
-/** The same 16 sessions in tmux (120x32): `tmux attach` started in a PTY → line 5000 on screen. */
-async function tmuxFirstAttach(): Promise<number> {
+let tmuxServers = 0;
+
+/** What the last `lazyshell attach` (bare reader) wrote to its terminal up to its complete frame. */
+let firstFrameBytes = "";
+
+/**
+ * The floor under a Deno client's first frame: `deno run` of a file that writes those very
+ * bytes (the alternate screen, the frame) and waits for a key, in a PTY, bare reader. No socket,
+ * no server, no module of ours: Deno's start and one write.
+ */
+async function denoFrameFloor(): Promise<number> {
   await using l = lab();
-  const socket = `lazyshell-bench-first-${Deno.pid}`;
+  Deno.writeTextFileSync(`${l.dir}/frame.txt`, firstFrameBytes);
+  const file = `${l.dir}/floor.ts`;
+  Deno.writeTextFileSync(
+    file,
+    `Deno.stdout.writeSync(Deno.readFileSync(${JSON.stringify(`${l.dir}/frame.txt`)}));\n` +
+      `Deno.stdin.setRaw(true);\nawait Deno.stdin.read(new Uint8Array(16));\n`,
+  );
+  return await bareFrame(l, `exec ${Deno.execPath()} run -A --quiet ${file}`, complete, "d");
+}
+
+/** The same 16 sessions in tmux (120x32): `tmux attach` started in a PTY → line 5000 on screen. */
+async function tmuxFirstAttach(reader: Reader): Promise<number> {
+  await using l = lab();
+  // A server of its own each time: the last one may still be ending.
+  const socket = `lazyshell-bench-first-${Deno.pid}-${++tmuxServers}`;
   const [first, ...rest] = firstAttachCommands(l.dir);
   try {
     await tmuxCommand(l, socket, "new-session", "-d", "-x", `${COLS}`, "-y", `${ROWS}`, first!);
     for (const c of rest) await tmuxCommand(l, socket, "new-window", "-d", c);
     await tmuxCommand(l, socket, "select-window", "-t", ":0");
     await allDone(l.dir);
+    const attach = `exec tmux -L ${socket} -f /dev/null attach`;
+    if (reader === "bare") {
+      return await bareFrame(l, attach, (text) => /line 5000 of/.test(text), null);
+    }
     const t0 = performance.now();
-    const c = l.store.create({ command: `exec tmux -L ${socket} -f /dev/null attach` });
+    const c = l.store.create({ command: attach });
     await waitFor(c, () => /line 5000 of/.test(screenText(c)), 30_000, "tmux's first frame");
     const ms = performance.now() - t0;
     c.kill("SIGKILL");
@@ -457,48 +556,78 @@ if (ONLY.has("first")) {
   // BENCH_B: other checkouts' main.ts (comma-separated), server and client, in the same rounds.
   const mains = [MAIN, ...(Deno.env.get("BENCH_B") ?? "").split(",").filter(Boolean)];
   const label = (i: number) => i === 0 ? "" : ` [B${i}]`;
+  const readers: Reader[] = ["bare", "store"];
   console.log(`first attach: 16 sessions × 5000 lines, a fresh server a round, load ${load()}`);
   const ratios = mains.map(() => [] as number[]);
-  const ptyRatios = mains.map(() => [] as number[]);
-  /** Each checkout's `lazyshell attach` in a PTY, per round (for this checkout ÷ B). */
+  /** Per checkout, per reader: `lazyshell attach` in a PTY ÷ tmux's, round by round. */
+  const ptyRatios = mains.map(() => ({ bare: [] as number[], store: [] as number[] }));
+  /** Each checkout's `lazyshell attach` in a PTY (bare reader), per round (for this ÷ B). */
   const ptyMs = mains.map(() => [] as number[]);
+  /** Per round: the Deno floor's first frame, tmux's and this checkout's (bare reader, ms). */
+  const floors: { ms: number; tmux: number; ours: number }[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
-    const t = withTmux ? await tmuxFirstAttach() : NaN;
+    const t = { bare: NaN, store: NaN };
+    for (const r of readers) t[r] = withTmux ? await tmuxFirstAttach(r) : NaN;
     for (const [i, main] of mains.entries()) {
       const a = await firstAttach(main);
-      const pty = await firstClientAttach(main);
-      ratios[i]!.push(a.first / t);
-      ptyRatios[i]!.push(pty / t);
-      ptyMs[i]!.push(pty);
+      const pty = { bare: NaN, store: NaN };
+      for (const r of readers) {
+        pty[r] = await firstClientAttach(main, r);
+        ptyRatios[i]![r].push(pty[r] / t[r]);
+      }
+      const floor = i === 0 ? await denoFrameFloor() : NaN;
+      if (i === 0) floors.push({ ms: floor, tmux: t.bare, ours: pty.bare });
+      ratios[i]!.push(a.first / t.bare);
+      ptyMs[i]!.push(pty.bare);
       console.log(
         `round ${round}${label(i)}: lazyshell first ${
           fmt(a.first)
         } ms (hello → complete frame), later ${
           a.later.map(fmt).join(", ")
-        } ms; first \`lazyshell attach\` in a PTY ${fmt(pty)} ms; tmux first ${
-          fmt(t)
-        } ms (attach started in a PTY → frame) → first/tmux ${(a.first / t).toFixed(2)}, ${
-          (pty / t).toFixed(2)
-        } in a PTY (target ≤ 3)`,
+        } ms; first \`lazyshell attach\` in a PTY ${fmt(pty.bare)} ms (bare reader), ${
+          fmt(pty.store)
+        } ms (store); tmux first ${fmt(t.bare)} ms, ${fmt(t.store)} ms → first/tmux ${
+          (a.first / t.bare).toFixed(2)
+        }; in a PTY ${(pty.bare / t.bare).toFixed(2)} (bare), ${
+          (pty.store / t.store).toFixed(2)
+        } (store) (target ≤ 3)`,
       );
     }
   }
   const worst = (xs: number[]) => Math.max(...xs).toFixed(2);
+  const per = (xs: number[]) => xs.map((r) => r.toFixed(2)).join(", ");
   for (const [i] of mains.entries()) {
     console.log(
-      `first/tmux${label(i)}: median ${median(ratios[i]!).toFixed(2)}, worst ${
+      `first/tmux${label(i)}: hello → frame median ${median(ratios[i]!).toFixed(2)}, worst ${
         worst(ratios[i]!)
-      }; in a PTY: median ${median(ptyRatios[i]!).toFixed(2)}, worst ${
-        worst(ptyRatios[i]!)
-      } (per round: ${ptyRatios[i]!.map((r) => r.toFixed(2)).join(", ")}); load ${load()}`,
+      }; load ${load()}`,
     );
-    if (i === 0) continue;
+    for (const r of readers) {
+      const xs = ptyRatios[i]![r];
+      console.log(
+        `  in a PTY, ${r} reader: median ${median(xs).toFixed(2)}, worst ${worst(xs)} (per round: ${
+          per(xs)
+        })`,
+      );
+    }
+    if (i === 0) {
+      const floorTmux = floors.map((f) => f.ms / f.tmux);
+      const oursFloor = floors.map((f) => f.ours / f.ms);
+      console.log(
+        `  the Deno floor ÷ tmux: median ${median(floorTmux).toFixed(2)}, worst ${
+          worst(floorTmux)
+        } (per round: ${per(floorTmux)}); lazyshell ÷ the floor: median ${
+          median(oursFloor).toFixed(2)
+        }, worst ${worst(oursFloor)} (per round: ${per(oursFloor)})`,
+      );
+      continue;
+    }
     // Against each other, without tmux's own spread: this checkout ÷ B, round by round.
     const own = ptyMs[0]!.map((ms, round) => ms / ptyMs[i]![round]!);
     console.log(
-      `  in a PTY, this checkout ÷ B${i}: median ${median(own).toFixed(2)} (per round: ${
-        own.map((r) => r.toFixed(2)).join(", ")
-      })`,
+      `  in a PTY (bare reader), this checkout ÷ B${i}: median ${
+        median(own).toFixed(2)
+      } (per round: ${per(own)})`,
     );
   }
 }
