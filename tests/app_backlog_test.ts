@@ -77,3 +77,35 @@ Deno.test("behind, the TUI skips frames and counts them; drained, one frame make
     Deno.removeSync(dir, { recursive: true });
   }
 });
+
+Deno.test("a new client's first frame is written though its link is behind (its Welcome); the next ones wait", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "lzs-backlog-" });
+  const env = testEnv({ XDG_CONFIG_HOME: `${dir}/c`, XDG_DATA_HOME: `${dir}/d` });
+  const runtime = new Runtime({ env, config: parseConfig("", "config.yml"), cwd: dir });
+  const drained = Promise.withResolvers<void>();
+  const written: string[] = [];
+  const app = new TuiApp({
+    runtime,
+    ...SIZE,
+    write: (t) => written.push(t),
+    // Never drains: only the first frame may go.
+    backlog: { behind: () => true, drained: () => drained.promise },
+  });
+  try {
+    const session = runtime.createSession({ name: "cat", command: "cat" });
+    app.start();
+    assert.equal(written.length, 1, "the first frame waited for the link to drain");
+    assert.ok((await shown(written)).some((l) => l.includes("cat")), "no list in the first frame");
+    session.write("later line\r");
+    await waitForText(session, "later line");
+    await new Promise((r) => setTimeout(r, 50));
+    app.flush();
+    assert.equal(written.length, 1, "written while behind");
+    assert.ok(app.skipped > 0, "no frame counted as skipped");
+  } finally {
+    app[Symbol.dispose]();
+    drained.resolve();
+    await runtime[Symbol.asyncDispose]();
+    Deno.removeSync(dir, { recursive: true });
+  }
+});

@@ -284,9 +284,11 @@ export class Renderer implements Disposable {
     this.#immediate = false;
     if (this.#disposed) return false;
     // Frames coalesce while the client has not taken the last one: skipped, never half sent,
-    // so #prev stays what the client will show and the next diff is against it.
+    // so #prev stays what the client will show and the next diff is against it. The first frame
+    // has no last one to wait for: what a new client's link holds then is its Welcome, and
+    // skipping put the first frame a FRAME_MS tick after the drain (~20 ms, relaying clients).
     const backlog = this.#backlog;
-    if (backlog?.behind()) {
+    if (this.frames > 0 && backlog?.behind()) {
       this.skipped++;
       this.#lastFrame = this.#now(); // the next try waits its tick too
       if (!this.#owed) {
