@@ -26,9 +26,16 @@ function lab(cols: number, rows: number) {
   });
 }
 
-/** A child that prints the size its PTY has each time it changes. */
-const SIZE_REPORTER = `bash --norc --noprofile -c 'trap "echo; echo size \\$(stty size)" WINCH; ` +
-  `echo ready; while :; do sleep 0.05; done'`;
+/**
+ * A child that prints the size its PTY has each time it changes. It reads the
+ * size every 50 ms rather than on SIGWINCH: bash runs a WINCH trap only
+ * between commands and drops a second WINCH that comes while the first one's
+ * trap runs, so a trap-driven reporter could miss the last of two quick
+ * resizes and wait for ever with the PTY at the right size.
+ */
+const SIZE_REPORTER = `bash --norc --noprofile -c 'last=; echo ready; while :; do ` +
+  `now=$(stty size); [ "$now" = "$last" ] || { echo; echo "size $now"; last=$now; }; ` +
+  `sleep 0.05; done'`;
 
 /** The child has seen `rows`x`cols` (its last report). */
 function reports(s: Session, cols: number, rows: number): Promise<void> {
