@@ -43,6 +43,8 @@
  *   against tmux's first frame with the same sessions (its client started in a PTY), a round
  *   each, BENCH_ROUNDS (default 5). Target: ≤ 3× tmux. BENCH_B=<other main.ts,...>: those
  *   checkouts (server and client) in the same rounds, against the same tmux figure.
+ *   A BENCH_B entry (or BENCH_MAIN) that is not a .ts/.js file is an installed `lazyshell` command
+ *   (the npm package's launcher, a compiled binary), run as a user runs it.
  *   The whole `lazyshell attach` and `tmux attach` in a PTY are watched two ways in each round:
  *   a bare reader (node-pty's stream, each chunk parsed as it comes) and a PTY store (its reader
  *   batches a busy fd on the 40 ms grid: a client that writes before its frame, as ours takes
@@ -94,8 +96,25 @@ const WARM = Number(Deno.env.get("BENCH_WARM") ?? "60");
 const EARLY = 10;
 
 /** `lazyshell serve` as a child of this process, once it is ready. */
+/**
+ * How `main` is run: a checkout's main.ts (or a package's main.js) under this Deno, or, any other
+ * path, an installed `lazyshell` command (the npm package's launcher, a compiled binary) as a
+ * user runs it.
+ */
+function isProgram(main: string): boolean {
+  return !/\.[jt]s$/.test(main);
+}
+
+/** The shell command that runs `lazyshell ARGS` of `main`. */
+function lazyshellCommand(main: string, args: string): string {
+  return isProgram(main)
+    ? `exec ${main} ${args}`
+    : `exec ${Deno.execPath()} run -A --quiet ${main} ${args}`;
+}
+
 async function serve(l: Lab, file: string, main = MAIN): Promise<ServeChild> {
-  const child = spawnServe(l.env, { args: ["--project", file], main });
+  const args = ["--project", file];
+  const child = spawnServe(l.env, isProgram(main) ? { args, program: main } : { args, main });
   await child.ready;
   return child;
 }
@@ -107,7 +126,7 @@ function client(l: Lab, ...args: string[]): Session {
 /** `lazyshell ARGS` of the checkout whose main.ts is `main`, started in a PTY. */
 function clientOf(main: string, l: Lab, ...args: string[]): Session {
   return l.store.create({
-    command: `exec ${Deno.execPath()} run -A --quiet ${main} ${args.join(" ")}`,
+    command: lazyshellCommand(main, args.join(" ")),
     cols: COLS,
     rows: ROWS,
   });
@@ -314,7 +333,7 @@ async function firstClientAttach(main: string, reader: Reader): Promise<number> 
     if (reader === "bare") {
       return await bareFrame(
         l,
-        `exec ${Deno.execPath()} run -A --quiet ${main} attach`,
+        lazyshellCommand(main, "attach"),
         complete,
         "d",
         (bytes) => firstFrameBytes = bytes,

@@ -20,6 +20,7 @@ import {
 } from "../wire/protocol.ts";
 import type { Frame } from "../wire/protocol.ts";
 import { unreadMessage } from "./attach_limits.ts";
+import type { Duplex } from "../ipc/duplex.ts";
 
 /** Output queued for a client that does not read, before it is disconnected. */
 export const MAX_QUEUED_BYTES = 16 * 1024 * 1024;
@@ -27,7 +28,7 @@ export const MAX_QUEUED_BYTES = 16 * 1024 * 1024;
 export const EXIT_GRACE_MS = 5_000;
 
 export class Link implements Disposable {
-  readonly #conn: Deno.Conn;
+  readonly #conn: Duplex;
   #queue: Uint8Array[] = [];
   #queued = 0;
   #writing: Promise<void> | null = null;
@@ -39,7 +40,7 @@ export class Link implements Disposable {
   readonly #reader: FrameReader;
 
   /** `firstFrame`: the longest first frame read (the hello), MAX_FRAME for the others. */
-  constructor(conn: Deno.Conn, firstFrame = MAX_FRAME) {
+  constructor(conn: Duplex, firstFrame = MAX_FRAME) {
     this.#conn = conn;
     this.#reader = new FrameReader(MAX_FRAME, firstFrame);
   }

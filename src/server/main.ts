@@ -169,6 +169,8 @@ export async function runServer(options: ServerOptions): Promise<number> {
   const cancelWarm = later(WARM_DRAW_MS, () => {
     if (attach.clientCount > 0) return;
     guard(UNCAUGHT, "drawing a frame ahead", () => warmDraw(runtime, size.cols, size.rows));
+    // Then the rest of a first attach, over a connection in memory (rehearsal.ts).
+    attach.rehearse(size).catch((error) => fault(UNCAUGHT, "rehearsing an attach", error));
   });
   const onHangup = () => void reloadNow();
   Deno.addSignalListener("SIGHUP", onHangup);

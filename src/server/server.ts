@@ -47,6 +47,8 @@ import { dataDir } from "../config/paths.ts";
 import { crashLogFile } from "../util/crash_log.ts";
 import { fault, guard, type Owner } from "../util/guard.ts";
 import type { ReloadReport } from "./reload.ts";
+import { rehearse } from "./rehearsal.ts";
+import { readOnlyRuntime } from "../runtime/read_only.ts";
 
 export interface AttachServerOptions {
   readonly runtime: Runtime;
@@ -122,6 +124,7 @@ export class AttachServer implements AsyncDisposable {
   /** Where the last client to leave was looking: the next attach starts there. */
   #place: ViewPlace | null = null;
   #closed = false;
+  #rehearsed = false;
 
   private constructor(options: AttachServerOptions, listener: Deno.UnixListener) {
     this.#options = options;
@@ -218,7 +221,26 @@ export class AttachServer implements AsyncDisposable {
     }
   }
 
-  async #serve(link: Link): Promise<void> {
+  /**
+   * The first attach rehearsed with nothing attached (rehearsal.ts): false when a client is
+   * attached, the server is closing or it was rehearsed already.
+   */
+  async rehearse(size: { readonly cols: number; readonly rows: number }): Promise<boolean> {
+    if (this.#rehearsed || this.#closed || this.#clients.size > 0) return false;
+    this.#rehearsed = true;
+    const run = rehearse((link) => this.#serve(link, true), {
+      version: this.#options.version,
+      cols: size.cols,
+      rows: size.rows,
+      cwd: this.#options.runtime.sessions.cwd,
+    });
+    // The server's end waits for it (at most rehearsal.ts's bound); its failure is the caller's.
+    this.#track(run.then(() => {}, () => {}));
+    return (await run).drawn > 0;
+  }
+
+  /** `rehearsal`: the in-memory client of rehearse(), counted nowhere. */
+  async #serve(link: Link, rehearsal = false): Promise<void> {
     const frames = link.frames();
     const first = await frames.next();
     this.#admission.helloed(link);
@@ -237,7 +259,7 @@ export class AttachServer implements AsyncDisposable {
     // The client's terminal, when it names one the server may draw on itself.
     const tty = hello.mode === "attach" && hello.tty ? ClientTty.open(hello.tty) : null;
     link.send(FrameType.Welcome, tty ? { ...welcome, tty: true } : welcome);
-    if (hello.mode === "attach") return await this.#attach(link, hello, frames, tty);
+    if (hello.mode === "attach") return await this.#attach(link, hello, frames, tty, rehearsal);
     const end = await answerOneShot(link, { ...hello, mode: hello.mode }, {
       ...options,
       clients: this.#clients.size,
@@ -250,9 +272,10 @@ export class AttachServer implements AsyncDisposable {
     hello: HelloMessage,
     frames: AsyncGenerator<{ type: number; payload: Uint8Array }>,
     tty: ClientTty | null,
+    rehearsal = false,
   ): Promise<void> {
-    const id = `client-${this.#nextClient++}`;
-    const runtime = this.#options.runtime;
+    const id = rehearsal ? "rehearsal" : `client-${this.#nextClient++}`;
+    const runtime = rehearsal ? readOnlyRuntime(this.#options.runtime) : this.#options.runtime;
     let client: Client | null = null;
     // tmux's update-environment: new sessions take these from the client that attached last.
     if (hello.env) runtime.clientAttached(hello.env);
@@ -309,13 +332,14 @@ export class AttachServer implements AsyncDisposable {
           message: `[detached (from ${from}server ${this.#options.name})]`,
         });
       },
-      ...(this.#plugins ? { tabs: this.#plugins.tabs } : {}),
-      ...(this.#options.restore ? { restore: this.#options.restore } : {}),
+      // A rehearsal touches no plugin tab (their sizes) nor the restore offer (said once).
+      ...(this.#plugins && !rehearsal ? { tabs: this.#plugins.tabs } : {}),
+      ...(this.#options.restore && !rehearsal ? { restore: this.#options.restore } : {}),
       resume: selectedFirst(hello, runtime.state.sessions) ?? this.#place,
       owner,
       // Frames coalesce while the client is behind (client_output.ts).
       backlog: { behind: () => output.behind, drained: () => output.drained() },
-      ...(this.#options.hosts ? { hosts: this.#options.hosts } : {}),
+      ...(this.#options.hosts && !rehearsal ? { hosts: this.#options.hosts } : {}),
       attachRemote: (host, sid) => attachOnClient(client!, host, sid, runtime.env),
     });
     const left = new AbortController();
@@ -335,8 +359,10 @@ export class AttachServer implements AsyncDisposable {
       lastActive: performance.now(),
       output,
     };
-    this.#clients.set(id, client);
-    this.#updateSink();
+    if (!rehearsal) {
+      this.#clients.set(id, client);
+      this.#updateSink();
+    }
     void app.done.then(() => {
       // `q` (and `y` while sessions run): the end of the server, for every client.
       if (!link.closed && !link.leaving) this.#ended.resolve({ why: "quit", by: id });
@@ -360,13 +386,15 @@ export class AttachServer implements AsyncDisposable {
     } finally {
       await tty?.close();
       link.close();
-      this.#clients.delete(id);
       left.abort();
-      this.#place = app.place;
       app[Symbol.dispose]();
-      this.#plugins?.forget(id);
-      runtime.forgetClient(id);
-      this.#updateSink();
+      if (!rehearsal) {
+        this.#clients.delete(id);
+        this.#place = app.place;
+        this.#plugins?.forget(id);
+        runtime.forgetClient(id);
+        this.#updateSink();
+      }
     }
   }
 

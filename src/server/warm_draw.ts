@@ -4,8 +4,8 @@
  * function the first time it runs, and the first attach to a server of 16
  * sessions spent ~21 ms compiling (V8's function events) to draw a frame
  * the next attach drew in ~1.5 ms. Drawing one frame ahead pays most of it
- * before anyone waits (~8 ms are left: the attach socket's and the TUI
- * loop's own code).
+ * before anyone waits (~8 ms were left: the attach's own code, which
+ * rehearsal.ts runs next).
  *
  * What a TUI's first frame runs — its reducer, the screen read, the view,
  * the diff, then a pane redrawn — with no side effect: the state is this
