@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { testStore } from "../session/test_util.ts";
 import { nestedIn, nestedMessage, stdinTerminal } from "./nesting.ts";
+import { delay } from "../util/async.ts";
 
 const DIR = "/run/lazyshell/4242";
 
@@ -17,6 +18,10 @@ Deno.test("nestedIn: the terminal decides when the client names it, its variable
     pid: s.pid,
     status: s.status,
   }));
+  // A child just forked may not have its PTY as stdin yet: wait until each one has.
+  for (const s of [inner, other, window]) {
+    for (let i = 0; i < 200 && stdinTerminal(s.pid) === null; i++) await delay(10);
+  }
   const tty = (pid: number) => ({ path: "/dev/pts/x", ...stdinTerminal(pid)! });
   const inside = { session: inner.id, sock: `${DIR}/${inner.id}.sock` };
 
