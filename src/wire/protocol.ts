@@ -47,6 +47,14 @@ export const FrameType = {
    * slow link: src/server/client_output.ts). An older server ignores it.
    */
   Ack: 6,
+  /**
+   * Client → server: its terminal was taken from it and given back (the
+   * client was stopped and continued, SIGCONT: a job-control shell put its
+   * own modes in force and wrote over the frame meanwhile). The client has
+   * put its modes back; the server draws the next frame whole. An older
+   * server ignores it.
+   */
+  Redraw: 7,
   /** Server → client, first: WelcomeMessage (or an Exit). */
   Welcome: 10,
   /** Server → client: bytes to write to the terminal as they are. */
