@@ -7,8 +7,11 @@
  * again (raw mode, the alternate screen and the modes it set) and the
  * server draw it whole: before, keys were echoed by the terminal and reached
  * lazyshell only after Enter, and the shell's lines stayed on screen under
- * frames that redrew only what changed. A real interactive bash in a real
- * PTY, the real client and background server, both ways the client attaches.
+ * frames that redrew only what changed. Meanwhile what is typed is the
+ * shell's: a server that draws on the client's terminal must not read it
+ * (before, it took the keys, `fg` among them). A real interactive bash in a
+ * real PTY, the real client and background server, both ways the client
+ * attaches.
  */
 
 import { waitFor, waitForText } from "../src/session/test_util.ts";
@@ -29,7 +32,7 @@ function childOf(pid: number): number {
 /** The session's inner shell shows a prompt on a pane row. */
 const innerPrompt = (s: Session) => screenText(s).split("\n").some((l) => /│\S*[$#]\s*$/.test(l));
 
-for (const relay of [true]) {
+for (const relay of [false, true]) {
   Deno.test({
     name: `a client ${
       relay ? "relaying its terminal" : "drawn on by the server"
@@ -55,6 +58,13 @@ for (const relay of [true]) {
       const client = childOf(shell.pid);
       Deno.kill(client, "SIGSTOP");
       await waitForText(shell, "Stopped", WAIT);
+      // What is typed now is the shell's: a line typed ahead while a command runs is read by
+      // the next command, not by a server reading the client's terminal meanwhile.
+      // (Typed once the command runs: readline would keep what comes with the line for itself.)
+      shell.write('\x15echo reading; sleep 1; read -r line; echo "got-$line"\r');
+      await waitFor(shell, () => /^reading$/m.test(screenText(shell)), WAIT, "the command");
+      shell.write("typed-ahead\r");
+      await waitForText(shell, "got-typed-ahead", WAIT);
       // Ctrl+U first: the terminal's reply to the client's first query (synchronized output)
       // may come after the stop, and bash reads it as typed text.
       shell.write("\x15fg\r");

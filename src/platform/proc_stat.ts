@@ -13,6 +13,9 @@ export interface ProcStat {
   readonly pgrp: number;
   /** The session id: the pid of the session's leader (a PTY child leads its own). */
   readonly session: number;
+  /** The controlling terminal's device number (0: none). */
+  readonly ttyNr: number;
+  /** The foreground process group of the controlling terminal (-1: none). */
   readonly tpgid: number;
   readonly startTime: number;
 }
@@ -35,6 +38,7 @@ export function parseProcStat(text: string): ProcStat | null {
     ppid: field(4),
     pgrp: field(5),
     session: field(6),
+    ttyNr: field(7),
     tpgid: field(8),
     startTime: field(22),
   };
@@ -43,6 +47,43 @@ export function parseProcStat(text: string): ProcStat | null {
 export function readProcStat(pid: number): ProcStat | null {
   const text = processStatText(pid);
   return text === null ? null : parseProcStat(text);
+}
+
+/**
+ * One process's stat line read again and again through one open file (a read
+ * costs ~8 µs where opening the file each time costs ~30 µs): asked before
+ * each read of a client's terminal (src/server/client_tty.ts). Null once the
+ * process is gone, or where there is no /proc.
+ */
+export class ProcStatReader implements Disposable {
+  readonly #file: Deno.FsFile | null;
+  readonly #buffer = new Uint8Array(1024);
+  readonly #decoder = new TextDecoder();
+
+  constructor(pid: number) {
+    let file: Deno.FsFile | null = null;
+    try {
+      file = Deno.openSync(`/proc/${pid}/stat`);
+    } catch { /* no such process, or no /proc */ }
+    this.#file = file;
+  }
+
+  read(): ProcStat | null {
+    if (!this.#file) return null;
+    try {
+      this.#file.seekSync(0, Deno.SeekMode.Start);
+      const n = this.#file.readSync(this.#buffer);
+      return n ? parseProcStat(this.#decoder.decode(this.#buffer.subarray(0, n))) : null;
+    } catch {
+      return null; // gone (ESRCH)
+    }
+  }
+
+  [Symbol.dispose](): void {
+    try {
+      this.#file?.close();
+    } catch { /* closed */ }
+  }
 }
 
 /** Liveness is the platform's question (Linux reads /proc, elsewhere kill(pid, 0)). */

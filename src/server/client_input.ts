@@ -58,6 +58,7 @@ export async function readFrames(
     } else if (f.type === FrameType.Ack) {
       output.acked(parseAck(f.payload).frames);
     } else if (f.type === FrameType.Redraw) {
+      tty?.resume();
       guard(owner, "redraw", () => app.redraw());
     } else if (f.type === FrameType.Detach) {
       await client.leave();

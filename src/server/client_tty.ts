@@ -13,9 +13,18 @@
  * as before. Ends in order: reading stops first (what is typed after a
  * detach belongs to the shell), then what is queued is written (≤ 500 ms),
  * and only then does the client hear its Exit and restore the terminal.
+ *
+ * Nor is the terminal read while its client's shell has it: the client
+ * stopped (SIGSTOP, SIGTSTP) or continued in the background, its job-control
+ * shell in the foreground. What is typed then (`fg`) is the shell's: before
+ * each read the client's process is looked up (hello `pid`, checked to have
+ * this terminal), and when the shell has the terminal, reading pauses until
+ * the client is back in the foreground (its Redraw after SIGCONT, or a check
+ * every HELD_CHECK_MS).
  */
 
 import { fdPath } from "../platform/terminal.ts";
+import { type ProcStat, ProcStatReader } from "../platform/proc_stat.ts";
 import { libc } from "../session/libc.ts";
 import { ptyReactor } from "../session/pty_reactor.ts";
 import type { PtyHandle } from "../session/pty_reactor.ts";
@@ -26,6 +35,8 @@ import type { TerminalName } from "../wire/protocol.ts";
 
 /** How long a departing client's last frame may take to be written. */
 const FLUSH_MS = 500;
+/** While the client's shell has its terminal, how often to look whether the client is back. */
+const HELD_CHECK_MS = 500;
 /** The terminal devices a client may name. */
 const TERMINAL_PATH = /^\/dev\/(pts\/\d+|tty[A-Za-z0-9]*)$/;
 
@@ -39,12 +50,17 @@ export interface TtyInput {
 export class ClientTty {
   readonly #fd: number;
   readonly #writer: PtyWriter;
+  /** The client's process (hello `pid`), when it has this terminal. */
+  readonly #client: ProcStatReader | null;
   #reading: PtyHandle | null = null;
   #closing: Promise<void> | null = null;
+  /** Runs while reading is paused because the client's shell has the terminal. */
+  #held: ReturnType<typeof setInterval> | undefined;
 
-  private constructor(fd: number, writer: PtyWriter) {
+  private constructor(fd: number, writer: PtyWriter, client: ProcStatReader | null) {
     this.#fd = fd;
     this.#writer = writer;
+    this.#client = client;
   }
 
   /**
@@ -52,7 +68,7 @@ export class ClientTty {
    * filesystem (the client's stdin, by numbers): null when it is not, or
    * cannot be here.
    */
-  static open({ path, device, fs }: TerminalName): ClientTty | null {
+  static open({ path, device, fs, pid }: TerminalName): ClientTty | null {
     const lib = libc();
     if (!lib || !ptyReactor() || !TERMINAL_PATH.test(path)) return null;
     const fd = lib.openTerminal(path);
@@ -67,7 +83,7 @@ export class ClientTty {
       lib.close(fd);
       return null;
     }
-    return new ClientTty(fd, writer);
+    return new ClientTty(fd, writer, pid === undefined ? null : clientOf(pid, device));
   }
 
   /** Starts reading keys (once the client has put its terminal in raw mode). */
@@ -77,7 +93,32 @@ export class ClientTty {
     this.#reading = ptyReactor()!.add(this.#fd, {
       data: (bytes) => input.data(decoder.decode(bytes, { stream: true })),
       hangup: () => input.hangup(),
+      held: () => this.#shellHasIt() && this.#hold(),
     }, { live: true });
+  }
+
+  /** The client's job control has the terminal: the client is stopped, or in the background. */
+  #shellHasIt(): boolean {
+    const stat = this.#client?.read();
+    return stat ? shellHasTerminal(stat) : false;
+  }
+
+  /** Reading pauses (the reactor's, once this returns true) until the client is back. */
+  #hold(): true {
+    this.#held ??= setInterval(() => {
+      if (!this.#shellHasIt()) this.resume();
+    }, HELD_CHECK_MS);
+    return true;
+  }
+
+  /**
+   * The client is back in the foreground (its Redraw after SIGCONT): its
+   * terminal is read again, if reading was paused.
+   */
+  resume(): void {
+    clearInterval(this.#held);
+    this.#held = undefined;
+    if (!this.#closing) this.#reading?.resume();
   }
 
   /**
@@ -108,6 +149,8 @@ export class ClientTty {
   /** Stops reading, writes what is queued (bounded), closes the device. Idempotent. */
   close(): Promise<void> {
     this.#closing ??= (async () => {
+      clearInterval(this.#held);
+      this.#client?.[Symbol.dispose]();
       await this.#reading?.remove();
       await within(this.#writer.drained(), FLUSH_MS);
       this.#writer.close();
@@ -115,4 +158,21 @@ export class ClientTty {
     })();
     return this.#closing;
   }
+}
+
+/**
+ * The client's process, read through /proc, when it has `device` as its
+ * controlling terminal (a pid from another pid namespace, or one that is not
+ * the client's, names another terminal or none): else null, never held.
+ */
+function clientOf(pid: number, device: number): ProcStatReader | null {
+  const reader = new ProcStatReader(pid);
+  if (reader.read()?.ttyNr === device) return reader;
+  reader[Symbol.dispose]();
+  return null;
+}
+
+/** Stopped, or not in its terminal's foreground: what is typed there is for someone else. */
+export function shellHasTerminal(stat: ProcStat): boolean {
+  return stat.state === "T" || stat.state === "t" || stat.tpgid !== stat.pgrp;
 }

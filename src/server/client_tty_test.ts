@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { delay } from "../util/async.ts";
 import { spawnPty } from "../session/pty.ts";
 import { testEnv } from "../session/test_util.ts";
-import { ClientTty } from "./client_tty.ts";
+import { ClientTty, shellHasTerminal } from "./client_tty.ts";
+import { parseProcStat } from "../platform/proc_stat.ts";
 
 const linux = Deno.build.os === "linux";
 
@@ -84,4 +85,14 @@ Deno.test({
     t.pty.kill("SIGKILL");
     await t.exited;
   },
+});
+
+Deno.test("shellHasTerminal(): a client stopped, or out of its terminal's foreground, has it not", () => {
+  const stat = (state: string, pgrp: number, tpgid: number) =>
+    parseProcStat(`7 (deno) ${state} 1 ${pgrp} 1 34816 ${tpgid} 0 0 0 0 0 0 0 0 20 0 1 0 5 1 1`)!;
+  assert.equal(shellHasTerminal(stat("S", 7, 7)), false, "running in the foreground");
+  assert.equal(shellHasTerminal(stat("R", 7, 7)), false);
+  assert.equal(shellHasTerminal(stat("T", 7, 1)), true, "stopped: its shell took the terminal");
+  assert.equal(shellHasTerminal(stat("T", 7, 7)), true, "stopped, not yet noticed by its shell");
+  assert.equal(shellHasTerminal(stat("S", 7, 1)), true, "continued in the background");
 });

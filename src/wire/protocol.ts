@@ -138,6 +138,13 @@ export interface TerminalName {
   readonly path: string;
   readonly device: number;
   readonly fs: number;
+  /**
+   * The client's process: the server reads the terminal only while that
+   * process is not stopped and is in the terminal's foreground, i.e. while
+   * its shell's job control has not taken the terminal back
+   * (src/server/client_tty.ts). Absent (an older client): always read.
+   */
+  readonly pid?: number;
 }
 
 export interface WelcomeMessage {
@@ -354,6 +361,7 @@ function terminal(v: unknown): TerminalName {
     path,
     device: int(m.device, "tty device", 0, Number.MAX_SAFE_INTEGER),
     fs: int(m.fs, "tty fs", 0, Number.MAX_SAFE_INTEGER),
+    ...(m.pid !== undefined ? { pid: int(m.pid, "tty pid", 1, 2 ** 31 - 1) } : {}),
   };
 }
 
