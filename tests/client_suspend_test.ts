@@ -14,11 +14,13 @@
  * attaches.
  */
 
+import assert from "node:assert/strict";
+import { delay } from "../src/util/async.ts";
 import { waitFor, waitForText } from "../src/session/test_util.ts";
 import { screenText } from "../src/session/test_util.ts";
 import type { Session } from "../src/session/session.ts";
 import { STARTING } from "../src/tui/splash.ts";
-import { lab as e2eLab, RUN_MAIN } from "./e2e_lab.ts";
+import { type Lab, lab as e2eLab, RUN_MAIN } from "./e2e_lab.ts";
 
 const WAIT = 30_000;
 const linux = Deno.build.os === "linux";
@@ -32,6 +34,21 @@ function childOf(pid: number): number {
 /** The session's inner shell shows a prompt on a pane row. */
 const innerPrompt = (s: Session) => screenText(s).split("\n").some((l) => /│\S*[$#]\s*$/.test(l));
 
+/** A client attached from an interactive bash (job control, its own modes while it reads). */
+async function attachInBash(l: Lab, relay: boolean): Promise<{ shell: Session; client: number }> {
+  const shell = l.store.create({ command: "exec bash --norc --noprofile -i", cols: 100, rows: 30 });
+  await waitFor(shell, () => /[$#]\s*$/.test(screenText(shell)), WAIT, "bash's prompt");
+  shell.write(`${relay ? "LAZYSHELL_CLIENT_RELAY=1 " : ""}${RUN_MAIN}\r`);
+  // Attached: the server's frame, not the splash the client draws while it starts one.
+  await waitFor(
+    shell,
+    () => screenText(shell).includes("n starts") && !screenText(shell).includes(STARTING),
+    WAIT,
+    "the server's first frame",
+  );
+  return { shell, client: childOf(shell.pid) };
+}
+
 for (const relay of [false, true]) {
   Deno.test({
     name: `a client ${
@@ -40,22 +57,7 @@ for (const relay of [false, true]) {
     ignore: !linux,
     fn: async () => {
       await using l = e2eLab("lazyshell-suspend-");
-      // An interactive bash: job control, and its own terminal modes while it reads a line.
-      const shell = l.store.create({
-        command: "exec bash --norc --noprofile -i",
-        cols: 100,
-        rows: 30,
-      });
-      await waitFor(shell, () => /[$#]\s*$/.test(screenText(shell)), WAIT, "bash's prompt");
-      shell.write(`${relay ? "LAZYSHELL_CLIENT_RELAY=1 " : ""}${RUN_MAIN}\r`);
-      // Attached: the server's frame, not the splash the client draws while it starts one.
-      await waitFor(
-        shell,
-        () => screenText(shell).includes("n starts") && !screenText(shell).includes(STARTING),
-        WAIT,
-        "the server's first frame",
-      );
-      const client = childOf(shell.pid);
+      const { shell, client } = await attachInBash(l, relay);
       Deno.kill(client, "SIGSTOP");
       await waitForText(shell, "Stopped", WAIT);
       // What is typed now is the shell's: a line typed ahead while a command runs is read by
@@ -86,3 +88,39 @@ for (const relay of [false, true]) {
     },
   });
 }
+
+Deno.test({
+  name:
+    "while a client drawn on by the server is stopped, nothing is drawn over its shell; fg draws it whole",
+  ignore: !linux,
+  fn: async () => {
+    await using l = e2eLab("lazyshell-suspend-");
+    const { shell, client } = await attachInBash(l, false);
+    // A session shown that prints all the time: every frame changes.
+    shell.write("n");
+    await waitFor(shell, () => innerPrompt(shell), WAIT, "a shell session");
+    shell.write("while :; do date +%s%N; sleep 0.05; done\r");
+    const printing = () => /\d{19}/.test(screenText(shell));
+    await waitFor(shell, printing, WAIT, "the session printing");
+    Deno.kill(client, "SIGSTOP");
+    await waitForText(shell, "Stopped", WAIT);
+    await delay(300);
+    let writes = 0;
+    {
+      using _ = shell.on((e) => void (e.type === "output" && writes++));
+      await delay(1500);
+    }
+    assert.equal(
+      writes,
+      0,
+      `written over the shell while the client was stopped:\n${screenText(shell)}`,
+    );
+    shell.write("\x15fg\r");
+    await waitFor(
+      shell,
+      () => !/Stopped|\bfg\b/.test(screenText(shell)) && printing(),
+      WAIT,
+      "the client's screen without the shell's lines",
+    );
+  },
+});

@@ -53,8 +53,8 @@ export async function attached(
     link.send(FrameType.Resize, { cols, rows });
   };
   // Stopped and continued (`fg` after a SIGSTOP or SIGTSTP): the shell had the terminal meanwhile.
+  // Also before the Welcome is read: a client offering its terminal took it before its hello.
   const onContinue = () => {
-    if (!welcomed) return;
     try {
       host.retake();
     } catch {

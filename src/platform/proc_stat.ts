@@ -49,42 +49,5 @@ export function readProcStat(pid: number): ProcStat | null {
   return text === null ? null : parseProcStat(text);
 }
 
-/**
- * One process's stat line read again and again through one open file (a read
- * costs ~8 µs where opening the file each time costs ~30 µs): asked before
- * each read of a client's terminal (src/server/client_tty.ts). Null once the
- * process is gone, or where there is no /proc.
- */
-export class ProcStatReader implements Disposable {
-  readonly #file: Deno.FsFile | null;
-  readonly #buffer = new Uint8Array(1024);
-  readonly #decoder = new TextDecoder();
-
-  constructor(pid: number) {
-    let file: Deno.FsFile | null = null;
-    try {
-      file = Deno.openSync(`/proc/${pid}/stat`);
-    } catch { /* no such process, or no /proc */ }
-    this.#file = file;
-  }
-
-  read(): ProcStat | null {
-    if (!this.#file) return null;
-    try {
-      this.#file.seekSync(0, Deno.SeekMode.Start);
-      const n = this.#file.readSync(this.#buffer);
-      return n ? parseProcStat(this.#decoder.decode(this.#buffer.subarray(0, n))) : null;
-    } catch {
-      return null; // gone (ESRCH)
-    }
-  }
-
-  [Symbol.dispose](): void {
-    try {
-      this.#file?.close();
-    } catch { /* closed */ }
-  }
-}
-
 /** Liveness is the platform's question (Linux reads /proc, elsewhere kill(pid, 0)). */
 export { isAlive } from "./liveness.ts";

@@ -46,7 +46,11 @@ export async function readFrames(
     client.active();
     if (f.type === FrameType.Input) guard(owner, "input", () => client.input(text(f.payload)));
     else if (f.type === FrameType.Ready && tty && output.ready()) {
-      tty.start({ data: guarded(owner, "input", client.input), hangup: () => void client.leave() });
+      tty.start({
+        data: guarded(owner, "input", client.input),
+        hangup: () => void client.leave(),
+        back: () => guard(owner, "redraw", () => app.redraw()),
+      });
     } else if (f.type === FrameType.Resize) {
       const asked = parseResize(f.payload);
       notice = sizeNotice(app, asked, notice);
