@@ -57,6 +57,15 @@ Deno.test("window_size latest (default): the last client to focus or type sizes 
   });
 });
 
+Deno.test("window_size latest: a client that leaves hands the sessions it sized to one that shows them", async () => {
+  await withClients("", (runtime, _apps, size) => {
+    assert.deepEqual(size(), BIG); // c1 attached (and focused it) last
+    // c1 goes (detached, killed): c0 shows the session, and no longer a window of it.
+    runtime.forgetClient("c1");
+    assert.deepEqual(size(), SMALL);
+  });
+});
+
 Deno.test("window_size smallest and largest: each side from the panes showing it; a client leaving frees it", async () => {
   await withClients("window_size: smallest\n", (runtime, apps, size) => {
     assert.deepEqual(size(), SMALL);

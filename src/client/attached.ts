@@ -52,6 +52,18 @@ export async function attached(
     const { cols, rows } = host.size;
     link.send(FrameType.Resize, { cols, rows });
   };
+  // Stopped and continued (`fg` after a SIGSTOP or SIGTSTP): the shell had the terminal meanwhile.
+  // Also before the Welcome is read: a client offering its terminal took it before its hello.
+  const onContinue = () => {
+    try {
+      host.retake();
+    } catch {
+      return; // stdin gone: the end is near anyway
+    }
+    link.send(FrameType.Redraw, {});
+    // Resized meanwhile: SIGWINCH goes to the terminal's foreground process group, not to it.
+    onWinch();
+  };
   const onSignal = (signal: Deno.Signal) => () => {
     const codes = { SIGTERM: 143, SIGHUP: 129, SIGINT: 130 } as Record<string, number>;
     exit = { reason: "detached", message: "", code: codes[signal] ?? 1 };
@@ -71,6 +83,7 @@ export async function attached(
   try {
     for (const [s, handler] of signals) Deno.addSignalListener(s, handler);
     Deno.addSignalListener("SIGWINCH", onWinch);
+    Deno.addSignalListener("SIGCONT", onContinue);
     const reading = (async () => {
       for await (const f of link.frames()) {
         if (f.type === FrameType.Output) {
@@ -123,6 +136,7 @@ export async function attached(
     await reading.catch(() => {});
   } finally {
     Deno.removeSignalListener("SIGWINCH", onWinch);
+    Deno.removeSignalListener("SIGCONT", onContinue);
     for (const [s, handler] of signals) Deno.removeSignalListener(s, handler);
     host.restore();
     leaveSplash();

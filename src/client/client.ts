@@ -146,7 +146,7 @@ async function speak(
   const tty = options.mode === "attach" && env.LAZYSHELL_CLIENT_RELAY !== "1" && remote === null
     ? ownTerminal()
     : null;
-  if (tty) hello = { ...hello, tty };
+  if (tty) hello = { ...hello, tty: { ...tty, pid: Deno.pid } };
   // New sessions take the variables config lists from here (update_environment), as in tmux;
   // not on another host: this one's SSH_AUTH_SOCK, DISPLAY or keys mean nothing there.
   if (options.mode === "attach" && remote === null) {

@@ -29,6 +29,14 @@ export function processStatText(pid: number | "self"): string | null {
   return readTextOrNull(`${PROC}/${pid}/stat`);
 }
 
+/**
+ * The stat line of a process's main thread: the process's own fields (state,
+ * groups, terminal) without the sum over every thread its own line computes.
+ */
+export function threadStatPath(pid: number): string {
+  return `${PROC}/${pid}/task/${pid}/stat`;
+}
+
 /** processStatText, read asynchronously. */
 export async function processStatTextAsync(pid: number): Promise<string | null> {
   try {

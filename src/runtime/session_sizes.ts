@@ -21,18 +21,49 @@ export class SessionSizes {
   readonly #owners = new Map<string, string>();
   /** What each client shows: session id → the pane's size. */
   readonly #shown = new Map<string, ReadonlyMap<string, Size>>();
+  /** Clients in the order they last claimed a session, the latest last (`latest`). */
+  readonly #recent: string[] = [];
 
   constructor(sessions: SizedSessions, policy: () => WindowSize) {
     this.#sessions = sessions;
     this.#policy = policy;
   }
 
-  /** A client left: the sessions it sized or showed are sized again without it. */
+  /**
+   * A client left: the sessions it sized or showed are sized again without
+   * it. Under `latest`, a session it owned goes to the client active last
+   * among those that show it, at that client's pane size (tmux's `latest`
+   * after a detach: the remaining clients no longer show a window of a
+   * screen sized for a terminal that is gone); shown by none, it keeps its
+   * size and follows the next resize.
+   */
   forgetClient(client: string): void {
-    for (const [id, owner] of this.#owners) if (owner === client) this.#owners.delete(id);
+    const freed: string[] = [];
+    for (const [id, owner] of this.#owners) {
+      if (owner === client) {
+        this.#owners.delete(id);
+        freed.push(id);
+      }
+    }
+    const at = this.#recent.indexOf(client);
+    if (at >= 0) this.#recent.splice(at, 1);
     const shown = this.#shown.get(client);
     this.#shown.delete(client);
     for (const id of shown?.keys() ?? []) this.#apply(id);
+    if (this.#policy() === "latest") { for (const id of freed) this.#handOver(id); }
+  }
+
+  /** Session `id` follows the client active last among those that show it, if any. */
+  #handOver(id: string): void {
+    let next: { client: string; size: Size; rank: number } | null = null;
+    for (const [client, sessions] of this.#shown) {
+      const size = sessions.get(id);
+      const rank = this.#recent.indexOf(client);
+      if (size && (next === null || rank > next.rank)) next = { client, size, rank };
+    }
+    if (!next) return;
+    this.#owners.set(id, next.client);
+    this.#sessions.get(id)?.resize(next.size.cols, next.size.rows);
   }
 
   /** A session ended: nobody owns its size. */
@@ -50,6 +81,9 @@ export class SessionSizes {
   claim(id: string, client: string, cols: number, rows: number): void {
     if (this.#policy() !== "latest") return;
     this.#owners.set(id, client);
+    const at = this.#recent.indexOf(client);
+    if (at >= 0) this.#recent.splice(at, 1);
+    this.#recent.push(client);
     this.#sessions.get(id)?.resize(cols, rows);
   }
 

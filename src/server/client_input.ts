@@ -2,7 +2,8 @@
  * What an attached client sends, frame by frame (docs/architecture.md,
  * "Server and clients"): typed text, Ready (its terminal is in raw mode on
  * the alternate screen: a terminal drawn on here starts being read,
- * client_tty.ts), its sizes, its Acks (client_output.ts) and Detach. Each
+ * client_tty.ts), its sizes, its Acks (client_output.ts), Redraw (its
+ * terminal was given back after a stop: drawn whole) and Detach. Each
  * frame is an entry point of that client (util/guard.ts, client_faults.ts).
  * A terminal over the largest size is drawn at that size, its person told
  * once (session/size_limit.ts).
@@ -45,7 +46,11 @@ export async function readFrames(
     client.active();
     if (f.type === FrameType.Input) guard(owner, "input", () => client.input(text(f.payload)));
     else if (f.type === FrameType.Ready && tty && output.ready()) {
-      tty.start({ data: guarded(owner, "input", client.input), hangup: () => void client.leave() });
+      tty.start({
+        data: guarded(owner, "input", client.input),
+        hangup: () => void client.leave(),
+        back: () => guard(owner, "redraw", () => app.redraw()),
+      });
     } else if (f.type === FrameType.Resize) {
       const asked = parseResize(f.payload);
       notice = sizeNotice(app, asked, notice);
@@ -56,6 +61,9 @@ export async function readFrames(
       });
     } else if (f.type === FrameType.Ack) {
       output.acked(parseAck(f.payload).frames);
+    } else if (f.type === FrameType.Redraw) {
+      tty?.resume();
+      guard(owner, "redraw", () => app.redraw());
     } else if (f.type === FrameType.Detach) {
       await client.leave();
       break;

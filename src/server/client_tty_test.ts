@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { delay } from "../util/async.ts";
 import { spawnPty } from "../session/pty.ts";
 import { testEnv } from "../session/test_util.ts";
-import { ClientTty } from "./client_tty.ts";
+import { ClientTty, parseClientStat, shellHasTerminal } from "./client_tty.ts";
 
 const linux = Deno.build.os === "linux";
 
@@ -46,7 +46,7 @@ Deno.test({
     assert.equal(held(t.path), 1);
     let typed = "";
     const hungUp = Promise.withResolvers<void>();
-    tty.start({ data: (text) => (typed += text), hangup: () => hungUp.resolve() });
+    tty.start({ data: (text) => (typed += text), hangup: () => hungUp.resolve(), back() {} });
     // Typed at the terminal (its line discipline hands a line over at Enter).
     t.pty.write("héllo\r");
     for (let i = 0; i < 3000 && !typed.includes("\n"); i++) await delay(10);
@@ -84,4 +84,20 @@ Deno.test({
     t.pty.kill("SIGKILL");
     await t.exited;
   },
+});
+
+Deno.test("shellHasTerminal(): a client stopped, or out of its terminal's foreground, has it not", () => {
+  const stat = (state: string, pgrp: number, tpgid: number) =>
+    parseClientStat(
+      new TextEncoder().encode(
+        `7 (de) no) ${state} 1 ${pgrp} 1 34816 ${tpgid} 0 0 0 0 0 0 0 0 20 0 1 0 5 1 1\n`,
+      ),
+    )!;
+  assert.deepEqual(stat("S", 7, -1), { state: "S", pgrp: 7, ttyNr: 34816, tpgid: -1 });
+  assert.equal(parseClientStat(new TextEncoder().encode("garbage")), null);
+  assert.equal(shellHasTerminal(stat("S", 7, 7)), false, "running in the foreground");
+  assert.equal(shellHasTerminal(stat("R", 7, 7)), false);
+  assert.equal(shellHasTerminal(stat("T", 7, 1)), true, "stopped: its shell took the terminal");
+  assert.equal(shellHasTerminal(stat("T", 7, 7)), true, "stopped, not yet noticed by its shell");
+  assert.equal(shellHasTerminal(stat("S", 7, 1)), true, "continued in the background");
 });

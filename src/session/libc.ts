@@ -31,6 +31,10 @@ export interface Libc {
   readonly codes: ErrnoCodes;
   write(fd: number, buf: Uint8Array, len: number): number;
   read(fd: number, buf: Uint8Array, len: number): number;
+  /** pread(2): reads at `offset` without moving the fd's position. */
+  pread(fd: number, buf: Uint8Array, len: number, offset: number): number;
+  /** Opens a file read-only and close-on-exec: the fd, or -1. */
+  openReadOnly(path: string): number;
   close(fd: number): number;
   /**
    * sched_yield(2): whatever else is runnable on this CPU runs first (the
@@ -103,6 +107,7 @@ function open(): Libc | null {
     {
       write: { parameters: ["i32", "buffer", "usize"], result: "isize" },
       read: { parameters: ["i32", "buffer", "usize"], result: "isize" },
+      pread: { parameters: ["i32", "buffer", "usize", "i64"], result: "isize" },
       close: { parameters: ["i32"], result: "i32" },
       sched_yield: { parameters: [], result: "i32" },
       // open is variadic; its mode argument is not passed (no O_CREAT).
@@ -141,6 +146,12 @@ function open(): Libc | null {
     codes: errnoCodes(),
     write: (fd, buf, len) => Number(s.write(fd, buf, BigInt(len))),
     read: (fd, buf, len) => Number(s.read(fd, buf, BigInt(len))),
+    pread: (fd, buf, len, offset) => Number(s.pread(fd, buf, BigInt(len), BigInt(offset))),
+    openReadOnly: (path) => {
+      const fd = s.open(new TextEncoder().encode(`${path}\0`), 0); // O_RDONLY
+      if (fd >= 0) s.fcntl(fd, F_SETFD, FD_CLOEXEC);
+      return fd;
+    },
     close: (fd) => s.close(fd),
     yieldCpu: () => void s.sched_yield(),
     openTerminal: (path) =>

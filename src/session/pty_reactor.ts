@@ -43,6 +43,13 @@ export interface PtySource {
   data(bytes: Uint8Array): void;
   /** The other side is closed (read gave EOF or EIO): no more data will come. */
   hangup(): void;
+  /**
+   * Asked before each read: true when the bytes waiting are not this
+   * reader's now (a client's terminal while its shell has it,
+   * src/server/client_tty.ts). The fd is then not read and paused until
+   * `resume()`.
+   */
+  held?(): boolean;
 }
 
 interface Entry {
@@ -356,6 +363,10 @@ export class PtyReactor {
 
   #drainOne(entry: Entry, force: boolean): number {
     if (entry.gone || entry.hungUp || (entry.paused && !force)) return 0;
+    if (!force && entry.source.held?.()) {
+      entry.paused = true;
+      return 0;
+    }
     // Past DRAIN_BYTES it is a flood: the flood reader (or flush) takes the rest, in pieces.
     const buffer = this.#delivering.length > 0
       ? this.#nestedBuffer
@@ -397,6 +408,7 @@ function contained(source: PtySource, owner: Owner): PtySource {
         fault(owner, "its hang-up", error);
       }
     },
+    ...(source.held ? { held: source.held.bind(source) } : {}),
   };
 }
 

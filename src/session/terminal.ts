@@ -23,6 +23,7 @@ import {
   mouseEncoding,
   plainPrintAt,
   refreshRows,
+  trimAlternate,
   unstick,
   type WriteQueue,
   writeQueue,
@@ -231,7 +232,10 @@ export class HeadlessTerminal implements Disposable {
   }
 
   resize(cols: number, rows: number): void {
-    if (!this.#disposed) this.history.resize(cols, rows);
+    if (this.#disposed) return;
+    const before = this.xterm.cols;
+    this.history.resize(cols, rows);
+    if (this.xterm.cols < before) trimAlternate(this.xterm, this.xterm.cols);
   }
 
   get cols(): number {

@@ -172,6 +172,33 @@ export function activeLine(term: XTerm, index: number): { isWrapped: boolean } |
   return service?.buffers?.active?.lines?.get?.(index);
 }
 
+/**
+ * Cuts the alternate screen's rows to `cols`, once the screen narrowed.
+ * xterm cuts rows to a narrower screen only where it reflows, in the normal
+ * buffer: on the alternate screen the cells past the new right edge stayed
+ * in each row (an erase of the row, EL, clears only up to the edge), and
+ * every reader of a row's text read them — `ctl read`, the detection's
+ * rules (tests/alt_screen_narrow_test.ts) — though no terminal shows them;
+ * a wider screen later showed them again. Private API of @xterm/headless
+ * 6.0.0 (the buffer set's `alt`, BufferLine.resize), checked; that test
+ * fails if an upgrade drops it.
+ */
+export function trimAlternate(term: XTerm, cols: number): void {
+  const service = core(term)?._bufferService as
+    | { buffers?: { alt?: { lines?: { length: number; get(i: number): unknown } } } }
+    | undefined;
+  const lines = service?.buffers?.alt?.lines;
+  if (!lines || typeof lines.get !== "function") return;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines.get(i) as
+      | { length?: number; resize?(cols: number, fill: NullCell): boolean }
+      | undefined;
+    if (typeof line?.resize === "function" && (line.length ?? 0) > cols) {
+      line.resize(cols, NULL_CELL);
+    }
+  }
+}
+
 /** One row of xterm's buffer (its BufferLine): three words a cell, and the methods reflow uses. */
 export interface XtermLine {
   readonly length: number;

@@ -42,6 +42,22 @@ export class HostTerminal {
   }
 
   /**
+   * Takes the terminal again after the process was stopped and continued
+   * (SIGCONT): a job-control shell put its own modes in force meanwhile
+   * (canonical, echo, bracketed paste off) and `fg` does not give them
+   * back. Raw mode and ENTER_SCREEN again (it clears the screen: the caller
+   * has the whole frame drawn). From the background, setting raw mode stops
+   * the process again (SIGTTOU), as any program that takes its terminal:
+   * it goes on once it is in the foreground.
+   */
+  retake(): void {
+    if (!this.#entered) return;
+    Deno.stdin.setRaw(true);
+    this.#raw = true;
+    this.write(ENTER_SCREEN);
+  }
+
+  /**
    * Asks whether the terminal takes synchronized output (QUERY_SYNC), once,
    * after the server welcomed the client: its reply is a key the server's
    * TUI reads. Asked earlier, a client refused at its hello (nested, full)

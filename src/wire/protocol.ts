@@ -47,6 +47,14 @@ export const FrameType = {
    * slow link: src/server/client_output.ts). An older server ignores it.
    */
   Ack: 6,
+  /**
+   * Client → server: its terminal was taken from it and given back (the
+   * client was stopped and continued, SIGCONT: a job-control shell put its
+   * own modes in force and wrote over the frame meanwhile). The client has
+   * put its modes back; the server draws the next frame whole. An older
+   * server ignores it.
+   */
+  Redraw: 7,
   /** Server → client, first: WelcomeMessage (or an Exit). */
   Welcome: 10,
   /** Server → client: bytes to write to the terminal as they are. */
@@ -130,6 +138,13 @@ export interface TerminalName {
   readonly path: string;
   readonly device: number;
   readonly fs: number;
+  /**
+   * The client's process: the server reads the terminal only while that
+   * process is not stopped and is in the terminal's foreground, i.e. while
+   * its shell's job control has not taken the terminal back
+   * (src/server/client_tty.ts). Absent (an older client): always read.
+   */
+  readonly pid?: number;
 }
 
 export interface WelcomeMessage {
@@ -346,6 +361,7 @@ function terminal(v: unknown): TerminalName {
     path,
     device: int(m.device, "tty device", 0, Number.MAX_SAFE_INTEGER),
     fs: int(m.fs, "tty fs", 0, Number.MAX_SAFE_INTEGER),
+    ...(m.pid !== undefined ? { pid: int(m.pid, "tty pid", 1, 2 ** 31 - 1) } : {}),
   };
 }
 
