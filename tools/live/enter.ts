@@ -1,6 +1,6 @@
 /**
  * `deno task live-enter <agent> [--n N] [--load K] [--chars C] [--gap MS]
- * [--receipt] [--lab DIR] [--hard-limit S]` (tools/live/README.md, `live-enter`)
+ * [--receipt] [--fresh] [--lab DIR] [--hard-limit S]` (tools/live/README.md, `live-enter`)
  *
  * Does `ctl send TARGET TEXT --enter` submit? A real agent CLI runs in
  * `lazyshell serve` against the capture mock on 127.0.0.1; once it is idle,
@@ -14,6 +14,8 @@
  * K busy loops (`sh -c 'while :; do :; done'`) during the prompts, ended by PID
  * afterwards. Meanwhile FIONREAD on the agent's terminal (its slave side) tells
  * how long the text waited unread, and whether the Enter joined it unread.
+ * `--fresh`: each prompt goes to a new session of the agent as soon as its idle
+ * prompt shows (no warm-up; the busy loops run from the first start).
  */
 
 import { parseArgs } from "node:util";
@@ -61,8 +63,10 @@ export async function main(argv: string[]): Promise<number> {
       receipt: { type: "boolean", default: false },
       chars: { type: "string", default: "0" },
       gap: { type: "string", default: "1500" },
+      fresh: { type: "boolean", default: false },
     },
   });
+  const fresh = values.fresh;
   const agent = positionals[0] ? AGENTS[positionals[0]] : undefined;
   if (!agent) {
     console.error(`Usage: deno task live-enter <${Object.keys(AGENTS).join("|")}> [--n N]`);
@@ -141,40 +145,54 @@ export async function main(argv: string[]): Promise<number> {
     while (Date.now() < end && !["done", "idle"].includes((await state()) ?? "")) await sleep(20);
     await sleep(Number(values.gap));
   };
-  try {
-    log(`${name}: ${spec.version}; serve + ${command} (mock ${mock.url})`);
-    serve = await startServe(env, spec.cwd);
-    target = String((await serve.call("new", { command, cwd: spec.cwd, name: agent.id })).id);
-    // Start-up: a trust question, then the idle prompt.
-    const first = await until((s) => idleNow(s) || (agent.trustRe?.test(s) ?? false), 300_000);
-    if (first !== null && !idleNow(first) && agent.trustKeys) {
-      log("trust question: answering");
-      for (const k of agent.trustKeys) {
-        await serve.call("send", { target, text: k });
-        await sleep(700);
-      }
-    }
-    if ((await until(idleNow, 300_000)) === null) throw new Error("never idle");
-    slave = openSlave(spec.env.HOME ?? "/nonexistent");
-    log(`reads probed through the terminal ${slave.path ?? "(none found)"}`);
-    await sleep(3000);
-    // Warm-up turn (Codex ignores Enter until its app-server is up): Enter until it is taken.
-    const warm = `warm-up ENTERTEST-${run}-0 reply briefly`;
-    const turns0 = turnEnds.length;
-    await serve.call("send", { target, text: warm, enter: true, noReceipt: true });
-    for (let k = 0; (await reached(`${run}-0`, Date.now(), 15_000)) === null; k++) {
-      if (k >= 8) throw new Error("warm-up prompt never reached the mock");
-      log("warm-up not submitted yet: Enter again");
-      await serve.call("send", { target, text: "\r" });
-    }
-    await settled(turns0);
-    log(`warm-up done; ${loadCount} busy loops`);
+  const startLoops = () => {
     for (let k = 0; k < loadCount; k++) {
       loops.push(
         new Deno.Command("sh", { args: ["-c", "while :; do :; done"], stdin: "null" }).spawn(),
       );
     }
+  };
+  let started = 0;
+  /** A new session of the agent, up to its idle prompt (a trust question answered). */
+  const startAgent = async () => {
+    if (target) await serve!.call("kill", { target }, 10_000);
+    if (slave.fd >= 0) libc()!.close(slave.fd);
+    const sessionName = `${agent.id}-${++started}`;
+    target = String((await serve!.call("new", { command, cwd: spec.cwd, name: sessionName })).id);
+    const first = await until((s) => idleNow(s) || (agent.trustRe?.test(s) ?? false), 300_000);
+    if (first !== null && !idleNow(first) && agent.trustKeys) {
+      log("trust question: answering");
+      for (const k of agent.trustKeys) {
+        await serve!.call("send", { target, text: k });
+        await sleep(700);
+      }
+    }
+    if ((await until(idleNow, 300_000)) === null) throw new Error("never idle");
+    slave = openSlave(spec.env.HOME ?? "/nonexistent");
+    log(`${target} idle; reads probed through the terminal ${slave.path ?? "(none found)"}`);
+  };
+  try {
+    log(`${name}: ${spec.version}; serve + ${command} (mock ${mock.url})`);
+    serve = await startServe(env, spec.cwd);
+    if (fresh) startLoops();
+    await startAgent();
+    // Warm-up turn (Codex ignores Enter until its app-server is up): Enter until it is taken.
+    const warm = `warm-up ENTERTEST-${run}-0 reply briefly`;
+    const turns0 = turnEnds.length;
+    if (!fresh) {
+      await sleep(3000);
+      await serve.call("send", { target, text: warm, enter: true, noReceipt: true });
+      for (let k = 0; (await reached(`${run}-0`, Date.now(), 15_000)) === null; k++) {
+        if (k >= 8) throw new Error("warm-up prompt never reached the mock");
+        log("warm-up not submitted yet: Enter again");
+        await serve.call("send", { target, text: "\r" });
+      }
+      await settled(turns0);
+      log(`warm-up done; ${loadCount} busy loops`);
+      startLoops();
+    }
     for (let i = 1; i <= n && !hardStop.signal.aborted; i++) {
+      if (fresh && i > 1) await startAgent();
       const key = `${run}-${i}`;
       const text = `Trial ${i} ENTERTEST-${key}: please answer in one short sentence. ` +
         `This line stands for what an orchestrating agent sends, a sentence or two of plain text.` +
@@ -191,8 +209,9 @@ export async function main(argv: string[]): Promise<number> {
         60_000,
       ).catch((e) => ({ error: String(e) }));
       const from = Date.now();
+      const enterAt = performance.now();
       const ms = await reached(key, from, SUBMIT_MS);
-      const reads = await probe.stop();
+      const reads = await probe.stop(enterAt);
       const receipt = (r as { receipt?: unknown }).receipt ?? (r as { error?: string }).error;
       trials.push({ i, ok: ms !== null, ms, receipt, ...reads });
       log(
@@ -254,10 +273,13 @@ interface Slave {
 
 /** The agent's terminal (its slave side): the first a process in its HOME has open, for FIONREAD. */
 function openSlave(home: string): Slave {
-  for (const p of captureProcesses(null, home)) {
+  // The newest: an ended session's processes may not be gone yet.
+  let found: string | undefined;
+  for (const p of captureProcesses(null, home).sort((a, b) => a.pid - b.pid)) {
     const path = openFdTargets(p.pid).find((t) => t.startsWith("/dev/pts/"));
-    if (path) return { path, fd: libc()?.openTerminal(path) ?? -1 };
+    if (path) found = path;
   }
+  if (found) return { path: found, fd: libc()?.openTerminal(found) ?? -1 };
   return { path: null, fd: -1 };
 }
 
@@ -280,7 +302,8 @@ function probeReads(slave: Slave) {
     }
   })();
   return {
-    async stop(): Promise<{ textWait: number | null; together: boolean }> {
+    /** `enterAt`: when the send's reply came, just after its Enter was written. */
+    async stop(enterAt: number): Promise<{ textWait: number | null; together: boolean }> {
       stopped = true;
       await loop;
       if (slave.fd < 0) return { textWait: null, together: false };
@@ -290,8 +313,8 @@ function probeReads(slave: Slave) {
         const [t, v] = samples[k]!;
         const next = samples[k + 1]?.[0] ?? t;
         if (v > 1) textWait = Math.max(textWait, Math.round(next - t));
-        // More than the text alone: the Enter went in behind it before the child read.
-        if (k > 0 && v > samples[k - 1]![1] && samples[k - 1]![1] > 1) together = true;
+        // Text still unread when the Enter went in: one read could take both.
+        if (v > 1 && t <= enterAt && (samples[k + 1]?.[0] ?? Infinity) > enterAt) together = true;
       }
       return { textWait, together };
     },
