@@ -3,7 +3,8 @@
  * in one write ("text\r") TUIs that detect pastes by timing (Codex 0.171)
  * take the Enter for a newline inside a paste and never submit. Found
  * running the real Codex under `lazyshell serve` (tools/live). The child
- * here prints every read(2) it gets, so the test sees the write boundaries.
+ * here prints every read(2) it gets, so the test sees the read boundaries;
+ * a child slow to read must still get the Enter in a read of its own.
  */
 
 import assert from "node:assert/strict";
@@ -14,6 +15,8 @@ import { startInstance } from "./control_helpers.ts";
 const READER = `Deno.stdin.setRaw(true);
 const buf = new Uint8Array(4096);
 console.log("reader-ready");
+const pause = Number(Deno.args[0] ?? 0);
+if (pause) await new Promise((r) => setTimeout(r, pause));
 while (true) {
   const n = await Deno.stdin.read(buf);
   if (n === null) break;
@@ -23,12 +26,17 @@ while (true) {
 }
 `;
 
-async function reader(t: Awaited<ReturnType<typeof startInstance>>, name: string, group?: string) {
+async function reader(
+  t: Awaited<ReturnType<typeof startInstance>>,
+  name: string,
+  group?: string,
+  pauseMs = 0,
+) {
   const file = `${t.base}/reader.ts`;
   Deno.writeTextFileSync(file, READER);
   await t.ok("new", {
     name,
-    command: `${Deno.execPath()} run --quiet ${file}`,
+    command: `${Deno.execPath()} run --quiet ${file} ${pauseMs}`,
     ...(group ? { group } : {}),
   });
   const session = t.runtime.store.find(name)!;
@@ -42,6 +50,19 @@ Deno.test("send --enter: Enter arrives in its own write, after the text", async 
   const sent = await t.ok<{ bytes: number }>("send", { target: "r1", text: "hello", enter: true });
   assert.equal(sent.bytes, 6);
   await waitForText(session, 'chunk "\\r"', 15_000);
+  const lines = session.terminal.visibleLines().filter((l) => l.startsWith("chunk"));
+  assert.deepEqual(lines, ['chunk "hello"', 'chunk "\\r"']);
+});
+
+Deno.test("send --enter to a child slow to read: Enter waits for its read of the text", async () => {
+  // The child reads nothing for 1.5 s after it is ready (an agent still starting, a loaded
+  // machine). Written a fixed 250 ms after the text, the Enter came in the same read as the
+  // text ('chunk "hello\\r"'): what Gemini CLI kept as a newline in its input box
+  // (tools/live/README.md, live-enter).
+  await using t = await startInstance();
+  const session = await reader(t, "slow", undefined, 1500);
+  await t.ok("send", { target: "slow", text: "hello", enter: true });
+  await waitForText(session, '\\r"', 15_000);
   const lines = session.terminal.visibleLines().filter((l) => l.startsWith("chunk"));
   assert.deepEqual(lines, ['chunk "hello"', 'chunk "\\r"']);
 });

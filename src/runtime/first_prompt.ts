@@ -21,9 +21,8 @@
 import type { SessionView } from "../model/session.ts";
 import { changedId, type RuntimeChange } from "../model/runtime.ts";
 import type { Session } from "../session/session.ts";
-import { ENTER_GAP_MS } from "../control/typing.ts";
+import { untilRead } from "../control/typing.ts";
 import { type ReceiptHost, watchSend } from "../control/receipt.ts";
-import { delay } from "../util/async.ts";
 import type { Runtime } from "./runtime.ts";
 
 /** Without an idle rule: the screen has been quiet this long. */
@@ -163,7 +162,8 @@ function untilReady(
  * The prompt as a paste (bracketed when the agent asked for it, as a
  * terminal pastes), then Enter on its own. Typed fast without the
  * brackets, Claude Code 2.1 took the Enter 250 ms later for a newline
- * inside a paste and never submitted (tools/live/worktree.ts).
+ * inside a paste and never submitted (tools/live/worktree.ts). The Enter
+ * goes a pause after the agent read the paste (src/control/enter_wait.ts).
  */
 async function paste(
   session: Session,
@@ -172,8 +172,9 @@ async function paste(
 ): Promise<boolean> {
   const body = text.replaceAll(PASTE_END, "");
   const bracketed = session.inputModes().bracketedPaste;
+  const writtenAt = Date.now();
   if (!session.write(bracketed ? `\x1b[200~${body}${PASTE_END}` : body, false)) return false;
-  await delay(ENTER_GAP_MS);
+  await untilRead(session, writtenAt);
   await beforeEnter();
   return session.write("\r", false);
 }

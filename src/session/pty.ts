@@ -44,6 +44,11 @@ export interface Pty {
   foregroundGroup?(): number;
   /** Optional: output the child wrote that has not reached onData yet (unknown: false). */
   behind?(): boolean;
+  /**
+   * Optional: input bytes the child has not read yet, queued here or in its
+   * terminal (null: the terminal's queue cannot be read).
+   */
+  unreadInput?(): number | null;
 }
 
 export function spawnPty(spec: PtySpawn): Pty {

@@ -35,6 +35,23 @@ interface NativePty {
 
 let native: NativePty | undefined;
 
+/**
+ * Bytes waiting in the input queue of the terminal at `path` (the child's
+ * side of the PTY): opened without becoming our controlling terminal, asked
+ * (FIONREAD), closed at once — held open it would keep the PTY from hanging
+ * up when the child ends. Null when it cannot be opened.
+ */
+function terminalUnread(path: string): number | null {
+  const lib = libc()!;
+  const fd = lib.openTerminal(path);
+  if (fd < 0) return null;
+  try {
+    return lib.unread(fd);
+  } finally {
+    lib.close(fd);
+  }
+}
+
 function binding(): NativePty {
   return native ??= requireBinary("pty.node") as NativePty;
 }
@@ -106,6 +123,11 @@ export function spawnPolled(spec: PtySpawn, reactor: PtyReactor): Pty {
       if (exit === null) Deno.kill(child.pid, signal ?? "SIGHUP");
     },
     foregroundGroup: () => closed ? -1 : libc()!.tcgetpgrp(child.fd),
+    unreadInput: () => {
+      if (closed) return null;
+      const queued = terminalUnread(child.pty);
+      return queued === null ? null : writer.pending + queued;
+    },
     behind: () => !closed && handle.behind(),
     awaitEcho: (ms) => {
       if (!closed) handle.awaitData(ms);

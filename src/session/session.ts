@@ -234,6 +234,15 @@ export class Session implements Disposable {
     return new ScreenReader(this.terminal, make);
   }
 
+  /**
+   * Bytes of input the child has not read yet: still in our queue or in its
+   * terminal's input queue (FIONREAD on the terminal). Null where the
+   * terminal's queue cannot be read (no libc, macOS, Windows) or the child exited.
+   */
+  unreadInput(): number | null {
+    return this.#status === "running" ? this.pty.unreadInput?.() ?? null : null;
+  }
+
   /** What the program asked of its input: cursor keys, bracketed paste, mouse reports. */
   inputModes(): InputModes {
     return this.terminal.inputModes();

@@ -12,7 +12,7 @@ import type { SessionView } from "../model/session.ts";
 import type { Session } from "../session/session.ts";
 import { answerPrompt } from "../control/answer.ts";
 import { label } from "../control/entry.ts";
-import { delay } from "../util/async.ts";
+import { untilRead } from "../control/typing.ts";
 import { readChanges } from "../git/changes.ts";
 import { STATUS_LETTER } from "../git/parse.ts";
 import { describeBase, DIFF_MAX_BYTES, fit } from "../control/verbs/diff.ts";
@@ -27,8 +27,6 @@ export interface RequestRuntime {
 
 /** How long an answer waits for the agent to leave the prompt (as `ctl answer`). */
 const ANSWER_TIMEOUT_MS = 10_000;
-/** Between the text and its Enter (as `ctl send --enter`: pastes told by timing). */
-const ENTER_GAP_MS = 250;
 
 /** Does what the page asks; the text of its reply (a UserError: what the page is told). */
 export async function pageRequest(
@@ -76,11 +74,13 @@ export async function pageRequest(
         `${r.receipt.ms} ms, now ${now}`;
     }
     case "send": {
+      const writtenAt = Date.now();
       if (!session.write(m.text, false)) {
         throw new UserError(`${label(session)} took no input (exited, or not reading it)`);
       }
       if (m.enter) {
-        await delay(ENTER_GAP_MS);
+        // As `ctl send --enter`: a pause after the agent read the text (pastes told by timing).
+        await untilRead(session, writtenAt);
         if (!session.write("\r", false)) {
           throw new UserError(`${label(session)} took the text but not the Enter`);
         }
