@@ -13,8 +13,6 @@ export interface ProcStat {
   readonly pgrp: number;
   /** The session id: the pid of the session's leader (a PTY child leads its own). */
   readonly session: number;
-  /** The controlling terminal's device number (0: none). */
-  readonly ttyNr: number;
   /** The foreground process group of the controlling terminal (-1: none). */
   readonly tpgid: number;
   readonly startTime: number;
@@ -38,7 +36,6 @@ export function parseProcStat(text: string): ProcStat | null {
     ppid: field(4),
     pgrp: field(5),
     session: field(6),
-    ttyNr: field(7),
     tpgid: field(8),
     startTime: field(22),
   };

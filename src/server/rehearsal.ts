@@ -21,21 +21,16 @@ import {
 } from "../wire/protocol.ts";
 import { Link } from "./link.ts";
 
-/** What a rehearsal saw: Output bytes drawn for it, and whether the server said goodbye. */
-export interface Rehearsal {
-  readonly drawn: number;
-  readonly exit: boolean;
-}
-
 /**
  * Attaches as a `cols`×`rows` client would and detaches once its first frame came; `serve` is
- * the server's side of the connection. Gives up (closes the connection) after `ms`.
+ * the server's side of the connection. Resolves with the Output bytes drawn for it; gives up
+ * (closes the connection) after `ms`.
  */
 export async function rehearse(
   serve: (link: Link) => Promise<void>,
   options: { version: string; cols: number; rows: number; cwd: string },
   ms = 2_000,
-): Promise<Rehearsal> {
+): Promise<number> {
   const [client, server] = duplexPair();
   const served = serve(new Link(server));
   const timer = setTimeout(() => client.close(), ms);
@@ -69,5 +64,5 @@ export async function rehearse(
     client.close();
     await served;
   }
-  return { drawn, exit };
+  return drawn;
 }

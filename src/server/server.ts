@@ -236,7 +236,7 @@ export class AttachServer implements AsyncDisposable {
     });
     // The server's end waits for it (at most rehearsal.ts's bound); its failure is the caller's.
     this.#track(run.then(() => {}, () => {}));
-    return (await run).drawn > 0;
+    return (await run) > 0;
   }
 
   /** `rehearsal`: the in-memory client of rehearse(), counted nowhere. */

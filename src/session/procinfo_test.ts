@@ -21,7 +21,6 @@ Deno.test("parseProcStat() reads fields after the last parenthesis", () => {
   assert.equal(stat.ppid, 1);
   assert.equal(stat.pgrp, 4242);
   assert.equal(stat.session, 4242);
-  assert.equal(stat.ttyNr, 34816);
   assert.equal(stat.tpgid, 4300);
   assert.equal(stat.startTime, 987654);
   assert.equal(parseProcStat("garbage"), null);
@@ -35,7 +34,6 @@ Deno.test("readProcess() refuses a pid reused while its arguments were read", ()
     ppid: 1,
     pgrp: 7,
     session: 7,
-    ttyNr: 0,
     tpgid: 7,
     startTime,
   });
