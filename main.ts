@@ -30,6 +30,10 @@ async function main(args: string[]): Promise<number> {
     console.log(versionLine(VERSION));
     return 0;
   }
+  // An attach loads the client's modules beside the launcher's: one wait, not three in a row
+  // (docs/architecture.md, Start-up). None of them reads the environment as it loads.
+  const attaching = first === undefined || first === "attach";
+  const client = attaching ? loadClient() : null;
   // Started by a launcher (an installed lazyshell): remember its stable path, hide it from children.
   const { adoptLauncher } = await import("./src/plugin/launcher.ts");
   adoptLauncher();
@@ -58,14 +62,29 @@ async function main(args: string[]): Promise<number> {
     return await runBridge(args.slice(1), VERSION);
   }
   // The client (`lazyshell`, `attach`, `ls`, `kill-server`, `restore`, `reload`): no commander, no npm package.
-  const { clientCommand } = await import("./src/client/main.ts");
-  const client = clientCommand(args);
-  if (client) {
-    const { runClient } = await import("./src/client/client.ts");
-    return await runClient({ ...client, version: VERSION });
+  const { clientCommand } = await (client ?? import("./src/client/main.ts"));
+  const command = clientCommand(args);
+  if (command) {
+    const { runClient } = await (client ?? import("./src/client/client.ts"));
+    return await runClient({ ...command, version: VERSION });
   }
   const { runProgram } = await import("./src/cli/program.ts");
   return await runProgram(args, VERSION);
+}
+
+/** The client's argv and the client itself, loaded together. */
+async function loadClient(): Promise<
+  & Pick<typeof import("./src/client/main.ts"), "clientCommand">
+  & Pick<
+    typeof import("./src/client/client.ts"),
+    "runClient"
+  >
+> {
+  const [{ clientCommand }, { runClient }] = await Promise.all([
+    import("./src/client/main.ts"),
+    import("./src/client/client.ts"),
+  ]);
+  return { clientCommand, runClient };
 }
 
 /**

@@ -25,7 +25,10 @@ async function loaded(...entries: string[]): Promise<string[]> {
   return [...all].sort();
 }
 
-/** main.ts's dynamic imports on the client's way, in order: each loaded when it runs. */
+/**
+ * main.ts's dynamic imports on the client's way (an attach loads the last two beside the
+ * launcher's; `ls` and the others one after the other).
+ */
 const BEFORE_HELLO = [
   "main.ts",
   "src/plugin/launcher.ts",
