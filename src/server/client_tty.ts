@@ -212,8 +212,9 @@ export interface ClientStat {
  * The client's main thread's line of the process table (threadStatPath: the
  * process's own line sums every thread's times, ~40 % dearer), read again
  * and again through one fd with pread(2) and only its fields 3–8 parsed:
- * ~8 µs on the path of every key (opening the file each time through Deno
- * cost ~30 µs, parsing the whole line ~5 µs more).
+ * ~5 µs in a loop, ~50 µs cold on the path of a key (docs/architecture.md,
+ * Measured: below the echo's noise); opening the file each time through Deno
+ * cost ~30 µs more, parsing the whole line ~5 µs more.
  */
 class ClientProcess {
   readonly #fd: number;
