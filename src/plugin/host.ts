@@ -116,6 +116,11 @@ export class PluginHost implements AsyncDisposable {
     return this.#state;
   }
 
+  /** Whether the plugin takes messages of `type` (its manifest's subscriptions). */
+  wants(type: HostMessage["type"]): boolean {
+    return wants(this.#state, type);
+  }
+
   /** The last 4 KiB of the plugin's stderr (shown with a failure). */
   get stderrTail(): string {
     return this.#stderr.text();

@@ -129,10 +129,18 @@ export class PluginTabs implements AsyncDisposable {
     for (const host of this.hosts) this.#sendOnce(host, { type: "sessions", sessions });
   }
 
-  /** The selection changed (or its environment may have): `env` subscribers get it. */
+  /**
+   * The selection changed (or its environment may have): `env` subscribers get it, read once for
+   * all of them (a read of the process's environment from /proc), not at all when none subscribes.
+   */
   selectionChanged(): void {
     this.sessionsChanged();
-    for (const host of this.hosts) this.#sendEnv(host);
+    let env: HostMessage | null = null;
+    for (const host of this.hosts) {
+      if (!host.wants("env")) continue;
+      env ??= this.#envMessage();
+      this.#sendOnce(host, env);
+    }
   }
 
   watchersChanged(): void {
@@ -254,9 +262,13 @@ export class PluginTabs implements AsyncDisposable {
   }
 
   #sendEnv(host: PluginHost): void {
+    if (host.wants("env")) this.#sendOnce(host, this.#envMessage());
+  }
+
+  #envMessage(): HostMessage {
     const session = this.options.feed.selected();
     const vars = session === null ? {} : this.options.feed.environment(session) ?? {};
-    this.#sendOnce(host, { type: "env", session, vars });
+    return { type: "env", session, vars };
   }
 
   #sendOnce(host: PluginHost, message: HostMessage): void {

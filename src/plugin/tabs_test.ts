@@ -259,3 +259,49 @@ Deno.test("a hidden on-demand plugin with an exec in flight is not stopped", asy
   await hiddenUntilStopped(tabs, until, marker);
   assert.ok(host.awake, "still running: its exec has not finished");
 });
+
+for (const subscribe of ["env", ""]) {
+  Deno.test(
+    `the selection's environment is read once for all the tabs that take it (${
+      subscribe ? "two subscribe" : "none does"
+    })`,
+    async () => {
+      const changed = new Set<() => void>();
+      let reads = 0;
+      await using tabs = new PluginTabs({
+        env: {
+          HOME: "/home/t",
+          PATH: Deno.env.get("PATH") ?? "",
+          ...(subscribe ? { LAZYSHELL_FIXTURE_SUBSCRIBE: subscribe } : {}),
+        },
+        sections: {},
+        width: 80,
+        height: 20,
+        spawn: spawnGroup,
+        feed: {
+          sessions: () => [session],
+          environment: () => {
+            reads++;
+            return { A: "1" };
+          },
+          selected: () => "session-1",
+          watchers: () => [],
+          agents: () => Promise.resolve([]),
+          request: () => {},
+        },
+        onChange: () => {
+          for (const c of [...changed]) c();
+        },
+      });
+      tabs.start([entry("one", "good"), entry("two", "good")]);
+      await waitView(tabs, "one", '"type":"agents"', changed);
+      await waitView(tabs, "two", '"type":"agents"', changed);
+      // Each tab that subscribes got the environment once it was ready.
+      assert.equal(reads, subscribe ? 2 : 0);
+      reads = 0;
+      tabs.selectionChanged();
+      tabs.selectionChanged();
+      assert.equal(reads, subscribe ? 2 : 0, "one read a change, whatever the number of tabs");
+    },
+  );
+}
